@@ -1,0 +1,40 @@
+# Two commands do everything on a fresh Debian machine:
+#   make play   installs what is missing, builds, plays a game
+#   make test   installs what is missing, builds, runs every test
+#               (a normal build and an ASan+UBSan build)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SEED ?= $(shell date +%s)
+
+.PHONY: all deps build play test test-asan bench format clean
+
+all: build
+
+deps:
+	@bash tools/deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+play: build
+	./$(BUILD)/catan bots --players 4 --board random --seed $(SEED)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory test-asan
+
+test-asan: deps
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCATAN_SANITIZE=ON -DCATAN_RANDOM_GAMES=300 >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	./$(BUILD)/catan-bench
+
+format:
+	clang-format -i include/catan/*.h src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h tools/*.c 2>/dev/null || true
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,173 @@
+/*
+ * catan/state.h - the game state and the rules: a pure state machine.
+ *
+ * A catan_state is a fixed-size, pointer-free value (copy it with =). The
+ * board it is played on is a separate, immutable catan_board passed to every
+ * call. catan_state_apply() is the only way a state changes; it validates
+ * everything before it writes anything, never allocates, and uses only the
+ * deterministic RNG inside the state. The same inputs give the same outputs
+ * on every machine.
+ */
+#ifndef CATAN_STATE_H
+#define CATAN_STATE_H
+
+#include "catan/action.h"
+#include "catan/board.h"
+#include "catan/rng.h"
+#include "catan/types.h"
+
+typedef enum {
+	CATAN_PHASE_SETUP,   /* snake-order placement of settlement + road */
+	CATAN_PHASE_ROLL,    /* active player rolls (or plays a card first) */
+	CATAN_PHASE_DISCARD, /* after a 7: owing players discard, any order */
+	CATAN_PHASE_ROBBER,  /* active player moves the robber (7 or knight) */
+	CATAN_PHASE_MAIN,    /* combined trade/build phase */
+	CATAN_PHASE_TRADE,   /* classic: trade phase */
+	CATAN_PHASE_BUILD,   /* classic: build phase */
+	CATAN_PHASE_OFFER,   /* a domestic offer awaits its target's answer */
+	CATAN_PHASE_OVER,    /* somebody won */
+	CATAN_PHASE_COUNT
+} catan_phase;
+
+typedef enum {
+	CATAN_PHASES_COMBINED, /* rulebook's combined trade/build (default) */
+	CATAN_PHASES_CLASSIC,  /* thesis/TLA+: roll, trade, build */
+} catan_phase_style;
+
+typedef enum {
+	CATAN_DICE_SEEDED, /* dice, draws and steals from the state's RNG */
+	CATAN_DICE_MANUAL, /* the actor states dice, drawn card, stolen card */
+} catan_dice_mode;
+
+typedef struct catan_options {
+	uint8_t nplayers;     /* 2..4 */
+	uint8_t vp_target;    /* default 10 */
+	uint8_t phases;	      /* catan_phase_style */
+	uint8_t dice;	      /* catan_dice_mode */
+	uint8_t offer_limit;  /* domestic offers per turn, 0 = unlimited */
+	uint64_t seed;	      /* RNG seed (seeded dice mode) */
+} catan_options;
+
+/* nplayers 4, 10 VP, combined phases, seeded dice, no offer limit, seed 0. */
+void catan_options_default(catan_options *out);
+
+typedef struct catan_player {
+	catan_vset settlements;
+	catan_vset cities;
+	catan_eset roads;
+	catan_vset reach; /* vertices touched by own roads */
+	uint8_t hand[CATAN_RES_COUNT];
+	uint8_t devs[CATAN_DEV_COUNT]; /* unplayed, victory points included */
+	uint8_t ncards;		       /* sum of hand */
+	uint8_t knights;	       /* knights played */
+	uint8_t roads_left, settlements_left, cities_left;
+	uint8_t road_length; /* longest trail, kept current */
+	uint8_t harbours;    /* bit k: harbour kind k reachable */
+	uint8_t public_vp;   /* buildings + trophies */
+} catan_player;
+
+typedef struct catan_state {
+	catan_player players[CATAN_MAX_PLAYERS];
+	catan_vset occupied; /* any building */
+	catan_vset blocked;  /* occupied or next to a building */
+	catan_eset roads;    /* any road */
+	catan_rng rng;
+	catan_options opt;
+	uint8_t bank[CATAN_RES_COUNT];
+	uint8_t deck[CATAN_DEV_COUNT]; /* development cards left to draw */
+	uint8_t played[CATAN_DEV_COUNT]; /* cards played so far, by kind */
+	uint8_t phase;		       /* catan_phase */
+	uint8_t resume;		       /* phase after ROBBER / OFFER */
+	uint8_t active;		       /* whose turn */
+	uint8_t setup_step;	       /* 0 .. 2n-1 during SETUP */
+	uint8_t robber;		       /* tile id */
+	uint8_t longest_road;	       /* holder or CATAN_NONE */
+	uint8_t largest_army;	       /* holder or CATAN_NONE */
+	uint8_t winner;		       /* CATAN_NONE until OVER */
+	uint8_t dice[2];	       /* last roll, 0,0 before the first */
+	uint8_t discard[CATAN_MAX_PLAYERS]; /* cards each still owes */
+	uint8_t rolled;			    /* dice rolled this turn */
+	uint8_t dev_played;		    /* a card was played this turn */
+	uint8_t bought[CATAN_DEV_COUNT];    /* bought this turn, by kind */
+	uint8_t offers;			    /* offers made this turn */
+	uint8_t offer_from, offer_to;	    /* pending offer (OFFER phase) */
+	uint8_t offer_give[CATAN_RES_COUNT];
+	uint8_t offer_get[CATAN_RES_COUNT];
+	uint16_t turn; /* 0 during set-up, then 1, 2, ... */
+} catan_state;
+
+/*
+ * What an applied action did that the action text does not say: dice, the
+ * card stolen, the card drawn, cards produced. For logs and interfaces.
+ */
+typedef struct catan_outcome {
+	uint8_t dice[2];
+	uint8_t stolen;	  /* resource or CATAN_NONE */
+	uint8_t drawn;	  /* dev card or CATAN_NONE */
+	uint8_t produced[CATAN_MAX_PLAYERS][CATAN_RES_COUNT];
+} catan_outcome;
+
+/*
+ * Starts a game on `board`: empty board, full bank and deck, robber on the
+ * desert, set-up phase, first player to place. Returns CATAN_E_BAD_OPTION
+ * (out untouched) for options outside the supported ranges.
+ */
+int catan_state_init(catan_state *out, const catan_board *board,
+		     const catan_options *opt);
+
+/*
+ * Applies `a` by player `actor` to `in`, writing the result to `out` (which
+ * may be `in`). Checks everything first: on rejection returns the reason
+ * (a catan_error) and leaves `out` untouched. `outcome` may be NULL.
+ * Never allocates, never fails for any other reason.
+ */
+int catan_state_apply(catan_state *out, const catan_board *board,
+		      const catan_state *in, int actor, const catan_action *a,
+		      catan_outcome *outcome);
+
+/* Is `actor` allowed to act at all in this state? */
+bool catan_state_may_act(const catan_state *s, int actor);
+
+/*
+ * The player who acts next: the active player, the target of a pending
+ * offer, or the first player owing a discard. CATAN_NONE when the game is
+ * over. (During DISCARD every owing player may act; this names one.)
+ */
+int catan_state_next_actor(const catan_state *s);
+
+/* Victory points of player p, hidden victory-point cards included. */
+int catan_state_vp(const catan_state *s, int p);
+
+/* Flags for catan_legal_actions(). */
+#define CATAN_LEGAL_NO_OFFERS 1u /* leave out domestic offers */
+
+/*
+ * Writes the legal actions of `actor` into buf[0..cap-1] and returns how
+ * many there are in all (which may exceed cap; then only cap are written),
+ * like snprintf. Every action returned applies; every action it omits is
+ * rejected, except that domestic offers are enumerated only as 1:1 offers of
+ * one held resource for one other (see spec/actions.md). Cannot fail.
+ */
+int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
+			const catan_state *s, int actor, unsigned flags);
+
+/*
+ * Checks every invariant of the rules on `s` (cards and pieces conserved,
+ * one building per vertex, distance rule, roads connected, victory points
+ * and trophies recomputed from scratch, ...). Returns CATAN_OK or
+ * CATAN_E_INVARIANT with a sentence in `why` (may be NULL).
+ */
+int catan_state_check(const catan_board *board, const catan_state *s,
+		      char *why, size_t whysize);
+
+/* Longest trail of player p's roads, computed from scratch. */
+int catan_state_road_length(const catan_board *board, const catan_state *s,
+			    int p);
+
+/*
+ * A 64-bit hash of the whole state, computed field by field (so the same on
+ * every machine and compiler). Cannot fail.
+ */
+uint64_t catan_state_hash(const catan_state *s);
+
+#endif

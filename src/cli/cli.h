@@ -1,0 +1,20 @@
+/*
+ * cli.h - private helpers of the catan command.
+ */
+#ifndef CATAN_CLI_H
+#define CATAN_CLI_H
+
+#include <stdio.h>
+
+#include "catan/action.h"
+#include "catan/board.h"
+#include "catan/state.h"
+
+/* Prints the board as text: terrain, token and robber per tile, by row. */
+void cli_print_board(FILE *f, const catan_board *b, const catan_state *s);
+
+/* Prints one line per player: VP, cards, pieces, trophies. */
+void cli_print_scores(FILE *f, const catan_board *b, const catan_state *s,
+		      const catan_names *names);
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * main.c - the catan command.
+ *
+ *   catan bots [options]   play one complete game between bots in the
+ *                          terminal: the board, the action log, the scores
+ *
+ * The Git-backed subcommands (new, act, show, log, verify, ...) come with
+ * the store layer.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catan/bot.h"
+#include "catan/state.h"
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: catan bots [--players N | --names a,b,c] [--seed N]\n"
+		"                  [--board beginner|random] [--bot "
+		"greedy|random]\n"
+		"                  [--phases combined|classic] [--vp N]\n"
+		"                  [--max-actions N] [--quiet]\n"
+		"\n"
+		"Plays one complete game between bots and prints the board,\n"
+		"the action log (one canonical action per line, as the Git log\n"
+		"will hold them) and the final scores.\n");
+}
+
+/* Parses a whole decimal number in [lo, hi]; prints an error if not. */
+static int parse_num(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+		     uint64_t *out)
+{
+	char *end = NULL;
+	errno = 0;
+	if (!s || !*s || *s == '-') {
+		fprintf(stderr, "catan: %s needs a number, got \"%s\"\n", opt,
+			s ? s : "");
+		return -1;
+	}
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v < lo || v > hi) {
+		fprintf(stderr,
+			"catan: %s must be a whole number from %" PRIu64
+			" to %" PRIu64 ", got \"%s\"\n",
+			opt, lo, hi, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static const char *phase_words(const catan_state *s)
+{
+	static const char *const w[] = {"set-up",   "roll",  "discard",
+					"robber",   "main",  "trade",
+					"build",    "offer", "over"};
+	return s->phase < CATAN_PHASE_COUNT ? w[s->phase] : "?";
+}
+
+static void print_outcome(const catan_action *a, const catan_outcome *oc,
+			  const catan_state *s, const catan_names *names)
+{
+	if (a->kind == CATAN_ACT_ROLL) {
+		printf("   # %d+%d=%d", oc->dice[0], oc->dice[1],
+		       oc->dice[0] + oc->dice[1]);
+		for (int p = 0; p < s->opt.nplayers; p++)
+			for (int r = 0; r < CATAN_RES_COUNT; r++)
+				if (oc->produced[p][r])
+					printf(" %s+%d%s", names->name[p],
+					       oc->produced[p][r],
+					       catan_res_name(r));
+	}
+	if (oc->stolen != CATAN_NONE)
+		printf("   # stole %s", catan_res_name(oc->stolen));
+	if (oc->drawn != CATAN_NONE)
+		printf("   # drew %s", catan_dev_name(oc->drawn));
+}
+
+static int cmd_bots(int argc, char **argv)
+{
+	catan_options opt;
+	catan_names names;
+	catan_board board;
+	uint64_t seed = 1, max_actions = 100000, v;
+	int bot = CATAN_BOT_GREEDY;
+	bool random_board = false, quiet = false, names_set = false;
+
+	catan_options_default(&opt);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = true;
+		if (!strcmp(a, "--players")) {
+			if (parse_num(a, val, CATAN_MIN_PLAYERS,
+				      CATAN_MAX_PLAYERS_BASE, &v))
+				return 2;
+			opt.nplayers = (uint8_t)v;
+		} else if (!strcmp(a, "--names")) {
+			if (!val || catan_names_parse(&names, val) ||
+			    names.n > CATAN_MAX_PLAYERS_BASE) {
+				fprintf(stderr,
+					"catan: --names wants 2 to %d distinct "
+					"names of [a-z0-9_-], comma-separated; "
+					"got \"%s\"\n",
+					CATAN_MAX_PLAYERS_BASE, val ? val : "");
+				return 2;
+			}
+			names_set = true;
+		} else if (!strcmp(a, "--seed")) {
+			if (parse_num(a, val, 0, UINT64_MAX, &seed))
+				return 2;
+		} else if (!strcmp(a, "--vp")) {
+			if (parse_num(a, val, 3, 20, &v))
+				return 2;
+			opt.vp_target = (uint8_t)v;
+		} else if (!strcmp(a, "--max-actions")) {
+			if (parse_num(a, val, 1, 100000000, &max_actions))
+				return 2;
+		} else if (!strcmp(a, "--board")) {
+			if (val && !strcmp(val, "random"))
+				random_board = true;
+			else if (val && !strcmp(val, "beginner"))
+				random_board = false;
+			else {
+				fprintf(stderr,
+					"catan: --board is beginner or random, "
+					"got \"%s\"\n",
+					val ? val : "");
+				return 2;
+			}
+		} else if (!strcmp(a, "--bot")) {
+			if (val && !strcmp(val, "random"))
+				bot = CATAN_BOT_RANDOM;
+			else if (val && !strcmp(val, "greedy"))
+				bot = CATAN_BOT_GREEDY;
+			else {
+				fprintf(stderr,
+					"catan: --bot is greedy or random, got "
+					"\"%s\"\n",
+					val ? val : "");
+				return 2;
+			}
+		} else if (!strcmp(a, "--phases")) {
+			if (val && !strcmp(val, "classic"))
+				opt.phases = CATAN_PHASES_CLASSIC;
+			else if (val && !strcmp(val, "combined"))
+				opt.phases = CATAN_PHASES_COMBINED;
+			else {
+				fprintf(stderr,
+					"catan: --phases is combined or "
+					"classic, got \"%s\"\n",
+					val ? val : "");
+				return 2;
+			}
+		} else if (!strcmp(a, "--quiet")) {
+			quiet = true;
+			takes = false;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "catan bots: unknown option \"%s\"\n",
+				a);
+			usage(stderr);
+			return 2;
+		}
+		i += takes;
+	}
+	if (names_set)
+		opt.nplayers = names.n;
+	else
+		catan_names_default(&names, opt.nplayers);
+	opt.seed = seed;
+
+	if (random_board)
+		catan_board_random(&board, seed);
+	else
+		catan_board_beginner(&board);
+
+	catan_state s;
+	int rc = catan_state_init(&s, &board, &opt);
+	if (rc) {
+		fprintf(stderr, "catan: %s\n", catan_error_str(rc));
+		return 2;
+	}
+	catan_rng bots;
+	catan_rng_seed(&bots, seed ^ 0xb075ull);
+	if (!quiet) {
+		printf("Board (%s, seed %" PRIu64 "):\n",
+		       random_board ? "random" : "beginner", seed);
+		cli_print_board(stdout, &board, &s);
+		printf("\nAction log (turn, player, action):\n");
+	}
+	uint64_t actions = 0;
+	while (s.phase != CATAN_PHASE_OVER && actions < max_actions) {
+		int who = catan_state_next_actor(&s);
+		unsigned turn = s.turn;
+		catan_action a;
+		catan_outcome oc;
+		rc = catan_bot_choose(&a, bot, &board, &s, who, &bots, 0);
+		if (rc == CATAN_OK)
+			rc = catan_state_apply(&s, &board, &s, who, &a, &oc);
+		if (rc) {
+			fprintf(stderr, "catan: bot %s stuck in phase %s: %s\n",
+				names.name[who], phase_words(&s),
+				catan_error_str(rc));
+			return 1;
+		}
+		char why[160];
+		if (catan_state_check(&board, &s, why, sizeof why)) {
+			fprintf(stderr, "catan: invariant broken: %s\n", why);
+			return 1;
+		}
+		actions++;
+		if (!quiet) {
+			char text[160];
+			catan_action_format(text, sizeof text, &board, &names,
+					    &a);
+			printf("%4u %-7s %s", (unsigned)turn, names.name[who],
+			       text);
+			print_outcome(&a, &oc, &s, &names);
+			putchar('\n');
+		}
+	}
+	if (s.phase != CATAN_PHASE_OVER) {
+		fprintf(stderr, "catan: no winner after %" PRIu64 " actions\n",
+			actions);
+		return 1;
+	}
+	printf("%s%s wins on turn %u after %" PRIu64 " actions.\n",
+	       quiet ? "" : "\n", names.name[s.winner], (unsigned)s.turn,
+	       actions);
+	if (!quiet) {
+		printf("\nFinal board:\n");
+		cli_print_board(stdout, &board, &s);
+		printf("\nScores:\n");
+		cli_print_scores(stdout, &board, &s, &names);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "bots"))
+		return cmd_bots(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "catan: unknown command \"%s\"\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

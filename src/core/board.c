@@ -1,0 +1,426 @@
+/*
+ * board.c - board topology (any shape of land tiles), the beginner board and
+ * the official variable set-up.
+ *
+ * Topology is built once: every corner and side of every land tile is
+ * reduced to its canonical name (N/S corner, W/NW/NE side of some hex), the
+ * names are sorted by (r, q, dir) and numbered, and every adjacency table and
+ * bit mask is derived from those numbers. Nothing here is on a hot path.
+ */
+#include "catan/board.h"
+
+#include "catan/rng.h"
+
+#include <string.h>
+
+/* Canonical key of a corner or side: hex + canonical direction. */
+typedef struct key {
+	int q, r, d;
+} key;
+
+static key vertex_key(int q, int r, int dir)
+{
+	switch (dir) {
+	case CATAN_VDIR_N:
+		return (key){q, r, CATAN_VDIR_N};
+	case CATAN_VDIR_S:
+		return (key){q, r, CATAN_VDIR_S};
+	case CATAN_VDIR_NE:
+		return (key){q + 1, r - 1, CATAN_VDIR_S};
+	case CATAN_VDIR_SE:
+		return (key){q, r + 1, CATAN_VDIR_N};
+	case CATAN_VDIR_SW:
+		return (key){q - 1, r + 1, CATAN_VDIR_N};
+	default: /* NW */
+		return (key){q, r - 1, CATAN_VDIR_S};
+	}
+}
+
+static key edge_key(int q, int r, int dir)
+{
+	switch (dir) {
+	case CATAN_EDIR_W:
+		return (key){q, r, CATAN_EDIR_W};
+	case CATAN_EDIR_NW:
+		return (key){q, r, CATAN_EDIR_NW};
+	case CATAN_EDIR_NE:
+		return (key){q, r, CATAN_EDIR_NE};
+	case CATAN_EDIR_E:
+		return (key){q + 1, r, CATAN_EDIR_W};
+	case CATAN_EDIR_SE:
+		return (key){q, r + 1, CATAN_EDIR_NW};
+	default: /* SW */
+		return (key){q - 1, r + 1, CATAN_EDIR_NE};
+	}
+}
+
+static bool in_grid(int q, int r)
+{
+	return q >= -CATAN_GRID_OFF && q <= CATAN_GRID_OFF &&
+	       r >= -CATAN_GRID_OFF && r <= CATAN_GRID_OFF;
+}
+
+static int key_cmp(key a, key b)
+{
+	if (a.r != b.r)
+		return a.r < b.r ? -1 : 1;
+	if (a.q != b.q)
+		return a.q < b.q ? -1 : 1;
+	return a.d - b.d;
+}
+
+/* Inserts k into the sorted array keys[0..*n-1] unless present. */
+static void key_insert(key *keys, int *n, key k)
+{
+	int i = *n;
+	for (int j = 0; j < *n; j++)
+		if (key_cmp(keys[j], k) == 0)
+			return;
+	while (i > 0 && key_cmp(keys[i - 1], k) > 0) {
+		keys[i] = keys[i - 1];
+		i--;
+	}
+	keys[i] = k;
+	(*n)++;
+}
+
+int catan_board_tile(const catan_board *b, int q, int r)
+{
+	if (!in_grid(q, r))
+		return -1;
+	int t = b->tile_at[q + CATAN_GRID_OFF][r + CATAN_GRID_OFF];
+	return t == CATAN_NONE ? -1 : t;
+}
+
+int catan_board_vertex(const catan_board *b, int q, int r, int dir)
+{
+	if (dir < 0 || dir >= CATAN_VDIR_COUNT)
+		return -1;
+	key k = vertex_key(q, r, dir);
+	if (!in_grid(k.q, k.r))
+		return -1;
+	int v = b->vertex_at[k.q + CATAN_GRID_OFF][k.r + CATAN_GRID_OFF][k.d];
+	return v == CATAN_NONE ? -1 : v;
+}
+
+int catan_board_edge(const catan_board *b, int q, int r, int dir)
+{
+	if (dir < 0 || dir >= CATAN_EDIR_COUNT)
+		return -1;
+	key k = edge_key(q, r, dir);
+	if (!in_grid(k.q, k.r))
+		return -1;
+	int e = b->edge_at[k.q + CATAN_GRID_OFF][k.r + CATAN_GRID_OFF][k.d];
+	return e == CATAN_NONE ? -1 : e;
+}
+
+int catan_board_edge_between(const catan_board *b, int a, int v)
+{
+	for (int i = 0; i < 3; i++) {
+		int e = b->vertex_edges[a][i];
+		if (e == CATAN_NONE)
+			continue;
+		if (b->edge_vertices[e][0] == v || b->edge_vertices[e][1] == v)
+			return e;
+	}
+	return -1;
+}
+
+int catan_board_rate(const catan_board *b, const catan_vset *owned, int res)
+{
+	if (catan_vset_intersects(owned, &b->harbour_vmask[res]))
+		return 2;
+	if (catan_vset_intersects(owned,
+				  &b->harbour_vmask[CATAN_HARBOUR_GENERIC]))
+		return 3;
+	return 4;
+}
+
+static void push_unique(uint8_t *list, int id)
+{
+	for (int i = 0; i < 3; i++) {
+		if (list[i] == id)
+			return;
+		if (list[i] == CATAN_NONE) {
+			list[i] = (uint8_t)id;
+			return;
+		}
+	}
+}
+
+int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
+{
+	static const int corner_dirs[6] = {CATAN_VDIR_N,  CATAN_VDIR_NE,
+					   CATAN_VDIR_SE, CATAN_VDIR_S,
+					   CATAN_VDIR_SW, CATAN_VDIR_NW};
+	static const int side_dirs[6] = {CATAN_EDIR_NE, CATAN_EDIR_E,
+					 CATAN_EDIR_SE, CATAN_EDIR_SW,
+					 CATAN_EDIR_W,	CATAN_EDIR_NW};
+	/* Corner index pairs (into corner_dirs) bounding each side. */
+	static const int side_corners[6][2] = {{0, 1}, {1, 2}, {2, 3},
+					       {3, 4}, {4, 5}, {5, 0}};
+	key tiles[CATAN_MAX_TILES], verts[CATAN_MAX_VERTICES],
+		edges[CATAN_MAX_EDGES];
+	int nt = 0, nv = 0, ne = 0;
+
+	if (n < 1 || n > CATAN_MAX_TILES)
+		return CATAN_E_CAPACITY;
+	for (int i = 0; i < n; i++) {
+		int q = hexes[i].q, r = hexes[i].r;
+		/* Corners and sides reach one hex out: keep them in the grid. */
+		if (q <= -CATAN_GRID_OFF || q >= CATAN_GRID_OFF ||
+		    r <= -CATAN_GRID_OFF || r >= CATAN_GRID_OFF)
+			return CATAN_E_CAPACITY;
+		for (int j = 0; j < nt; j++)
+			if (tiles[j].q == q && tiles[j].r == r)
+				return CATAN_E_BAD_TILE;
+		key_insert(tiles, &nt, (key){q, r, 0});
+		for (int c = 0; c < 6; c++) {
+			if (nv == CATAN_MAX_VERTICES)
+				return CATAN_E_CAPACITY;
+			key_insert(verts, &nv, vertex_key(q, r, corner_dirs[c]));
+		}
+		for (int s = 0; s < 6; s++) {
+			if (ne == CATAN_MAX_EDGES)
+				return CATAN_E_CAPACITY;
+			key_insert(edges, &ne, edge_key(q, r, side_dirs[s]));
+		}
+	}
+
+	catan_board *b = out;
+	memset(b, 0, sizeof *b);
+	memset(b->tile_at, CATAN_NONE, sizeof b->tile_at);
+	memset(b->vertex_at, CATAN_NONE, sizeof b->vertex_at);
+	memset(b->edge_at, CATAN_NONE, sizeof b->edge_at);
+	memset(b->tile_vertices, CATAN_NONE, sizeof b->tile_vertices);
+	memset(b->tile_edges, CATAN_NONE, sizeof b->tile_edges);
+	memset(b->vertex_tiles, CATAN_NONE, sizeof b->vertex_tiles);
+	memset(b->vertex_edges, CATAN_NONE, sizeof b->vertex_edges);
+	memset(b->vertex_vertices, CATAN_NONE, sizeof b->vertex_vertices);
+	memset(b->vertex_harbour, CATAN_NONE, sizeof b->vertex_harbour);
+	b->ntiles = (uint8_t)nt;
+	b->nvertices = (uint8_t)nv;
+	b->nedges = (uint8_t)ne;
+	b->robber_start = CATAN_NONE;
+
+	int radius = 0;
+	for (int t = 0; t < nt; t++) {
+		int q = tiles[t].q, r = tiles[t].r, s = -q - r;
+		int m = q < 0 ? -q : q;
+		m = m > (r < 0 ? -r : r) ? m : (r < 0 ? -r : r);
+		m = m > (s < 0 ? -s : s) ? m : (s < 0 ? -s : s);
+		radius = m > radius ? m : radius;
+		b->tile_hex[t] = (catan_hex){(int8_t)q, (int8_t)r};
+		b->tile_terrain[t] = CATAN_DESERT;
+		b->tile_at[q + CATAN_GRID_OFF][r + CATAN_GRID_OFF] = (uint8_t)t;
+	}
+	b->radius = (uint8_t)radius;
+	for (int v = 0; v < nv; v++) {
+		b->vertex_hex[v] = (catan_hex){(int8_t)verts[v].q,
+					       (int8_t)verts[v].r};
+		b->vertex_dir[v] = (uint8_t)verts[v].d;
+		b->vertex_at[verts[v].q + CATAN_GRID_OFF]
+			    [verts[v].r + CATAN_GRID_OFF][verts[v].d] =
+			(uint8_t)v;
+	}
+	for (int e = 0; e < ne; e++) {
+		b->edge_hex[e] = (catan_hex){(int8_t)edges[e].q,
+					     (int8_t)edges[e].r};
+		b->edge_dir[e] = (uint8_t)edges[e].d;
+		b->edge_at[edges[e].q + CATAN_GRID_OFF]
+			  [edges[e].r + CATAN_GRID_OFF][edges[e].d] = (uint8_t)e;
+	}
+
+	/* Tile corners and sides; vertex tiles; edge endpoints. */
+	for (int t = 0; t < nt; t++) {
+		int q = tiles[t].q, r = tiles[t].r;
+		for (int c = 0; c < 6; c++) {
+			int v = catan_board_vertex(b, q, r, corner_dirs[c]);
+			b->tile_vertices[t][c] = (uint8_t)v;
+			push_unique(b->vertex_tiles[v], t);
+			catan_vset_add(&b->tile_vmask[t], v);
+		}
+		for (int s = 0; s < 6; s++) {
+			int e = catan_board_edge(b, q, r, side_dirs[s]);
+			int v0 = b->tile_vertices[t][side_corners[s][0]];
+			int v1 = b->tile_vertices[t][side_corners[s][1]];
+			b->tile_edges[t][s] = (uint8_t)e;
+			/* Store endpoints in id order for a stable layout. */
+			b->edge_vertices[e][0] = (uint8_t)(v0 < v1 ? v0 : v1);
+			b->edge_vertices[e][1] = (uint8_t)(v0 < v1 ? v1 : v0);
+		}
+	}
+	for (int e = 0; e < ne; e++) {
+		int v0 = b->edge_vertices[e][0], v1 = b->edge_vertices[e][1];
+		push_unique(b->vertex_edges[v0], e);
+		push_unique(b->vertex_edges[v1], e);
+		push_unique(b->vertex_vertices[v0], v1);
+		push_unique(b->vertex_vertices[v1], v0);
+		catan_vset_add(&b->vertex_nbrs[v0], v1);
+		catan_vset_add(&b->vertex_nbrs[v1], v0);
+		catan_eset_add(&b->vertex_emask[v0], e);
+		catan_eset_add(&b->vertex_emask[v1], e);
+	}
+	catan_board_finish(b);
+	return CATAN_OK;
+}
+
+int catan_board_init_hexagon(catan_board *out, int radius)
+{
+	catan_hex hexes[CATAN_MAX_TILES];
+	int n = 0;
+	if (radius < 1 || radius > CATAN_MAX_RADIUS)
+		return CATAN_E_CAPACITY;
+	for (int r = -radius; r <= radius; r++)
+		for (int q = -radius; q <= radius; q++)
+			if (-q - r >= -radius && -q - r <= radius)
+				hexes[n++] = (catan_hex){(int8_t)q, (int8_t)r};
+	return catan_board_init_shape(out, hexes, n);
+}
+
+void catan_board_finish(catan_board *b)
+{
+	memset(b->token_ntiles, 0, sizeof b->token_ntiles);
+	memset(b->token_tiles, CATAN_NONE, sizeof b->token_tiles);
+	memset(b->harbour_vmask, 0, sizeof b->harbour_vmask);
+	memset(b->vertex_harbour, CATAN_NONE, sizeof b->vertex_harbour);
+	b->robber_start = CATAN_NONE;
+	for (int t = 0; t < b->ntiles; t++) {
+		int tok = b->tile_token[t];
+		if (b->tile_terrain[t] == CATAN_DESERT) {
+			if (b->robber_start == CATAN_NONE)
+				b->robber_start = (uint8_t)t;
+			continue;
+		}
+		if (tok >= 2 && tok <= 12 && b->token_ntiles[tok] < 8)
+			b->token_tiles[tok][b->token_ntiles[tok]++] = (uint8_t)t;
+	}
+	for (int h = 0; h < b->nharbours; h++) {
+		int e = b->harbour_edge[h], k = b->harbour_kind[h];
+		for (int i = 0; i < 2; i++) {
+			int v = b->edge_vertices[e][i];
+			catan_vset_add(&b->harbour_vmask[k], v);
+			b->vertex_harbour[v] = (uint8_t)k;
+		}
+	}
+}
+
+/* The standard board's harbour edges, in the beginner board's order. */
+static const struct {
+	int q, r, dir;
+} std_harbours[9] = {
+	{0, -2, CATAN_EDIR_NW}, {1, -2, CATAN_EDIR_NE}, {2, -1, CATAN_EDIR_NE},
+	{2, 0, CATAN_EDIR_E},	{1, 1, CATAN_EDIR_SE},	{-1, 2, CATAN_EDIR_SE},
+	{-2, 2, CATAN_EDIR_SW}, {-2, 1, CATAN_EDIR_W},	{-1, -1, CATAN_EDIR_W},
+};
+
+void catan_board_beginner(catan_board *out)
+{
+	static const struct {
+		int q, r, terrain, token;
+	} tiles[19] = {
+		{0, -2, CATAN_ORE, 10},	   {1, -2, CATAN_WOOL, 2},
+		{2, -2, CATAN_LUMBER, 9},  {-1, -1, CATAN_GRAIN, 12},
+		{0, -1, CATAN_BRICK, 6},   {1, -1, CATAN_WOOL, 4},
+		{2, -1, CATAN_BRICK, 10},  {-2, 0, CATAN_GRAIN, 9},
+		{-1, 0, CATAN_LUMBER, 11}, {0, 0, CATAN_DESERT, 0},
+		{1, 0, CATAN_LUMBER, 3},   {2, 0, CATAN_ORE, 8},
+		{-2, 1, CATAN_LUMBER, 8},  {-1, 1, CATAN_ORE, 3},
+		{0, 1, CATAN_GRAIN, 4},	   {1, 1, CATAN_WOOL, 5},
+		{-2, 2, CATAN_BRICK, 5},   {-1, 2, CATAN_GRAIN, 6},
+		{0, 2, CATAN_WOOL, 11},
+	};
+	static const int kinds[9] = {
+		CATAN_HARBOUR_GENERIC, CATAN_GRAIN, CATAN_ORE,
+		CATAN_HARBOUR_GENERIC, CATAN_WOOL,  CATAN_HARBOUR_GENERIC,
+		CATAN_HARBOUR_GENERIC, CATAN_BRICK, CATAN_LUMBER,
+	};
+	catan_board_init_hexagon(out, 2);
+	for (int i = 0; i < 19; i++) {
+		int t = catan_board_tile(out, tiles[i].q, tiles[i].r);
+		out->tile_terrain[t] = (uint8_t)tiles[i].terrain;
+		out->tile_token[t] = (uint8_t)tiles[i].token;
+	}
+	out->nharbours = 9;
+	for (int h = 0; h < 9; h++) {
+		out->harbour_edge[h] = (uint8_t)catan_board_edge(
+			out, std_harbours[h].q, std_harbours[h].r,
+			std_harbours[h].dir);
+		out->harbour_kind[h] = (uint8_t)kinds[h];
+	}
+	catan_board_finish(out);
+}
+
+static void shuffle(uint8_t *a, int n, catan_rng *rng)
+{
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)catan_rng_below(rng, (uint32_t)i + 1);
+		uint8_t t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+/* True if no two tiles adjacent to each other both carry a 6 or an 8. */
+static bool red_numbers_apart(const catan_board *b)
+{
+	static const int dq[3] = {1, 0, 1}, dr[3] = {0, 1, -1};
+	for (int t = 0; t < b->ntiles; t++) {
+		int a = b->tile_token[t];
+		if (a != 6 && a != 8)
+			continue;
+		for (int k = 0; k < 3; k++) {
+			int u = catan_board_tile(b, b->tile_hex[t].q + dq[k],
+						 b->tile_hex[t].r + dr[k]);
+			if (u >= 0 &&
+			    (b->tile_token[u] == 6 || b->tile_token[u] == 8))
+				return false;
+		}
+	}
+	return true;
+}
+
+void catan_board_random(catan_board *out, uint64_t seed)
+{
+	uint8_t terrain[19] = {
+		CATAN_LUMBER, CATAN_LUMBER, CATAN_LUMBER, CATAN_LUMBER,
+		CATAN_BRICK,  CATAN_BRICK,  CATAN_BRICK,  CATAN_WOOL,
+		CATAN_WOOL,   CATAN_WOOL,   CATAN_WOOL,	  CATAN_GRAIN,
+		CATAN_GRAIN,  CATAN_GRAIN,  CATAN_GRAIN,  CATAN_ORE,
+		CATAN_ORE,    CATAN_ORE,    CATAN_DESERT,
+	};
+	uint8_t tokens[18] = {2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12};
+	uint8_t kinds[9] = {
+		CATAN_HARBOUR_GENERIC, CATAN_HARBOUR_GENERIC,
+		CATAN_HARBOUR_GENERIC, CATAN_HARBOUR_GENERIC,
+		CATAN_LUMBER,	       CATAN_BRICK,
+		CATAN_WOOL,	       CATAN_GRAIN,
+		CATAN_ORE,
+	};
+	catan_rng rng;
+	catan_rng_seed(&rng, seed);
+	catan_board_init_hexagon(out, 2);
+	shuffle(terrain, 19, &rng);
+	for (int t = 0; t < 19; t++)
+		out->tile_terrain[t] = terrain[t];
+	/*
+	 * Rejection sampling keeps every valid token layout equally likely;
+	 * about one shuffle in five is valid, so this ends quickly.
+	 */
+	do {
+		shuffle(tokens, 18, &rng);
+		for (int t = 0, i = 0; t < 19; t++)
+			out->tile_token[t] = out->tile_terrain[t] == CATAN_DESERT
+						     ? 0
+						     : tokens[i++];
+	} while (!red_numbers_apart(out));
+	shuffle(kinds, 9, &rng);
+	out->nharbours = 9;
+	for (int h = 0; h < 9; h++) {
+		out->harbour_edge[h] = (uint8_t)catan_board_edge(
+			out, std_harbours[h].q, std_harbours[h].r,
+			std_harbours[h].dir);
+		out->harbour_kind[h] = kinds[h];
+	}
+	catan_board_finish(out);
+}

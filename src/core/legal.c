@@ -1,0 +1,319 @@
+/*
+ * legal.c - enumeration of every legal action of one player.
+ *
+ * Mirrors the checks of rules.c phase by phase, writing into a caller's
+ * buffer and counting past its end (snprintf-style). The tests apply every
+ * action this returns and check that random actions it does not return are
+ * rejected, so the two files cannot drift apart unnoticed.
+ */
+#include "catan/state.h"
+
+#include <string.h>
+
+#include "rules_internal.h"
+
+typedef struct out_buf {
+	catan_action *buf;
+	int cap;
+	int n;
+	catan_action sink; /* takes the writes past the end of buf */
+} out_buf;
+
+static catan_action *push(out_buf *o, int kind)
+{
+	catan_action *a = o->n < o->cap ? &o->buf[o->n] : &o->sink;
+	o->n++;
+	catan_action_init(a, kind);
+	return a;
+}
+
+/* Robber placements (7 or knight): every other tile, every victim. */
+static void robber_moves(out_buf *o, const catan_board *b,
+			 const catan_state *s, int p, int kind)
+{
+	for (int t = 0; t < b->ntiles; t++) {
+		if (t == s->robber)
+			continue;
+		unsigned victims = catan_robber_victims(b, s, p, t);
+		if (!victims) {
+			push(o, kind)->tile = (uint8_t)t;
+			continue;
+		}
+		for (int v = 0; v < s->opt.nplayers; v++) {
+			if (!(victims & (1u << v)))
+				continue;
+			if (s->opt.dice != CATAN_DICE_MANUAL) {
+				catan_action *a = push(o, kind);
+				a->tile = (uint8_t)t;
+				a->player = (uint8_t)v;
+				continue;
+			}
+			for (int r = 0; r < CATAN_RES_COUNT; r++) {
+				if (!s->players[v].hand[r])
+					continue;
+				catan_action *a = push(o, kind);
+				a->tile = (uint8_t)t;
+				a->player = (uint8_t)v;
+				a->res = (uint8_t)r;
+			}
+		}
+	}
+}
+
+static void road_building_moves(out_buf *o, const catan_board *b,
+				const catan_state *s, int p)
+{
+	const catan_player *pl = &s->players[p];
+	if (pl->roads_left == 0)
+		return;
+	catan_eset first;
+	catan_road_spots(&first, b, s, p, &pl->reach, &s->roads);
+	CATAN_FOR_BITS(e1, first.w, CATAN_EWORDS)
+	{
+		catan_eset all = s->roads, second;
+		catan_vset reach = pl->reach;
+		catan_eset_add(&all, e1);
+		catan_vset_add(&reach, b->edge_vertices[e1][0]);
+		catan_vset_add(&reach, b->edge_vertices[e1][1]);
+		catan_road_spots(&second, b, s, p, &reach, &all);
+		if (pl->roads_left < 2 || catan_eset_count(&second) == 0) {
+			catan_action *a = push(o, CATAN_ACT_PLAY_ROAD_BUILDING);
+			a->edge = (uint8_t)e1;
+			continue;
+		}
+		/* Each unordered pair once: (e1, e2) with e1 < e2 when both
+		 * were possible first; e2 that only e1 opens, always. */
+		CATAN_FOR_BITS(e2, second.w, CATAN_EWORDS)
+		{
+			if (catan_eset_has(&first, e2) && e2 < e1)
+				continue;
+			catan_action *a = push(o, CATAN_ACT_PLAY_ROAD_BUILDING);
+			a->edge = (uint8_t)e1;
+			a->edge2 = (uint8_t)e2;
+		}
+	}
+}
+
+static void card_moves(out_buf *o, const catan_board *b, const catan_state *s,
+		       int p)
+{
+	const catan_player *pl = &s->players[p];
+	if (s->dev_played)
+		return;
+	if (pl->devs[CATAN_DEV_KNIGHT] > s->bought[CATAN_DEV_KNIGHT])
+		robber_moves(o, b, s, p, CATAN_ACT_PLAY_KNIGHT);
+	if (pl->devs[CATAN_DEV_ROAD_BUILDING] >
+	    s->bought[CATAN_DEV_ROAD_BUILDING])
+		road_building_moves(o, b, s, p);
+	if (pl->devs[CATAN_DEV_YEAR_OF_PLENTY] >
+	    s->bought[CATAN_DEV_YEAR_OF_PLENTY]) {
+		int total = 0;
+		for (int r = 0; r < CATAN_RES_COUNT; r++)
+			total += s->bank[r];
+		for (int r = 0; r < CATAN_RES_COUNT; r++) {
+			if (!s->bank[r])
+				continue;
+			if (total == 1) {
+				push(o, CATAN_ACT_PLAY_YEAR_OF_PLENTY)->res =
+					(uint8_t)r;
+				continue;
+			}
+			for (int r2 = r; r2 < CATAN_RES_COUNT; r2++) {
+				if (!s->bank[r2] || (r2 == r && s->bank[r] < 2))
+					continue;
+				catan_action *a =
+					push(o, CATAN_ACT_PLAY_YEAR_OF_PLENTY);
+				a->res = (uint8_t)r;
+				a->res2 = (uint8_t)r2;
+			}
+		}
+	}
+	if (pl->devs[CATAN_DEV_MONOPOLY] > s->bought[CATAN_DEV_MONOPOLY])
+		for (int r = 0; r < CATAN_RES_COUNT; r++)
+			push(o, CATAN_ACT_PLAY_MONOPOLY)->res = (uint8_t)r;
+}
+
+/* 1:1 domestic offers from p to `to` (all others when to == NONE). */
+static void offer_moves(out_buf *o, const catan_state *s, int p, int to)
+{
+	const catan_player *pl = &s->players[p];
+	if (s->opt.offer_limit && s->offers >= s->opt.offer_limit)
+		return;
+	for (int q = 0; q < s->opt.nplayers; q++) {
+		if (q == p || (to != CATAN_NONE && q != to))
+			continue;
+		for (int g = 0; g < CATAN_RES_COUNT; g++) {
+			if (!pl->hand[g])
+				continue;
+			for (int w = 0; w < CATAN_RES_COUNT; w++) {
+				if (w == g)
+					continue;
+				catan_action *a = push(o, CATAN_ACT_TRADE_OFFER);
+				a->player = (uint8_t)q;
+				a->give[g] = 1;
+				a->get[w] = 1;
+			}
+		}
+	}
+}
+
+static void trade_moves(out_buf *o, const catan_state *s, int p,
+			unsigned flags)
+{
+	const catan_player *pl = &s->players[p];
+	for (int g = 0; g < CATAN_RES_COUNT; g++) {
+		int rate = player_rate(pl, g);
+		if (pl->hand[g] < rate)
+			continue;
+		for (int w = 0; w < CATAN_RES_COUNT; w++) {
+			if (w == g || !s->bank[w])
+				continue;
+			catan_action *a = push(o, CATAN_ACT_TRADE_BANK);
+			a->res = (uint8_t)g;
+			a->count = (uint8_t)rate;
+			a->res2 = (uint8_t)w;
+		}
+	}
+	if (!(flags & CATAN_LEGAL_NO_OFFERS))
+		offer_moves(o, s, p, CATAN_NONE);
+}
+
+static void build_moves(out_buf *o, const catan_board *b, const catan_state *s,
+			int p)
+{
+	const catan_player *pl = &s->players[p];
+	if (pl->roads_left && can_afford(pl, catan_cost_road)) {
+		catan_eset spots;
+		catan_road_spots(&spots, b, s, p, &pl->reach, &s->roads);
+		CATAN_FOR_BITS(e, spots.w, CATAN_EWORDS)
+		{
+			push(o, CATAN_ACT_BUILD_ROAD)->edge = (uint8_t)e;
+		}
+	}
+	if (pl->settlements_left && can_afford(pl, catan_cost_settlement)) {
+		uint64_t spots[CATAN_VWORDS];
+		for (int k = 0; k < CATAN_VWORDS; k++)
+			spots[k] = pl->reach.w[k] & ~s->blocked.w[k];
+		CATAN_FOR_BITS(v, spots, CATAN_VWORDS)
+		{
+			push(o, CATAN_ACT_BUILD_SETTLEMENT)->vertex =
+				(uint8_t)v;
+		}
+	}
+	if (pl->cities_left && can_afford(pl, catan_cost_city)) {
+		CATAN_FOR_BITS(v, pl->settlements.w, CATAN_VWORDS)
+		{
+			push(o, CATAN_ACT_BUILD_CITY)->vertex = (uint8_t)v;
+		}
+	}
+	if (can_afford(pl, catan_cost_dev) && sum5(s->deck) > 0) {
+		if (s->opt.dice != CATAN_DICE_MANUAL) {
+			push(o, CATAN_ACT_BUY_DEV);
+		} else {
+			for (int d = 0; d < CATAN_DEV_COUNT; d++)
+				if (s->deck[d])
+					push(o, CATAN_ACT_BUY_DEV)->dev =
+						(uint8_t)d;
+		}
+	}
+}
+
+/* Every way to give exactly `left` cards from hand[r..4]. */
+static void discard_moves(out_buf *o, const uint8_t *hand, uint8_t *give,
+			  int r, int left)
+{
+	if (r == CATAN_RES_COUNT - 1) {
+		if (left > hand[r])
+			return;
+		give[r] = (uint8_t)left;
+		catan_action *a = push(o, CATAN_ACT_DISCARD);
+		memcpy(a->give, give, CATAN_RES_COUNT);
+		give[r] = 0;
+		return;
+	}
+	int rest = 0;
+	for (int k = r + 1; k < CATAN_RES_COUNT; k++)
+		rest += hand[k];
+	for (int n = 0; n <= hand[r] && n <= left; n++) {
+		if (left - n > rest)
+			continue;
+		give[r] = (uint8_t)n;
+		discard_moves(o, hand, give, r + 1, left - n);
+	}
+	give[r] = 0;
+}
+
+int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
+			const catan_state *s, int actor, unsigned flags)
+{
+	out_buf o = {buf, cap < 0 ? 0 : cap, 0, {0}};
+	if (!catan_state_may_act(s, actor))
+		return 0;
+	const catan_player *pl = &s->players[actor];
+
+	switch (s->phase) {
+	case CATAN_PHASE_SETUP:
+		for (int v = 0; v < board->nvertices; v++) {
+			if (catan_vset_has(&s->blocked, v))
+				continue;
+			for (int i = 0; i < 3; i++) {
+				int e = board->vertex_edges[v][i];
+				if (e == CATAN_NONE ||
+				    catan_eset_has(&s->roads, e))
+					continue;
+				catan_action *a = push(&o, CATAN_ACT_SETUP);
+				a->vertex = (uint8_t)v;
+				a->edge = (uint8_t)e;
+			}
+		}
+		break;
+	case CATAN_PHASE_ROLL:
+		if (s->opt.dice == CATAN_DICE_MANUAL) {
+			for (int d1 = 1; d1 <= 6; d1++)
+				for (int d2 = 1; d2 <= 6; d2++) {
+					catan_action *a =
+						push(&o, CATAN_ACT_ROLL);
+					a->dice[0] = (uint8_t)d1;
+					a->dice[1] = (uint8_t)d2;
+				}
+		} else {
+			push(&o, CATAN_ACT_ROLL);
+		}
+		card_moves(&o, board, s, actor);
+		break;
+	case CATAN_PHASE_DISCARD: {
+		uint8_t give[CATAN_RES_COUNT] = {0};
+		discard_moves(&o, pl->hand, give, 0, s->discard[actor]);
+		break;
+	}
+	case CATAN_PHASE_ROBBER:
+		robber_moves(&o, board, s, actor, CATAN_ACT_ROBBER);
+		break;
+	case CATAN_PHASE_MAIN:
+	case CATAN_PHASE_TRADE:
+	case CATAN_PHASE_BUILD:
+		if (phase_allows_trade(s->phase))
+			trade_moves(&o, s, actor, flags);
+		if (phase_allows_build(s->phase))
+			build_moves(&o, board, s, actor);
+		card_moves(&o, board, s, actor);
+		push(&o, s->phase == CATAN_PHASE_TRADE ? CATAN_ACT_END_TRADE
+						       : CATAN_ACT_END);
+		break;
+	case CATAN_PHASE_OFFER: {
+		bool can = true;
+		for (int r = 0; r < CATAN_RES_COUNT; r++)
+			if (s->offer_get[r] > pl->hand[r])
+				can = false;
+		if (can)
+			push(&o, CATAN_ACT_TRADE_ACCEPT);
+		push(&o, CATAN_ACT_TRADE_REJECT);
+		if (!(flags & CATAN_LEGAL_NO_OFFERS))
+			offer_moves(&o, s, actor, s->offer_from);
+		break;
+	}
+	default:
+		break;
+	}
+	return o.n;
+}

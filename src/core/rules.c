@@ -1,0 +1,1134 @@
+/*
+ * rules.c - the state machine: game start, apply, victory, trophies.
+ *
+ * Every do_* function follows one pattern: read `in` and reject with a code
+ * if anything is wrong, then begin() (copy in to out when they differ) and
+ * write the effect to `out`. Nothing is written before the last check, so a
+ * rejected action leaves `out` as it was. The official 5th edition rules are
+ * followed (spec/actions.md names the choices where the rulebook is loose).
+ */
+#include "catan/state.h"
+
+#include <string.h>
+
+#include "rules_internal.h"
+
+const uint8_t catan_cost_road[CATAN_RES_COUNT] = {1, 1, 0, 0, 0};
+const uint8_t catan_cost_settlement[CATAN_RES_COUNT] = {1, 1, 1, 1, 0};
+const uint8_t catan_cost_city[CATAN_RES_COUNT] = {0, 0, 0, 2, 3};
+const uint8_t catan_cost_dev[CATAN_RES_COUNT] = {0, 0, 1, 1, 1};
+
+static const uint8_t deck_start[CATAN_DEV_COUNT] = {14, 2, 2, 2, 5};
+
+void catan_options_default(catan_options *out)
+{
+	memset(out, 0, sizeof *out);
+	out->nplayers = 4;
+	out->vp_target = 10;
+	out->phases = CATAN_PHASES_COMBINED;
+	out->dice = CATAN_DICE_SEEDED;
+	out->offer_limit = 0;
+	out->seed = 0;
+}
+
+static int setup_player(int step, int n)
+{
+	return step < n ? step : 2 * n - 1 - step;
+}
+
+int catan_state_init(catan_state *out, const catan_board *board,
+		     const catan_options *opt)
+{
+	if (opt->nplayers < CATAN_MIN_PLAYERS ||
+	    opt->nplayers > CATAN_MAX_PLAYERS_BASE || opt->vp_target < 3 ||
+	    opt->vp_target > 20 || opt->phases > CATAN_PHASES_CLASSIC ||
+	    opt->dice > CATAN_DICE_MANUAL || board->ntiles == 0)
+		return CATAN_E_BAD_OPTION;
+	memset(out, 0, sizeof *out);
+	out->opt = *opt;
+	catan_rng_seed(&out->rng, opt->seed);
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		out->bank[r] = CATAN_RES_TOTAL;
+	memcpy(out->deck, deck_start, sizeof out->deck);
+	out->phase = CATAN_PHASE_SETUP;
+	out->resume = CATAN_PHASE_SETUP;
+	out->active = 0;
+	out->robber = board->robber_start;
+	out->longest_road = CATAN_NONE;
+	out->largest_army = CATAN_NONE;
+	out->winner = CATAN_NONE;
+	out->offer_from = CATAN_NONE;
+	out->offer_to = CATAN_NONE;
+	for (int p = 0; p < opt->nplayers; p++) {
+		out->players[p].roads_left = CATAN_ROADS;
+		out->players[p].settlements_left = CATAN_SETTLEMENTS;
+		out->players[p].cities_left = CATAN_CITIES;
+	}
+	return CATAN_OK;
+}
+
+bool catan_state_may_act(const catan_state *s, int actor)
+{
+	if (actor < 0 || actor >= s->opt.nplayers)
+		return false;
+	switch (s->phase) {
+	case CATAN_PHASE_OVER:
+		return false;
+	case CATAN_PHASE_DISCARD:
+		return s->discard[actor] > 0;
+	case CATAN_PHASE_OFFER:
+		return actor == s->offer_to;
+	default:
+		return actor == s->active;
+	}
+}
+
+int catan_state_next_actor(const catan_state *s)
+{
+	switch (s->phase) {
+	case CATAN_PHASE_OVER:
+		return CATAN_NONE;
+	case CATAN_PHASE_DISCARD:
+		for (int p = 0; p < s->opt.nplayers; p++)
+			if (s->discard[p])
+				return p;
+		return s->active; /* unreachable in a valid state */
+	case CATAN_PHASE_OFFER:
+		return s->offer_to;
+	default:
+		return s->active;
+	}
+}
+
+int catan_state_vp(const catan_state *s, int p)
+{
+	return s->players[p].public_vp +
+	       s->players[p].devs[CATAN_DEV_VICTORY_POINT];
+}
+
+/* ---- shared helpers (rules_internal.h) ---- */
+
+void catan_road_spots(catan_eset *out, const catan_board *b,
+		      const catan_state *s, int p, const catan_vset *reach,
+		      const catan_eset *all)
+{
+	const catan_player *pl = &s->players[p];
+	uint64_t src[CATAN_VWORDS];
+	for (int k = 0; k < CATAN_VWORDS; k++) {
+		src[k] = pl->settlements.w[k] | pl->cities.w[k] |
+			 (reach->w[k] & ~s->occupied.w[k]);
+	}
+	memset(out, 0, sizeof *out);
+	CATAN_FOR_BITS(v, src, CATAN_VWORDS)
+	{
+		for (int k = 0; k < CATAN_EWORDS; k++)
+			out->w[k] |= b->vertex_emask[v].w[k];
+	}
+	for (int k = 0; k < CATAN_EWORDS; k++)
+		out->w[k] &= ~all->w[k];
+}
+
+unsigned catan_robber_victims(const catan_board *b, const catan_state *s,
+			      int p, int t)
+{
+	unsigned m = 0;
+	const catan_vset *tv = &b->tile_vmask[t];
+	for (int o = 0; o < s->opt.nplayers; o++) {
+		const catan_player *pl = &s->players[o];
+		if (o == p || pl->ncards == 0)
+			continue;
+		if (catan_vset_intersects(tv, &pl->settlements) ||
+		    catan_vset_intersects(tv, &pl->cities))
+			m |= 1u << o;
+	}
+	return m;
+}
+
+/* ---- longest road ---- */
+
+/*
+ * Depth-first search for the longest trail through player p's roads from
+ * vertex v, `used` marking roads already walked (local indices). A trail
+ * may end at, but not pass through, a vertex holding an opponent's
+ * building.
+ */
+typedef struct trail_ctx {
+	const catan_board *b;
+	const catan_state *s;
+	int p;
+	int nroads;
+	uint8_t edge[CATAN_ROADS];
+	int8_t local[CATAN_MAX_EDGES];
+} trail_ctx;
+
+static int trail_from(const trail_ctx *c, int v, unsigned used, int len)
+{
+	int best = len;
+	if (len > 0 && catan_vset_has(&c->s->occupied, v) &&
+	    !has_building(&c->s->players[c->p], v))
+		return len;
+	for (int i = 0; i < 3; i++) {
+		int e = c->b->vertex_edges[v][i];
+		if (e == CATAN_NONE || c->local[e] < 0 ||
+		    (used >> c->local[e]) & 1u)
+			continue;
+		int u = c->b->edge_vertices[e][0] == v
+				? c->b->edge_vertices[e][1]
+				: c->b->edge_vertices[e][0];
+		int got = trail_from(c, u, used | (1u << c->local[e]), len + 1);
+		if (got > best)
+			best = got;
+	}
+	return best;
+}
+
+int catan_state_road_length(const catan_board *board, const catan_state *s,
+			    int p)
+{
+	trail_ctx c;
+	c.b = board;
+	c.s = s;
+	c.p = p;
+	c.nroads = 0;
+	memset(c.local, -1, sizeof c.local);
+	CATAN_FOR_BITS(e, s->players[p].roads.w, CATAN_EWORDS)
+	{
+		if (c.nroads < CATAN_ROADS) {
+			c.local[e] = (int8_t)c.nroads;
+			c.edge[c.nroads++] = (uint8_t)e;
+		}
+	}
+	int best = 0;
+	/*
+	 * Start from every endpoint of a road with odd degree first would be
+	 * faster, but trails may start anywhere on a cycle; start everywhere.
+	 */
+	CATAN_FOR_BITS(v, s->players[p].reach.w, CATAN_VWORDS)
+	{
+		int got = trail_from(&c, v, 0, 0);
+		if (got > best)
+			best = got;
+		if (best == c.nroads)
+			return best;
+	}
+	return best;
+}
+
+/*
+ * Re-awards the longest road after lengths changed. The holder keeps it
+ * while it has >= 5 and nobody is longer; otherwise it goes to the unique
+ * longest player with >= 5, or is set aside when the longest are tied.
+ */
+static void award_longest(catan_state *s)
+{
+	int n = s->opt.nplayers, h = s->longest_road, max = 0, count = 0,
+	    who = CATAN_NONE;
+	for (int p = 0; p < n; p++) {
+		int l = s->players[p].road_length;
+		if (l > max) {
+			max = l;
+			count = 1;
+			who = p;
+		} else if (l == max) {
+			count++;
+		}
+	}
+	int next = CATAN_NONE;
+	if (h != CATAN_NONE && s->players[h].road_length >= 5 &&
+	    s->players[h].road_length >= max)
+		next = h;
+	else if (max >= 5 && count == 1)
+		next = who;
+	if (next == h)
+		return;
+	if (h != CATAN_NONE)
+		s->players[h].public_vp -= 2;
+	if (next != CATAN_NONE)
+		s->players[next].public_vp += 2;
+	s->longest_road = (uint8_t)next;
+}
+
+/* Recomputes road lengths of the players in `mask`, then re-awards. */
+static void update_roads(const catan_board *b, catan_state *s, unsigned mask)
+{
+	for (int p = 0; p < s->opt.nplayers; p++)
+		if (mask & (1u << p))
+			s->players[p].road_length =
+				(uint8_t)catan_state_road_length(b, s, p);
+	award_longest(s);
+}
+
+/* ---- effects ---- */
+
+static void begin(catan_state *out, const catan_state *in)
+{
+	if (out != in)
+		*out = *in;
+}
+
+static void pay(catan_state *s, catan_player *pl, const uint8_t *cost)
+{
+	for (int r = 0; r < CATAN_RES_COUNT; r++) {
+		pl->hand[r] -= cost[r];
+		s->bank[r] += cost[r];
+	}
+	pl->ncards -= (uint8_t)sum5(cost);
+}
+
+static void gain(catan_state *s, catan_player *pl, int r, int n)
+{
+	pl->hand[r] += (uint8_t)n;
+	pl->ncards += (uint8_t)n;
+	s->bank[r] -= (uint8_t)n;
+}
+
+static void place_road(const catan_board *b, catan_state *s, int p, int e)
+{
+	catan_player *pl = &s->players[p];
+	catan_eset_add(&pl->roads, e);
+	catan_eset_add(&s->roads, e);
+	catan_vset_add(&pl->reach, b->edge_vertices[e][0]);
+	catan_vset_add(&pl->reach, b->edge_vertices[e][1]);
+	pl->roads_left--;
+}
+
+/* Opponents of p with a road on both sides of v: a building there cuts. */
+static unsigned cut_players(const catan_board *b, const catan_state *s, int p,
+			    int v)
+{
+	unsigned m = 0;
+	for (int o = 0; o < s->opt.nplayers; o++) {
+		if (o == p)
+			continue;
+		int n = 0;
+		for (int i = 0; i < 3; i++) {
+			int e = b->vertex_edges[v][i];
+			if (e != CATAN_NONE &&
+			    catan_eset_has(&s->players[o].roads, e))
+				n++;
+		}
+		if (n >= 2)
+			m |= 1u << o;
+	}
+	return m;
+}
+
+static void place_settlement(const catan_board *b, catan_state *s, int p,
+			     int v)
+{
+	catan_player *pl = &s->players[p];
+	catan_vset_add(&pl->settlements, v);
+	catan_vset_add(&s->occupied, v);
+	catan_vset_add(&s->blocked, v);
+	for (int k = 0; k < CATAN_VWORDS; k++)
+		s->blocked.w[k] |= b->vertex_nbrs[v].w[k];
+	pl->settlements_left--;
+	pl->public_vp++;
+	if (b->vertex_harbour[v] != CATAN_NONE)
+		pl->harbours |= (uint8_t)(1u << b->vertex_harbour[v]);
+}
+
+/* Seeded mode: a uniformly random card from p's hand (p holds some). */
+static int random_card(catan_state *s, const catan_player *pl)
+{
+	uint32_t k = catan_rng_below(&s->rng, pl->ncards);
+	for (int r = 0; r < CATAN_RES_COUNT; r++) {
+		if (k < pl->hand[r])
+			return r;
+		k -= pl->hand[r];
+	}
+	return CATAN_RES_COUNT - 1; /* unreachable: ncards == sum of hand */
+}
+
+/*
+ * Validates moving the robber to tile t and robbing `victim` (card `res`
+ * in manual mode). Shared by the 7 and the knight.
+ */
+static int check_robber(const catan_board *b, const catan_state *s, int p,
+			const catan_action *a)
+{
+	if (a->tile >= b->ntiles)
+		return CATAN_E_BAD_TILE;
+	if (a->tile == s->robber)
+		return CATAN_E_ROBBER_SAME_TILE;
+	unsigned victims = catan_robber_victims(b, s, p, a->tile);
+	if (a->player == CATAN_NONE) {
+		if (victims)
+			return CATAN_E_VICTIM_REQUIRED;
+		return a->res == CATAN_NONE ? CATAN_OK : CATAN_E_BAD_ACTION;
+	}
+	if (a->player >= s->opt.nplayers || !(victims & (1u << a->player)))
+		return CATAN_E_BAD_VICTIM;
+	if (s->opt.dice == CATAN_DICE_MANUAL) {
+		if (a->res == CATAN_NONE)
+			return CATAN_E_DRAW_REQUIRED;
+		if (a->res >= CATAN_RES_COUNT ||
+		    s->players[a->player].hand[a->res] == 0)
+			return CATAN_E_NO_CARD;
+	} else if (a->res != CATAN_NONE) {
+		return CATAN_E_DRAW_NOT_ALLOWED;
+	}
+	return CATAN_OK;
+}
+
+static void move_robber(catan_state *s, int p, const catan_action *a,
+			catan_outcome *oc)
+{
+	s->robber = a->tile;
+	if (a->player == CATAN_NONE)
+		return;
+	catan_player *victim = &s->players[a->player];
+	int r = s->opt.dice == CATAN_DICE_MANUAL ? a->res
+						 : random_card(s, victim);
+	victim->hand[r]--;
+	victim->ncards--;
+	s->players[p].hand[r]++;
+	s->players[p].ncards++;
+	if (oc)
+		oc->stolen = (uint8_t)r;
+}
+
+/* Pays production for dice sum `n`, with the bank-shortage rule. */
+static void produce(const catan_board *b, catan_state *s, int n,
+		    catan_outcome *oc)
+{
+	uint8_t owed[CATAN_MAX_PLAYERS][CATAN_RES_COUNT];
+	int total[CATAN_RES_COUNT] = {0};
+	int np = s->opt.nplayers;
+	memset(owed, 0, sizeof owed);
+	for (int i = 0; i < b->token_ntiles[n]; i++) {
+		int t = b->token_tiles[n][i];
+		if (t == s->robber)
+			continue;
+		int r = b->tile_terrain[t];
+		const catan_vset *tv = &b->tile_vmask[t];
+		if (!catan_vset_intersects(tv, &s->occupied))
+			continue;
+		for (int p = 0; p < np; p++) {
+			int k = catan_vset_count_and(tv,
+						     &s->players[p].settlements) +
+				2 * catan_vset_count_and(tv,
+							 &s->players[p].cities);
+			owed[p][r] += (uint8_t)k;
+			total[r] += k;
+		}
+	}
+	for (int r = 0; r < CATAN_RES_COUNT; r++) {
+		if (total[r] == 0)
+			continue;
+		if (total[r] <= s->bank[r]) {
+			for (int p = 0; p < np; p++)
+				if (owed[p][r]) {
+					gain(s, &s->players[p], r, owed[p][r]);
+					if (oc)
+						oc->produced[p][r] = owed[p][r];
+				}
+			continue;
+		}
+		int only = -1, count = 0;
+		for (int p = 0; p < np; p++)
+			if (owed[p][r]) {
+				only = p;
+				count++;
+			}
+		if (count == 1 && s->bank[r] > 0) {
+			if (oc)
+				oc->produced[only][r] = s->bank[r];
+			gain(s, &s->players[only], r, s->bank[r]);
+		}
+	}
+}
+
+static void start_turn(catan_state *s, int p)
+{
+	s->active = (uint8_t)p;
+	s->phase = CATAN_PHASE_ROLL;
+	s->rolled = 0;
+	s->dev_played = 0;
+	s->offers = 0;
+	memset(s->bought, 0, sizeof s->bought);
+	if (s->turn < UINT16_MAX)
+		s->turn++;
+}
+
+/* ---- one function per action ---- */
+
+static int do_setup(catan_state *out, const catan_board *b,
+		    const catan_state *in, int p, const catan_action *a)
+{
+	int v = a->vertex, e = a->edge, n = in->opt.nplayers;
+	if (v >= b->nvertices)
+		return CATAN_E_BAD_VERTEX;
+	if (e >= b->nedges)
+		return CATAN_E_BAD_EDGE;
+	if (catan_vset_has(&in->occupied, v))
+		return CATAN_E_OCCUPIED;
+	if (catan_vset_has(&in->blocked, v))
+		return CATAN_E_DISTANCE_RULE;
+	if (b->edge_vertices[e][0] != v && b->edge_vertices[e][1] != v)
+		return CATAN_E_NOT_ADJACENT;
+	if (catan_eset_has(&in->roads, e))
+		return CATAN_E_OCCUPIED;
+
+	begin(out, in);
+	place_settlement(b, out, p, v);
+	place_road(b, out, p, e);
+	if (out->setup_step >= n) {
+		for (int i = 0; i < 3; i++) {
+			int t = b->vertex_tiles[v][i];
+			if (t == CATAN_NONE ||
+			    b->tile_terrain[t] == CATAN_DESERT)
+				continue;
+			if (out->bank[b->tile_terrain[t]] > 0)
+				gain(out, &out->players[p], b->tile_terrain[t],
+				     1);
+		}
+	}
+	update_roads(b, out, 1u << p);
+	out->setup_step++;
+	if (out->setup_step == 2 * n) {
+		out->turn = 0;
+		start_turn(out, 0);
+	} else {
+		out->active = (uint8_t)setup_player(out->setup_step, n);
+	}
+	return CATAN_OK;
+}
+
+static int do_roll(catan_state *out, const catan_board *b,
+		   const catan_state *in, int p, const catan_action *a,
+		   catan_outcome *oc)
+{
+	(void)p;
+	if (in->phase != CATAN_PHASE_ROLL)
+		return CATAN_E_WRONG_PHASE;
+	bool stated = a->dice[0] || a->dice[1];
+	if (in->opt.dice == CATAN_DICE_MANUAL) {
+		if (!stated)
+			return CATAN_E_DICE_REQUIRED;
+		if (a->dice[0] < 1 || a->dice[0] > 6 || a->dice[1] < 1 ||
+		    a->dice[1] > 6)
+			return CATAN_E_BAD_ACTION;
+	} else if (stated) {
+		return CATAN_E_DICE_NOT_ALLOWED;
+	}
+
+	begin(out, in);
+	if (out->opt.dice == CATAN_DICE_MANUAL) {
+		out->dice[0] = a->dice[0];
+		out->dice[1] = a->dice[1];
+	} else {
+		out->dice[0] = (uint8_t)(1 + catan_rng_below(&out->rng, 6));
+		out->dice[1] = (uint8_t)(1 + catan_rng_below(&out->rng, 6));
+	}
+	if (oc) {
+		oc->dice[0] = out->dice[0];
+		oc->dice[1] = out->dice[1];
+	}
+	out->rolled = 1;
+	int sum = out->dice[0] + out->dice[1];
+	if (sum != 7) {
+		produce(b, out, sum, oc);
+		out->phase = (uint8_t)main_phase(out);
+		return CATAN_OK;
+	}
+	bool any = false;
+	for (int q = 0; q < out->opt.nplayers; q++) {
+		int c = out->players[q].ncards;
+		out->discard[q] = (uint8_t)(c > 7 ? c / 2 : 0);
+		any |= c > 7;
+	}
+	out->resume = (uint8_t)main_phase(out);
+	out->phase = any ? CATAN_PHASE_DISCARD : CATAN_PHASE_ROBBER;
+	return CATAN_OK;
+}
+
+static int do_discard(catan_state *out, const catan_state *in, int p,
+		      const catan_action *a)
+{
+	if (in->phase != CATAN_PHASE_DISCARD)
+		return CATAN_E_WRONG_PHASE;
+	const catan_player *pl = &in->players[p];
+	if (in->discard[p] == 0)
+		return CATAN_E_NO_DISCARD_OWED;
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		if (a->give[r] > pl->hand[r])
+			return CATAN_E_CANNOT_AFFORD;
+	if (sum5(a->give) != in->discard[p])
+		return CATAN_E_DISCARD_COUNT;
+
+	begin(out, in);
+	pay(out, &out->players[p], a->give);
+	out->discard[p] = 0;
+	for (int q = 0; q < out->opt.nplayers; q++)
+		if (out->discard[q])
+			return CATAN_OK;
+	out->phase = CATAN_PHASE_ROBBER;
+	return CATAN_OK;
+}
+
+static int do_robber(catan_state *out, const catan_board *b,
+		     const catan_state *in, int p, const catan_action *a,
+		     catan_outcome *oc)
+{
+	if (in->phase != CATAN_PHASE_ROBBER)
+		return CATAN_E_WRONG_PHASE;
+	int rc = check_robber(b, in, p, a);
+	if (rc)
+		return rc;
+	begin(out, in);
+	move_robber(out, p, a, oc);
+	out->phase = out->resume;
+	return CATAN_OK;
+}
+
+static int do_build_road(catan_state *out, const catan_board *b,
+			 const catan_state *in, int p, const catan_action *a)
+{
+	const catan_player *pl = &in->players[p];
+	int e = a->edge;
+	if (!phase_allows_build(in->phase))
+		return CATAN_E_WRONG_PHASE;
+	if (e >= b->nedges)
+		return CATAN_E_BAD_EDGE;
+	if (pl->roads_left == 0)
+		return CATAN_E_NO_PIECES;
+	if (!can_afford(pl, catan_cost_road))
+		return CATAN_E_CANNOT_AFFORD;
+	if (catan_eset_has(&in->roads, e))
+		return CATAN_E_OCCUPIED;
+	catan_eset spots;
+	catan_road_spots(&spots, b, in, p, &pl->reach, &in->roads);
+	if (!catan_eset_has(&spots, e))
+		return CATAN_E_NOT_CONNECTED;
+
+	begin(out, in);
+	pay(out, &out->players[p], catan_cost_road);
+	place_road(b, out, p, e);
+	update_roads(b, out, 1u << p);
+	return CATAN_OK;
+}
+
+static int do_build_settlement(catan_state *out, const catan_board *b,
+			       const catan_state *in, int p,
+			       const catan_action *a)
+{
+	const catan_player *pl = &in->players[p];
+	int v = a->vertex;
+	if (!phase_allows_build(in->phase))
+		return CATAN_E_WRONG_PHASE;
+	if (v >= b->nvertices)
+		return CATAN_E_BAD_VERTEX;
+	if (pl->settlements_left == 0)
+		return CATAN_E_NO_PIECES;
+	if (!can_afford(pl, catan_cost_settlement))
+		return CATAN_E_CANNOT_AFFORD;
+	if (catan_vset_has(&in->occupied, v))
+		return CATAN_E_OCCUPIED;
+	if (catan_vset_has(&in->blocked, v))
+		return CATAN_E_DISTANCE_RULE;
+	if (!catan_vset_has(&pl->reach, v))
+		return CATAN_E_NOT_CONNECTED;
+
+	begin(out, in);
+	pay(out, &out->players[p], catan_cost_settlement);
+	place_settlement(b, out, p, v);
+	unsigned cut = cut_players(b, out, p, v);
+	if (cut)
+		update_roads(b, out, cut);
+	return CATAN_OK;
+}
+
+static int do_build_city(catan_state *out, const catan_state *in, int p,
+			 const catan_action *a, const catan_board *b)
+{
+	const catan_player *pl = &in->players[p];
+	int v = a->vertex;
+	if (!phase_allows_build(in->phase))
+		return CATAN_E_WRONG_PHASE;
+	if (v >= b->nvertices)
+		return CATAN_E_BAD_VERTEX;
+	if (!catan_vset_has(&pl->settlements, v))
+		return CATAN_E_NOT_YOUR_SETTLEMENT;
+	if (pl->cities_left == 0)
+		return CATAN_E_NO_PIECES;
+	if (!can_afford(pl, catan_cost_city))
+		return CATAN_E_CANNOT_AFFORD;
+
+	begin(out, in);
+	catan_player *o = &out->players[p];
+	pay(out, o, catan_cost_city);
+	catan_vset_del(&o->settlements, v);
+	catan_vset_add(&o->cities, v);
+	o->settlements_left++;
+	o->cities_left--;
+	o->public_vp++;
+	return CATAN_OK;
+}
+
+static int do_buy_dev(catan_state *out, const catan_state *in, int p,
+		      const catan_action *a, catan_outcome *oc)
+{
+	const catan_player *pl = &in->players[p];
+	if (!phase_allows_build(in->phase))
+		return CATAN_E_WRONG_PHASE;
+	if (!can_afford(pl, catan_cost_dev))
+		return CATAN_E_CANNOT_AFFORD;
+	int left = sum5(in->deck);
+	if (left == 0)
+		return CATAN_E_DECK_EMPTY;
+	if (in->opt.dice == CATAN_DICE_MANUAL) {
+		if (a->dev == CATAN_NONE)
+			return CATAN_E_DRAW_REQUIRED;
+		if (a->dev >= CATAN_DEV_COUNT || in->deck[a->dev] == 0)
+			return CATAN_E_DECK_EMPTY;
+	} else if (a->dev != CATAN_NONE) {
+		return CATAN_E_DRAW_NOT_ALLOWED;
+	}
+
+	begin(out, in);
+	pay(out, &out->players[p], catan_cost_dev);
+	int d = a->dev;
+	if (out->opt.dice != CATAN_DICE_MANUAL) {
+		uint32_t k = catan_rng_below(&out->rng, (uint32_t)left);
+		for (d = 0; d < CATAN_DEV_COUNT - 1; d++) {
+			if (k < out->deck[d])
+				break;
+			k -= out->deck[d];
+		}
+	}
+	out->deck[d]--;
+	out->players[p].devs[d]++;
+	out->bought[d]++;
+	if (oc)
+		oc->drawn = (uint8_t)d;
+	return CATAN_OK;
+}
+
+/* Common checks for playing a development card of kind d. */
+static int check_card(const catan_state *in, int p, int d)
+{
+	if (!phase_allows_card(in->phase))
+		return CATAN_E_WRONG_PHASE;
+	if (in->dev_played)
+		return CATAN_E_CARD_ALREADY_PLAYED;
+	if (in->players[p].devs[d] == 0)
+		return CATAN_E_NO_CARD;
+	if (in->players[p].devs[d] <= in->bought[d])
+		return CATAN_E_CARD_BOUGHT_THIS_TURN;
+	return CATAN_OK;
+}
+
+static void use_card(catan_state *s, int p, int d)
+{
+	s->players[p].devs[d]--;
+	s->played[d]++;
+	s->dev_played = 1;
+}
+
+static int do_knight(catan_state *out, const catan_board *b,
+		     const catan_state *in, int p, const catan_action *a,
+		     catan_outcome *oc)
+{
+	int rc = check_card(in, p, CATAN_DEV_KNIGHT);
+	if (rc)
+		return rc;
+	if ((rc = check_robber(b, in, p, a)))
+		return rc;
+
+	begin(out, in);
+	use_card(out, p, CATAN_DEV_KNIGHT);
+	move_robber(out, p, a, oc);
+	catan_player *pl = &out->players[p];
+	pl->knights++;
+	int h = out->largest_army;
+	if (h != p && pl->knights >= 3 &&
+	    (h == CATAN_NONE || pl->knights > out->players[h].knights)) {
+		if (h != CATAN_NONE)
+			out->players[h].public_vp -= 2;
+		pl->public_vp += 2;
+		out->largest_army = (uint8_t)p;
+	}
+	return CATAN_OK;
+}
+
+static int do_road_building(catan_state *out, const catan_board *b,
+			    const catan_state *in, int p, const catan_action *a)
+{
+	const catan_player *pl = &in->players[p];
+	int rc = check_card(in, p, CATAN_DEV_ROAD_BUILDING);
+	if (rc)
+		return rc;
+	if (a->edge >= b->nedges)
+		return CATAN_E_BAD_EDGE;
+	if (a->edge2 != CATAN_NONE && a->edge2 >= b->nedges)
+		return CATAN_E_BAD_EDGE;
+	if (pl->roads_left == 0)
+		return CATAN_E_NO_PIECES;
+	catan_eset spots, all = in->roads;
+	catan_vset reach = pl->reach;
+	catan_road_spots(&spots, b, in, p, &reach, &all);
+	if (catan_eset_has(&all, a->edge))
+		return CATAN_E_OCCUPIED;
+	if (!catan_eset_has(&spots, a->edge))
+		return CATAN_E_NOT_CONNECTED;
+	/* Where could the second road go once the first is down? */
+	catan_eset_add(&all, a->edge);
+	catan_vset_add(&reach, b->edge_vertices[a->edge][0]);
+	catan_vset_add(&reach, b->edge_vertices[a->edge][1]);
+	catan_road_spots(&spots, b, in, p, &reach, &all);
+	bool second_possible = pl->roads_left >= 2 && catan_eset_count(&spots);
+	if (a->edge2 == CATAN_NONE) {
+		if (second_possible)
+			return CATAN_E_TOO_FEW;
+	} else {
+		if (pl->roads_left < 2)
+			return CATAN_E_NO_PIECES;
+		if (catan_eset_has(&all, a->edge2))
+			return CATAN_E_OCCUPIED;
+		if (!catan_eset_has(&spots, a->edge2))
+			return CATAN_E_NOT_CONNECTED;
+	}
+
+	begin(out, in);
+	use_card(out, p, CATAN_DEV_ROAD_BUILDING);
+	place_road(b, out, p, a->edge);
+	if (a->edge2 != CATAN_NONE)
+		place_road(b, out, p, a->edge2);
+	update_roads(b, out, 1u << p);
+	return CATAN_OK;
+}
+
+static int do_year_of_plenty(catan_state *out, const catan_state *in, int p,
+			     const catan_action *a)
+{
+	int rc = check_card(in, p, CATAN_DEV_YEAR_OF_PLENTY);
+	if (rc)
+		return rc;
+	if (a->res >= CATAN_RES_COUNT ||
+	    (a->res2 != CATAN_NONE && a->res2 >= CATAN_RES_COUNT))
+		return CATAN_E_BAD_ACTION;
+	uint8_t want[CATAN_RES_COUNT] = {0};
+	want[a->res]++;
+	if (a->res2 != CATAN_NONE)
+		want[a->res2]++;
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		if (want[r] > in->bank[r])
+			return CATAN_E_BANK_EMPTY;
+	/* Two cards whenever the bank holds two. */
+	if (a->res2 == CATAN_NONE && sum5(in->bank) >= 2)
+		return CATAN_E_TOO_FEW;
+
+	begin(out, in);
+	use_card(out, p, CATAN_DEV_YEAR_OF_PLENTY);
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		if (want[r])
+			gain(out, &out->players[p], r, want[r]);
+	return CATAN_OK;
+}
+
+static int do_monopoly(catan_state *out, const catan_state *in, int p,
+		       const catan_action *a)
+{
+	int rc = check_card(in, p, CATAN_DEV_MONOPOLY);
+	if (rc)
+		return rc;
+	if (a->res >= CATAN_RES_COUNT)
+		return CATAN_E_BAD_ACTION;
+
+	begin(out, in);
+	use_card(out, p, CATAN_DEV_MONOPOLY);
+	int r = a->res;
+	for (int o = 0; o < out->opt.nplayers; o++) {
+		if (o == p)
+			continue;
+		int k = out->players[o].hand[r];
+		out->players[o].hand[r] = 0;
+		out->players[o].ncards -= (uint8_t)k;
+		out->players[p].hand[r] += (uint8_t)k;
+		out->players[p].ncards += (uint8_t)k;
+	}
+	return CATAN_OK;
+}
+
+static int do_trade_bank(catan_state *out, const catan_state *in, int p,
+			 const catan_action *a)
+{
+	const catan_player *pl = &in->players[p];
+	if (!phase_allows_trade(in->phase))
+		return CATAN_E_WRONG_PHASE;
+	if (a->res >= CATAN_RES_COUNT || a->res2 >= CATAN_RES_COUNT ||
+	    a->res == a->res2)
+		return CATAN_E_BAD_TRADE;
+	if (a->count != player_rate(pl, a->res))
+		return CATAN_E_BAD_RATE;
+	if (pl->hand[a->res] < a->count)
+		return CATAN_E_CANNOT_AFFORD;
+	if (in->bank[a->res2] == 0)
+		return CATAN_E_BANK_EMPTY;
+
+	begin(out, in);
+	catan_player *o = &out->players[p];
+	o->hand[a->res] -= a->count;
+	o->ncards -= a->count;
+	out->bank[a->res] += a->count;
+	gain(out, o, a->res2, 1);
+	return CATAN_OK;
+}
+
+/* An offer's sides: each non-empty, no resource on both. */
+static bool offer_shape_ok(const catan_action *a)
+{
+	if (sum5(a->give) == 0 || sum5(a->get) == 0)
+		return false;
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		if (a->give[r] && a->get[r])
+			return false;
+	return true;
+}
+
+static int do_trade_offer(catan_state *out, const catan_state *in, int p,
+			  const catan_action *a)
+{
+	const catan_player *pl = &in->players[p];
+	int to = a->player;
+	if (in->phase == CATAN_PHASE_OFFER) {
+		/* A counter-offer: only back to the one who offered. */
+		if (to != in->offer_from)
+			return CATAN_E_BAD_PLAYER;
+	} else if (!phase_allows_trade(in->phase)) {
+		return CATAN_E_WRONG_PHASE;
+	} else if (to >= in->opt.nplayers || to == p) {
+		return CATAN_E_BAD_PLAYER;
+	}
+	if (!offer_shape_ok(a))
+		return CATAN_E_BAD_TRADE;
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		if (a->give[r] > pl->hand[r])
+			return CATAN_E_CANNOT_AFFORD;
+	if (in->opt.offer_limit && in->offers >= in->opt.offer_limit)
+		return CATAN_E_OFFER_LIMIT;
+
+	begin(out, in);
+	if (out->phase != CATAN_PHASE_OFFER)
+		out->resume = out->phase;
+	out->phase = CATAN_PHASE_OFFER;
+	out->offers++;
+	out->offer_from = (uint8_t)p;
+	out->offer_to = (uint8_t)to;
+	memcpy(out->offer_give, a->give, sizeof out->offer_give);
+	memcpy(out->offer_get, a->get, sizeof out->offer_get);
+	return CATAN_OK;
+}
+
+static void close_offer(catan_state *s)
+{
+	s->phase = s->resume;
+	s->offer_from = CATAN_NONE;
+	s->offer_to = CATAN_NONE;
+	memset(s->offer_give, 0, sizeof s->offer_give);
+	memset(s->offer_get, 0, sizeof s->offer_get);
+}
+
+static int do_trade_answer(catan_state *out, const catan_state *in, int p,
+			   bool accept)
+{
+	if (in->phase != CATAN_PHASE_OFFER)
+		return CATAN_E_NO_OFFER;
+	if (accept) {
+		const catan_player *pl = &in->players[p];
+		for (int r = 0; r < CATAN_RES_COUNT; r++)
+			if (in->offer_get[r] > pl->hand[r])
+				return CATAN_E_CANNOT_AFFORD;
+	}
+
+	begin(out, in);
+	if (accept) {
+		catan_player *from = &out->players[out->offer_from];
+		catan_player *to = &out->players[p];
+		int g = sum5(out->offer_give), t = sum5(out->offer_get);
+		for (int r = 0; r < CATAN_RES_COUNT; r++) {
+			from->hand[r] += out->offer_get[r];
+			from->hand[r] -= out->offer_give[r];
+			to->hand[r] += out->offer_give[r];
+			to->hand[r] -= out->offer_get[r];
+		}
+		from->ncards = (uint8_t)(from->ncards + t - g);
+		to->ncards = (uint8_t)(to->ncards + g - t);
+	}
+	close_offer(out);
+	return CATAN_OK;
+}
+
+static int do_end(catan_state *out, const catan_state *in, int kind)
+{
+	if (kind == CATAN_ACT_END_TRADE) {
+		if (in->phase != CATAN_PHASE_TRADE)
+			return CATAN_E_WRONG_PHASE;
+		begin(out, in);
+		out->phase = CATAN_PHASE_BUILD;
+		return CATAN_OK;
+	}
+	if (in->phase != CATAN_PHASE_MAIN && in->phase != CATAN_PHASE_BUILD)
+		return CATAN_E_WRONG_PHASE;
+	begin(out, in);
+	start_turn(out, (out->active + 1) % out->opt.nplayers);
+	return CATAN_OK;
+}
+
+/* The active player wins the moment they reach the target on their turn. */
+static void check_victory(catan_state *s)
+{
+	if (s->phase == CATAN_PHASE_SETUP || s->phase == CATAN_PHASE_OVER)
+		return;
+	if (catan_state_vp(s, s->active) >= s->opt.vp_target) {
+		s->winner = s->active;
+		s->phase = CATAN_PHASE_OVER;
+	}
+}
+
+static int dispatch(catan_state *out, const catan_board *b,
+		    const catan_state *in, int p, const catan_action *a,
+		    catan_outcome *oc)
+{
+	int ph = in->phase;
+	if (ph == CATAN_PHASE_SETUP)
+		return a->kind == CATAN_ACT_SETUP ? do_setup(out, b, in, p, a)
+						  : CATAN_E_WRONG_PHASE;
+	if (ph == CATAN_PHASE_OFFER && a->kind != CATAN_ACT_TRADE_ACCEPT &&
+	    a->kind != CATAN_ACT_TRADE_REJECT &&
+	    a->kind != CATAN_ACT_TRADE_OFFER)
+		return CATAN_E_WRONG_PHASE;
+	if (ph == CATAN_PHASE_DISCARD && a->kind != CATAN_ACT_DISCARD)
+		return CATAN_E_WRONG_PHASE;
+	switch (a->kind) {
+	case CATAN_ACT_ROLL:
+		return do_roll(out, b, in, p, a, oc);
+	case CATAN_ACT_DISCARD:
+		return do_discard(out, in, p, a);
+	case CATAN_ACT_ROBBER:
+		return do_robber(out, b, in, p, a, oc);
+	case CATAN_ACT_BUILD_ROAD:
+		return do_build_road(out, b, in, p, a);
+	case CATAN_ACT_BUILD_SETTLEMENT:
+		return do_build_settlement(out, b, in, p, a);
+	case CATAN_ACT_BUILD_CITY:
+		return do_build_city(out, in, p, a, b);
+	case CATAN_ACT_BUY_DEV:
+		return do_buy_dev(out, in, p, a, oc);
+	case CATAN_ACT_PLAY_KNIGHT:
+		return do_knight(out, b, in, p, a, oc);
+	case CATAN_ACT_PLAY_ROAD_BUILDING:
+		return do_road_building(out, b, in, p, a);
+	case CATAN_ACT_PLAY_YEAR_OF_PLENTY:
+		return do_year_of_plenty(out, in, p, a);
+	case CATAN_ACT_PLAY_MONOPOLY:
+		return do_monopoly(out, in, p, a);
+	case CATAN_ACT_TRADE_BANK:
+		return do_trade_bank(out, in, p, a);
+	case CATAN_ACT_TRADE_OFFER:
+		return do_trade_offer(out, in, p, a);
+	case CATAN_ACT_TRADE_ACCEPT:
+		return do_trade_answer(out, in, p, true);
+	case CATAN_ACT_TRADE_REJECT:
+		return do_trade_answer(out, in, p, false);
+	case CATAN_ACT_END_TRADE:
+	case CATAN_ACT_END:
+		return do_end(out, in, a->kind);
+	case CATAN_ACT_SETUP:
+		return CATAN_E_WRONG_PHASE;
+	default:
+		return CATAN_E_BAD_ACTION;
+	}
+}
+
+int catan_state_apply(catan_state *out, const catan_board *board,
+		      const catan_state *in, int actor, const catan_action *a,
+		      catan_outcome *outcome)
+{
+	if (actor < 0 || actor >= in->opt.nplayers)
+		return CATAN_E_BAD_PLAYER;
+	if (in->phase == CATAN_PHASE_OVER)
+		return CATAN_E_GAME_OVER;
+	if (!catan_state_may_act(in, actor))
+		return CATAN_E_NOT_YOUR_TURN;
+	if (outcome) {
+		memset(outcome, 0, sizeof *outcome);
+		outcome->stolen = CATAN_NONE;
+		outcome->drawn = CATAN_NONE;
+	}
+	int rc = dispatch(out, board, in, actor, a, outcome);
+	if (rc == CATAN_OK)
+		check_victory(out);
+	return rc;
+}
+
+/* ---- hashing ---- */
+
+typedef struct hasher {
+	uint64_t h;
+} hasher;
+
+static void mix_bytes(hasher *h, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h->h ^= p[i];
+		h->h *= 0x100000001b3ull;
+	}
+}
+
+static void mix_u64(hasher *h, uint64_t x)
+{
+	uint8_t b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(x >> (8 * i));
+	mix_bytes(h, b, 8);
+}
+
+static void mix_words(hasher *h, const uint64_t *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		mix_u64(h, w[i]);
+}
+
+uint64_t catan_state_hash(const catan_state *s)
+{
+	hasher h = {0xcbf29ce484222325ull};
+	for (int p = 0; p < s->opt.nplayers; p++) {
+		const catan_player *pl = &s->players[p];
+		mix_words(&h, pl->settlements.w, CATAN_VWORDS);
+		mix_words(&h, pl->cities.w, CATAN_VWORDS);
+		mix_words(&h, pl->roads.w, CATAN_EWORDS);
+		mix_words(&h, pl->reach.w, CATAN_VWORDS);
+		mix_bytes(&h, pl->hand, sizeof pl->hand);
+		mix_bytes(&h, pl->devs, sizeof pl->devs);
+		uint8_t small[] = {pl->ncards,		 pl->knights,
+				   pl->roads_left,	 pl->settlements_left,
+				   pl->cities_left,	 pl->road_length,
+				   pl->harbours,	 pl->public_vp};
+		mix_bytes(&h, small, sizeof small);
+	}
+	mix_words(&h, s->occupied.w, CATAN_VWORDS);
+	mix_words(&h, s->blocked.w, CATAN_VWORDS);
+	mix_words(&h, s->roads.w, CATAN_EWORDS);
+	mix_u64(&h, s->rng.s);
+	uint8_t opt[] = {s->opt.nplayers, s->opt.vp_target, s->opt.phases,
+			 s->opt.dice, s->opt.offer_limit};
+	mix_bytes(&h, opt, sizeof opt);
+	mix_u64(&h, s->opt.seed);
+	mix_bytes(&h, s->bank, sizeof s->bank);
+	mix_bytes(&h, s->deck, sizeof s->deck);
+	mix_bytes(&h, s->played, sizeof s->played);
+	uint8_t misc[] = {s->phase,	   s->resume,	    s->active,
+			  s->setup_step,   s->robber,	    s->longest_road,
+			  s->largest_army, s->winner,	    s->dice[0],
+			  s->dice[1],	   s->rolled,	    s->dev_played,
+			  s->offers,	   s->offer_from,   s->offer_to,
+			  (uint8_t)s->turn, (uint8_t)(s->turn >> 8)};
+	mix_bytes(&h, misc, sizeof misc);
+	mix_bytes(&h, s->discard, sizeof s->discard);
+	mix_bytes(&h, s->bought, sizeof s->bought);
+	mix_bytes(&h, s->offer_give, sizeof s->offer_give);
+	mix_bytes(&h, s->offer_get, sizeof s->offer_get);
+	return h.h;
+}

@@ -1,0 +1,82 @@
+/*
+ * rules_internal.h - pieces of the rules shared by rules.c (apply),
+ * legal.c (enumeration) and check.c (invariants). Private to src/core.
+ */
+#ifndef CATAN_RULES_INTERNAL_H
+#define CATAN_RULES_INTERNAL_H
+
+#include "catan/state.h"
+
+extern const uint8_t catan_cost_road[CATAN_RES_COUNT];
+extern const uint8_t catan_cost_settlement[CATAN_RES_COUNT];
+extern const uint8_t catan_cost_city[CATAN_RES_COUNT];
+extern const uint8_t catan_cost_dev[CATAN_RES_COUNT];
+
+static inline bool can_afford(const catan_player *pl, const uint8_t *cost)
+{
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		if (pl->hand[r] < cost[r])
+			return false;
+	return true;
+}
+
+static inline int sum5(const uint8_t *a)
+{
+	return a[0] + a[1] + a[2] + a[3] + a[4];
+}
+
+static inline bool has_building(const catan_player *pl, int v)
+{
+	return catan_vset_has(&pl->settlements, v) ||
+	       catan_vset_has(&pl->cities, v);
+}
+
+/* Phase in which the active player trades and builds after rolling. */
+static inline int main_phase(const catan_state *s)
+{
+	return s->opt.phases == CATAN_PHASES_CLASSIC ? CATAN_PHASE_TRADE
+						     : CATAN_PHASE_MAIN;
+}
+
+static inline bool phase_allows_trade(int phase)
+{
+	return phase == CATAN_PHASE_MAIN || phase == CATAN_PHASE_TRADE;
+}
+
+static inline bool phase_allows_build(int phase)
+{
+	return phase == CATAN_PHASE_MAIN || phase == CATAN_PHASE_BUILD;
+}
+
+/* A development card may be played: own turn, not over, not set-up. */
+static inline bool phase_allows_card(int phase)
+{
+	return phase == CATAN_PHASE_ROLL || phase == CATAN_PHASE_MAIN ||
+	       phase == CATAN_PHASE_TRADE || phase == CATAN_PHASE_BUILD;
+}
+
+/*
+ * Edges where player p may place a road given its roads `roads`, the
+ * vertices they touch `reach`, and all roads on the board `all`: free edges
+ * with an endpoint that holds p's building, or that p's road reaches and no
+ * building of anybody occupies (an opponent's building cuts the network).
+ */
+void catan_road_spots(catan_eset *out, const catan_board *b,
+		      const catan_state *s, int p, const catan_vset *reach,
+		      const catan_eset *all);
+
+/* Bit mask of opponents of p with a building on tile t who hold cards. */
+unsigned catan_robber_victims(const catan_board *b, const catan_state *s,
+			      int p, int t);
+
+/* Trade rate of player p for giving resource r: 2, 3 or 4. */
+static inline int player_rate(const catan_player *pl, int r)
+{
+	if (pl->harbours & (1u << r))
+		return 2;
+	if (pl->harbours & (1u << CATAN_HARBOUR_GENERIC))
+		return 3;
+	return 4;
+}
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * bench.c - speed of the rules core under uniformly random bots.
+ *
+ * What catanatron's RandomPlayer does: every action is drawn uniformly from
+ * the legal actions (domestic offers left out), 4 players, until somebody
+ * wins. Legal-move generation, the bot's draw and apply are all timed;
+ * invariant checks are not (the tests run those). One core.
+ *
+ *   catan-bench [--games N] [--players P] [--board beginner|random|both]
+ *               [--seed S] [--check]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "catan/bot.h"
+#include "catan/state.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct result {
+	uint64_t games, actions, capped;
+	double seconds;
+	uint64_t checksum;
+} result;
+
+#define MAX_ACTIONS 100000 /* guard only; no game has come near it */
+
+static int run(result *res, bool random_board, int players, uint64_t seed,
+	       uint64_t games, bool check)
+{
+	catan_board board;
+	catan_options opt;
+	catan_options_default(&opt);
+	opt.nplayers = (uint8_t)players;
+	memset(res, 0, sizeof *res);
+	catan_board_beginner(&board);
+	double t0 = now();
+	for (uint64_t g = 0; g < games; g++) {
+		catan_state s;
+		catan_rng bot;
+		if (random_board)
+			catan_board_random(&board, seed + g);
+		opt.seed = seed + g;
+		catan_state_init(&s, &board, &opt);
+		catan_rng_seed(&bot, ~(seed + g));
+		uint64_t n = 0;
+		while (s.phase != CATAN_PHASE_OVER && n < MAX_ACTIONS) {
+			catan_action a;
+			int who = catan_state_next_actor(&s);
+			if (catan_bot_choose(&a, CATAN_BOT_RANDOM, &board, &s,
+					     who, &bot, CATAN_LEGAL_NO_OFFERS) ||
+			    catan_state_apply(&s, &board, &s, who, &a, NULL)) {
+				fprintf(stderr, "game %" PRIu64 ": rejected\n",
+					g);
+				return 1;
+			}
+			if (check) {
+				char why[200];
+				if (catan_state_check(&board, &s, why,
+						      sizeof why)) {
+					fprintf(stderr, "game %" PRIu64 ": %s\n",
+						g, why);
+					return 1;
+				}
+			}
+			n++;
+		}
+		res->capped += s.phase != CATAN_PHASE_OVER;
+		res->actions += n;
+		res->checksum = res->checksum * 31 + catan_state_hash(&s);
+	}
+	res->seconds = now() - t0;
+	res->games = games;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t games = 20000, seed = 1;
+	int players = 4;
+	const char *which = "both";
+	bool check = false;
+	for (int i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(argv[i], "--games") && v) {
+			games = strtoull(v, NULL, 10);
+			i++;
+		} else if (!strcmp(argv[i], "--players") && v) {
+			players = atoi(v);
+			i++;
+		} else if (!strcmp(argv[i], "--seed") && v) {
+			seed = strtoull(v, NULL, 10);
+			i++;
+		} else if (!strcmp(argv[i], "--board") && v) {
+			which = v;
+			i++;
+		} else if (!strcmp(argv[i], "--check")) {
+			check = true;
+		} else {
+			fprintf(stderr,
+				"usage: catan-bench [--games N] [--players P] "
+				"[--board beginner|random|both] [--seed S] "
+				"[--check]\n");
+			return 2;
+		}
+	}
+	if (games == 0 || players < 2 || players > CATAN_MAX_PLAYERS_BASE) {
+		fprintf(stderr, "catan-bench: bad --games or --players\n");
+		return 2;
+	}
+	printf("sizeof(catan_state) = %zu bytes, sizeof(catan_action) = %zu, "
+	       "sizeof(catan_board) = %zu\n",
+	       sizeof(catan_state), sizeof(catan_action), sizeof(catan_board));
+	printf("%-9s %8s %7s %10s %12s %10s %7s\n", "board", "games", "players",
+	       "games/s", "actions/game", "ns/action", "capped");
+	for (int k = 0; k < 2; k++) {
+		bool rnd = k == 1;
+		if ((rnd && !strcmp(which, "beginner")) ||
+		    (!rnd && !strcmp(which, "random")))
+			continue;
+		result r;
+		if (run(&r, rnd, players, seed, games, check))
+			return 1;
+		printf("%-9s %8" PRIu64 " %7d %10.0f %12.1f %10.1f %7" PRIu64
+		       "   (checksum %016" PRIx64 ")\n",
+		       rnd ? "random" : "beginner", r.games, players,
+		       (double)r.games / r.seconds,
+		       (double)r.actions / (double)r.games,
+		       r.seconds * 1e9 / (double)r.actions, r.capped,
+		       r.checksum);
+	}
+	return 0;
+}

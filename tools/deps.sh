@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build needs, and only those that are
+# missing: a library counts as present when pkg-config finds it, a tool when
+# it is on PATH. Calls apt-get (update once, then install) only if something
+# is missing.
+set -euo pipefail
+
+
+# tool -> Debian package
+tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git)
+# pkg-config module -> Debian package
+libs=(cmocka:libcmocka-dev)
+
+missing=()
+for t in "${tools[@]}"; do
+	command -v "${t%%:*}" >/dev/null 2>&1 || missing+=("${t#*:}")
+done
+if command -v pkg-config >/dev/null 2>&1; then
+	for l in "${libs[@]}"; do
+		pkg-config --exists "${l%%:*}" || missing+=("${l#*:}")
+	done
+else
+	for l in "${libs[@]}"; do missing+=("${l#*:}"); done
+fi
+
+if ((${#missing[@]} == 0)); then
+	exit 0
+fi
+
+echo "deps: installing ${missing[*]}" >&2
+sudo=()
+if [[ $(id -u) != 0 ]]; then
+	if command -v sudo >/dev/null 2>&1; then
+		sudo=(sudo)
+	else
+		echo "deps: missing ${missing[*]} and not root (no sudo): install them and retry" >&2
+		exit 1
+	fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
