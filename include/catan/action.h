@@ -92,7 +92,7 @@ typedef struct catan_parse_error {
 
 /*
  * Parses one action from `text` (one line; surrounding white space allowed;
- * aliases of DESIGN.md accepted, any letter case). `names` may be NULL for
+ * every alias of spec/actions.md accepted, any letter case). `names` may be NULL for
  * the default colours. On failure returns CATAN_E_PARSE (or the more precise
  * CATAN_E_BAD_VERTEX etc.), fills `err` if not NULL, and leaves `out`
  * untouched. Never reads past the terminating NUL.

@@ -19,8 +19,9 @@ typedef enum {
 /*
  * Picks an action for `actor` (who must be allowed to act) into `out`.
  * CATAN_BOT_RANDOM draws uniformly among catan_legal_actions() with
- * `flags`; when a discard has more choices than CATAN_BOT_BUF it discards
- * uniformly random cards one at a time instead. Returns CATAN_OK, or
+ * `flags`, except that it discards uniformly random cards one at a time
+ * (as catanatron's RandomPlayer does). CATAN_BOT_GREEDY does the same when
+ * a discard has more choices than CATAN_BOT_BUF. Returns CATAN_OK, or
  * CATAN_E_NOT_YOUR_TURN when the actor has nothing legal to do.
  */
 int catan_bot_choose(catan_action *out, int kind, const catan_board *board,

@@ -159,8 +159,9 @@ int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 	/* Corner index pairs (into corner_dirs) bounding each side. */
 	static const int side_corners[6][2] = {{0, 1}, {1, 2}, {2, 3},
 					       {3, 4}, {4, 5}, {5, 0}};
-	key tiles[CATAN_MAX_TILES], verts[CATAN_MAX_VERTICES],
-		edges[CATAN_MAX_EDGES];
+	/* One spare slot each: insert first, then test the capacity. */
+	key tiles[CATAN_MAX_TILES + 1], verts[CATAN_MAX_VERTICES + 1],
+		edges[CATAN_MAX_EDGES + 1];
 	int nt = 0, nv = 0, ne = 0;
 
 	if (n < 1 || n > CATAN_MAX_TILES)
@@ -176,14 +177,14 @@ int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 				return CATAN_E_BAD_TILE;
 		key_insert(tiles, &nt, (key){q, r, 0});
 		for (int c = 0; c < 6; c++) {
-			if (nv == CATAN_MAX_VERTICES)
-				return CATAN_E_CAPACITY;
 			key_insert(verts, &nv, vertex_key(q, r, corner_dirs[c]));
+			if (nv > CATAN_MAX_VERTICES)
+				return CATAN_E_CAPACITY;
 		}
 		for (int s = 0; s < 6; s++) {
-			if (ne == CATAN_MAX_EDGES)
-				return CATAN_E_CAPACITY;
 			key_insert(edges, &ne, edge_key(q, r, side_dirs[s]));
+			if (ne > CATAN_MAX_EDGES)
+				return CATAN_E_CAPACITY;
 		}
 	}
 

@@ -174,6 +174,16 @@ int catan_bot_choose(catan_action *out, int kind, const catan_board *board,
 		     unsigned flags)
 {
 	catan_action buf[CATAN_BOT_BUF];
+	/*
+	 * The random bot discards uniformly random cards, as catanatron's
+	 * RandomPlayer does, instead of drawing one of the (possibly
+	 * thousands of) discard actions.
+	 */
+	if (kind == CATAN_BOT_RANDOM && s->phase == CATAN_PHASE_DISCARD &&
+	    s->discard[actor]) {
+		random_discard(out, &s->players[actor], s->discard[actor], rng);
+		return CATAN_OK;
+	}
 	if (kind == CATAN_BOT_GREEDY)
 		flags |= CATAN_LEGAL_NO_OFFERS;
 	int n = catan_legal_actions(buf, CATAN_BOT_BUF, board, s, actor, flags);

@@ -127,7 +127,6 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 		}
 	}
 	/* Development cards: deck + hands + played, per kind. */
-	static const uint8_t deck_start[CATAN_DEV_COUNT] = {14, 2, 2, 2, 5};
 	int knights = 0;
 	for (int p = 0; p < n; p++)
 		knights += s->players[p].knights;
@@ -141,9 +140,9 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 		int total = s->deck[d] + s->played[d];
 		for (int p = 0; p < n; p++)
 			total += s->players[p].devs[d];
-		if (total != deck_start[d]) {
+		if (total != catan_deck_start[d]) {
 			put(&m, catan_dev_name(d));
-			return fail(&m, " cards", -1, total, deck_start[d]);
+			return fail(&m, " cards", -1, total, catan_deck_start[d]);
 		}
 		if (s->bought[d] > s->players[s->active].devs[d])
 			return fail(&m, "cards bought this turn", s->active,

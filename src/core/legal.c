@@ -21,9 +21,20 @@ typedef struct out_buf {
 
 static catan_action *push(out_buf *o, int kind)
 {
+	static const catan_action blank = {
+		.vertex = CATAN_NONE,
+		.edge = CATAN_NONE,
+		.edge2 = CATAN_NONE,
+		.tile = CATAN_NONE,
+		.player = CATAN_NONE,
+		.res = CATAN_NONE,
+		.res2 = CATAN_NONE,
+		.dev = CATAN_NONE,
+	}; /* catan_action_init(), inlined for the hot path */
 	catan_action *a = o->n < o->cap ? &o->buf[o->n] : &o->sink;
 	o->n++;
-	catan_action_init(a, kind);
+	*a = blank;
+	a->kind = (uint8_t)kind;
 	return a;
 }
 
@@ -31,10 +42,12 @@ static catan_action *push(out_buf *o, int kind)
 static void robber_moves(out_buf *o, const catan_board *b,
 			 const catan_state *s, int p, int kind)
 {
+	uint8_t all[CATAN_MAX_TILES];
+	catan_robber_victims_all(all, b, s, p);
 	for (int t = 0; t < b->ntiles; t++) {
 		if (t == s->robber)
 			continue;
-		unsigned victims = catan_robber_victims(b, s, p, t);
+		unsigned victims = all[t];
 		if (!victims) {
 			push(o, kind)->tile = (uint8_t)t;
 			continue;

@@ -18,7 +18,7 @@ const uint8_t catan_cost_settlement[CATAN_RES_COUNT] = {1, 1, 1, 1, 0};
 const uint8_t catan_cost_city[CATAN_RES_COUNT] = {0, 0, 0, 2, 3};
 const uint8_t catan_cost_dev[CATAN_RES_COUNT] = {0, 0, 1, 1, 1};
 
-static const uint8_t deck_start[CATAN_DEV_COUNT] = {14, 2, 2, 2, 5};
+const uint8_t catan_deck_start[CATAN_DEV_COUNT] = {14, 2, 2, 2, 5};
 
 void catan_options_default(catan_options *out)
 {
@@ -49,7 +49,7 @@ int catan_state_init(catan_state *out, const catan_board *board,
 	catan_rng_seed(&out->rng, opt->seed);
 	for (int r = 0; r < CATAN_RES_COUNT; r++)
 		out->bank[r] = CATAN_RES_TOTAL;
-	memcpy(out->deck, deck_start, sizeof out->deck);
+	memcpy(out->deck, catan_deck_start, sizeof out->deck);
 	out->phase = CATAN_PHASE_SETUP;
 	out->resume = CATAN_PHASE_SETUP;
 	out->active = 0;
@@ -128,6 +128,28 @@ void catan_road_spots(catan_eset *out, const catan_board *b,
 		out->w[k] &= ~all->w[k];
 }
 
+void catan_robber_victims_all(uint8_t *out, const catan_board *b,
+			      const catan_state *s, int p)
+{
+	memset(out, 0, b->ntiles);
+	for (int o = 0; o < s->opt.nplayers; o++) {
+		const catan_player *pl = &s->players[o];
+		if (o == p || pl->ncards == 0)
+			continue;
+		uint64_t own[CATAN_VWORDS];
+		for (int k = 0; k < CATAN_VWORDS; k++)
+			own[k] = pl->settlements.w[k] | pl->cities.w[k];
+		CATAN_FOR_BITS(v, own, CATAN_VWORDS)
+		{
+			for (int i = 0; i < 3; i++) {
+				int t = b->vertex_tiles[v][i];
+				if (t != CATAN_NONE)
+					out[t] |= (uint8_t)(1u << o);
+			}
+		}
+	}
+}
+
 unsigned catan_robber_victims(const catan_board *b, const catan_state *s,
 			      int p, int t)
 {
@@ -147,71 +169,154 @@ unsigned catan_robber_victims(const catan_board *b, const catan_state *s,
 /* ---- longest road ---- */
 
 /*
- * Depth-first search for the longest trail through player p's roads from
- * vertex v, `used` marking roads already walked (local indices). A trail
- * may end at, but not pass through, a vertex holding an opponent's
- * building.
+ * The longest trail (each road once, vertices may repeat) through player
+ * p's roads; a trail may end at, but not pass through, a vertex holding an
+ * opponent's building.
+ *
+ * The roads are first copied into a small local graph (at most 15 roads)
+ * in which a vertex holding an opponent's building is split into one end
+ * per road, so no trail can pass through it and the search needs no cut
+ * test. Almost every network is then a forest, whose longest trail is the
+ * longest path: the diameter, found by two breadth-first searches. A
+ * component with a cycle is searched exhaustively instead (a trail is a
+ * 16-bit set of used roads), starting only where the roads do not continue
+ * in exactly one way (ends and forks): extending a trail backwards through
+ * a degree-2 vertex would make it longer, and a closed trail can be rotated
+ * to start anywhere on it, so a bare cycle is searched from any vertex.
  */
-typedef struct trail_ctx {
-	const catan_board *b;
-	const catan_state *s;
-	int p;
-	int nroads;
-	uint8_t edge[CATAN_ROADS];
-	int8_t local[CATAN_MAX_EDGES];
-} trail_ctx;
+#define TRAIL_MAXV (2 * CATAN_ROADS)
 
-static int trail_from(const trail_ctx *c, int v, unsigned used, int len)
+typedef struct trail_graph {
+	int nv;
+	uint8_t deg[TRAIL_MAXV];
+	uint8_t edge[TRAIL_MAXV][3];  /* local road ids */
+	uint8_t other[TRAIL_MAXV][3]; /* vertex across that road */
+	int best;
+} trail_graph;
+
+static void trail_from(trail_graph *g, int v, unsigned used, int len)
 {
-	int best = len;
-	if (len > 0 && catan_vset_has(&c->s->occupied, v) &&
-	    !has_building(&c->s->players[c->p], v))
-		return len;
-	for (int i = 0; i < 3; i++) {
-		int e = c->b->vertex_edges[v][i];
-		if (e == CATAN_NONE || c->local[e] < 0 ||
-		    (used >> c->local[e]) & 1u)
-			continue;
-		int u = c->b->edge_vertices[e][0] == v
-				? c->b->edge_vertices[e][1]
-				: c->b->edge_vertices[e][0];
-		int got = trail_from(c, u, used | (1u << c->local[e]), len + 1);
-		if (got > best)
-			best = got;
+	if (len > g->best)
+		g->best = len;
+	for (int i = 0; i < g->deg[v]; i++) {
+		unsigned bit = 1u << g->edge[v][i];
+		if (!(used & bit))
+			trail_from(g, g->other[v][i], used | bit, len + 1);
 	}
-	return best;
+}
+
+/* Local id of board vertex v (a fresh one per road at a cut vertex). */
+static int trail_vertex(trail_graph *g, uint8_t *local, int v, bool cut)
+{
+	if (cut || local[v] == CATAN_NONE) {
+		if (!cut)
+			local[v] = (uint8_t)g->nv;
+		g->deg[g->nv] = 0;
+		return g->nv++;
+	}
+	return local[v];
+}
+
+/*
+ * Breadth-first distances (in roads) from `from` within its component;
+ * returns the farthest vertex and its distance in *far_dist.
+ */
+static int trail_farthest(const trail_graph *g, int from, int *far_dist)
+{
+	uint8_t dist[TRAIL_MAXV], queue[TRAIL_MAXV];
+	int head = 0, tail = 0, far = from;
+	memset(dist, CATAN_NONE, (size_t)g->nv);
+	dist[from] = 0;
+	queue[tail++] = (uint8_t)from;
+	while (head < tail) {
+		int u = queue[head++];
+		if (dist[u] > dist[far])
+			far = u;
+		for (int i = 0; i < g->deg[u]; i++) {
+			int w = g->other[u][i];
+			if (dist[w] == CATAN_NONE) {
+				dist[w] = (uint8_t)(dist[u] + 1);
+				queue[tail++] = (uint8_t)w;
+			}
+		}
+	}
+	*far_dist = dist[far];
+	return far;
 }
 
 int catan_state_road_length(const catan_board *board, const catan_state *s,
 			    int p)
 {
-	trail_ctx c;
-	c.b = board;
-	c.s = s;
-	c.p = p;
-	c.nroads = 0;
-	memset(c.local, -1, sizeof c.local);
-	CATAN_FOR_BITS(e, s->players[p].roads.w, CATAN_EWORDS)
+	const catan_player *pl = &s->players[p];
+	trail_graph g;
+	uint8_t local[CATAN_MAX_VERTICES];
+	catan_vset cut;
+	int nroads = 0;
+	for (int k = 0; k < CATAN_VWORDS; k++)
+		cut.w[k] = s->occupied.w[k] &
+			   ~(pl->settlements.w[k] | pl->cities.w[k]);
+	memset(local, CATAN_NONE, board->nvertices);
+	g.nv = 0;
+	CATAN_FOR_BITS(e, pl->roads.w, CATAN_EWORDS)
 	{
-		if (c.nroads < CATAN_ROADS) {
-			c.local[e] = (int8_t)c.nroads;
-			c.edge[c.nroads++] = (uint8_t)e;
+		if (nroads == CATAN_ROADS)
+			break; /* cannot happen: 15 road pieces */
+		int va = board->edge_vertices[e][0],
+		    vb = board->edge_vertices[e][1];
+		int a = trail_vertex(&g, local, va, catan_vset_has(&cut, va));
+		int b = trail_vertex(&g, local, vb, catan_vset_has(&cut, vb));
+		g.edge[a][g.deg[a]] = (uint8_t)nroads;
+		g.other[a][g.deg[a]++] = (uint8_t)b;
+		g.edge[b][g.deg[b]] = (uint8_t)nroads;
+		g.other[b][g.deg[b]++] = (uint8_t)a;
+		nroads++;
+	}
+	if (nroads <= 1)
+		return nroads;
+
+	uint8_t comp[TRAIL_MAXV], stack[TRAIL_MAXV];
+	memset(comp, CATAN_NONE, sizeof comp);
+	g.best = 0;
+	for (int v = 0, id = 0; v < g.nv; v++) {
+		if (comp[v] != CATAN_NONE)
+			continue;
+		id++;
+		/* Label v's component; count its vertices and road ends. */
+		int top = 0, nverts = 0, ends = 0;
+		bool has_start = false;
+		comp[v] = (uint8_t)id;
+		stack[top++] = (uint8_t)v;
+		while (top) {
+			int u = stack[--top];
+			nverts++;
+			ends += g.deg[u];
+			has_start |= g.deg[u] != 2;
+			for (int i = 0; i < g.deg[u]; i++) {
+				int w = g.other[u][i];
+				if (comp[w] == CATAN_NONE) {
+					comp[w] = (uint8_t)id;
+					stack[top++] = (uint8_t)w;
+				}
+			}
 		}
+		if (ends / 2 == nverts - 1) {
+			/* A tree: the longest trail is its diameter. */
+			int d;
+			trail_farthest(&g, trail_farthest(&g, v, &d), &d);
+			if (d > g.best)
+				g.best = d;
+			continue;
+		}
+		/* A cycle: exhaustive search from the ends and forks. */
+		if (!has_start) {
+			trail_from(&g, v, 0, 0);
+			continue;
+		}
+		for (int u = 0; u < g.nv; u++)
+			if (g.deg[u] != 2 && comp[u] == id)
+				trail_from(&g, u, 0, 0);
 	}
-	int best = 0;
-	/*
-	 * Start from every endpoint of a road with odd degree first would be
-	 * faster, but trails may start anywhere on a cycle; start everywhere.
-	 */
-	CATAN_FOR_BITS(v, s->players[p].reach.w, CATAN_VWORDS)
-	{
-		int got = trail_from(&c, v, 0, 0);
-		if (got > best)
-			best = got;
-		if (best == c.nroads)
-			return best;
-	}
-	return best;
+	return g.best;
 }
 
 /*
@@ -401,16 +506,25 @@ static void produce(const catan_board *b, catan_state *s, int n,
 		if (t == s->robber)
 			continue;
 		int r = b->tile_terrain[t];
-		const catan_vset *tv = &b->tile_vmask[t];
-		if (!catan_vset_intersects(tv, &s->occupied))
-			continue;
-		for (int p = 0; p < np; p++) {
-			int k = catan_vset_count_and(tv,
-						     &s->players[p].settlements) +
-				2 * catan_vset_count_and(tv,
-							 &s->players[p].cities);
-			owed[p][r] += (uint8_t)k;
-			total[r] += k;
+		for (int c = 0; c < 6; c++) {
+			int v = b->tile_vertices[t][c];
+			if (!catan_vset_has(&s->occupied, v))
+				continue;
+			for (int p = 0; p < np; p++) {
+				int k = catan_vset_has(&s->players[p].settlements,
+						       v)
+						? 1
+						: catan_vset_has(
+							  &s->players[p].cities,
+							  v)
+							  ? 2
+							  : 0;
+				if (k) {
+					owed[p][r] += (uint8_t)k;
+					total[r] += k;
+					break;
+				}
+			}
 		}
 	}
 	for (int r = 0; r < CATAN_RES_COUNT; r++) {

@@ -11,6 +11,9 @@ extern const uint8_t catan_cost_road[CATAN_RES_COUNT];
 extern const uint8_t catan_cost_settlement[CATAN_RES_COUNT];
 extern const uint8_t catan_cost_city[CATAN_RES_COUNT];
 extern const uint8_t catan_cost_dev[CATAN_RES_COUNT];
+/* The development deck: 14 knights, 2 road building, 2 year of plenty,
+ * 2 monopoly, 5 victory points. */
+extern const uint8_t catan_deck_start[CATAN_DEV_COUNT];
 
 static inline bool can_afford(const catan_player *pl, const uint8_t *cost)
 {
@@ -68,6 +71,10 @@ void catan_road_spots(catan_eset *out, const catan_board *b,
 /* Bit mask of opponents of p with a building on tile t who hold cards. */
 unsigned catan_robber_victims(const catan_board *b, const catan_state *s,
 			      int p, int t);
+
+/* The same for every tile at once: out[t] for t < b->ntiles. */
+void catan_robber_victims_all(uint8_t *out, const catan_board *b,
+			      const catan_state *s, int p);
 
 /* Trade rate of player p for giving resource r: 2, 3 or 4. */
 static inline int player_rate(const catan_player *pl, int r)
