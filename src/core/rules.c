@@ -175,14 +175,12 @@ unsigned catan_robber_victims(const catan_board *b, const catan_state *s,
  *
  * The roads are first copied into a small local graph (at most 15 roads)
  * in which a vertex holding an opponent's building is split into one end
- * per road, so no trail can pass through it and the search needs no cut
- * test. Almost every network is then a forest, whose longest trail is the
- * longest path: the diameter, found by two breadth-first searches. A
- * component with a cycle is searched exhaustively instead (a trail is a
- * 16-bit set of used roads), starting only where the roads do not continue
- * in exactly one way (ends and forks): extending a trail backwards through
- * a degree-2 vertex would make it longer, and a closed trail can be rotated
- * to start anywhere on it, so a bare cycle is searched from any vertex.
+ * per road, so no trail can pass through it. Almost every network is then a
+ * forest, whose longest trail is the longest path: the diameter, found by
+ * two breadth-first searches. A bare cycle is one closed trail through all
+ * its roads. Any other component with a cycle is contracted (each chain of
+ * plain degree-2 vertices becomes one weighted edge between two ends or
+ * forks) and searched exhaustively: a handful of edges at most.
  */
 #define TRAIL_MAXV (2 * CATAN_ROADS)
 
@@ -194,15 +192,63 @@ typedef struct trail_graph {
 	int best;
 } trail_graph;
 
-static void trail_from(trail_graph *g, int v, unsigned used, int len)
+/*
+ * Exhaustive search over a contracted graph: every chain of degree-2
+ * vertices between two branch vertices (ends and forks) is one weighted
+ * edge, since a longest trail always uses a chain whole (a trail that
+ * stops inside a chain can be extended along it). `weight[k]` is the
+ * number of roads of contracted edge k.
+ */
+static void trail_weighted(trail_graph *h, const uint8_t *weight, int v,
+			   unsigned used, int len)
 {
-	if (len > g->best)
-		g->best = len;
-	for (int i = 0; i < g->deg[v]; i++) {
-		unsigned bit = 1u << g->edge[v][i];
+	if (len > h->best)
+		h->best = len;
+	for (int i = 0; i < h->deg[v]; i++) {
+		unsigned bit = 1u << h->edge[v][i];
 		if (!(used & bit))
-			trail_from(g, g->other[v][i], used | bit, len + 1);
+			trail_weighted(h, weight, h->other[v][i], used | bit,
+				       len + weight[h->edge[v][i]]);
 	}
+}
+
+/* Longest trail of component `id` of g, which has a cycle and a branch. */
+static int trail_cyclic(const trail_graph *g, const uint8_t *comp, int id)
+{
+	trail_graph h;
+	uint8_t weight[CATAN_ROADS];
+	unsigned seen = 0;
+	int n = 0;
+	h.nv = g->nv;
+	h.best = 0;
+	memset(h.deg, 0, sizeof h.deg);
+	for (int u = 0; u < g->nv; u++) {
+		if (comp[u] != id || g->deg[u] == 2)
+			continue;
+		for (int i = 0; i < g->deg[u]; i++) {
+			int road = g->edge[u][i], x = g->other[u][i], len = 1;
+			if (seen & (1u << road))
+				continue;
+			seen |= 1u << road;
+			while (g->deg[x] == 2) { /* walk the chain */
+				int j = g->edge[x][0] == road ? 1 : 0;
+				road = g->edge[x][j];
+				seen |= 1u << road;
+				len++;
+				x = g->other[x][j];
+			}
+			weight[n] = (uint8_t)len;
+			h.edge[u][h.deg[u]] = (uint8_t)n;
+			h.other[u][h.deg[u]++] = (uint8_t)x;
+			h.edge[x][h.deg[x]] = (uint8_t)n;
+			h.other[x][h.deg[x]++] = (uint8_t)u;
+			n++;
+		}
+	}
+	for (int u = 0; u < g->nv; u++)
+		if (h.deg[u])
+			trail_weighted(&h, weight, u, 0, 0);
+	return h.best;
 }
 
 /* Local id of board vertex v (a fresh one per road at a cut vertex). */
@@ -307,14 +353,10 @@ int catan_state_road_length(const catan_board *board, const catan_state *s,
 				g.best = d;
 			continue;
 		}
-		/* A cycle: exhaustive search from the ends and forks. */
-		if (!has_start) {
-			trail_from(&g, v, 0, 0);
-			continue;
-		}
-		for (int u = 0; u < g.nv; u++)
-			if (g.deg[u] != 2 && comp[u] == id)
-				trail_from(&g, u, 0, 0);
+		/* A bare cycle is one closed trail through every road. */
+		int d = has_start ? trail_cyclic(&g, comp, id) : ends / 2;
+		if (d > g.best)
+			g.best = d;
 	}
 	return g.best;
 }
