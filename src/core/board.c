@@ -86,15 +86,22 @@ static void key_insert(key *keys, int *n, key k)
 
 int catan_board_tile(const catan_board *b, int q, int r)
 {
-	if (!in_grid(q, r))
+	if (!in_grid(q, r)) /* compares only: no overflow */
 		return -1;
 	int t = b->tile_at[q + CATAN_GRID_OFF][r + CATAN_GRID_OFF];
 	return t == CATAN_NONE ? -1 : t;
 }
 
+/* Keys reach one hex beyond (q,r): stay far from int overflow. */
+static bool near_grid(int q, int r)
+{
+	return q >= -CATAN_GRID_OFF - 1 && q <= CATAN_GRID_OFF + 1 &&
+	       r >= -CATAN_GRID_OFF - 1 && r <= CATAN_GRID_OFF + 1;
+}
+
 int catan_board_vertex(const catan_board *b, int q, int r, int dir)
 {
-	if (dir < 0 || dir >= CATAN_VDIR_COUNT)
+	if (dir < 0 || dir >= CATAN_VDIR_COUNT || !near_grid(q, r))
 		return -1;
 	key k = vertex_key(q, r, dir);
 	if (!in_grid(k.q, k.r))
@@ -105,7 +112,7 @@ int catan_board_vertex(const catan_board *b, int q, int r, int dir)
 
 int catan_board_edge(const catan_board *b, int q, int r, int dir)
 {
-	if (dir < 0 || dir >= CATAN_EDIR_COUNT)
+	if (dir < 0 || dir >= CATAN_EDIR_COUNT || !near_grid(q, r))
 		return -1;
 	key k = edge_key(q, r, dir);
 	if (!in_grid(k.q, k.r))
@@ -116,6 +123,8 @@ int catan_board_edge(const catan_board *b, int q, int r, int dir)
 
 int catan_board_edge_between(const catan_board *b, int a, int v)
 {
+	if (a < 0 || v < 0 || a >= b->nvertices || v >= b->nvertices || a == v)
+		return -1;
 	for (int i = 0; i < 3; i++) {
 		int e = b->vertex_edges[a][i];
 		if (e == CATAN_NONE)

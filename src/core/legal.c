@@ -94,12 +94,11 @@ static void road_building_moves(out_buf *o, const catan_board *b,
 			a->edge = (uint8_t)e1;
 			continue;
 		}
-		/* Each unordered pair once: (e1, e2) with e1 < e2 when both
-		 * were possible first; e2 that only e1 opens, always. */
+		/* Both orders of a pair are distinct actions (the text keeps
+		 * the order typed), and both apply when either road could go
+		 * first, so both are listed. */
 		CATAN_FOR_BITS(e2, second.w, CATAN_EWORDS)
 		{
-			if (catan_eset_has(&first, e2) && e2 < e1)
-				continue;
 			catan_action *a = push(o, CATAN_ACT_PLAY_ROAD_BUILDING);
 			a->edge = (uint8_t)e1;
 			a->edge2 = (uint8_t)e2;
@@ -131,7 +130,9 @@ static void card_moves(out_buf *o, const catan_board *b, const catan_state *s,
 					(uint8_t)r;
 				continue;
 			}
-			for (int r2 = r; r2 < CATAN_RES_COUNT; r2++) {
+			/* Both orders: `play year-of-plenty ore wool` and
+			 * `... wool ore` are two texts, both legal. */
+			for (int r2 = 0; r2 < CATAN_RES_COUNT; r2++) {
 				if (!s->bank[r2] || (r2 == r && s->bank[r] < 2))
 					continue;
 				catan_action *a =
