@@ -42,7 +42,6 @@ static const char *const error_sentences[CATAN_ERROR_COUNT] = {
 	"a development card cannot be played on the turn it was bought",
     [CATAN_E_CARD_ALREADY_PLAYED] =
 	"you have already played a development card this turn",
-    [CATAN_E_VICTORY_CARD] = "victory point cards are not played",
     [CATAN_E_ROBBER_SAME_TILE] = "the robber must move to another tile",
     [CATAN_E_BAD_VICTIM] =
 	"that player cannot be robbed: no building on the tile or no cards",
