@@ -55,6 +55,7 @@ typedef struct catan_action {
 	uint8_t dice[2]; /* 0,0 when not stated */
 	uint8_t give[CATAN_RES_COUNT];
 	uint8_t get[CATAN_RES_COUNT];
+	uint8_t reserved[2]; /* always 0: pads the action to 24 bytes */
 } catan_action;
 
 /* Player names, as they appear in action text (lowercase [a-z0-9_-]). */

@@ -66,8 +66,12 @@ typedef struct catan_player {
 	uint8_t public_vp;   /* buildings + trophies */
 } catan_player;
 
+/* catan_state.building[v]: 0, or owner + 1, plus CATAN_CITY_BIT for a city. */
+#define CATAN_CITY_BIT 0x10
+
 typedef struct catan_state {
 	catan_player players[CATAN_MAX_PLAYERS];
+	uint8_t building[CATAN_MAX_VERTICES]; /* who built what where */
 	catan_vset occupied; /* any building */
 	catan_vset blocked;  /* occupied or next to a building */
 	catan_eset roads;    /* any road */

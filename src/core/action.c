@@ -927,8 +927,8 @@ static int get_cards(struct parser *p, uint8_t cards[CATAN_RES_COUNT],
 	if (stopped)
 		*stopped = false;
 	while (next_word(p, &w)) {
-		uint8_t r;
-		long count;
+		uint8_t r = 0;
+		long count = 0;
 
 		if (stop && word_is(&w, stop)) {
 			*stopped = true;

@@ -239,6 +239,18 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 			return fail(&m, "pieces of a seat nobody plays", p, 1,
 				    0);
 	}
+	for (int v = 0; v < CATAN_MAX_VERTICES; v++) {
+		int want = 0;
+		for (int p = 0; p < n; p++) {
+			if (catan_vset_has(&s->players[p].settlements, v))
+				want = p + 1;
+			if (catan_vset_has(&s->players[p].cities, v))
+				want = (p + 1) | CATAN_CITY_BIT;
+		}
+		if (s->building[v] != want)
+			return fail(&m, "cached building at vertex", -1,
+				    s->building[v], want);
+	}
 	if (!vset_eq(&occupied, &s->occupied))
 		return fail(&m, "cached occupied vertices", -1,
 			    catan_vset_count(&s->occupied),

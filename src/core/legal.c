@@ -52,9 +52,8 @@ static void robber_moves(out_buf *o, const catan_board *b,
 			push(o, kind)->tile = (uint8_t)t;
 			continue;
 		}
-		for (int v = 0; v < s->opt.nplayers; v++) {
-			if (!(victims & (1u << v)))
-				continue;
+		for (; victims; victims &= victims - 1) {
+			int v = __builtin_ctz(victims);
 			if (s->opt.dice != CATAN_DICE_MANUAL) {
 				catan_action *a = push(o, kind);
 				a->tile = (uint8_t)t;
@@ -110,7 +109,9 @@ static void card_moves(out_buf *o, const catan_board *b, const catan_state *s,
 		       int p)
 {
 	const catan_player *pl = &s->players[p];
-	if (s->dev_played)
+	/* Most of the time there is no playable card at all. */
+	if (s->dev_played ||
+	    !(pl->devs[0] | pl->devs[1] | pl->devs[2] | pl->devs[3]))
 		return;
 	if (pl->devs[CATAN_DEV_KNIGHT] > s->bought[CATAN_DEV_KNIGHT])
 		robber_moves(o, b, s, p, CATAN_ACT_PLAY_KNIGHT);
@@ -175,8 +176,9 @@ static void trade_moves(out_buf *o, const catan_state *s, int p,
 			unsigned flags)
 {
 	const catan_player *pl = &s->players[p];
+	int base = pl->harbours & (1u << CATAN_HARBOUR_GENERIC) ? 3 : 4;
 	for (int g = 0; g < CATAN_RES_COUNT; g++) {
-		int rate = player_rate(pl, g);
+		int rate = pl->harbours & (1u << g) ? 2 : base;
 		if (pl->hand[g] < rate)
 			continue;
 		for (int w = 0; w < CATAN_RES_COUNT; w++) {

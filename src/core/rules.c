@@ -465,6 +465,7 @@ static void place_settlement(const catan_board *b, catan_state *s, int p,
 {
 	catan_player *pl = &s->players[p];
 	catan_vset_add(&pl->settlements, v);
+	s->building[v] = (uint8_t)(p + 1);
 	catan_vset_add(&s->occupied, v);
 	catan_vset_add(&s->blocked, v);
 	for (int k = 0; k < CATAN_VWORDS; k++)
@@ -549,24 +550,12 @@ static void produce(const catan_board *b, catan_state *s, int n,
 			continue;
 		int r = b->tile_terrain[t];
 		for (int c = 0; c < 6; c++) {
-			int v = b->tile_vertices[t][c];
-			if (!catan_vset_has(&s->occupied, v))
+			int bv = s->building[b->tile_vertices[t][c]];
+			if (!bv)
 				continue;
-			for (int p = 0; p < np; p++) {
-				int k = catan_vset_has(&s->players[p].settlements,
-						       v)
-						? 1
-						: catan_vset_has(
-							  &s->players[p].cities,
-							  v)
-							  ? 2
-							  : 0;
-				if (k) {
-					owed[p][r] += (uint8_t)k;
-					total[r] += k;
-					break;
-				}
-			}
+			int k = bv & CATAN_CITY_BIT ? 2 : 1;
+			owed[(bv & 0x0f) - 1][r] += (uint8_t)k;
+			total[r] += k;
 		}
 	}
 	for (int r = 0; r < CATAN_RES_COUNT; r++) {
@@ -816,6 +805,7 @@ static int do_build_city(catan_state *out, const catan_state *in, int p,
 	pay(out, o, catan_cost_city);
 	catan_vset_del(&o->settlements, v);
 	catan_vset_add(&o->cities, v);
+	out->building[v] |= CATAN_CITY_BIT;
 	o->settlements_left++;
 	o->cities_left--;
 	o->public_vp++;
@@ -1264,6 +1254,7 @@ uint64_t catan_state_hash(const catan_state *s)
 				   pl->harbours,	 pl->public_vp};
 		mix_bytes(&h, small, sizeof small);
 	}
+	mix_bytes(&h, s->building, sizeof s->building);
 	mix_words(&h, s->occupied.w, CATAN_VWORDS);
 	mix_words(&h, s->blocked.w, CATAN_VWORDS);
 	mix_words(&h, s->roads.w, CATAN_EWORDS);

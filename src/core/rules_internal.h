@@ -15,12 +15,23 @@ extern const uint8_t catan_cost_dev[CATAN_RES_COUNT];
  * 2 monopoly, 5 victory points. */
 extern const uint8_t catan_deck_start[CATAN_DEV_COUNT];
 
+/*
+ * Five byte counts as one word, each byte with its top bit set: subtracting
+ * a packed cost borrows out of a byte's top bit exactly when that count is
+ * short. Hands never exceed 19 * 5 = 95 < 128 cards, so the bit is free.
+ */
+static inline uint64_t pack5(const uint8_t *a)
+{
+	return (uint64_t)a[0] | (uint64_t)a[1] << 8 | (uint64_t)a[2] << 16 |
+	       (uint64_t)a[3] << 24 | (uint64_t)a[4] << 32;
+}
+
+#define CATAN_TOP5 0x8080808080ull
+
 static inline bool can_afford(const catan_player *pl, const uint8_t *cost)
 {
-	for (int r = 0; r < CATAN_RES_COUNT; r++)
-		if (pl->hand[r] < cost[r])
-			return false;
-	return true;
+	return (((pack5(pl->hand) | CATAN_TOP5) - pack5(cost)) & CATAN_TOP5) ==
+	       CATAN_TOP5;
 }
 
 static inline int sum5(const uint8_t *a)
