@@ -198,7 +198,8 @@ static void build_moves(out_buf *o, const catan_board *b, const catan_state *s,
 			int p)
 {
 	const catan_player *pl = &s->players[p];
-	if (pl->roads_left && can_afford(pl, catan_cost_road)) {
+	uint64_t hand5 = pack5(pl->hand) | CATAN_TOP5;
+	if (pl->roads_left && covers5(hand5, CATAN_COST5_ROAD)) {
 		catan_eset spots;
 		catan_road_spots(&spots, b, s, p, &pl->reach, &s->roads);
 		CATAN_FOR_BITS(e, spots.w, CATAN_EWORDS)
@@ -206,7 +207,8 @@ static void build_moves(out_buf *o, const catan_board *b, const catan_state *s,
 			push(o, CATAN_ACT_BUILD_ROAD)->edge = (uint8_t)e;
 		}
 	}
-	if (pl->settlements_left && can_afford(pl, catan_cost_settlement)) {
+	if (pl->settlements_left &&
+	    covers5(hand5, CATAN_COST5_SETTLEMENT)) {
 		uint64_t spots[CATAN_VWORDS];
 		for (int k = 0; k < CATAN_VWORDS; k++)
 			spots[k] = pl->reach.w[k] & ~s->blocked.w[k];
@@ -216,13 +218,13 @@ static void build_moves(out_buf *o, const catan_board *b, const catan_state *s,
 				(uint8_t)v;
 		}
 	}
-	if (pl->cities_left && can_afford(pl, catan_cost_city)) {
+	if (pl->cities_left && covers5(hand5, CATAN_COST5_CITY)) {
 		CATAN_FOR_BITS(v, pl->settlements.w, CATAN_VWORDS)
 		{
 			push(o, CATAN_ACT_BUILD_CITY)->vertex = (uint8_t)v;
 		}
 	}
-	if (can_afford(pl, catan_cost_dev) && sum5(s->deck) > 0) {
+	if (covers5(hand5, CATAN_COST5_DEV) && sum5(s->deck) > 0) {
 		if (s->opt.dice != CATAN_DICE_MANUAL) {
 			push(o, CATAN_ACT_BUY_DEV);
 		} else {
@@ -263,7 +265,7 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
 			const catan_state *s, int actor, unsigned flags)
 {
 	out_buf o = {buf, cap < 0 ? 0 : cap, 0, {0}};
-	if (!catan_state_may_act(s, actor))
+	if (actor < 0 || actor >= s->opt.nplayers || !may_act(s, actor))
 		return 0;
 	const catan_player *pl = &s->players[actor];
 

@@ -69,18 +69,7 @@ int catan_state_init(catan_state *out, const catan_board *board,
 
 bool catan_state_may_act(const catan_state *s, int actor)
 {
-	if (actor < 0 || actor >= s->opt.nplayers)
-		return false;
-	switch (s->phase) {
-	case CATAN_PHASE_OVER:
-		return false;
-	case CATAN_PHASE_DISCARD:
-		return s->discard[actor] > 0;
-	case CATAN_PHASE_OFFER:
-		return actor == s->offer_to;
-	default:
-		return actor == s->active;
-	}
+	return actor >= 0 && actor < s->opt.nplayers && may_act(s, actor);
 }
 
 int catan_state_next_actor(const catan_state *s)
@@ -1196,7 +1185,7 @@ int catan_state_apply(catan_state *out, const catan_board *board,
 		return CATAN_E_BAD_PLAYER;
 	if (in->phase == CATAN_PHASE_OVER)
 		return CATAN_E_GAME_OVER;
-	if (!catan_state_may_act(in, actor))
+	if (!may_act(in, actor))
 		return CATAN_E_NOT_YOUR_TURN;
 	if (outcome) {
 		memset(outcome, 0, sizeof *outcome);

@@ -34,6 +34,24 @@ static inline bool can_afford(const catan_player *pl, const uint8_t *cost)
 	       CATAN_TOP5;
 }
 
+/*
+ * The costs packed as pack5() packs them, as constants (the cost arrays
+ * live in rules.c, so the compiler cannot fold pack5() of them).
+ */
+#define CATAN_PACK5(a, b, c, d, e)                                             \
+	((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 |            \
+	 (uint64_t)(d) << 24 | (uint64_t)(e) << 32)
+#define CATAN_COST5_ROAD CATAN_PACK5(1, 1, 0, 0, 0)
+#define CATAN_COST5_SETTLEMENT CATAN_PACK5(1, 1, 1, 1, 0)
+#define CATAN_COST5_CITY CATAN_PACK5(0, 0, 0, 2, 3)
+#define CATAN_COST5_DEV CATAN_PACK5(0, 0, 1, 1, 1)
+
+/* can_afford() for a hand already packed as pack5(hand) | CATAN_TOP5. */
+static inline bool covers5(uint64_t hand5, uint64_t cost5)
+{
+	return ((hand5 - cost5) & CATAN_TOP5) == CATAN_TOP5;
+}
+
 static inline int sum5(const uint8_t *a)
 {
 	return a[0] + a[1] + a[2] + a[3] + a[4];
@@ -43,6 +61,21 @@ static inline bool has_building(const catan_player *pl, int v)
 {
 	return catan_vset_has(&pl->settlements, v) ||
 	       catan_vset_has(&pl->cities, v);
+}
+
+/* catan_state_may_act(), inline for the hot paths (actor in range). */
+static inline bool may_act(const catan_state *s, int actor)
+{
+	switch (s->phase) {
+	case CATAN_PHASE_OVER:
+		return false;
+	case CATAN_PHASE_DISCARD:
+		return s->discard[actor] > 0;
+	case CATAN_PHASE_OFFER:
+		return actor == s->offer_to;
+	default:
+		return actor == s->active;
+	}
 }
 
 /* Phase in which the active player trades and builds after rolling. */
