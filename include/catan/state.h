@@ -164,6 +164,15 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
 int catan_state_check(const catan_board *board, const catan_state *s,
 		      char *why, size_t whysize);
 
+/*
+ * Recomputes every cached field of `s` (buildings by vertex, occupied and
+ * blocked vertices, all roads, road reach, card counts, pieces left,
+ * harbour access, public victory points, road lengths) from its primary
+ * facts (pieces on the board, hands, cards, trophy holders, options).
+ * Call catan_state_check() afterwards to validate the result. Cannot fail.
+ */
+void catan_state_derive(catan_state *s, const catan_board *board);
+
 /* Longest trail of player p's roads, computed from scratch. */
 int catan_state_road_length(const catan_board *board, const catan_state *s,
 			    int p);
