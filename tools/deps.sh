@@ -9,7 +9,7 @@ set -euo pipefail
 # tool -> Debian package
 tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git)
 # pkg-config module -> Debian package
-libs=(cmocka:libcmocka-dev)
+libs=(cmocka:libcmocka-dev libgit2:libgit2-dev)
 
 missing=()
 for t in "${tools[@]}"; do

@@ -17,4 +17,12 @@ void cli_print_board(FILE *f, const catan_board *b, const catan_state *s);
 void cli_print_scores(FILE *f, const catan_board *b, const catan_state *s,
 		      const catan_names *names);
 
+/* The Git-backed subcommands (game.c); dir is the -C argument. */
+int cli_new(int argc, char **argv);
+int cli_act(const char *dir, int argc, char **argv);
+int cli_show(const char *dir, int argc, char **argv);
+int cli_legal(const char *dir, int argc, char **argv);
+int cli_log(const char *dir, int argc, char **argv);
+int cli_verify(const char *dir, int argc, char **argv);
+
 #endif

@@ -1,11 +1,11 @@
 /*
  * main.c - the catan command.
  *
- *   catan bots [options]   play one complete game between bots in the
- *                          terminal: the board, the action log, the scores
- *
- * The Git-backed subcommands (new, act, show, log, verify, ...) come with
- * the store layer.
+ *   catan bots [options]          a complete game between bots in the
+ *                                 terminal: board, action log, scores
+ *   catan new DIR [options]       a new game repository (hot-seat)
+ *   catan -C DIR act --as P ...   P does an action: one commit
+ *   catan -C DIR show [--json] [REV], legal --as P, log, verify
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,7 +20,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: catan bots [--players N | --names a,b,c] [--seed N]\n"
+		"usage: catan new DIR [--players a,b,c] [--board "
+		"beginner|random]\n"
+		"                 [--seed N] [--phases combined|classic]\n"
+		"                 [--dice seeded|manual] [--vp N] "
+		"[--offer-limit N]\n"
+		"       catan -C DIR act --as PLAYER ACTION...\n"
+		"       catan -C DIR show [--json] [REV]\n"
+		"       catan -C DIR legal --as PLAYER\n"
+		"       catan -C DIR log\n"
+		"       catan -C DIR verify\n"
+		"       catan bots [--players N | --names a,b,c] [--seed N]\n"
 		"                  [--board beginner|random] [--bot "
 		"greedy|random]\n"
 		"                  [--phases combined|classic] [--vp N]\n"
@@ -245,12 +255,35 @@ static int cmd_bots(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	const char *dir = NULL;
+	if (argc >= 3 && !strcmp(argv[1], "-C")) {
+		dir = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "bots"))
-		return cmd_bots(argc - 2, argv + 2);
+	const char *cmd = argv[1];
+	argc -= 2;
+	argv += 2;
+	if (!strcmp(cmd, "bots"))
+		return cmd_bots(argc, argv);
+	if (!strcmp(cmd, "new"))
+		return cli_new(argc, argv);
+	if (!strcmp(cmd, "act"))
+		return cli_act(dir, argc, argv);
+	if (!strcmp(cmd, "show"))
+		return cli_show(dir, argc, argv);
+	if (!strcmp(cmd, "legal"))
+		return cli_legal(dir, argc, argv);
+	if (!strcmp(cmd, "log"))
+		return cli_log(dir, argc, argv);
+	if (!strcmp(cmd, "verify"))
+		return cli_verify(dir, argc, argv);
+	argc += 2;
+	argv -= 2;
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);

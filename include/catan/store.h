@@ -1,0 +1,127 @@
+/*
+ * catan/store.h - a game as Git history (libgit2).
+ *
+ * One repository per game (bare: the state lives in commits, never in a
+ * working tree). The genesis commit holds the initial state; every action is
+ * one commit whose subject is the action's canonical text, authored by the
+ * acting player, on that player's branch refs/heads/<player>. A commit's
+ * tree is the canonical encoding of the state after the action
+ * (catan/codec.h, spec/format.md), so replaying the action on the parent's
+ * state and comparing one tree id verifies it. After a rolled 7 the players
+ * who owe discards commit concurrently on the 7-roll commit, and the active
+ * player joins two or more of them with a merge commit. spec/replication.md
+ * has the details.
+ *
+ * Errors: every fallible call returns 0 or -1 and fills a catan_err with a
+ * sentence (libgit2's own message copied in where it is the cause).
+ * Nothing is written to the repository by a call that fails.
+ */
+#ifndef CATAN_STORE_H
+#define CATAN_STORE_H
+
+#include "catan/codec.h"
+#include "catan/state.h"
+
+typedef struct catan_err {
+	char msg[512];
+} catan_err;
+
+/* An opaque open game repository. */
+typedef struct catan_store catan_store;
+
+/* A commit id as 40 lowercase hex digits and a NUL. */
+typedef struct catan_commit_id {
+	char hex[41];
+} catan_commit_id;
+
+/* Commit timestamps: real time, or derived from seed and step (simulate). */
+typedef enum {
+	CATAN_TIME_NOW,
+	CATAN_TIME_DETERMINISTIC,
+} catan_time_mode;
+
+/*
+ * Creates a new bare game repository at `path` (which must not exist or be
+ * an empty directory) with the genesis commit for game `g`, every player's
+ * branch pointing at it, and HEAD at the first player's branch.
+ */
+int catan_store_create(catan_store **out, const char *path,
+		       const catan_game *g, catan_time_mode time,
+		       catan_err *err);
+
+/* Opens an existing game repository and reads its genesis. */
+int catan_store_open(catan_store **out, const char *path, catan_err *err);
+
+/* Closes the repository. Accepts NULL. */
+void catan_store_free(catan_store *s);
+
+/* The game's fixed facts, valid while the store is open. */
+const catan_game *catan_store_game(const catan_store *s);
+
+/*
+ * The current position of the game: the state every player's next action
+ * applies to. Normally the state of the newest commit (the one every branch
+ * tip is an ancestor of); during the discards after a 7, the 7-roll state
+ * with every discard committed so far applied. `head` receives the commit
+ * the next ordinary action builds on (the 7-roll commit while discards are
+ * pending). May be NULL.
+ */
+int catan_store_current(catan_state *out, catan_commit_id *head,
+			catan_store *s, catan_err *err);
+
+/* The state at revision `rev` (any git revision syntax; NULL = current). */
+int catan_store_state_at(catan_state *out, catan_commit_id *id,
+			 catan_store *s, const char *rev, catan_err *err);
+
+/*
+ * Player `actor` does `a`: fast-forwards the actor's branch to the current
+ * position, applies the action, writes the changed blobs and trees straight
+ * into the object database, commits, and moves refs/heads/<actor> forward.
+ * A discard commits on the 7-roll commit; when the last owed discard is in
+ * and two or more were owed, the active player's next action first commits
+ * the merge. On a refused action returns -1 with the rules' reason and
+ * writes nothing. `outcome` and `id` may be NULL.
+ */
+int catan_store_act(catan_store *s, int actor, const catan_action *a,
+		    catan_outcome *outcome, catan_commit_id *id,
+		    catan_err *err);
+
+/* Result of catan_store_verify. */
+typedef struct catan_verify_report {
+	long commits;	     /* commits checked */
+	long merges;	     /* discard merges among them */
+	bool ok;
+	catan_commit_id bad; /* first bad commit, when !ok */
+	char why[512];	     /* what is wrong with it */
+} catan_verify_report;
+
+/*
+ * Replays the whole history from genesis and checks every commit reachable
+ * from any refs/heads/ branch: its author may act in its parent's state, its
+ * subject parses and is legal there, its trailers agree, its tree is exactly
+ * the encoding of the result, merges are exactly the discard merges the rules
+ * allow, no author forks a commit, every branch holds only what its player
+ * may hold and moved only forward (reflog). Returns 0 when the check ran
+ * (see report->ok) and -1 when it could not run (unreadable repository).
+ * Reads only; never writes.
+ */
+int catan_store_verify(catan_store *s, catan_verify_report *report,
+		       catan_err *err);
+
+/*
+ * Calls fn once per commit of the current history, oldest first (the
+ * discard commits of a fan-out in player order, then their merge).
+ */
+typedef struct catan_log_entry {
+	catan_commit_id id;
+	char subject[160];
+	char author[CATAN_NAME_MAX];
+	int turn;
+	bool merge;
+} catan_log_entry;
+
+int catan_store_log(catan_store *s,
+		    int (*fn)(const catan_log_entry *e, void *ctx), void *ctx,
+		    catan_err *err);
+
+#endif

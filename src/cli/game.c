@@ -1,0 +1,517 @@
+/*
+ * game.c - the Git-backed subcommands of the catan command (hot-seat: all
+ * players in one repository):
+ *
+ *   catan new DIR [--players a,b,c] [--board beginner|random] [--seed N]
+ *                 [--phases combined|classic] [--dice seeded|manual]
+ *                 [--vp N] [--offer-limit N]
+ *   catan -C DIR act --as PLAYER ACTION...
+ *   catan -C DIR show [--json] [REV]
+ *   catan -C DIR legal --as PLAYER
+ *   catan -C DIR log
+ *   catan -C DIR verify
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catan/store.h"
+#include "cli.h"
+
+static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+		     uint64_t *out)
+{
+	char *end = NULL;
+	errno = 0;
+	if (!s || !*s || *s == '-' || *s == '+') {
+		fprintf(stderr, "catan: %s needs a number, got \"%s\"\n", opt,
+			s ? s : "");
+		return -1;
+	}
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v < lo || v > hi) {
+		fprintf(stderr,
+			"catan: %s must be a whole number from %" PRIu64
+			" to %" PRIu64 ", got \"%s\"\n",
+			opt, lo, hi, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int choose(const char *opt, const char *val, const char *a,
+		  const char *b, int *out)
+{
+	if (val && !strcmp(val, a))
+		*out = 0;
+	else if (val && !strcmp(val, b))
+		*out = 1;
+	else {
+		fprintf(stderr, "catan: %s is %s or %s, got \"%s\"\n", opt, a, b,
+			val ? val : "");
+		return -1;
+	}
+	return 0;
+}
+
+int cli_new(int argc, char **argv)
+{
+	catan_game g;
+	uint64_t seed = 1, v;
+	int random_board = 0, k;
+	const char *dir = NULL;
+	bool names_set = false;
+
+	memset(&g, 0, sizeof g);
+	catan_options_default(&g.opt);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (a[0] != '-') {
+			if (dir) {
+				fprintf(stderr, "catan new: one directory, "
+						"please (got \"%s\" too)\n",
+					a);
+				return 2;
+			}
+			dir = a;
+			continue;
+		}
+		if (!strcmp(a, "--players")) {
+			if (!val || catan_names_parse(&g.names, val) ||
+			    g.names.n > CATAN_MAX_PLAYERS_BASE) {
+				fprintf(stderr,
+					"catan: --players wants 2 to %d "
+					"distinct names of [a-z0-9_-] "
+					"(1-15 letters), comma-separated; got "
+					"\"%s\"\n",
+					CATAN_MAX_PLAYERS_BASE, val ? val : "");
+				return 2;
+			}
+			names_set = true;
+		} else if (!strcmp(a, "--board")) {
+			if (choose(a, val, "beginner", "random", &random_board))
+				return 2;
+		} else if (!strcmp(a, "--seed")) {
+			if (parse_u64(a, val, 0, UINT64_MAX, &seed))
+				return 2;
+		} else if (!strcmp(a, "--phases")) {
+			if (choose(a, val, "combined", "classic", &k))
+				return 2;
+			g.opt.phases = (uint8_t)k;
+		} else if (!strcmp(a, "--dice")) {
+			if (choose(a, val, "seeded", "manual", &k))
+				return 2;
+			g.opt.dice = (uint8_t)k;
+		} else if (!strcmp(a, "--vp")) {
+			if (parse_u64(a, val, 3, 20, &v))
+				return 2;
+			g.opt.vp_target = (uint8_t)v;
+		} else if (!strcmp(a, "--offer-limit")) {
+			if (parse_u64(a, val, 0, 255, &v))
+				return 2;
+			g.opt.offer_limit = (uint8_t)v;
+		} else {
+			fprintf(stderr, "catan new: unknown option \"%s\"\n", a);
+			return 2;
+		}
+		i++;
+	}
+	if (!dir) {
+		fprintf(stderr, "usage: catan new DIR [--players a,b,c] "
+				"[--board beginner|random] [--seed N] "
+				"[--phases combined|classic] "
+				"[--dice seeded|manual] [--vp N] "
+				"[--offer-limit N]\n");
+		return 2;
+	}
+	if (!names_set)
+		catan_names_default(&g.names, 4);
+	g.opt.nplayers = g.names.n;
+	g.opt.seed = seed;
+	if (random_board)
+		catan_board_random(&g.board, seed);
+	else
+		catan_board_beginner(&g.board);
+
+	catan_store *s = NULL;
+	catan_err err;
+	if (catan_store_create(&s, dir, &g, CATAN_TIME_NOW, &err)) {
+		fprintf(stderr, "catan new: %s\n", err.msg);
+		return 1;
+	}
+	printf("new game in %s: %d players (", dir, g.opt.nplayers);
+	for (int p = 0; p < g.opt.nplayers; p++)
+		printf("%s%s", p ? ", " : "", g.names.name[p]);
+	printf("), %s board, seed %" PRIu64 "; %s places first\n",
+	       random_board ? "random" : "beginner", seed, g.names.name[0]);
+	catan_store_free(s);
+	return 0;
+}
+
+static int open_game(catan_store **s, const char *dir)
+{
+	catan_err err;
+	if (!dir) {
+		fprintf(stderr, "catan: say which game with -C DIR\n");
+		return 2;
+	}
+	if (catan_store_open(s, dir, &err)) {
+		fprintf(stderr, "catan: %s: %s\n", dir, err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+static int player_arg(const catan_game *g, int argc, char **argv, int *who)
+{
+	for (int i = 0; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--as")) {
+			int p = catan_names_find(&g->names, argv[i + 1],
+						 strlen(argv[i + 1]));
+			if (p < 0) {
+				fprintf(stderr,
+					"catan: no player \"%s\" in this "
+					"game\n",
+					argv[i + 1]);
+				return -1;
+			}
+			*who = p;
+			return i;
+		}
+	fprintf(stderr, "catan: say who acts with --as PLAYER\n");
+	return -1;
+}
+
+/* "red to roll", "blue, white to discard", ... */
+static void waiting_for(FILE *f, const catan_game *g, const catan_state *s)
+{
+	if (s->phase == CATAN_PHASE_OVER) {
+		fprintf(f, "%s has won", g->names.name[s->winner]);
+		return;
+	}
+	if (s->phase == CATAN_PHASE_DISCARD) {
+		bool first = true;
+		for (int p = 0; p < s->opt.nplayers; p++)
+			if (s->discard[p]) {
+				fprintf(f, "%s%s to discard %d",
+					first ? "" : ", ", g->names.name[p],
+					s->discard[p]);
+				first = false;
+			}
+		return;
+	}
+	static const char *const doing[] = {
+		"to place a settlement and road", "to roll",
+		"",				  "to move the robber",
+		"to trade, build or end the turn", "to trade or end trade",
+		"to build or end the turn",	  "to answer the offer"};
+	int who = catan_state_next_actor(s);
+	fprintf(f, "%s %s", g->names.name[who], doing[s->phase]);
+}
+
+int cli_act(const char *dir, int argc, char **argv)
+{
+	catan_store *s = NULL;
+	int rc = open_game(&s, dir), who = -1;
+	if (rc)
+		return rc;
+	const catan_game *g = catan_store_game(s);
+	int at = player_arg(g, argc, argv, &who);
+	if (at < 0) {
+		catan_store_free(s);
+		return 2;
+	}
+	char text[512] = "";
+	size_t len = 0;
+	for (int i = 0; i < argc; i++) {
+		if (i == at || i == at + 1)
+			continue;
+		size_t k = strlen(argv[i]);
+		if (len + k + 2 > sizeof text) {
+			fprintf(stderr, "catan act: action too long\n");
+			catan_store_free(s);
+			return 2;
+		}
+		if (len)
+			text[len++] = ' ';
+		memcpy(text + len, argv[i], k + 1);
+		len += k;
+	}
+	catan_action a;
+	catan_parse_error pe;
+	if (catan_action_parse(&a, &g->board, &g->names, text, &pe)) {
+		fprintf(stderr, "catan act: %s (in \"%s\", at byte %d)\n",
+			pe.msg, text, pe.pos);
+		catan_store_free(s);
+		return 2;
+	}
+	catan_err err;
+	catan_outcome oc;
+	catan_commit_id id;
+	if (catan_store_act(s, who, &a, &oc, &id, &err)) {
+		fprintf(stderr, "catan act: %s\n", err.msg);
+		catan_store_free(s);
+		return 1;
+	}
+	char canon[160];
+	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
+	printf("%.10s %s: %s", id.hex, g->names.name[who], canon);
+	if (a.kind == CATAN_ACT_ROLL)
+		printf("  (%d+%d=%d)", oc.dice[0], oc.dice[1],
+		       oc.dice[0] + oc.dice[1]);
+	if (oc.stolen != CATAN_NONE)
+		printf("  (stole %s)", catan_res_name(oc.stolen));
+	if (oc.drawn != CATAN_NONE)
+		printf("  (drew %s)", catan_dev_name(oc.drawn));
+	printf("\n");
+	catan_state st;
+	if (!catan_store_current(&st, NULL, s, &err)) {
+		printf("now: ");
+		waiting_for(stdout, g, &st);
+		printf("\n");
+	}
+	catan_store_free(s);
+	return 0;
+}
+
+static void json_counts(FILE *f, const uint8_t *c, int n,
+			const char *(*name)(int))
+{
+	fprintf(f, "{");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s\"%s\":%d", i ? "," : "", name(i), c[i]);
+	fprintf(f, "}");
+}
+
+static const char *json_player(const catan_game *g, int p)
+{
+	static char buf[CATAN_NAME_MAX + 2];
+	if (p == CATAN_NONE)
+		return "null";
+	snprintf(buf, sizeof buf, "\"%s\"", g->names.name[p]);
+	return buf;
+}
+
+static void show_json(FILE *f, const catan_game *g, const catan_state *s,
+		      const char *commit)
+{
+	char name[32];
+	fprintf(f, "{\"commit\":\"%s\",\"turn\":%d,\"phase\":\"%s\",", commit,
+		s->turn, catan_phase_name(s->phase));
+	fprintf(f, "\"active\":%s,", json_player(g, s->active));
+	fprintf(f, "\"next\":%s,", json_player(g, catan_state_next_actor(s)));
+	fprintf(f, "\"winner\":%s,", json_player(g, s->winner));
+	fprintf(f, "\"dice\":[%d,%d],", s->dice[0], s->dice[1]);
+	if (s->robber == CATAN_NONE)
+		fprintf(f, "\"robber\":null,");
+	else {
+		catan_tile_format(name, sizeof name, &g->board, s->robber);
+		fprintf(f, "\"robber\":\"%s\",", name);
+	}
+	fprintf(f, "\"bank\":");
+	json_counts(f, s->bank, CATAN_RES_COUNT, catan_res_name);
+	fprintf(f, ",\"deck\":%d,", s->deck[0] + s->deck[1] + s->deck[2] +
+					     s->deck[3] + s->deck[4]);
+	fprintf(f, "\"longest_road\":%s,", json_player(g, s->longest_road));
+	fprintf(f, "\"largest_army\":%s,", json_player(g, s->largest_army));
+	fprintf(f, "\"players\":[");
+	for (int p = 0; p < s->opt.nplayers; p++) {
+		const catan_player *pl = &s->players[p];
+		fprintf(f, "%s{\"name\":\"%s\",\"vp\":%d,\"public_vp\":%d,", p ? "," : "",
+			g->names.name[p], catan_state_vp(s, p), pl->public_vp);
+		fprintf(f, "\"hand\":");
+		json_counts(f, pl->hand, CATAN_RES_COUNT, catan_res_name);
+		fprintf(f, ",\"cards\":");
+		json_counts(f, pl->devs, CATAN_DEV_COUNT, catan_dev_name);
+		fprintf(f, ",\"knights_played\":%d,\"road_length\":%d,",
+			pl->knights, pl->road_length);
+		fprintf(f, "\"discard_owed\":%d,\"settlements\":[", s->discard[p]);
+		bool first = true;
+		CATAN_FOR_BITS(v, pl->settlements.w, CATAN_VWORDS)
+		{
+			catan_vertex_format(name, sizeof name, &g->board, v);
+			fprintf(f, "%s\"%s\"", first ? "" : ",", name);
+			first = false;
+		}
+		fprintf(f, "],\"cities\":[");
+		first = true;
+		CATAN_FOR_BITS(v, pl->cities.w, CATAN_VWORDS)
+		{
+			catan_vertex_format(name, sizeof name, &g->board, v);
+			fprintf(f, "%s\"%s\"", first ? "" : ",", name);
+			first = false;
+		}
+		fprintf(f, "],\"roads\":[");
+		first = true;
+		CATAN_FOR_BITS(e, pl->roads.w, CATAN_EWORDS)
+		{
+			catan_edge_format(name, sizeof name, &g->board, e);
+			fprintf(f, "%s\"%s\"", first ? "" : ",", name);
+			first = false;
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]}\n");
+}
+
+int cli_show(const char *dir, int argc, char **argv)
+{
+	catan_store *s = NULL;
+	const char *rev = NULL;
+	bool json = false;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (argv[i][0] == '-') {
+			fprintf(stderr, "catan show: unknown option \"%s\"\n",
+				argv[i]);
+			return 2;
+		} else
+			rev = argv[i];
+	}
+	int rc = open_game(&s, dir);
+	if (rc)
+		return rc;
+	const catan_game *g = catan_store_game(s);
+	catan_state st;
+	catan_commit_id id;
+	catan_err err;
+	if (catan_store_state_at(&st, &id, s, rev, &err)) {
+		fprintf(stderr, "catan show: %s%s%s\n", rev ? rev : "",
+			rev ? ": " : "", err.msg);
+		catan_store_free(s);
+		return 1;
+	}
+	if (json) {
+		show_json(stdout, g, &st, id.hex);
+		catan_store_free(s);
+		return 0;
+	}
+	printf("commit %s, turn %d, phase %s: ", id.hex, st.turn,
+	       catan_phase_name(st.phase));
+	waiting_for(stdout, g, &st);
+	printf("\n\n");
+	cli_print_board(stdout, &g->board, &st);
+	printf("\nbank:");
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		printf(" %s %d", catan_res_name(r), st.bank[r]);
+	printf(";  development cards left: %d\n",
+	       st.deck[0] + st.deck[1] + st.deck[2] + st.deck[3] + st.deck[4]);
+	if (st.dice[0])
+		printf("last roll: %d+%d=%d\n", st.dice[0], st.dice[1],
+		       st.dice[0] + st.dice[1]);
+	printf("\n");
+	cli_print_scores(stdout, &g->board, &st, &g->names);
+	printf("\nhands (the repository holds every hand; a player's own "
+	       "interface shows only theirs):\n");
+	for (int p = 0; p < st.opt.nplayers; p++) {
+		printf("  %-8s", g->names.name[p]);
+		for (int r = 0; r < CATAN_RES_COUNT; r++)
+			printf(" %s:%d", catan_res_name(r),
+			       st.players[p].hand[r]);
+		printf("  |");
+		for (int d = 0; d < CATAN_DEV_COUNT; d++)
+			if (st.players[p].devs[d])
+				printf(" %s:%d", catan_dev_name(d),
+				       st.players[p].devs[d]);
+		printf("\n");
+	}
+	catan_store_free(s);
+	return 0;
+}
+
+int cli_legal(const char *dir, int argc, char **argv)
+{
+	catan_store *s = NULL;
+	int rc = open_game(&s, dir), who = -1;
+	if (rc)
+		return rc;
+	const catan_game *g = catan_store_game(s);
+	if (player_arg(g, argc, argv, &who) < 0) {
+		catan_store_free(s);
+		return 2;
+	}
+	catan_state st;
+	catan_err err;
+	if (catan_store_current(&st, NULL, s, &err)) {
+		fprintf(stderr, "catan legal: %s\n", err.msg);
+		catan_store_free(s);
+		return 1;
+	}
+	static catan_action buf[8192];
+	int n = catan_legal_actions(buf, 8192, &g->board, &st, who, 0);
+	if (n == 0) {
+		printf("%s has nothing to do now: ", g->names.name[who]);
+		waiting_for(stdout, g, &st);
+		printf("\n");
+	}
+	for (int i = 0; i < n && i < 8192; i++) {
+		char text[160];
+		catan_action_format(text, sizeof text, &g->board, &g->names,
+				    &buf[i]);
+		printf("%s\n", text);
+	}
+	catan_store_free(s);
+	return 0;
+}
+
+static int print_entry(const catan_log_entry *e, void *ctx)
+{
+	(void)ctx;
+	printf("%.10s %4d %-8s %s\n", e->id.hex, e->turn < 0 ? 0 : e->turn,
+	       e->author, e->subject);
+	return 0;
+}
+
+int cli_log(const char *dir, int argc, char **argv)
+{
+	catan_store *s = NULL;
+	(void)argv;
+	if (argc) {
+		fprintf(stderr, "catan log: no arguments expected\n");
+		return 2;
+	}
+	int rc = open_game(&s, dir);
+	if (rc)
+		return rc;
+	catan_err err;
+	if (catan_store_log(s, print_entry, NULL, &err)) {
+		fprintf(stderr, "catan log: %s\n", err.msg);
+		rc = 1;
+	}
+	catan_store_free(s);
+	return rc;
+}
+
+int cli_verify(const char *dir, int argc, char **argv)
+{
+	catan_store *s = NULL;
+	(void)argv;
+	if (argc) {
+		fprintf(stderr, "catan verify: no arguments expected\n");
+		return 2;
+	}
+	int rc = open_game(&s, dir);
+	if (rc)
+		return rc;
+	catan_verify_report rep;
+	catan_err err;
+	if (catan_store_verify(s, &rep, &err)) {
+		fprintf(stderr, "catan verify: %s\n", err.msg);
+		catan_store_free(s);
+		return 1;
+	}
+	if (rep.ok)
+		printf("ok: %ld commits (%ld discard merges) replayed and "
+		       "verified\n",
+		       rep.commits, rep.merges);
+	else
+		printf("BAD commit %s: %s\n", rep.bad.hex, rep.why);
+	catan_store_free(s);
+	return rep.ok ? 0 : 1;
+}

@@ -1,0 +1,309 @@
+/*
+ * act.c - the current position of a game repository, acting on it, and the
+ * log.
+ *
+ * The position is read from the branch tips: normally one tip is the newest
+ * (every other tip is its ancestor) and its tree is the state. While the
+ * discards after a 7 are being committed the tips fan out from the 7-roll
+ * commit; the position is then the 7-roll state with every discard so far
+ * applied, and once two or more discards are all in, the active player's
+ * next action first commits their merge.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_internal.h"
+
+typedef struct position {
+	catan_state state;
+	git_oid head; /* what the next ordinary action builds on */
+	int nfan;     /* discard commits on `head` not merged yet */
+	git_oid fan[CATAN_MAX_PLAYERS];
+	uint8_t fan_player[CATAN_MAX_PLAYERS];
+	bool merge_pending;
+} position;
+
+/* Author of commit c as a player index, or -1. */
+static int commit_player(catan_store *s, const git_commit *c)
+{
+	const git_signature *a = git_commit_author(c);
+	if (!a || !a->name)
+		return -1;
+	return catan_names_find(&s->game.names, a->name, strlen(a->name));
+}
+
+static bool is_discard(const git_commit *c)
+{
+	const char *sum = git_commit_summary((git_commit *)c);
+	return sum && !strncmp(sum, "discard ", 8);
+}
+
+/* The discard action of commit c by player p, applied to *st. */
+static int apply_discard(catan_state *st, catan_store *s, git_commit *c,
+			 int p, catan_err *err)
+{
+	catan_action a;
+	catan_parse_error pe;
+	if (catan_action_parse(&a, &s->game.board, &s->game.names,
+			       git_commit_summary(c), &pe) ||
+	    a.kind != CATAN_ACT_DISCARD)
+		return store_fail(err, "discard commit does not parse: %s",
+				  pe.msg);
+	int rc = catan_state_apply(st, &s->game.board, st, p, &a, NULL);
+	if (rc)
+		return store_fail(err, "discard commit refused: %s",
+				  catan_error_str(rc));
+	return 0;
+}
+
+static int read_commit_state(catan_state *out, catan_store *s,
+			     const git_oid *id, catan_err *err)
+{
+	git_commit *c = NULL;
+	if (git_commit_lookup(&c, s->repo, id))
+		return store_git_fail(err, "reading a commit");
+	int rc = store_read_state(out, s, git_commit_tree_id(c), err);
+	git_commit_free(c);
+	return rc;
+}
+
+static int get_position(position *pos, catan_store *s, catan_err *err)
+{
+	int n = s->game.opt.nplayers, newest = -1;
+	git_oid tips[CATAN_MAX_PLAYERS] = {{{0}}}, base;
+	git_commit *c = NULL;
+	int rc = -1;
+
+	memset(pos, 0, sizeof *pos);
+	for (int p = 0; p < n; p++)
+		if (store_branch_tip(&tips[p], s, p))
+			return store_fail(err, "branch refs/heads/%s is missing",
+					  s->game.names.name[p]);
+	for (int i = 0; i < n && newest < 0; i++) {
+		bool all = true;
+		for (int j = 0; j < n && all; j++)
+			all = git_oid_equal(&tips[i], &tips[j]) ||
+			      git_graph_descendant_of(s->repo, &tips[i],
+						      &tips[j]) == 1;
+		if (all)
+			newest = i;
+	}
+	if (newest >= 0) {
+		if (git_commit_lookup(&c, s->repo, &tips[newest]))
+			return store_git_fail(err, "reading a commit");
+		if (!is_discard(c) || git_commit_parentcount(c) != 1) {
+			git_oid_cpy(&pos->head, &tips[newest]);
+			rc = store_read_state(&pos->state, s,
+					      git_commit_tree_id(c), err);
+			git_commit_free(c);
+			return rc;
+		}
+		git_oid_cpy(&base, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+		c = NULL;
+	} else if (git_merge_base_many(&base, s->repo, (size_t)n, tips)) {
+		return store_git_fail(err, "the branches share no history");
+	}
+
+	/* A fan of discards on `base`: collect them, one per player. */
+	for (int p = 0; p < n; p++) {
+		if (git_oid_equal(&tips[p], &base) ||
+		    git_graph_descendant_of(s->repo, &base, &tips[p]) == 1)
+			continue;
+		if (git_commit_lookup(&c, s->repo, &tips[p]))
+			return store_git_fail(err, "reading a commit");
+		int who = commit_player(s, c);
+		if (!is_discard(c) || git_commit_parentcount(c) != 1 ||
+		    !git_oid_equal(git_commit_parent_id(c, 0), &base) ||
+		    who < 0) {
+			char id[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(id, sizeof id, &tips[p]);
+			git_commit_free(c);
+			return store_fail(err,
+					  "branches diverge: %s (refs/heads/%s) "
+					  "is not a discard on the 7-roll commit",
+					  id, s->game.names.name[p]);
+		}
+		bool seen = false;
+		for (int k = 0; k < pos->nfan; k++)
+			seen |= git_oid_equal(&pos->fan[k], &tips[p]);
+		if (!seen) {
+			git_oid_cpy(&pos->fan[pos->nfan], &tips[p]);
+			pos->fan_player[pos->nfan++] = (uint8_t)who;
+		}
+		git_commit_free(c);
+		c = NULL;
+	}
+	/* Player order makes the merged state and the merge canonical. */
+	for (int i = 1; i < pos->nfan; i++)
+		for (int k = i; k > 0 && pos->fan_player[k - 1] >
+						  pos->fan_player[k];
+		     k--) {
+			git_oid t = pos->fan[k];
+			uint8_t tp = pos->fan_player[k];
+			pos->fan[k] = pos->fan[k - 1];
+			pos->fan_player[k] = pos->fan_player[k - 1];
+			pos->fan[k - 1] = t;
+			pos->fan_player[k - 1] = tp;
+		}
+	if (read_commit_state(&pos->state, s, &base, err))
+		return -1;
+	git_oid_cpy(&pos->head, &base);
+	for (int k = 0; k < pos->nfan; k++) {
+		if (git_commit_lookup(&c, s->repo, &pos->fan[k]))
+			return store_git_fail(err, "reading a commit");
+		rc = apply_discard(&pos->state, s, c, pos->fan_player[k], err);
+		git_commit_free(c);
+		c = NULL;
+		if (rc)
+			return -1;
+	}
+	if (pos->state.phase != CATAN_PHASE_DISCARD) {
+		if (pos->nfan == 1) {
+			/* One discard finished it: an ordinary chain. */
+			git_oid_cpy(&pos->head, &pos->fan[0]);
+			pos->nfan = 0;
+		} else {
+			pos->merge_pending = true;
+		}
+	}
+	return 0;
+}
+
+int catan_store_current(catan_state *out, catan_commit_id *head,
+			catan_store *s, catan_err *err)
+{
+	position pos;
+	if (get_position(&pos, s, err))
+		return -1;
+	*out = pos.state;
+	store_oid_hex(head, &pos.head);
+	return 0;
+}
+
+int catan_store_state_at(catan_state *out, catan_commit_id *id,
+			 catan_store *s, const char *rev, catan_err *err)
+{
+	git_object *obj = NULL;
+	if (!rev)
+		return catan_store_current(out, id, s, err);
+	if (git_revparse_single(&obj, s->repo, rev))
+		return store_git_fail(err, "resolving the revision");
+	git_commit *c = NULL;
+	int rc = git_object_peel((git_object **)&c, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (rc)
+		return store_git_fail(err, "not a commit");
+	store_oid_hex(id, git_commit_id(c));
+	rc = store_read_state(out, s, git_commit_tree_id(c), err);
+	git_commit_free(c);
+	return rc;
+}
+
+int catan_store_act(catan_store *s, int actor, const catan_action *a,
+		    catan_outcome *outcome, catan_commit_id *id,
+		    catan_err *err)
+{
+	const catan_game *g = &s->game;
+	position pos;
+	catan_state next;
+	git_oid tree, commit, tip;
+	char subject[160];
+
+	if (actor < 0 || actor >= g->opt.nplayers)
+		return store_fail(err, "no such player");
+	if (get_position(&pos, s, err))
+		return -1;
+	/* The rules first: a refused action writes nothing at all. */
+	int rc = catan_state_apply(&next, &g->board, &pos.state, actor, a,
+				   outcome);
+	if (rc) {
+		char text[160];
+		catan_action_format(text, sizeof text, &g->board, &g->names, a);
+		return store_fail(err, "%s may not \"%s\" now: %s",
+				  g->names.name[actor], text,
+				  catan_error_str(rc));
+	}
+	if (pos.merge_pending) {
+		/* The active player joins the discards before going on. */
+		int active = pos.state.active;
+		git_oid merge;
+		if (store_state_tree(&tree, s, &pos.state, true))
+			return store_git_fail(err, "writing the merged state");
+		if (store_commit(&merge, s, active, STORE_MERGE_SUBJECT,
+				 pos.state.turn, &tree, pos.fan, pos.nfan, err))
+			return -1;
+		if (store_branch_tip(&tip, s, active) ||
+		    store_move_branch(s, active, &tip, &merge,
+				      STORE_MERGE_SUBJECT, err))
+			return -1;
+		git_oid_cpy(&pos.head, &merge);
+	}
+	if (store_state_tree(&tree, s, &next, true))
+		return store_git_fail(err, "writing the new state");
+	catan_action_format(subject, sizeof subject, &g->board, &g->names, a);
+	if (store_commit(&commit, s, actor, subject, pos.state.turn, &tree,
+			 &pos.head, 1, err))
+		return -1;
+	if (store_branch_tip(&tip, s, actor))
+		return store_fail(err, "branch of %s is missing",
+				  g->names.name[actor]);
+	if (store_move_branch(s, actor, &tip, &commit, subject, err))
+		return -1;
+	store_oid_hex(id, &commit);
+	return 0;
+}
+
+/* The value of trailer `key` ("Turn") in a commit message, or -1. */
+int store_trailer_int(const char *message, const char *key)
+{
+	char pat[32];
+	snprintf(pat, sizeof pat, "\n%s: ", key);
+	const char *p = strstr(message, pat);
+	if (!p)
+		return -1;
+	p += strlen(pat);
+	long v = 0;
+	if (*p < '0' || *p > '9')
+		return -1;
+	while (*p >= '0' && *p <= '9' && v < 1000000)
+		v = v * 10 + (*p++ - '0');
+	return (*p == '\n' || !*p) ? (int)v : -1;
+}
+
+int catan_store_log(catan_store *s,
+		    int (*fn)(const catan_log_entry *e, void *ctx), void *ctx,
+		    catan_err *err)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int rc = 0;
+	if (git_revwalk_new(&walk, s->repo) ||
+	    git_revwalk_push_glob(walk, "refs/heads/*"))
+		return store_git_fail(err, "walking the history");
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	while (rc == 0 && git_revwalk_next(&id, walk) == 0) {
+		git_commit *c = NULL;
+		catan_log_entry e;
+		if (git_commit_lookup(&c, s->repo, &id)) {
+			rc = store_git_fail(err, "reading a commit");
+			break;
+		}
+		memset(&e, 0, sizeof e);
+		store_oid_hex(&e.id, &id);
+		snprintf(e.subject, sizeof e.subject, "%s",
+			 git_commit_summary(c) ? git_commit_summary(c) : "");
+		const git_signature *a = git_commit_author(c);
+		snprintf(e.author, sizeof e.author, "%s",
+			 a && a->name ? a->name : "?");
+		e.turn = store_trailer_int(git_commit_message(c), "Turn");
+		e.merge = git_commit_parentcount(c) > 1;
+		git_commit_free(c);
+		rc = fn(&e, ctx);
+	}
+	git_revwalk_free(walk);
+	return rc ? -1 : 0;
+}

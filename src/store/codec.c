@@ -1,0 +1,962 @@
+/*
+ * codec.c - game and state <-> the text files of a Git tree.
+ *
+ * Encoding writes every fact of the state on its own line, in a fixed
+ * order; decoding reads the same lines back with a strict reader that
+ * accepts exactly the canonical text (so a tree id is a function of the
+ * state), rebuilds the cached fields with catan_state_derive and checks
+ * every invariant. spec/format.md documents the layout.
+ */
+#include "catan/codec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- file sets ---- */
+
+void catan_files_init(catan_files *f)
+{
+	memset(f, 0, sizeof *f);
+}
+
+void catan_files_free(catan_files *f)
+{
+	if (!f)
+		return;
+	free(f->buf);
+	memset(f, 0, sizeof *f);
+}
+
+int catan_files_add(catan_files *f, const char *path, const char *data,
+		    size_t len)
+{
+	if (f->n == CATAN_FILES_MAX || strlen(path) >= CATAN_PATH_MAX)
+		return -1;
+	if (f->used + len + 1 > f->cap) {
+		size_t cap = f->cap ? f->cap : 4096;
+		while (cap < f->used + len + 1)
+			cap *= 2;
+		char *nb = realloc(f->buf, cap);
+		if (!nb)
+			return -1;
+		/* Re-point earlier files into the moved buffer. */
+		for (int i = 0; i < f->n; i++)
+			f->file[i].data = nb + (f->file[i].data - f->buf);
+		f->buf = nb;
+		f->cap = cap;
+	}
+	catan_file *e = &f->file[f->n++];
+	snprintf(e->path, sizeof e->path, "%s", path);
+	e->data = f->buf + f->used;
+	memcpy(e->data, data, len);
+	e->data[len] = '\0';
+	e->len = len;
+	f->used += len + 1;
+	return 0;
+}
+
+const catan_file *catan_files_get(const catan_files *f, const char *path)
+{
+	for (int i = 0; i < f->n; i++)
+		if (!strcmp(f->file[i].path, path))
+			return &f->file[i];
+	return NULL;
+}
+
+/* ---- a tiny growable text writer ---- */
+
+typedef struct textbuf {
+	char buf[8192];
+	size_t len;
+	bool overflow;
+} textbuf;
+
+static void tprintf(textbuf *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void tprintf(textbuf *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(t->buf + t->len, sizeof t->buf - t->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof t->buf - t->len) {
+		t->overflow = true;
+		return;
+	}
+	t->len += (size_t)n;
+}
+
+static int flush(catan_files *out, const char *path, textbuf *t)
+{
+	if (t->overflow)
+		return -1;
+	int rc = catan_files_add(out, path, t->buf, t->len);
+	t->len = 0;
+	return rc;
+}
+
+/* ---- names ---- */
+
+static const char *const phase_names[CATAN_PHASE_COUNT] = {
+	"setup", "roll", "discard", "robber", "main",
+	"trade", "build", "offer",   "over",
+};
+
+const char *catan_phase_name(int phase)
+{
+	return phase >= 0 && phase < CATAN_PHASE_COUNT ? phase_names[phase]
+						       : "?";
+}
+
+static const char *harbour_name(int kind)
+{
+	return kind == CATAN_HARBOUR_GENERIC ? "generic" : catan_res_name(kind);
+}
+
+static const char *who(const catan_game *g, int p)
+{
+	return p == CATAN_NONE ? "none" : g->names.name[p];
+}
+
+/* "lumber:1 ore:2", or "none" when every count is 0. */
+static void cards_text(textbuf *t, const uint8_t *c, int n,
+		       const char *(*name)(int))
+{
+	bool any = false;
+	for (int i = 0; i < n; i++) {
+		if (!c[i])
+			continue;
+		tprintf(t, "%s%s:%d", any ? " " : "", name(i), c[i]);
+		any = true;
+	}
+	if (!any)
+		tprintf(t, "none");
+}
+
+/* ---- encoding ---- */
+
+int catan_codec_encode_game(catan_files *out, const catan_game *g)
+{
+	const catan_board *b = &g->board;
+	textbuf t = {.len = 0};
+	char name[32];
+
+	for (int i = 0; i < b->ntiles; i++) {
+		catan_tile_format(name, sizeof name, b, i);
+		tprintf(&t, "tile %s %s %d\n", name,
+			catan_res_name(b->tile_terrain[i]), b->tile_token[i]);
+	}
+	for (int h = 0; h < b->nharbours; h++) {
+		catan_edge_format(name, sizeof name, b, b->harbour_edge[h]);
+		tprintf(&t, "harbour %s %s\n", name,
+			harbour_name(b->harbour_kind[h]));
+	}
+	if (flush(out, "game/board", &t))
+		return -1;
+	tprintf(&t, "players");
+	for (int p = 0; p < g->opt.nplayers; p++)
+		tprintf(&t, " %s", g->names.name[p]);
+	tprintf(&t, "\nvp %d\nphases %s\ndice %s\noffer-limit %d\nseed %llu\n",
+		g->opt.vp_target,
+		g->opt.phases == CATAN_PHASES_CLASSIC ? "classic" : "combined",
+		g->opt.dice == CATAN_DICE_MANUAL ? "manual" : "seeded",
+		g->opt.offer_limit, (unsigned long long)g->opt.seed);
+	return flush(out, "game/options", &t);
+}
+
+int catan_codec_encode_state(catan_files *out, const catan_game *g,
+			     const catan_state *s)
+{
+	const catan_board *b = &g->board;
+	textbuf t = {.len = 0};
+	char name[32], path[CATAN_PATH_MAX];
+
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		tprintf(&t, "%s %d\n", catan_res_name(r), s->bank[r]);
+	if (flush(out, "bank", &t))
+		return -1;
+	for (int d = 0; d < CATAN_DEV_COUNT; d++)
+		tprintf(&t, "%s %d\n", catan_dev_name(d), s->deck[d]);
+	if (flush(out, "deck", &t))
+		return -1;
+	/* game/ sits here in path order; the caller adds it. */
+	for (int p = 0; p < s->opt.nplayers; p++)
+		if (s->discard[p])
+			tprintf(&t, "discard %s %d\n", who(g, p), s->discard[p]);
+	if (s->phase == CATAN_PHASE_OFFER) {
+		tprintf(&t, "offer %s %s give ", who(g, s->offer_from),
+			who(g, s->offer_to));
+		cards_text(&t, s->offer_give, CATAN_RES_COUNT, catan_res_name);
+		tprintf(&t, " get ");
+		cards_text(&t, s->offer_get, CATAN_RES_COUNT, catan_res_name);
+		tprintf(&t, "\n");
+	}
+	if (flush(out, "pending", &t))
+		return -1;
+	for (int d = 0; d < CATAN_DEV_COUNT; d++)
+		tprintf(&t, "%s %d\n", catan_dev_name(d), s->played[d]);
+	if (flush(out, "played", &t))
+		return -1;
+	for (int p = 0; p < s->opt.nplayers; p++) {
+		const catan_player *pl = &s->players[p];
+		snprintf(path, sizeof path, "players/%s/", g->names.name[p]);
+		size_t base = strlen(path);
+		CATAN_FOR_BITS(v, s->occupied.w, CATAN_VWORDS)
+		{
+			bool city = catan_vset_has(&pl->cities, v);
+			if (!city && !catan_vset_has(&pl->settlements, v))
+				continue;
+			catan_vertex_format(name, sizeof name, b, v);
+			tprintf(&t, "%s %s\n", city ? "city" : "settlement",
+				name);
+		}
+		snprintf(path + base, sizeof path - base, "buildings");
+		if (flush(out, path, &t))
+			return -1;
+		for (int d = 0; d < CATAN_DEV_COUNT; d++)
+			tprintf(&t, "%s %d\n", catan_dev_name(d), pl->devs[d]);
+		tprintf(&t, "knights-played %d\n", pl->knights);
+		snprintf(path + base, sizeof path - base, "cards");
+		if (flush(out, path, &t))
+			return -1;
+		for (int r = 0; r < CATAN_RES_COUNT; r++)
+			tprintf(&t, "%s %d\n", catan_res_name(r), pl->hand[r]);
+		snprintf(path + base, sizeof path - base, "hand");
+		if (flush(out, path, &t))
+			return -1;
+		CATAN_FOR_BITS(e, pl->roads.w, CATAN_EWORDS)
+		{
+			catan_edge_format(name, sizeof name, b, e);
+			tprintf(&t, "%s\n", name);
+		}
+		snprintf(path + base, sizeof path - base, "roads");
+		if (flush(out, path, &t))
+			return -1;
+	}
+	tprintf(&t, "%016llx\n", (unsigned long long)s->rng.s);
+	if (flush(out, "rng", &t))
+		return -1;
+	if (s->robber == CATAN_NONE)
+		tprintf(&t, "none\n");
+	else {
+		catan_tile_format(name, sizeof name, b, s->robber);
+		tprintf(&t, "%s\n", name);
+	}
+	if (flush(out, "robber", &t))
+		return -1;
+	tprintf(&t, "longest-road %s\nlargest-army %s\n",
+		who(g, s->longest_road), who(g, s->largest_army));
+	if (flush(out, "trophies", &t))
+		return -1;
+	tprintf(&t, "turn %d\nphase %s\nactive %s\nsetup-step %d\n", s->turn,
+		catan_phase_name(s->phase), who(g, s->active), s->setup_step);
+	tprintf(&t, "dice %d %d\nrolled %s\ncard-played %s\nbought ",
+		s->dice[0], s->dice[1], s->rolled ? "yes" : "no",
+		s->dev_played ? "yes" : "no");
+	cards_text(&t, s->bought, CATAN_DEV_COUNT, catan_dev_name);
+	tprintf(&t, "\noffers %d\nresume %s\nwinner %s\n", s->offers,
+		catan_phase_name(s->resume), who(g, s->winner));
+	return flush(out, "turn", &t);
+}
+
+/* ---- decoding ---- */
+
+typedef struct reader {
+	const char *path;
+	const char *p, *end;
+	int line;
+	char cur[512]; /* the current line, NUL-terminated */
+	catan_codec_error *err;
+} reader;
+
+static int rfail(reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int rfail(reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	snprintf(r->err->path, sizeof r->err->path, "%s", r->path);
+	r->err->line = r->line;
+	va_start(ap, fmt);
+	vsnprintf(r->err->msg, sizeof r->err->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int open_file(reader *r, const catan_files *in, const char *path,
+		     catan_codec_error *err)
+{
+	const catan_file *f = catan_files_get(in, path);
+	r->path = path;
+	r->line = 0;
+	r->err = err;
+	if (!f)
+		return rfail(r, "missing file");
+	r->p = f->data;
+	r->end = f->data + f->len;
+	if (f->len && f->data[f->len - 1] != '\n')
+		return rfail(r, "file does not end with a newline");
+	if (memchr(f->data, '\0', f->len))
+		return rfail(r, "file holds a NUL byte");
+	return 0;
+}
+
+/* Next line into r->cur; 0 on success, 1 at end of file, -1 error. */
+static int next_line(reader *r)
+{
+	if (r->p >= r->end)
+		return 1;
+	const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+	size_t n = (size_t)(nl - r->p);
+	r->line++;
+	if (n >= sizeof r->cur)
+		return rfail(r, "line too long");
+	memcpy(r->cur, r->p, n);
+	r->cur[n] = '\0';
+	r->p = nl + 1;
+	return 0;
+}
+
+static int need_line(reader *r, const char *what)
+{
+	int rc = next_line(r);
+	if (rc == 1) {
+		r->line++;
+		return rfail(r, "missing line: expected %s", what);
+	}
+	return rc;
+}
+
+static int expect_end(reader *r)
+{
+	if (r->p < r->end) {
+		r->line++;
+		return rfail(r, "unexpected extra line");
+	}
+	return 0;
+}
+
+/* A whole decimal number in [lo, hi] with no sign or leading zero. */
+static bool read_uint(const char *s, long lo, long hi, long *out)
+{
+	long v = 0;
+	if (!*s || (s[0] == '0' && s[1]))
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 100000000)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	if (v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* "KEY VALUE" with an exact key and a number in range. */
+static int key_num(reader *r, const char *key, long lo, long hi, long *out)
+{
+	if (need_line(r, key))
+		return -1;
+	size_t k = strlen(key);
+	if (strncmp(r->cur, key, k) || r->cur[k] != ' ' ||
+	    !read_uint(r->cur + k + 1, lo, hi, out))
+		return rfail(r, "expected \"%s N\" with N from %ld to %ld, got "
+				"\"%.40s\"",
+			     key, lo, hi, r->cur);
+	return 0;
+}
+
+/* "KEY WORD": returns the word (points into r->cur). */
+static int key_word(reader *r, const char *key, const char **out)
+{
+	if (need_line(r, key))
+		return -1;
+	size_t k = strlen(key);
+	if (strncmp(r->cur, key, k) || r->cur[k] != ' ' || !r->cur[k + 1] ||
+	    strchr(r->cur + k + 1, ' '))
+		return rfail(r, "expected \"%s VALUE\", got \"%.40s\"", key,
+			     r->cur);
+	*out = r->cur + k + 1;
+	return 0;
+}
+
+static int find_word(const char *w, const char *(*name)(int), int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(w, name(i)))
+			return i;
+	return -1;
+}
+
+static int player_word(const catan_game *g, const char *w, bool none_ok)
+{
+	if (none_ok && !strcmp(w, "none"))
+		return CATAN_NONE;
+	int p = catan_names_find(&g->names, w, strlen(w));
+	return p >= 0 && p < g->opt.nplayers ? p : -1;
+}
+
+/* "name:N name:N ..." or "none" into counts c[0..n-1]. */
+static bool parse_cards(const char *s, uint8_t *c, int n,
+			const char *(*name)(int), int max)
+{
+	memset(c, 0, (size_t)n);
+	if (!strcmp(s, "none"))
+		return true;
+	int last = -1;
+	while (*s) {
+		char word[40];
+		const char *sp = strchr(s, ' ');
+		size_t len = sp ? (size_t)(sp - s) : strlen(s);
+		if (len == 0 || len >= sizeof word)
+			return false;
+		memcpy(word, s, len);
+		word[len] = '\0';
+		char *colon = strchr(word, ':');
+		long v;
+		if (!colon)
+			return false;
+		*colon = '\0';
+		int i = find_word(word, name, n);
+		/* Canonical: increasing kinds, no zero counts. */
+		if (i <= last || !read_uint(colon + 1, 1, max, &v))
+			return false;
+		c[i] = (uint8_t)v;
+		last = i;
+		s += len;
+		if (*s == ' ') {
+			s++;
+			if (!*s)
+				return false;
+		}
+	}
+	return true;
+}
+
+int catan_codec_decode_game(catan_game *out, const catan_files *in,
+			    catan_codec_error *err)
+{
+	reader r;
+	catan_hex hexes[CATAN_MAX_TILES];
+	uint8_t terrain[CATAN_MAX_TILES], token[CATAN_MAX_TILES];
+	int nt = 0, nh = 0;
+	struct {
+		catan_hex hex;
+		int dir, kind;
+	} harbours[CATAN_MAX_HARBOURS];
+	memset(out, 0, sizeof *out);
+
+	if (open_file(&r, in, "game/options", err))
+		return -1;
+	if (need_line(&r, "players"))
+		return -1;
+	if (strncmp(r.cur, "players ", 8))
+		return rfail(&r, "expected \"players NAME NAME ...\"");
+	char list[sizeof r.cur];
+	memcpy(list, r.cur + 8, strlen(r.cur + 8) + 1);
+	for (char *c = list; *c; c++)
+		if (*c == ' ')
+			*c = ',';
+	if (catan_names_parse(&out->names, list) ||
+	    out->names.n > CATAN_MAX_PLAYERS_BASE)
+		return rfail(&r, "bad player list \"%.60s\"", r.cur + 8);
+	/* Canonical: names as stored (lowercase), no folding happened. */
+	for (int p = 0; p < out->names.n; p++)
+		if (!strstr(r.cur, out->names.name[p]))
+			return rfail(&r, "player names must be lowercase");
+	catan_options_default(&out->opt);
+	out->opt.nplayers = out->names.n;
+	long v;
+	const char *w;
+	if (key_num(&r, "vp", 3, 20, &v))
+		return -1;
+	out->opt.vp_target = (uint8_t)v;
+	if (key_word(&r, "phases", &w))
+		return -1;
+	if (!strcmp(w, "classic"))
+		out->opt.phases = CATAN_PHASES_CLASSIC;
+	else if (strcmp(w, "combined"))
+		return rfail(&r, "phases must be combined or classic");
+	if (key_word(&r, "dice", &w))
+		return -1;
+	if (!strcmp(w, "manual"))
+		out->opt.dice = CATAN_DICE_MANUAL;
+	else if (strcmp(w, "seeded"))
+		return rfail(&r, "dice must be seeded or manual");
+	if (key_num(&r, "offer-limit", 0, 255, &v))
+		return -1;
+	out->opt.offer_limit = (uint8_t)v;
+	if (key_word(&r, "seed", &w))
+		return -1;
+	{
+		unsigned long long seed = 0;
+		const char *c = w;
+		if (*c == '0' && c[1])
+			return rfail(&r, "seed has a leading zero");
+		for (; *c; c++) {
+			if (*c < '0' || *c > '9' ||
+			    seed > (~0ull - 9) / 10)
+				return rfail(&r, "seed must be a number below "
+						 "2^64");
+			seed = seed * 10 + (unsigned)(*c - '0');
+		}
+		out->opt.seed = seed;
+	}
+	if (expect_end(&r))
+		return -1;
+
+	if (open_file(&r, in, "game/board", err))
+		return -1;
+	int rc;
+	while ((rc = next_line(&r)) == 0) {
+		char kind[16], a[32], b2[32], c[32], extra[2];
+		int n = sscanf(r.cur, "%15s %31s %31s %31s %1s", kind, a, b2, c,
+			       extra);
+		if (n == 4 && !strcmp(kind, "tile")) {
+			int q, rr, used = 0;
+			if (nh || nt == CATAN_MAX_TILES ||
+			    sscanf(a, "%d,%d%n", &q, &rr, &used) != 2 ||
+			    a[used] || q < -CATAN_MAX_RADIUS - 1 ||
+			    q > CATAN_MAX_RADIUS + 1 ||
+			    rr < -CATAN_MAX_RADIUS - 1 ||
+			    rr > CATAN_MAX_RADIUS + 1)
+				return rfail(&r, "bad tile line \"%.60s\"",
+					     r.cur);
+			int t = find_word(b2, catan_res_name,
+					  CATAN_RES_COUNT + 1);
+			if (t < 0)
+				return rfail(&r, "unknown terrain \"%.20s\"",
+					     b2);
+			if (!read_uint(c, 0, 12, &v) ||
+			    (t == CATAN_DESERT) != (v == 0) || v == 1 || v == 7)
+				return rfail(&r, "bad token \"%.20s\"", c);
+			hexes[nt] = (catan_hex){(int8_t)q, (int8_t)rr};
+			terrain[nt] = (uint8_t)t;
+			token[nt++] = (uint8_t)v;
+		} else if (n == 3 && !strcmp(kind, "harbour")) {
+			int q, rr, used = 0;
+			char dir[4];
+			if (nh == CATAN_MAX_HARBOURS ||
+			    sscanf(a, "%d,%d,%3[a-z]%n", &q, &rr, dir, &used) !=
+				    3 ||
+			    a[used])
+				return rfail(&r, "bad harbour line \"%.60s\"",
+					     r.cur);
+			int d = !strcmp(dir, "w")    ? CATAN_EDIR_W
+				: !strcmp(dir, "nw") ? CATAN_EDIR_NW
+				: !strcmp(dir, "ne") ? CATAN_EDIR_NE
+						     : -1;
+			int k = !strcmp(b2, "generic")
+					? CATAN_HARBOUR_GENERIC
+					: find_word(b2, catan_res_name,
+						    CATAN_RES_COUNT);
+			if (d < 0 || k < 0)
+				return rfail(&r, "bad harbour line \"%.60s\"",
+					     r.cur);
+			harbours[nh].hex = (catan_hex){(int8_t)q, (int8_t)rr};
+			harbours[nh].dir = d;
+			harbours[nh++].kind = k;
+		} else {
+			return rfail(&r, "expected a tile or harbour line, got "
+					 "\"%.40s\"",
+				     r.cur);
+		}
+	}
+	if (rc < 0)
+		return -1;
+	if (nt == 0)
+		return rfail(&r, "no tiles");
+	catan_board *b = &out->board;
+	if (catan_board_init_shape(b, hexes, nt))
+		return rfail(&r, "tiles do not form a board (duplicate, or "
+				 "too many)");
+	for (int i = 0; i < nt; i++) {
+		int t = catan_board_tile(b, hexes[i].q, hexes[i].r);
+		if (t != i) {
+			r.line = i + 1;
+			return rfail(&r, "tiles out of order (expected by r, "
+					 "then q)");
+		}
+		b->tile_terrain[t] = terrain[i];
+		b->tile_token[t] = token[i];
+	}
+	for (int h = 0; h < nh; h++) {
+		int e = catan_board_edge(b, harbours[h].hex.q, harbours[h].hex.r,
+					 harbours[h].dir);
+		r.line = nt + h + 1;
+		if (e < 0)
+			return rfail(&r, "harbour edge not on the board");
+		int land = 0;
+		for (int t = 0; t < nt; t++)
+			for (int s = 0; s < 6; s++)
+				land += b->tile_edges[t][s] == e;
+		if (land != 1)
+			return rfail(&r, "harbour edge is not on the coast");
+		for (int k = 0; k < h; k++)
+			if (b->harbour_edge[k] == e)
+				return rfail(&r, "two harbours on one edge");
+		b->harbour_edge[h] = (uint8_t)e;
+		b->harbour_kind[h] = (uint8_t)harbours[h].kind;
+	}
+	b->nharbours = (uint8_t)nh;
+	catan_board_finish(b);
+	return 0;
+}
+
+/* Reads the 5 "NAME N" lines of a per-kind count file. */
+static int counts_file(reader *r, uint8_t *out, int n, const char *(*name)(int),
+		       long max)
+{
+	for (int i = 0; i < n; i++) {
+		long v;
+		if (key_num(r, name(i), 0, max, &v))
+			return -1;
+		out[i] = (uint8_t)v;
+	}
+	return 0;
+}
+
+static int phase_word(const char *w)
+{
+	for (int i = 0; i < CATAN_PHASE_COUNT; i++)
+		if (!strcmp(w, phase_names[i]))
+			return i;
+	return -1;
+}
+
+static int yes_no(reader *r, const char *key, uint8_t *out)
+{
+	const char *w;
+	if (key_word(r, key, &w))
+		return -1;
+	if (strcmp(w, "yes") && strcmp(w, "no"))
+		return rfail(r, "%s must be yes or no", key);
+	*out = !strcmp(w, "yes");
+	return 0;
+}
+
+static int player_line(reader *r, const catan_game *g, const char *key,
+		       uint8_t *out)
+{
+	const char *w;
+	if (key_word(r, key, &w))
+		return -1;
+	int p = player_word(g, w, true);
+	if (p < 0)
+		return rfail(r, "unknown player \"%.20s\"", w);
+	*out = (uint8_t)p;
+	return 0;
+}
+
+static int decode_player(catan_state *s, const catan_game *g, int p,
+			 const catan_files *in, catan_codec_error *err)
+{
+	const catan_board *b = &g->board;
+	catan_player *pl = &s->players[p];
+	char path[CATAN_PATH_MAX];
+	reader r;
+	int rc;
+
+	snprintf(path, sizeof path, "players/%s/buildings", g->names.name[p]);
+	if (open_file(&r, in, path, err))
+		return -1;
+	int last = -1;
+	while ((rc = next_line(&r)) == 0) {
+		char kind[16], where[32], extra[2];
+		catan_action a;
+		char text[64];
+		if (sscanf(r.cur, "%15s %31s %1s", kind, where, extra) != 2)
+			return rfail(&r, "expected \"settlement|city VERTEX\"");
+		snprintf(text, sizeof text, "build city %s", where);
+		if (catan_action_parse(&a, b, &g->names, text, NULL))
+			return rfail(&r, "bad vertex \"%.20s\"", where);
+		char canon[32];
+		catan_vertex_format(canon, sizeof canon, b, a.vertex);
+		if (strcmp(canon, where) || a.vertex <= last)
+			return rfail(&r, "vertex \"%.20s\" not canonical or out "
+					 "of order",
+				     where);
+		last = a.vertex;
+		if (!strcmp(kind, "settlement"))
+			catan_vset_add(&pl->settlements, a.vertex);
+		else if (!strcmp(kind, "city"))
+			catan_vset_add(&pl->cities, a.vertex);
+		else
+			return rfail(&r, "unknown building \"%.20s\"", kind);
+	}
+	if (rc < 0)
+		return -1;
+
+	snprintf(path, sizeof path, "players/%s/cards", g->names.name[p]);
+	if (open_file(&r, in, path, err) ||
+	    counts_file(&r, pl->devs, CATAN_DEV_COUNT, catan_dev_name, 25))
+		return -1;
+	long v;
+	if (key_num(&r, "knights-played", 0, 14, &v) || expect_end(&r))
+		return -1;
+	pl->knights = (uint8_t)v;
+
+	snprintf(path, sizeof path, "players/%s/hand", g->names.name[p]);
+	if (open_file(&r, in, path, err) ||
+	    counts_file(&r, pl->hand, CATAN_RES_COUNT, catan_res_name,
+			CATAN_RES_TOTAL) ||
+	    expect_end(&r))
+		return -1;
+
+	snprintf(path, sizeof path, "players/%s/roads", g->names.name[p]);
+	if (open_file(&r, in, path, err))
+		return -1;
+	last = -1;
+	while ((rc = next_line(&r)) == 0) {
+		catan_action a;
+		char text[64], canon[32];
+		snprintf(text, sizeof text, "build road %.40s", r.cur);
+		if (strchr(r.cur, ' ') ||
+		    catan_action_parse(&a, b, &g->names, text, NULL))
+			return rfail(&r, "bad edge \"%.20s\"", r.cur);
+		catan_edge_format(canon, sizeof canon, b, a.edge);
+		if (strcmp(canon, r.cur) || a.edge <= last)
+			return rfail(&r, "edge \"%.20s\" not canonical or out of "
+					 "order",
+				     r.cur);
+		last = a.edge;
+		catan_eset_add(&pl->roads, a.edge);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* Every path the state of game g must have, in tree order. */
+static int expected_paths(const catan_game *g, char paths[][CATAN_PATH_MAX])
+{
+	static const char *const top[] = {"bank",    "deck", "pending",
+					  "played",  "rng",  "robber",
+					  "trophies", "turn"};
+	static const char *const per[] = {"buildings", "cards", "hand",
+					  "roads"};
+	int n = 0;
+	for (int i = 0; i < 8; i++)
+		snprintf(paths[n++], CATAN_PATH_MAX, "%s", top[i]);
+	for (int p = 0; p < g->opt.nplayers; p++)
+		for (int i = 0; i < 4; i++)
+			snprintf(paths[n++], CATAN_PATH_MAX, "players/%s/%s",
+				 g->names.name[p], per[i]);
+	return n;
+}
+
+int catan_codec_decode_state(catan_state *out, const catan_game *g,
+			     const catan_files *in, catan_codec_error *err)
+{
+	const catan_board *b = &g->board;
+	char paths[CATAN_FILES_MAX][CATAN_PATH_MAX];
+	int np = expected_paths(g, paths);
+	reader r;
+	long v;
+	int rc;
+	memset(err, 0, sizeof *err);
+
+	/* No stray files (game/ is the caller's). */
+	for (int i = 0; i < in->n; i++) {
+		const char *path = in->file[i].path;
+		bool known = !strncmp(path, "game/", 5);
+		for (int k = 0; k < np && !known; k++)
+			known = !strcmp(path, paths[k]);
+		if (!known) {
+			snprintf(err->path, sizeof err->path, "%s", path);
+			snprintf(err->msg, sizeof err->msg,
+				 "unexpected file in the state");
+			return -1;
+		}
+	}
+	if (catan_state_init(out, b, &g->opt)) {
+		snprintf(err->path, sizeof err->path, "game/options");
+		snprintf(err->msg, sizeof err->msg, "options out of range");
+		return -1;
+	}
+
+	if (open_file(&r, in, "bank", err) ||
+	    counts_file(&r, out->bank, CATAN_RES_COUNT, catan_res_name,
+			CATAN_RES_TOTAL) ||
+	    expect_end(&r))
+		return -1;
+	if (open_file(&r, in, "deck", err) ||
+	    counts_file(&r, out->deck, CATAN_DEV_COUNT, catan_dev_name, 14) ||
+	    expect_end(&r))
+		return -1;
+	if (open_file(&r, in, "played", err) ||
+	    counts_file(&r, out->played, CATAN_DEV_COUNT, catan_dev_name,
+			14) ||
+	    expect_end(&r))
+		return -1;
+
+	/* pending: discard lines in player order, then an optional offer. */
+	if (open_file(&r, in, "pending", err))
+		return -1;
+	int last = -1;
+	bool offer = false;
+	while ((rc = next_line(&r)) == 0) {
+		char kind[16], a[32], c[32], extra[2];
+		if (!offer && sscanf(r.cur, "%15s %31s %31s %1s", kind, a, c,
+				     extra) == 3 &&
+		    !strcmp(kind, "discard")) {
+			int p = player_word(g, a, false);
+			if (p <= last || !read_uint(c, 1, 47, &v))
+				return rfail(&r, "bad discard line \"%.60s\"",
+					     r.cur);
+			out->discard[p] = (uint8_t)v;
+			last = p;
+			continue;
+		}
+		char from[32], to[32], give[128], get[128];
+		if (!offer &&
+		    sscanf(r.cur, "offer %31s %31s give %127[^g]get %127[^\n]",
+			   from, to, give, get) == 4) {
+			size_t gl = strlen(give);
+			if (gl < 2 || give[gl - 1] != ' ')
+				return rfail(&r, "bad offer line");
+			give[gl - 1] = '\0';
+			int f = player_word(g, from, false),
+			    t = player_word(g, to, false);
+			if (f < 0 || t < 0 ||
+			    !parse_cards(give, out->offer_give, CATAN_RES_COUNT,
+					 catan_res_name, 95) ||
+			    !parse_cards(get, out->offer_get, CATAN_RES_COUNT,
+					 catan_res_name, 95))
+				return rfail(&r, "bad offer line \"%.60s\"",
+					     r.cur);
+			out->offer_from = (uint8_t)f;
+			out->offer_to = (uint8_t)t;
+			offer = true;
+			continue;
+		}
+		return rfail(&r, "expected a discard or offer line, got "
+				 "\"%.40s\"",
+			     r.cur);
+	}
+	if (rc < 0)
+		return -1;
+
+	for (int p = 0; p < g->opt.nplayers; p++)
+		if (decode_player(out, g, p, in, err))
+			return -1;
+
+	if (open_file(&r, in, "rng", err) || need_line(&r, "the RNG state"))
+		return -1;
+	{
+		unsigned long long x = 0;
+		if (strlen(r.cur) != 16 || strspn(r.cur, "0123456789abcdef") != 16)
+			return rfail(&r, "expected 16 lowercase hex digits");
+		sscanf(r.cur, "%16llx", &x);
+		out->rng.s = x;
+	}
+	if (expect_end(&r))
+		return -1;
+
+	if (open_file(&r, in, "robber", err) || need_line(&r, "a tile"))
+		return -1;
+	if (!strcmp(r.cur, "none")) {
+		out->robber = CATAN_NONE;
+	} else {
+		catan_action a;
+		char text[64], canon[32];
+		snprintf(text, sizeof text, "robber %.40s", r.cur);
+		if (strchr(r.cur, ' ') ||
+		    catan_action_parse(&a, b, &g->names, text, NULL))
+			return rfail(&r, "bad tile \"%.20s\"", r.cur);
+		catan_tile_format(canon, sizeof canon, b, a.tile);
+		if (strcmp(canon, r.cur))
+			return rfail(&r, "tile not canonical");
+		out->robber = a.tile;
+	}
+	if (expect_end(&r))
+		return -1;
+
+	if (open_file(&r, in, "trophies", err) ||
+	    player_line(&r, g, "longest-road", &out->longest_road) ||
+	    player_line(&r, g, "largest-army", &out->largest_army) ||
+	    expect_end(&r))
+		return -1;
+
+	if (open_file(&r, in, "turn", err) ||
+	    key_num(&r, "turn", 0, 65535, &v))
+		return -1;
+	out->turn = (uint16_t)v;
+	const char *w;
+	if (key_word(&r, "phase", &w))
+		return -1;
+	int ph = phase_word(w);
+	if (ph < 0)
+		return rfail(&r, "unknown phase \"%.20s\"", w);
+	out->phase = (uint8_t)ph;
+	if (player_line(&r, g, "active", &out->active) ||
+	    out->active == CATAN_NONE)
+		return r.line ? rfail(&r, "active must be a player") : -1;
+	if (key_num(&r, "setup-step", 0, 2 * g->opt.nplayers, &v))
+		return -1;
+	out->setup_step = (uint8_t)v;
+	if (need_line(&r, "dice"))
+		return -1;
+	{
+		int d1, d2, used = 0;
+		if (sscanf(r.cur, "dice %1d %1d%n", &d1, &d2, &used) != 2 ||
+		    r.cur[used] || d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0))
+			return rfail(&r, "expected \"dice D1 D2\"");
+		out->dice[0] = (uint8_t)d1;
+		out->dice[1] = (uint8_t)d2;
+	}
+	if (yes_no(&r, "rolled", &out->rolled) ||
+	    yes_no(&r, "card-played", &out->dev_played))
+		return -1;
+	if (need_line(&r, "bought"))
+		return -1;
+	if (strncmp(r.cur, "bought ", 7) ||
+	    !parse_cards(r.cur + 7, out->bought, CATAN_DEV_COUNT,
+			 catan_dev_name, 25))
+		return rfail(&r, "expected \"bought CARDS\" or \"bought none\"");
+	if (key_num(&r, "offers", 0, 255, &v))
+		return -1;
+	out->offers = (uint8_t)v;
+	if (key_word(&r, "resume", &w))
+		return -1;
+	if ((ph = phase_word(w)) < 0)
+		return rfail(&r, "unknown phase \"%.20s\"", w);
+	out->resume = (uint8_t)ph;
+	if (player_line(&r, g, "winner", &out->winner) || expect_end(&r))
+		return -1;
+
+	catan_state_derive(out, b);
+	char why[200];
+	if (catan_state_check(b, out, why, sizeof why)) {
+		snprintf(err->path, sizeof err->path, "(state)");
+		err->line = 0;
+		snprintf(err->msg, sizeof err->msg, "inconsistent state: %.130s",
+			 why);
+		return -1;
+	}
+	/* Last guard: the text must be exactly what encoding gives. */
+	catan_files again;
+	catan_files_init(&again);
+	if (catan_codec_encode_state(&again, g, out)) {
+		catan_files_free(&again);
+		snprintf(err->msg, sizeof err->msg, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < again.n; i++) {
+		const catan_file *f = catan_files_get(in, again.file[i].path);
+		if (!f || f->len != again.file[i].len ||
+		    memcmp(f->data, again.file[i].data, f->len)) {
+			snprintf(err->path, sizeof err->path, "%s",
+				 again.file[i].path);
+			err->line = 0;
+			snprintf(err->msg, sizeof err->msg,
+				 "not in canonical form (re-encoding differs)");
+			catan_files_free(&again);
+			return -1;
+		}
+	}
+	catan_files_free(&again);
+	return 0;
+}

@@ -1,0 +1,624 @@
+/*
+ * store.c - the game as Git history: genesis, reading states from trees,
+ * acting (one commit per action), the discard fan-out and its merge.
+ *
+ * Trees are serialised and hashed here rather than through git_treebuilder:
+ * the layout is fixed and small, and hashing without writing lets verify
+ * compare tree ids without touching the object database.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "store_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int store_fail(catan_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int store_git_fail(catan_err *err, const char *what)
+{
+	const git_error *e = git_error_last();
+	return store_fail(err, "%s: %s", what,
+			  e && e->message ? e->message : "unknown error");
+}
+
+void store_oid_hex(catan_commit_id *out, const git_oid *id)
+{
+	if (out)
+		git_oid_tostr(out->hex, sizeof out->hex, id);
+}
+
+/* out = a + b; false (out untouched) when it does not fit. */
+static bool join(char *out, size_t size, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la + lb + 1 > size)
+		return false;
+	memcpy(out, a, la);
+	memcpy(out + la, b, lb + 1);
+	return true;
+}
+
+/* ---- trees ---- */
+
+typedef struct tree_entry {
+	char name[CATAN_PATH_MAX];
+	bool dir;
+	git_oid id;
+} tree_entry;
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const tree_entry *x = a, *y = b;
+	char kx[CATAN_PATH_MAX + 1], ky[CATAN_PATH_MAX + 1];
+	/* Git orders a directory as if its name ended in '/'. */
+	snprintf(kx, sizeof kx, "%s%s", x->name, x->dir ? "/" : "");
+	snprintf(ky, sizeof ky, "%s%s", y->name, y->dir ? "/" : "");
+	return strcmp(kx, ky);
+}
+
+/* Serialises entries as a Git tree; hashes it, and writes it if asked. */
+static int put_tree(git_oid *out, git_odb *odb, tree_entry *e, int n,
+		    bool write)
+{
+	char buf[4096];
+	size_t len = 0;
+	qsort(e, (size_t)n, sizeof *e, entry_cmp);
+	for (int i = 0; i < n; i++) {
+		int k = snprintf(buf + len, sizeof buf - len, "%s %s",
+				 e[i].dir ? "40000" : "100644", e[i].name);
+		if (k < 0 || len + (size_t)k + 1 + GIT_OID_RAWSZ > sizeof buf)
+			return -1;
+		len += (size_t)k + 1; /* keep the NUL */
+		memcpy(buf + len, e[i].id.id, GIT_OID_RAWSZ);
+		len += GIT_OID_RAWSZ;
+	}
+	if (write)
+		return git_odb_write(out, odb, buf, len, GIT_OBJECT_TREE);
+	return git_odb_hash(out, buf, len, GIT_OBJECT_TREE);
+}
+
+static int put_blob(git_oid *out, git_odb *odb, const catan_file *f,
+		    bool write)
+{
+	if (write)
+		return git_odb_write(out, odb, f->data, f->len,
+				     GIT_OBJECT_BLOB);
+	return git_odb_hash(out, f->data, f->len, GIT_OBJECT_BLOB);
+}
+
+int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
+		  bool write)
+{
+	tree_entry root[16], players[CATAN_MAX_PLAYERS], sub[4];
+	int nroot = 0, nplayers = 0;
+	const catan_game *g = &s->game;
+
+	for (int i = 0; i < files->n; i++) {
+		const catan_file *f = &files->file[i];
+		if (strncmp(f->path, "players/", 8) == 0)
+			continue;
+		if (nroot == 14)
+			return -1;
+		snprintf(root[nroot].name, sizeof root[nroot].name, "%s",
+			 f->path);
+		root[nroot].dir = false;
+		if (put_blob(&root[nroot].id, s->odb, f, write))
+			return -1;
+		nroot++;
+	}
+	for (int p = 0; p < g->opt.nplayers; p++) {
+		char prefix[CATAN_PATH_MAX];
+		int nsub = 0;
+		snprintf(prefix, sizeof prefix, "players/%s/", g->names.name[p]);
+		size_t pl = strlen(prefix);
+		for (int i = 0; i < files->n; i++) {
+			const catan_file *f = &files->file[i];
+			if (strncmp(f->path, prefix, pl) || nsub == 4)
+				continue;
+			snprintf(sub[nsub].name, sizeof sub[nsub].name, "%s",
+				 f->path + pl);
+			sub[nsub].dir = false;
+			if (put_blob(&sub[nsub].id, s->odb, f, write))
+				return -1;
+			nsub++;
+		}
+		snprintf(players[nplayers].name, sizeof players[0].name, "%s",
+			 g->names.name[p]);
+		players[nplayers].dir = true;
+		if (put_tree(&players[nplayers].id, s->odb, sub, nsub, write))
+			return -1;
+		nplayers++;
+	}
+	snprintf(root[nroot].name, sizeof root[0].name, "players");
+	root[nroot].dir = true;
+	if (put_tree(&root[nroot].id, s->odb, players, nplayers, write))
+		return -1;
+	nroot++;
+	snprintf(root[nroot].name, sizeof root[0].name, "game");
+	root[nroot].dir = true;
+	git_oid_cpy(&root[nroot].id, &s->game_tree);
+	nroot++;
+	return put_tree(out, s->odb, root, nroot, write);
+}
+
+int store_state_tree(git_oid *out, catan_store *s, const catan_state *st,
+		     bool write)
+{
+	catan_files f;
+	catan_files_init(&f);
+	int rc = catan_codec_encode_state(&f, &s->game, st);
+	if (!rc)
+		rc = store_tree_of(out, s, &f, write);
+	catan_files_free(&f);
+	return rc ? -1 : 0;
+}
+
+/* ---- reading trees back ---- */
+
+#define MAX_BLOB 65536 /* no canonical file comes near this */
+
+static int read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
+			  const char *prefix, int depth, catan_err *err)
+{
+	git_tree *tree = NULL;
+	int rc = -1;
+	if (depth > 3)
+		return store_fail(err, "tree %s nests too deep", prefix);
+	if (git_tree_lookup(&tree, s->repo, id))
+		return store_git_fail(err, "reading a tree");
+	size_t n = git_tree_entrycount(tree);
+	if (n > CATAN_FILES_MAX) {
+		store_fail(err, "tree \"%s\" has %zu entries: too many", prefix,
+			   n);
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+		char path[CATAN_PATH_MAX], sub[CATAN_PATH_MAX];
+		if (!join(path, sizeof path, prefix, name) ||
+		    !join(sub, sizeof sub, path, "/")) {
+			store_fail(err, "path \"%s%.40s\" is too long", prefix,
+				   name);
+			goto done;
+		}
+		git_filemode_t mode = git_tree_entry_filemode(e);
+		if (mode == GIT_FILEMODE_TREE) {
+			if (read_tree_into(out, s, git_tree_entry_id(e), sub,
+					   depth + 1, err))
+				goto done;
+			continue;
+		}
+		if (mode != GIT_FILEMODE_BLOB) {
+			store_fail(err, "\"%s\" is not a plain file", path);
+			goto done;
+		}
+		size_t len = 0;
+		git_object_t type;
+		if (git_odb_read_header(&len, &type, s->odb,
+					git_tree_entry_id(e))) {
+			store_git_fail(err, "reading a blob header");
+			goto done;
+		}
+		if (len > MAX_BLOB) {
+			store_fail(err, "file \"%s\" is %zu bytes: too large",
+				   path, len);
+			goto done;
+		}
+		git_blob *blob = NULL;
+		if (git_blob_lookup(&blob, s->repo, git_tree_entry_id(e))) {
+			store_git_fail(err, "reading a blob");
+			goto done;
+		}
+		int added = catan_files_add(out, path, git_blob_rawcontent(blob),
+					    (size_t)git_blob_rawsize(blob));
+		git_blob_free(blob);
+		if (added) {
+			store_fail(err, "too many files in the tree");
+			goto done;
+		}
+	}
+	rc = 0;
+done:
+	git_tree_free(tree);
+	return rc;
+}
+
+/* Names a path for an error message, escaping bytes that are not ASCII. */
+static void printable(char *out, size_t size, const char *in)
+{
+	size_t j = 0;
+	for (; *in && j + 5 < size; in++) {
+		unsigned char c = (unsigned char)*in;
+		if (c >= 0x20 && c < 0x7f)
+			out[j++] = (char)c;
+		else
+			j += (size_t)snprintf(out + j, size - j, "\\x%02x", c);
+	}
+	out[j] = '\0';
+}
+
+int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
+		     catan_err *err)
+{
+	catan_files files;
+	catan_codec_error ce;
+	git_tree *t = NULL;
+	int rc = -1;
+
+	catan_files_init(&files);
+	if (git_tree_lookup(&t, s->repo, tree)) {
+		store_git_fail(err, "reading a state tree");
+		goto done;
+	}
+	const git_tree_entry *game = git_tree_entry_byname(t, "game");
+	if (!game || !git_oid_equal(git_tree_entry_id(game), &s->game_tree)) {
+		store_fail(err, "game/ differs from the genesis (the board, "
+				"options and players never change)");
+		goto done;
+	}
+	/* Read everything but game/ (already known). */
+	size_t n = git_tree_entrycount(t);
+	for (size_t i = 0; i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		const char *name = git_tree_entry_name(e);
+		if (!strcmp(name, "game"))
+			continue;
+		if (git_tree_entry_filemode(e) == GIT_FILEMODE_TREE) {
+			char prefix[CATAN_PATH_MAX];
+			if (strlen(name) + 2 > sizeof prefix) {
+				char shown[128];
+				printable(shown, sizeof shown, name);
+				store_fail(err, "unexpected entry \"%s\"",
+					   shown);
+				goto done;
+			}
+			snprintf(prefix, sizeof prefix, "%s/", name);
+			if (read_tree_into(&files, s, git_tree_entry_id(e),
+					   prefix, 1, err))
+				goto done;
+			continue;
+		}
+		if (git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB) {
+			store_fail(err, "\"%s\" is not a plain file", name);
+			goto done;
+		}
+		size_t len = 0;
+		git_object_t type;
+		if (git_odb_read_header(&len, &type, s->odb,
+					git_tree_entry_id(e))) {
+			store_git_fail(err, "reading a blob header");
+			goto done;
+		}
+		if (len > MAX_BLOB) {
+			store_fail(err, "file \"%.40s\" is %zu bytes: too large",
+				   name, len);
+			goto done;
+		}
+		git_blob *blob = NULL;
+		if (git_blob_lookup(&blob, s->repo, git_tree_entry_id(e))) {
+			store_git_fail(err, "reading a blob");
+			goto done;
+		}
+		int added = strlen(name) >= CATAN_PATH_MAX ||
+			    catan_files_add(&files, name,
+					    git_blob_rawcontent(blob),
+					    (size_t)git_blob_rawsize(blob));
+		git_blob_free(blob);
+		if (added) {
+			char shown[128];
+			printable(shown, sizeof shown, name);
+			store_fail(err, "unexpected entry \"%s\"", shown);
+			goto done;
+		}
+	}
+	if (catan_codec_decode_state(out, &s->game, &files, &ce)) {
+		char shown[128];
+		printable(shown, sizeof shown, ce.path);
+		if (ce.line)
+			store_fail(err, "%s:%d: %s", shown, ce.line, ce.msg);
+		else
+			store_fail(err, "%s: %s", shown, ce.msg);
+		goto done;
+	}
+	rc = 0;
+done:
+	git_tree_free(t);
+	catan_files_free(&files);
+	return rc;
+}
+
+/* ---- commits ---- */
+
+void store_email(char *out, size_t size, const char *name)
+{
+	snprintf(out, size, "%s@players.catan.invalid", name);
+}
+
+int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
+		 int turn, const git_oid *tree_id, const git_oid *parents,
+		 int nparents, catan_err *err)
+{
+	git_signature *sig = NULL;
+	git_tree *tree = NULL;
+	const git_commit *pc[CATAN_MAX_PLAYERS + 1];
+	git_commit *owned[CATAN_MAX_PLAYERS + 1] = {NULL};
+	char email[64], message[256];
+	int rc = -1;
+	const char *name = s->game.names.name[author];
+	git_time_t when;
+
+	if (s->time == CATAN_TIME_DETERMINISTIC)
+		/* Seed and step: the same game gives the same commit ids. */
+		when = 1700000000 + (git_time_t)(s->game.opt.seed % 100000000) +
+		       s->step;
+	else
+		when = (git_time_t)time(NULL);
+	s->step++;
+	store_email(email, sizeof email, name);
+	snprintf(message, sizeof message, "%s\n\nPlayer: %s\nTurn: %d\n",
+		 subject, name, turn);
+	if (git_signature_new(&sig, name, email, when, 0)) {
+		store_git_fail(err, "making a signature");
+		goto done;
+	}
+	if (git_tree_lookup(&tree, s->repo, tree_id)) {
+		store_git_fail(err, "reading the new tree");
+		goto done;
+	}
+	for (int i = 0; i < nparents; i++) {
+		if (git_commit_lookup(&owned[i], s->repo, &parents[i])) {
+			store_git_fail(err, "reading a parent commit");
+			goto done;
+		}
+		pc[i] = owned[i];
+	}
+	if (git_commit_create(out, s->repo, NULL, sig, sig, NULL, message, tree,
+			      (size_t)nparents, pc)) {
+		store_git_fail(err, "writing the commit");
+		goto done;
+	}
+	rc = 0;
+done:
+	for (int i = 0; i < nparents; i++)
+		git_commit_free(owned[i]);
+	git_tree_free(tree);
+	git_signature_free(sig);
+	return rc;
+}
+
+/* Moves refs/heads/<player> from `old` (may be NULL: create) to `id`. */
+int store_move_branch(catan_store *s, int player, const git_oid *old,
+		      const git_oid *id, const char *why, catan_err *err)
+{
+	char ref[128];
+	git_reference *r = NULL;
+	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[player]);
+	if (old && !git_oid_equal(old, id)) {
+		int d = git_graph_descendant_of(s->repo, id, old);
+		if (d != 1)
+			return store_fail(err,
+					  "refusing to move %s: not a "
+					  "fast-forward",
+					  ref);
+	}
+	int rc = old ? git_reference_create_matching(&r, s->repo, ref, id, 1,
+						     old, why)
+		     : git_reference_create(&r, s->repo, ref, id, 0, why);
+	git_reference_free(r);
+	if (rc)
+		return store_git_fail(err, "moving the branch");
+	return 0;
+}
+
+int store_branch_tip(git_oid *out, catan_store *s, int player)
+{
+	char ref[128];
+	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[player]);
+	return git_reference_name_to_id(out, s->repo, ref);
+}
+
+/* ---- create and open ---- */
+
+static catan_store *store_new(void)
+{
+	catan_store *s = calloc(1, sizeof *s);
+	if (s)
+		git_libgit2_init();
+	return s;
+}
+
+void catan_store_free(catan_store *s)
+{
+	if (!s)
+		return;
+	git_odb_free(s->odb);
+	git_repository_free(s->repo);
+	free(s);
+	git_libgit2_shutdown();
+}
+
+const catan_game *catan_store_game(const catan_store *s)
+{
+	return &s->game;
+}
+
+int catan_store_create(catan_store **out, const char *path,
+		       const catan_game *g, catan_time_mode time,
+		       catan_err *err)
+{
+	catan_store *s = NULL;
+	catan_files files;
+	catan_state st;
+	git_config *cfg = NULL;
+	git_oid tree_id, commit_id;
+	struct stat sb;
+	int rc = -1;
+
+	*out = NULL;
+	catan_files_init(&files);
+	if (stat(path, &sb) == 0) {
+		if (!S_ISDIR(sb.st_mode))
+			return store_fail(err, "%s exists and is not a directory",
+					  path);
+		if (rmdir(path) != 0) /* only an empty directory may exist */
+			return store_fail(err,
+					  "%s exists and is not empty: "
+					  "refusing to overwrite it",
+					  path);
+	}
+	if (catan_state_init(&st, &g->board, &g->opt))
+		return store_fail(err, "game options out of range");
+	if (!(s = store_new()))
+		return store_fail(err, "out of memory");
+	s->game = *g;
+	s->time = time;
+	if (git_repository_init(&s->repo, path, 1)) {
+		store_git_fail(err, "creating the repository");
+		goto done;
+	}
+	/* Reflogs in a bare repository let verify see every branch move. */
+	if (git_repository_config(&cfg, s->repo) ||
+	    git_config_set_string(cfg, "core.logAllRefUpdates", "always")) {
+		store_git_fail(err, "configuring the repository");
+		goto done;
+	}
+	if (git_repository_odb(&s->odb, s->repo)) {
+		store_git_fail(err, "opening the object database");
+		goto done;
+	}
+	/* game/ first: every later tree shares it. */
+	if (catan_codec_encode_game(&files, g)) {
+		store_fail(err, "out of memory");
+		goto done;
+	}
+	{
+		tree_entry e[2];
+		for (int i = 0; i < 2; i++) {
+			snprintf(e[i].name, sizeof e[i].name, "%s",
+				 files.file[i].path + 5);
+			e[i].dir = false;
+			if (put_blob(&e[i].id, s->odb, &files.file[i], true)) {
+				store_git_fail(err, "writing game/");
+				goto done;
+			}
+		}
+		if (put_tree(&s->game_tree, s->odb, e, 2, true)) {
+			store_git_fail(err, "writing game/");
+			goto done;
+		}
+	}
+	if (store_state_tree(&tree_id, s, &st, true)) {
+		store_git_fail(err, "writing the genesis tree");
+		goto done;
+	}
+	if (store_commit(&commit_id, s, 0, "genesis", 0, &tree_id, NULL, 0,
+			 err))
+		goto done;
+	for (int p = 0; p < g->opt.nplayers; p++)
+		if (store_move_branch(s, p, NULL, &commit_id, "genesis", err))
+			goto done;
+	char head[128];
+	snprintf(head, sizeof head, "refs/heads/%s", g->names.name[0]);
+	if (git_repository_set_head(s->repo, head)) {
+		store_git_fail(err, "setting HEAD");
+		goto done;
+	}
+	git_oid_cpy(&s->genesis, &commit_id);
+	rc = 0;
+done:
+	git_config_free(cfg);
+	catan_files_free(&files);
+	if (rc)
+		catan_store_free(s);
+	else
+		*out = s;
+	return rc;
+}
+
+int catan_store_open(catan_store **out, const char *path, catan_err *err)
+{
+	catan_store *s = NULL;
+	catan_files files;
+	catan_codec_error ce;
+	git_revwalk *walk = NULL;
+	git_commit *genesis = NULL;
+	git_tree *tree = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	catan_files_init(&files);
+	if (!(s = store_new()))
+		return store_fail(err, "out of memory");
+	if (git_repository_open_ext(&s->repo, path,
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL)) {
+		store_git_fail(err, "opening the game repository");
+		goto done;
+	}
+	if (git_repository_odb(&s->odb, s->repo)) {
+		store_git_fail(err, "opening the object database");
+		goto done;
+	}
+	/* The genesis: the root commit reachable from the branches. */
+	if (git_revwalk_new(&walk, s->repo) ||
+	    git_revwalk_push_glob(walk, "refs/heads/*")) {
+		store_git_fail(err, "listing the branches");
+		goto done;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	git_oid id;
+	if (git_revwalk_next(&id, walk)) {
+		store_fail(err, "%s holds no game (no branch)", path);
+		goto done;
+	}
+	if (git_commit_lookup(&genesis, s->repo, &id) ||
+	    git_commit_parentcount(genesis) != 0) {
+		store_fail(err, "the oldest commit is not a root commit");
+		goto done;
+	}
+	if (git_commit_tree(&tree, genesis)) {
+		store_git_fail(err, "reading the genesis tree");
+		goto done;
+	}
+	const git_tree_entry *game = git_tree_entry_byname(tree, "game");
+	if (!game || git_tree_entry_filemode(game) != GIT_FILEMODE_TREE) {
+		store_fail(err, "the genesis has no game/ directory");
+		goto done;
+	}
+	if (read_tree_into(&files, s, git_tree_entry_id(game), "game/", 1,
+			   err))
+		goto done;
+	if (catan_codec_decode_game(&s->game, &files, &ce)) {
+		store_fail(err, "%s:%d: %s", ce.path, ce.line, ce.msg);
+		goto done;
+	}
+	git_oid_cpy(&s->game_tree, git_tree_entry_id(game));
+	git_oid_cpy(&s->genesis, &id);
+	s->time = CATAN_TIME_NOW;
+	rc = 0;
+done:
+	git_tree_free(tree);
+	git_commit_free(genesis);
+	git_revwalk_free(walk);
+	catan_files_free(&files);
+	if (rc)
+		catan_store_free(s);
+	else
+		*out = s;
+	return rc;
+}

@@ -1,0 +1,434 @@
+/*
+ * verify.c - replays a game repository from genesis and checks every
+ * commit. Read-only: tree ids are computed by hashing, never by writing.
+ *
+ * Commits are visited in topological order, so a commit's parents have
+ * been checked (and their states kept in a table) when it is reached. The
+ * first failure stops the walk and names the commit and the reason.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_internal.h"
+
+/* States of checked commits, by id (open addressing). */
+typedef struct seen {
+	git_oid id;
+	git_oid parent;	  /* first parent (for fork detection) */
+	int author;	  /* player index */
+	bool discard;	  /* a discard commit */
+	bool used;
+	catan_state state;
+} seen;
+
+typedef struct table {
+	seen *slot;
+	size_t cap, n;
+} table;
+
+static size_t slot_of(const table *t, const git_oid *id)
+{
+	size_t h;
+	memcpy(&h, id->id, sizeof h);
+	size_t i = h & (t->cap - 1);
+	while (t->slot[i].used && !git_oid_equal(&t->slot[i].id, id))
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+static seen *table_get(const table *t, const git_oid *id)
+{
+	size_t i = slot_of(t, id);
+	return t->slot[i].used ? &t->slot[i] : NULL;
+}
+
+static seen *table_put(table *t, const git_oid *id)
+{
+	if ((t->n + 1) * 2 > t->cap) {
+		table bigger = {calloc(t->cap ? t->cap * 2 : 1024, sizeof(seen)),
+				t->cap ? t->cap * 2 : 1024, 0};
+		if (!bigger.slot)
+			return NULL;
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slot[i].used) {
+				bigger.slot[slot_of(&bigger, &t->slot[i].id)] =
+					t->slot[i];
+				bigger.n++;
+			}
+		free(t->slot);
+		*t = bigger;
+	}
+	seen *e = &t->slot[slot_of(t, id)];
+	memset(e, 0, sizeof *e);
+	e->used = true;
+	git_oid_cpy(&e->id, id);
+	t->n++;
+	return e;
+}
+
+typedef struct ctx {
+	catan_store *s;
+	table t;
+	catan_verify_report *rep;
+} ctx;
+
+static int bad(ctx *c, const git_oid *id, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(ctx *c, const git_oid *id, const char *fmt, ...)
+{
+	va_list ap;
+	c->rep->ok = false;
+	if (id)
+		store_oid_hex(&c->rep->bad, id);
+	va_start(ap, fmt);
+	vsnprintf(c->rep->why, sizeof c->rep->why, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* Message = subject, blank line, "Player: NAME", "Turn: N", nothing else. */
+static int check_message(ctx *c, git_commit *commit, int *author,
+			 const char **subject_out, char *subject, size_t size)
+{
+	const catan_game *g = &c->s->game;
+	const git_oid *id = git_commit_id(commit);
+	const char *msg = git_commit_message(commit);
+	const git_signature *a = git_commit_author(commit);
+	const git_signature *k = git_commit_committer(commit);
+	char email[64], want[256];
+
+	if (!a || !a->name || !k || !k->name)
+		return bad(c, id, "commit has no author");
+	int p = catan_names_find(&g->names, a->name, strlen(a->name));
+	if (p < 0 || strcmp(a->name, g->names.name[p]))
+		return bad(c, id, "author \"%.40s\" is not a player", a->name);
+	store_email(email, sizeof email, g->names.name[p]);
+	if (!a->email || strcmp(a->email, email) || strcmp(k->name, a->name) ||
+	    !k->email || strcmp(k->email, a->email))
+		return bad(c, id,
+			   "author/committer of %s must be \"%s <%s>\" twice",
+			   g->names.name[p], g->names.name[p], email);
+	const char *nl = msg ? strchr(msg, '\n') : NULL;
+	if (!nl || (size_t)(nl - msg) >= size)
+		return bad(c, id, "commit message does not parse (no subject "
+				  "line)");
+	memcpy(subject, msg, (size_t)(nl - msg));
+	subject[nl - msg] = '\0';
+	int turn = store_trailer_int(msg, "Turn");
+	snprintf(want, sizeof want, "%s\n\nPlayer: %s\nTurn: %d\n", subject,
+		 g->names.name[p], turn);
+	if (turn < 0 || strcmp(msg, want))
+		return bad(c, id,
+			   "commit message does not parse: want the action, "
+			   "a blank line, \"Player: %s\" and \"Turn: N\"",
+			   g->names.name[p]);
+	*author = p;
+	*subject_out = subject;
+	return 0;
+}
+
+static int check_tree(ctx *c, const git_oid *id, git_commit *commit,
+		      const catan_state *st)
+{
+	git_oid want;
+	if (store_state_tree(&want, c->s, st, false))
+		return bad(c, id, "cannot encode the replayed state");
+	if (!git_oid_equal(&want, git_commit_tree_id(commit))) {
+		/* Name the difference when the tree decodes at all. */
+		catan_state got;
+		catan_err err;
+		if (store_read_state(&got, c->s, git_commit_tree_id(commit),
+				     &err))
+			return bad(c, id, "tree is not the state the action "
+					  "gives: %s",
+				   err.msg);
+		return bad(c, id, "tree is not the state the action gives "
+				  "(its files differ from the replay)");
+	}
+	return 0;
+}
+
+static int check_genesis(ctx *c, git_commit *commit)
+{
+	const git_oid *id = git_commit_id(commit);
+	catan_state st;
+	int author;
+	const char *subject;
+	char buf[160];
+	if (!git_oid_equal(id, &c->s->genesis))
+		return bad(c, id, "a second root commit");
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf))
+		return 1;
+	if (strcmp(subject, "genesis") || author != 0)
+		return bad(c, id, "the root commit must be \"genesis\" by %s",
+			   c->s->game.names.name[0]);
+	catan_state_init(&st, &c->s->game.board, &c->s->game.opt);
+	if (check_tree(c, id, commit, &st))
+		return 1;
+	seen *e = table_put(&c->t, id);
+	if (!e)
+		return bad(c, id, "out of memory");
+	e->state = st;
+	e->author = author;
+	return 0;
+}
+
+/* Only one child of a commit per author (forks are refused). */
+static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
+		      int author)
+{
+	for (size_t i = 0; i < c->t.cap; i++) {
+		seen *e = &c->t.slot[i];
+		if (e->used && e->author == author &&
+		    git_oid_equal(&e->parent, parent) &&
+		    !git_oid_equal(&e->id, id)) {
+			char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(a, sizeof a, &e->id);
+			git_oid_tostr(b, sizeof b, id);
+			return bad(c, id,
+				   "fork: %s wrote two children of one commit: "
+				   "%s and %s",
+				   c->s->game.names.name[author], a, b);
+		}
+	}
+	return 0;
+}
+
+static int check_action(ctx *c, git_commit *commit)
+{
+	const catan_game *g = &c->s->game;
+	const git_oid *id = git_commit_id(commit);
+	const git_oid *pid = git_commit_parent_id(commit, 0);
+	char buf[160];
+	const char *subject;
+	int author;
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf))
+		return 1;
+	seen *parent = table_get(&c->t, pid);
+	if (!parent)
+		return bad(c, id, "parent was not checked");
+	const catan_state *ps = &parent->state;
+	catan_action a;
+	catan_parse_error pe;
+	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
+		return bad(c, id, "commit message does not parse: \"%.60s\": %s",
+			   subject, pe.msg);
+	char canon[160];
+	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
+	if (strcmp(canon, subject))
+		return bad(c, id, "subject \"%.60s\" is not canonical (\"%s\")",
+			   subject, canon);
+	if (store_trailer_int(git_commit_message(commit), "Turn") != ps->turn)
+		return bad(c, id, "Turn trailer is not the turn (%d)", ps->turn);
+	if (!catan_state_may_act(ps, author))
+		return bad(c, id, "%s may not act now (%s waits for %s)",
+			   g->names.name[author], catan_phase_name(ps->phase),
+			   g->names.name[catan_state_next_actor(ps) ==
+						 CATAN_NONE
+					 ? 0
+					 : catan_state_next_actor(ps)]);
+	/* A discard rests on the 7-roll commit, never on another discard. */
+	if (a.kind == CATAN_ACT_DISCARD && parent->discard)
+		return bad(c, id, "a discard must have the 7-roll commit as "
+				  "parent, not another discard");
+	catan_state next;
+	int rc = catan_state_apply(&next, &g->board, ps, author, &a, NULL);
+	if (rc)
+		return bad(c, id, "illegal action \"%s\" by %s: %s", subject,
+			   g->names.name[author], catan_error_str(rc));
+	/* A discard that leaves others owing must be merged, not extended. */
+	if (parent->discard && ps->phase == CATAN_PHASE_DISCARD)
+		return bad(c, id, "builds on a discard while discards are "
+				  "pending");
+	if (check_fork(c, id, pid, author) || check_tree(c, id, commit, &next))
+		return 1;
+	seen *e = table_put(&c->t, id);
+	if (!e)
+		return bad(c, id, "out of memory");
+	e->state = next;
+	e->author = author;
+	e->discard = a.kind == CATAN_ACT_DISCARD;
+	git_oid_cpy(&e->parent, pid);
+	return 0;
+}
+
+static int check_merge(ctx *c, git_commit *commit)
+{
+	const catan_game *g = &c->s->game;
+	const git_oid *id = git_commit_id(commit);
+	unsigned n = git_commit_parentcount(commit);
+	char buf[160];
+	const char *subject;
+	int author;
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf))
+		return 1;
+	if (strcmp(subject, STORE_MERGE_SUBJECT))
+		return bad(c, id, "a merge must be \"%s\"", STORE_MERGE_SUBJECT);
+	seen *first = table_get(&c->t, git_commit_parent_id(commit, 0));
+	if (!first || !first->discard)
+		return bad(c, id, "merge parents must be discard commits");
+	seen *base = table_get(&c->t, &first->parent);
+	if (!base)
+		return bad(c, id, "merge base was not checked");
+	catan_state st = base->state;
+	if (st.phase != CATAN_PHASE_DISCARD || author != st.active)
+		return bad(c, id, "only %s, who rolled the 7, merges its discards",
+			   g->names.name[st.active]);
+	int last = -1, owing = 0;
+	for (int p = 0; p < g->opt.nplayers; p++)
+		owing += st.discard[p] > 0;
+	if ((int)n != owing || n < 2)
+		return bad(c, id, "merge has %u parents; %d players owed "
+				  "discards",
+			   n, owing);
+	for (unsigned i = 0; i < n; i++) {
+		seen *pe = table_get(&c->t, git_commit_parent_id(commit, i));
+		if (!pe || !pe->discard || !git_oid_equal(&pe->parent, &base->id))
+			return bad(c, id, "merge parent %u is not a discard on "
+					  "the 7-roll commit",
+				   i + 1);
+		if (pe->author <= last)
+			return bad(c, id, "merge parents must be in player "
+					  "order, one per player");
+		last = pe->author;
+		/* Each parent's tree is base + its discard; apply it. */
+		git_commit *pc = NULL;
+		catan_action a;
+		if (git_commit_parent(&pc, commit, i))
+			return bad(c, id, "cannot read merge parent");
+		int rc = catan_action_parse(&a, &g->board, &g->names,
+					    git_commit_summary(pc), NULL);
+		git_commit_free(pc);
+		if (rc || catan_state_apply(&st, &g->board, &st, pe->author, &a,
+					    NULL))
+			return bad(c, id, "merged discards do not apply");
+	}
+	if (st.phase == CATAN_PHASE_DISCARD)
+		return bad(c, id, "merge leaves discards owed");
+	if (check_tree(c, id, commit, &st))
+		return 1;
+	seen *e = table_put(&c->t, id);
+	if (!e)
+		return bad(c, id, "out of memory");
+	e->state = st;
+	e->author = author;
+	git_oid_cpy(&e->parent, &base->id);
+	c->rep->merges++;
+	return 0;
+}
+
+/* Branch names, tips and reflogs. */
+static int check_branches(ctx *c)
+{
+	catan_store *s = c->s;
+	const catan_game *g = &s->game;
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	int rc = 0;
+	if (git_reference_iterator_glob_new(&it, s->repo, "refs/heads/*"))
+		return bad(c, NULL, "cannot list branches");
+	while (rc == 0 && git_reference_next(&ref, it) == 0) {
+		const char *name = git_reference_name(ref) + 11;
+		int p = catan_names_find(&g->names, name, strlen(name));
+		const git_oid *tip = git_reference_target(ref);
+		if (p < 0 || strcmp(name, g->names.name[p]))
+			rc = bad(c, tip, "branch refs/heads/%.40s belongs to no "
+					 "player",
+				 name);
+		else if (!tip || !table_get(&c->t, tip))
+			rc = bad(c, tip, "tip of %s was not verified", name);
+		git_reflog *log = NULL;
+		if (rc == 0 && git_reflog_read(&log, s->repo,
+					       git_reference_name(ref)) == 0) {
+			size_t n = git_reflog_entrycount(log);
+			for (size_t i = 0; i < n && rc == 0; i++) {
+				const git_reflog_entry *e =
+					git_reflog_entry_byindex(log, i);
+				const git_oid *o = git_reflog_entry_id_old(e);
+				const git_oid *nw = git_reflog_entry_id_new(e);
+				if (git_oid_is_zero(o) || git_oid_equal(o, nw))
+					continue;
+				if (git_graph_descendant_of(s->repo, nw, o) != 1)
+					rc = bad(c, nw,
+						 "branch %s was rewritten (moved "
+						 "from a commit to one that does "
+						 "not contain it)",
+						 name);
+			}
+			/* The newest entry must be where the branch is. */
+			if (rc == 0 && n > 0 && tip &&
+			    !git_oid_equal(git_reflog_entry_id_new(
+						   git_reflog_entry_byindex(log,
+									    0)),
+					   tip))
+				rc = bad(c, tip, "branch %s moved outside its "
+						 "log",
+					 name);
+			git_reflog_free(log);
+		}
+		git_reference_free(ref);
+		ref = NULL;
+	}
+	git_reference_iterator_free(it);
+	if (rc)
+		return rc;
+	/* Every commit is on its author's own branch. */
+	for (size_t i = 0; i < c->t.cap; i++) {
+		seen *e = &c->t.slot[i];
+		git_oid tip;
+		if (!e->used)
+			continue;
+		if (store_branch_tip(&tip, s, e->author))
+			return bad(c, &e->id, "branch of %s is missing",
+				   g->names.name[e->author]);
+		if (!git_oid_equal(&tip, &e->id) &&
+		    git_graph_descendant_of(s->repo, &tip, &e->id) != 1)
+			return bad(c, &e->id,
+				   "commit by %s is not on its own branch "
+				   "refs/heads/%s",
+				   g->names.name[e->author],
+				   g->names.name[e->author]);
+	}
+	return 0;
+}
+
+int catan_store_verify(catan_store *s, catan_verify_report *rep,
+		       catan_err *err)
+{
+	ctx c = {s, {NULL, 0, 0}, rep};
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int rc = 0;
+
+	memset(rep, 0, sizeof *rep);
+	rep->ok = true;
+	if (git_revwalk_new(&walk, s->repo) ||
+	    git_revwalk_push_glob(walk, "refs/heads/*")) {
+		git_revwalk_free(walk);
+		return store_git_fail(err, "walking the history");
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	while (rc == 0 && git_revwalk_next(&id, walk) == 0) {
+		git_commit *commit = NULL;
+		if (git_commit_lookup(&commit, s->repo, &id)) {
+			rc = bad(&c, &id, "unreadable commit");
+			break;
+		}
+		unsigned n = git_commit_parentcount(commit);
+		rc = n == 0   ? check_genesis(&c, commit)
+		     : n == 1 ? check_action(&c, commit)
+			      : check_merge(&c, commit);
+		git_commit_free(commit);
+		rep->commits++;
+	}
+	git_revwalk_free(walk);
+	if (rc == 0)
+		check_branches(&c);
+	free(c.t.slot);
+	return 0;
+}

@@ -1,0 +1,3 @@
+#ifndef STORE_HELPERS_H
+#define STORE_HELPERS_H
+#endif
