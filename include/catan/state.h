@@ -81,7 +81,7 @@ typedef struct catan_state {
 	uint8_t deck[CATAN_DEV_COUNT]; /* development cards left to draw */
 	uint8_t played[CATAN_DEV_COUNT]; /* cards played so far, by kind */
 	uint8_t phase;		       /* catan_phase */
-	uint8_t resume;		       /* phase after ROBBER / OFFER */
+	uint8_t resume;		       /* phase after ROBBER / OFFER, else SETUP */
 	uint8_t active;		       /* whose turn */
 	uint8_t setup_step;	       /* 0 .. 2n-1 during SETUP */
 	uint8_t robber;		       /* tile id */
@@ -90,7 +90,6 @@ typedef struct catan_state {
 	uint8_t winner;		       /* CATAN_NONE until OVER */
 	uint8_t dice[2];	       /* last roll, 0,0 before the first */
 	uint8_t discard[CATAN_MAX_PLAYERS]; /* cards each still owes */
-	uint8_t rolled;			    /* dice rolled this turn */
 	uint8_t dev_played;		    /* a card was played this turn */
 	uint8_t bought[CATAN_DEV_COUNT];    /* bought this turn, by kind */
 	uint8_t offers;			    /* offers made this turn */

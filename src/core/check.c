@@ -322,6 +322,12 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 	if ((s->phase == CATAN_PHASE_OVER) != (s->winner != CATAN_NONE))
 		return fail(&m, "winner set iff game over", -1, s->winner,
 			    s->phase);
+	bool resuming = s->phase == CATAN_PHASE_DISCARD ||
+			s->phase == CATAN_PHASE_ROBBER ||
+			s->phase == CATAN_PHASE_OFFER;
+	if (!resuming && s->resume != CATAN_PHASE_SETUP)
+		return fail(&m, "stale resume phase", -1, s->resume,
+			    CATAN_PHASE_SETUP);
 	int owing = 0;
 	for (int p = 0; p < n; p++)
 		owing += s->discard[p] > 0;

@@ -577,7 +577,6 @@ static void start_turn(catan_state *s, int p)
 {
 	s->active = (uint8_t)p;
 	s->phase = CATAN_PHASE_ROLL;
-	s->rolled = 0;
 	s->dev_played = 0;
 	s->offers = 0;
 	memset(s->bought, 0, sizeof s->bought);
@@ -659,7 +658,6 @@ static int do_roll(catan_state *out, const catan_board *b,
 		oc->dice[0] = out->dice[0];
 		oc->dice[1] = out->dice[1];
 	}
-	out->rolled = 1;
 	int sum = out->dice[0] + out->dice[1];
 	if (sum != 7) {
 		produce(b, out, sum, oc);
@@ -713,6 +711,7 @@ static int do_robber(catan_state *out, const catan_board *b,
 	begin(out, in);
 	move_robber(out, p, a, oc);
 	out->phase = out->resume;
+	out->resume = CATAN_PHASE_SETUP; /* unused outside DISCARD/ROBBER/OFFER */
 	return CATAN_OK;
 }
 
@@ -1059,6 +1058,7 @@ static int do_trade_offer(catan_state *out, const catan_state *in, int p,
 static void close_offer(catan_state *s)
 {
 	s->phase = s->resume;
+	s->resume = CATAN_PHASE_SETUP; /* unused outside DISCARD/ROBBER/OFFER */
 	s->offer_from = CATAN_NONE;
 	s->offer_to = CATAN_NONE;
 	memset(s->offer_give, 0, sizeof s->offer_give);
@@ -1258,7 +1258,7 @@ uint64_t catan_state_hash(const catan_state *s)
 	uint8_t misc[] = {s->phase,	   s->resume,	    s->active,
 			  s->setup_step,   s->robber,	    s->longest_road,
 			  s->largest_army, s->winner,	    s->dice[0],
-			  s->dice[1],	   s->rolled,	    s->dev_played,
+			  s->dice[1],	   s->dev_played,
 			  s->offers,	   s->offer_from,   s->offer_to,
 			  (uint8_t)s->turn, (uint8_t)(s->turn >> 8)};
 	mix_bytes(&h, misc, sizeof misc);

@@ -406,7 +406,7 @@ static void test_rules__setup_then_red_rolls_turn_1(void **state)
 	th_reject(&b, &s, RED, "end", CATAN_E_WRONG_PHASE);
 	th_do(&b, &s, RED, "roll");
 	assert_int_equal(s.turn, 1);
-	assert_true(s.rolled);
+	assert_int_not_equal(s.phase, CATAN_PHASE_ROLL);
 	th_reject(&b, &s, RED, "roll", CATAN_E_WRONG_PHASE);
 }
 
