@@ -49,8 +49,26 @@ int catan_store_create(catan_store **out, const char *path,
 		       const catan_game *g, catan_time_mode time,
 		       catan_err *err);
 
+/*
+ * The same, already in batch mode (see catan_store_batch): even the genesis
+ * stays in memory until the first catan_store_flush().
+ */
+int catan_store_create_ext(catan_store **out, const char *path,
+			   const catan_game *g, catan_time_mode time,
+			   bool batch, catan_err *err);
+
 /* Opens an existing game repository and reads its genesis. */
 int catan_store_open(catan_store **out, const char *path, catan_err *err);
+
+/*
+ * Batch mode, for simulation: new objects go to memory and branch moves are
+ * kept in memory until catan_store_flush(), which writes one pack (deltas
+ * included) and then moves the branches, logged. Writing loose objects and
+ * ref files costs a file creation each; a batch costs one pack per flush.
+ * Closing a store in batch mode without a flush loses the unflushed work.
+ */
+int catan_store_batch(catan_store *s, catan_err *err);
+int catan_store_flush(catan_store *s, catan_err *err);
 
 /* Closes the repository. Accepts NULL. */
 void catan_store_free(catan_store *s);

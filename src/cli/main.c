@@ -30,6 +30,9 @@ static void usage(FILE *f)
 		"       catan -C DIR legal --as PLAYER\n"
 		"       catan -C DIR log\n"
 		"       catan -C DIR verify\n"
+		"       catan simulate --games N --players P [--seed S] "
+		"--out DIR [--jobs J]\n"
+		"       catan stats [--csv|--json] DIR...\n"
 		"       catan bots [--players N | --names a,b,c] [--seed N]\n"
 		"                  [--board beginner|random] [--bot "
 		"greedy|random]\n"
@@ -282,6 +285,10 @@ int main(int argc, char **argv)
 		return cli_log(dir, argc, argv);
 	if (!strcmp(cmd, "verify"))
 		return cli_verify(dir, argc, argv);
+	if (!strcmp(cmd, "simulate"))
+		return cli_simulate(argc, argv);
+	if (!strcmp(cmd, "stats"))
+		return cli_stats(argc, argv);
 	argc += 2;
 	argv -= 2;
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

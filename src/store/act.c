@@ -19,6 +19,7 @@
 
 typedef struct position {
 	catan_state state;
+	catan_state base; /* during a fan: the 7-roll state, no discard yet */
 	git_oid head; /* what the next ordinary action builds on */
 	int nfan;     /* discard commits on `head` not merged yet */
 	git_oid fan[CATAN_MAX_PLAYERS];
@@ -82,6 +83,15 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 		if (store_branch_tip(&tips[p], s, p))
 			return store_fail(err, "branch refs/heads/%s is missing",
 					  s->game.names.name[p]);
+	/*
+	 * Batch mode has one writer, this handle: the last commit it wrote is
+	 * the newest, unless it was a discard (a fan-out may need a merge).
+	 */
+	if (s->batch && s->cached && !s->cache_discard) {
+		pos->state = s->cache_state;
+		git_oid_cpy(&pos->head, &s->cache_id);
+		return 0;
+	}
 	for (int i = 0; i < n && newest < 0; i++) {
 		bool all = true;
 		for (int j = 0; j < n && all; j++)
@@ -96,6 +106,11 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 			return store_git_fail(err, "reading a commit");
 		if (!is_discard(c) || git_commit_parentcount(c) != 1) {
 			git_oid_cpy(&pos->head, &tips[newest]);
+			if (s->cached && git_oid_equal(&s->cache_id, &tips[newest])) {
+				pos->state = s->cache_state;
+				git_commit_free(c);
+				return 0;
+			}
 			rc = store_read_state(&pos->state, s,
 					      git_commit_tree_id(c), err);
 			git_commit_free(c);
@@ -104,11 +119,45 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 		git_oid_cpy(&base, git_commit_parent_id(c, 0));
 		git_commit_free(c);
 		c = NULL;
-	} else if (git_merge_base_many(&base, s->repo, (size_t)n, tips)) {
-		return store_git_fail(err, "the branches share no history");
+	} else {
+		/*
+		 * No single newest tip: the maximal tips (no other tip descends
+		 * from them) must be discards sharing one parent, the 7-roll
+		 * commit; every other tip is behind it.
+		 */
+		bool have_base = false;
+		for (int p = 0; p < n; p++) {
+			bool maximal = true;
+			for (int q = 0; q < n && maximal; q++)
+				maximal = git_oid_equal(&tips[p], &tips[q]) ||
+					  git_graph_descendant_of(
+						  s->repo, &tips[q], &tips[p]) != 1;
+			if (!maximal)
+				continue;
+			if (git_commit_lookup(&c, s->repo, &tips[p]))
+				return store_git_fail(err, "reading a commit");
+			bool ok = is_discard(c) && git_commit_parentcount(c) == 1 &&
+				  (!have_base ||
+				   git_oid_equal(&base, git_commit_parent_id(c, 0)));
+			if (ok && !have_base) {
+				git_oid_cpy(&base, git_commit_parent_id(c, 0));
+				have_base = true;
+			}
+			git_commit_free(c);
+			c = NULL;
+			if (!ok) {
+				char id[GIT_OID_HEXSZ + 1];
+				git_oid_tostr(id, sizeof id, &tips[p]);
+				return store_fail(err,
+						  "branches diverge: %s "
+						  "(refs/heads/%s) is not a "
+						  "discard on the 7-roll commit",
+						  id, s->game.names.name[p]);
+			}
+		}
 	}
 
-	/* A fan of discards on `base`: collect them, one per player. */
+	/* The fan: the tips that are discards on `base`, one per player. */
 	for (int p = 0; p < n; p++) {
 		if (git_oid_equal(&tips[p], &base) ||
 		    git_graph_descendant_of(s->repo, &base, &tips[p]) == 1)
@@ -151,6 +200,7 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 		}
 	if (read_commit_state(&pos->state, s, &base, err))
 		return -1;
+	pos->base = pos->state;
 	git_oid_cpy(&pos->head, &base);
 	for (int k = 0; k < pos->nfan; k++) {
 		if (git_commit_lookup(&c, s->repo, &pos->fan[k]))
@@ -242,7 +292,16 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 			return -1;
 		git_oid_cpy(&pos.head, &merge);
 	}
-	if (store_state_tree(&tree, s, &next, true))
+	/*
+	 * A discard rests on the 7-roll commit alone: its tree is the 7-roll
+	 * state with only this discard, whatever others are already in.
+	 */
+	catan_state own = next;
+	if (a->kind == CATAN_ACT_DISCARD && pos.nfan > 0 &&
+	    catan_state_apply(&own, &g->board, &pos.base, actor, a, NULL))
+		return store_fail(err, "discard does not apply to the 7-roll "
+				       "state");
+	if (store_state_tree(&tree, s, &own, true))
 		return store_git_fail(err, "writing the new state");
 	catan_action_format(subject, sizeof subject, &g->board, &g->names, a);
 	if (store_commit(&commit, s, actor, subject, pos.state.turn, &tree,
@@ -253,6 +312,10 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 				  g->names.name[actor]);
 	if (store_move_branch(s, actor, &tip, &commit, subject, err))
 		return -1;
+	s->cached = true;
+	s->cache_discard = a->kind == CATAN_ACT_DISCARD;
+	git_oid_cpy(&s->cache_id, &commit);
+	s->cache_state = own;
 	store_oid_hex(id, &commit);
 	return 0;
 }

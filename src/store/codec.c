@@ -167,23 +167,83 @@ int catan_codec_encode_game(catan_files *out, const catan_game *g)
 	return flush(out, "game/options", &t);
 }
 
+/*
+ * The RNG as a draw count: SplitMix64 adds a fixed odd constant per draw,
+ * so its state is seed' + k * gamma and k (how many numbers the game has
+ * drawn) says the same in fewer, more readable bytes.
+ */
+#define RNG_GAMMA 0x9e3779b97f4a7c15ull
+
+static uint64_t rng_gamma_inverse(void)
+{
+	uint64_t inv = RNG_GAMMA; /* Newton: each step doubles the good bits */
+	for (int i = 0; i < 6; i++)
+		inv *= 2 - RNG_GAMMA * inv;
+	return inv;
+}
+
+static uint64_t rng_start(uint64_t seed)
+{
+	catan_rng r;
+	catan_rng_seed(&r, seed);
+	return r.s;
+}
+
+static bool resuming(int phase)
+{
+	return phase == CATAN_PHASE_DISCARD || phase == CATAN_PHASE_ROBBER ||
+	       phase == CATAN_PHASE_OFFER;
+}
+
 int catan_codec_encode_state(catan_files *out, const catan_game *g,
 			     const catan_state *s)
 {
 	const catan_board *b = &g->board;
+	int n = s->opt.nplayers;
 	textbuf t = {.len = 0};
-	char name[32], path[CATAN_PATH_MAX];
+	char name[32];
 
-	for (int r = 0; r < CATAN_RES_COUNT; r++)
-		tprintf(&t, "%s %d\n", catan_res_name(r), s->bank[r]);
-	if (flush(out, "bank", &t))
+	for (int p = 0; p < n; p++) {
+		const catan_player *pl = &s->players[p];
+		CATAN_FOR_BITS(v, s->occupied.w, CATAN_VWORDS)
+		{
+			bool city = catan_vset_has(&pl->cities, v);
+			if (!city && !catan_vset_has(&pl->settlements, v))
+				continue;
+			catan_vertex_format(name, sizeof name, b, v);
+			tprintf(&t, "%s %s %s\n", who(g, p),
+				city ? "city" : "settlement", name);
+		}
+	}
+	if (flush(out, "buildings", &t))
 		return -1;
-	for (int d = 0; d < CATAN_DEV_COUNT; d++)
-		tprintf(&t, "%s %d\n", catan_dev_name(d), s->deck[d]);
-	if (flush(out, "deck", &t))
+	for (int p = 0; p < n; p++) {
+		tprintf(&t, "%s ", who(g, p));
+		cards_text(&t, s->players[p].devs, CATAN_DEV_COUNT,
+			   catan_dev_name);
+		tprintf(&t, "\n");
+	}
+	/* Knights and victory points are counted elsewhere or never played. */
+	uint8_t progress[CATAN_DEV_COUNT] = {0, s->played[1], s->played[2],
+					     s->played[3], 0};
+	tprintf(&t, "played ");
+	cards_text(&t, progress, CATAN_DEV_COUNT, catan_dev_name);
+	tprintf(&t, "\n");
+	if (flush(out, "cards", &t))
 		return -1;
-	/* game/ sits here in path order; the caller adds it. */
-	for (int p = 0; p < s->opt.nplayers; p++)
+	for (int p = 0; p < n; p++) {
+		tprintf(&t, "%s ", who(g, p));
+		cards_text(&t, s->players[p].hand, CATAN_RES_COUNT,
+			   catan_res_name);
+		tprintf(&t, "\n");
+	}
+	if (flush(out, "hands", &t))
+		return -1;
+	for (int p = 0; p < n; p++)
+		tprintf(&t, "%s %d\n", who(g, p), s->players[p].knights);
+	if (flush(out, "knights", &t))
+		return -1;
+	for (int p = 0; p < n; p++)
 		if (s->discard[p])
 			tprintf(&t, "discard %s %d\n", who(g, p), s->discard[p]);
 	if (s->phase == CATAN_PHASE_OFFER) {
@@ -194,50 +254,17 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 		cards_text(&t, s->offer_get, CATAN_RES_COUNT, catan_res_name);
 		tprintf(&t, "\n");
 	}
+	if (resuming(s->phase))
+		tprintf(&t, "resume %s\n", catan_phase_name(s->resume));
 	if (flush(out, "pending", &t))
 		return -1;
-	for (int d = 0; d < CATAN_DEV_COUNT; d++)
-		tprintf(&t, "%s %d\n", catan_dev_name(d), s->played[d]);
-	if (flush(out, "played", &t))
-		return -1;
-	for (int p = 0; p < s->opt.nplayers; p++) {
-		const catan_player *pl = &s->players[p];
-		snprintf(path, sizeof path, "players/%s/", g->names.name[p]);
-		size_t base = strlen(path);
-		CATAN_FOR_BITS(v, s->occupied.w, CATAN_VWORDS)
-		{
-			bool city = catan_vset_has(&pl->cities, v);
-			if (!city && !catan_vset_has(&pl->settlements, v))
-				continue;
-			catan_vertex_format(name, sizeof name, b, v);
-			tprintf(&t, "%s %s\n", city ? "city" : "settlement",
-				name);
-		}
-		snprintf(path + base, sizeof path - base, "buildings");
-		if (flush(out, path, &t))
-			return -1;
-		for (int d = 0; d < CATAN_DEV_COUNT; d++)
-			tprintf(&t, "%s %d\n", catan_dev_name(d), pl->devs[d]);
-		tprintf(&t, "knights-played %d\n", pl->knights);
-		snprintf(path + base, sizeof path - base, "cards");
-		if (flush(out, path, &t))
-			return -1;
-		for (int r = 0; r < CATAN_RES_COUNT; r++)
-			tprintf(&t, "%s %d\n", catan_res_name(r), pl->hand[r]);
-		snprintf(path + base, sizeof path - base, "hand");
-		if (flush(out, path, &t))
-			return -1;
-		CATAN_FOR_BITS(e, pl->roads.w, CATAN_EWORDS)
+	for (int p = 0; p < n; p++)
+		CATAN_FOR_BITS(e, s->players[p].roads.w, CATAN_EWORDS)
 		{
 			catan_edge_format(name, sizeof name, b, e);
-			tprintf(&t, "%s\n", name);
+			tprintf(&t, "%s %s\n", who(g, p), name);
 		}
-		snprintf(path + base, sizeof path - base, "roads");
-		if (flush(out, path, &t))
-			return -1;
-	}
-	tprintf(&t, "%016llx\n", (unsigned long long)s->rng.s);
-	if (flush(out, "rng", &t))
+	if (flush(out, "roads", &t))
 		return -1;
 	if (s->robber == CATAN_NONE)
 		tprintf(&t, "none\n");
@@ -247,18 +274,20 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 	}
 	if (flush(out, "robber", &t))
 		return -1;
-	tprintf(&t, "longest-road %s\nlargest-army %s\n",
-		who(g, s->longest_road), who(g, s->largest_army));
+	tprintf(&t, "card-played %s\nbought ", s->dev_played ? "yes" : "no");
+	cards_text(&t, s->bought, CATAN_DEV_COUNT, catan_dev_name);
+	tprintf(&t, "\noffers %d\n", s->offers);
+	if (flush(out, "this-turn", &t))
+		return -1;
+	tprintf(&t, "longest-road %s\nlargest-army %s\nwinner %s\n",
+		who(g, s->longest_road), who(g, s->largest_army),
+		who(g, s->winner));
 	if (flush(out, "trophies", &t))
 		return -1;
-	tprintf(&t, "turn %d\nphase %s\nactive %s\nsetup-step %d\n", s->turn,
-		catan_phase_name(s->phase), who(g, s->active), s->setup_step);
-	tprintf(&t, "dice %d %d\nrolled %s\ncard-played %s\nbought ",
-		s->dice[0], s->dice[1], s->rolled ? "yes" : "no",
-		s->dev_played ? "yes" : "no");
-	cards_text(&t, s->bought, CATAN_DEV_COUNT, catan_dev_name);
-	tprintf(&t, "\noffers %d\nresume %s\nwinner %s\n", s->offers,
-		catan_phase_name(s->resume), who(g, s->winner));
+	uint64_t draws = (s->rng.s - rng_start(s->opt.seed)) * rng_gamma_inverse();
+	tprintf(&t, "turn %d\nactive %s\nphase %s\ndice %d %d\ndraws %llu\n",
+		s->turn, who(g, s->active), catan_phase_name(s->phase),
+		s->dice[0], s->dice[1], (unsigned long long)draws);
 	return flush(out, "turn", &t);
 }
 
@@ -607,19 +636,6 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 	return 0;
 }
 
-/* Reads the 5 "NAME N" lines of a per-kind count file. */
-static int counts_file(reader *r, uint8_t *out, int n, const char *(*name)(int),
-		       long max)
-{
-	for (int i = 0; i < n; i++) {
-		long v;
-		if (key_num(r, name(i), 0, max, &v))
-			return -1;
-		out[i] = (uint8_t)v;
-	}
-	return 0;
-}
-
 static int phase_word(const char *w)
 {
 	for (int i = 0; i < CATAN_PHASE_COUNT; i++)
@@ -652,118 +668,97 @@ static int player_line(reader *r, const catan_game *g, const char *key,
 	return 0;
 }
 
-static int decode_player(catan_state *s, const catan_game *g, int p,
-			 const catan_files *in, catan_codec_error *err)
+/* Splits "NAME REST" with NAME the expected player; returns REST. */
+static const char *player_prefix(reader *r, const catan_game *g, int p)
+{
+	const char *name = g->names.name[p];
+	size_t k = strlen(name);
+	if (strncmp(r->cur, name, k) || r->cur[k] != ' ' || !r->cur[k + 1]) {
+		rfail(r, "expected a line for %s, got \"%.40s\"", name, r->cur);
+		return NULL;
+	}
+	return r->cur + k + 1;
+}
+
+/* Lines "NAME KIND VERTEX" (buildings) or "NAME EDGE" (roads): player
+ * order, then id order. */
+static int pieces_file(reader *r, catan_state *s, const catan_game *g,
+		       bool roads)
 {
 	const catan_board *b = &g->board;
-	catan_player *pl = &s->players[p];
-	char path[CATAN_PATH_MAX];
-	reader r;
-	int rc;
-
-	snprintf(path, sizeof path, "players/%s/buildings", g->names.name[p]);
-	if (open_file(&r, in, path, err))
-		return -1;
-	int last = -1;
-	while ((rc = next_line(&r)) == 0) {
-		char kind[16], where[32], extra[2];
+	int rc, lastp = 0, lastid = -1;
+	while ((rc = next_line(r)) == 0) {
+		char pname[32], kind[16], where[32], extra[2], text[64],
+			canon[32];
 		catan_action a;
-		char text[64];
-		if (sscanf(r.cur, "%15s %31s %1s", kind, where, extra) != 2)
-			return rfail(&r, "expected \"settlement|city VERTEX\"");
-		snprintf(text, sizeof text, "build city %s", where);
+		int k = roads ? sscanf(r->cur, "%31s %31s %1s", pname, where,
+				       extra)
+			      : sscanf(r->cur, "%31s %15s %31s %1s", pname,
+				       kind, where, extra);
+		if (k != (roads ? 2 : 3))
+			return rfail(r, roads ? "expected \"PLAYER EDGE\""
+					      : "expected \"PLAYER settlement|"
+						"city VERTEX\"");
+		int p = player_word(g, pname, false);
+		if (p < 0)
+			return rfail(r, "unknown player \"%.20s\"", pname);
+		snprintf(text, sizeof text, roads ? "build road %s"
+						  : "build city %s",
+			 where);
 		if (catan_action_parse(&a, b, &g->names, text, NULL))
-			return rfail(&r, "bad vertex \"%.20s\"", where);
-		char canon[32];
-		catan_vertex_format(canon, sizeof canon, b, a.vertex);
-		if (strcmp(canon, where) || a.vertex <= last)
-			return rfail(&r, "vertex \"%.20s\" not canonical or out "
-					 "of order",
-				     where);
-		last = a.vertex;
-		if (!strcmp(kind, "settlement"))
-			catan_vset_add(&pl->settlements, a.vertex);
-		else if (!strcmp(kind, "city"))
-			catan_vset_add(&pl->cities, a.vertex);
+			return rfail(r, "bad %s \"%.20s\"",
+				     roads ? "edge" : "vertex", where);
+		int id = roads ? a.edge : a.vertex;
+		if (roads)
+			catan_edge_format(canon, sizeof canon, b, id);
 		else
-			return rfail(&r, "unknown building \"%.20s\"", kind);
-	}
-	if (rc < 0)
-		return -1;
-
-	snprintf(path, sizeof path, "players/%s/cards", g->names.name[p]);
-	if (open_file(&r, in, path, err) ||
-	    counts_file(&r, pl->devs, CATAN_DEV_COUNT, catan_dev_name, 25))
-		return -1;
-	long v;
-	if (key_num(&r, "knights-played", 0, 14, &v) || expect_end(&r))
-		return -1;
-	pl->knights = (uint8_t)v;
-
-	snprintf(path, sizeof path, "players/%s/hand", g->names.name[p]);
-	if (open_file(&r, in, path, err) ||
-	    counts_file(&r, pl->hand, CATAN_RES_COUNT, catan_res_name,
-			CATAN_RES_TOTAL) ||
-	    expect_end(&r))
-		return -1;
-
-	snprintf(path, sizeof path, "players/%s/roads", g->names.name[p]);
-	if (open_file(&r, in, path, err))
-		return -1;
-	last = -1;
-	while ((rc = next_line(&r)) == 0) {
-		catan_action a;
-		char text[64], canon[32];
-		snprintf(text, sizeof text, "build road %.40s", r.cur);
-		if (strchr(r.cur, ' ') ||
-		    catan_action_parse(&a, b, &g->names, text, NULL))
-			return rfail(&r, "bad edge \"%.20s\"", r.cur);
-		catan_edge_format(canon, sizeof canon, b, a.edge);
-		if (strcmp(canon, r.cur) || a.edge <= last)
-			return rfail(&r, "edge \"%.20s\" not canonical or out of "
-					 "order",
-				     r.cur);
-		last = a.edge;
-		catan_eset_add(&pl->roads, a.edge);
+			catan_vertex_format(canon, sizeof canon, b, id);
+		if (strcmp(canon, where) || p < lastp ||
+		    (p == lastp && id <= lastid))
+			return rfail(r, "\"%.20s\" not canonical or out of "
+					"order",
+				     where);
+		if (p != lastp)
+			lastid = -1;
+		lastp = p;
+		lastid = id;
+		catan_player *pl = &s->players[p];
+		if (roads)
+			catan_eset_add(&pl->roads, id);
+		else if (!strcmp(kind, "settlement"))
+			catan_vset_add(&pl->settlements, id);
+		else if (!strcmp(kind, "city"))
+			catan_vset_add(&pl->cities, id);
+		else
+			return rfail(r, "unknown building \"%.20s\"", kind);
 	}
 	return rc < 0 ? -1 : 0;
 }
 
-/* Every path the state of game g must have, in tree order. */
-static int expected_paths(const catan_game *g, char paths[][CATAN_PATH_MAX])
-{
-	static const char *const top[] = {"bank",    "deck", "pending",
-					  "played",  "rng",  "robber",
-					  "trophies", "turn"};
-	static const char *const per[] = {"buildings", "cards", "hand",
-					  "roads"};
-	int n = 0;
-	for (int i = 0; i < 8; i++)
-		snprintf(paths[n++], CATAN_PATH_MAX, "%s", top[i]);
-	for (int p = 0; p < g->opt.nplayers; p++)
-		for (int i = 0; i < 4; i++)
-			snprintf(paths[n++], CATAN_PATH_MAX, "players/%s/%s",
-				 g->names.name[p], per[i]);
-	return n;
-}
+/* Every path the state of game g must have. */
+static const char *const state_paths[] = {
+	"buildings", "cards", "hands",	   "knights",  "pending", "roads",
+	"robber",    "this-turn", "trophies", "turn",
+};
+#define NSTATE_PATHS (int)(sizeof state_paths / sizeof state_paths[0])
 
 int catan_codec_decode_state(catan_state *out, const catan_game *g,
 			     const catan_files *in, catan_codec_error *err)
 {
 	const catan_board *b = &g->board;
-	char paths[CATAN_FILES_MAX][CATAN_PATH_MAX];
-	int np = expected_paths(g, paths);
+	int n = g->opt.nplayers;
 	reader r;
 	long v;
 	int rc;
+	const char *w, *rest;
 	memset(err, 0, sizeof *err);
 
 	/* No stray files (game/ is the caller's). */
 	for (int i = 0; i < in->n; i++) {
 		const char *path = in->file[i].path;
 		bool known = !strncmp(path, "game/", 5);
-		for (int k = 0; k < np && !known; k++)
-			known = !strcmp(path, paths[k]);
+		for (int k = 0; k < NSTATE_PATHS && !known; k++)
+			known = !strcmp(path, state_paths[k]);
 		if (!known) {
 			snprintf(err->path, sizeof err->path, "%s", path);
 			snprintf(err->msg, sizeof err->msg,
@@ -777,30 +772,105 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		return -1;
 	}
 
-	if (open_file(&r, in, "bank", err) ||
-	    counts_file(&r, out->bank, CATAN_RES_COUNT, catan_res_name,
-			CATAN_RES_TOTAL) ||
-	    expect_end(&r))
+	/* turn first: other files depend on the phase. */
+	if (open_file(&r, in, "turn", err) || key_num(&r, "turn", 0, 65535, &v))
 		return -1;
-	if (open_file(&r, in, "deck", err) ||
-	    counts_file(&r, out->deck, CATAN_DEV_COUNT, catan_dev_name, 14) ||
-	    expect_end(&r))
+	out->turn = (uint16_t)v;
+	if (player_line(&r, g, "active", &out->active))
 		return -1;
-	if (open_file(&r, in, "played", err) ||
-	    counts_file(&r, out->played, CATAN_DEV_COUNT, catan_dev_name,
-			14) ||
-	    expect_end(&r))
+	if (out->active == CATAN_NONE)
+		return rfail(&r, "active must be a player");
+	if (key_word(&r, "phase", &w))
+		return -1;
+	int ph = phase_word(w);
+	if (ph < 0)
+		return rfail(&r, "unknown phase \"%.20s\"", w);
+	out->phase = (uint8_t)ph;
+	if (need_line(&r, "dice"))
+		return -1;
+	{
+		int d1, d2, used = 0;
+		if (sscanf(r.cur, "dice %1d %1d%n", &d1, &d2, &used) != 2 ||
+		    r.cur[used] || d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0))
+			return rfail(&r, "expected \"dice D1 D2\"");
+		out->dice[0] = (uint8_t)d1;
+		out->dice[1] = (uint8_t)d2;
+	}
+	if (key_word(&r, "draws", &w))
+		return -1;
+	{
+		unsigned long long k = 0;
+		if ((*w == '0' && w[1]) || strspn(w, "0123456789") != strlen(w) ||
+		    strlen(w) > 19)
+			return rfail(&r, "draws must be a whole number");
+		sscanf(w, "%llu", &k);
+		out->rng.s = rng_start(g->opt.seed) + (uint64_t)k * RNG_GAMMA;
+	}
+	if (expect_end(&r))
 		return -1;
 
-	/* pending: discard lines in player order, then an optional offer. */
+	if (open_file(&r, in, "buildings", err) || pieces_file(&r, out, g, false))
+		return -1;
+	if (open_file(&r, in, "roads", err) || pieces_file(&r, out, g, true))
+		return -1;
+
+	if (open_file(&r, in, "cards", err))
+		return -1;
+	for (int p = 0; p < n; p++) {
+		if (need_line(&r, "a player's cards") ||
+		    !(rest = player_prefix(&r, g, p)))
+			return -1;
+		if (!parse_cards(rest, out->players[p].devs, CATAN_DEV_COUNT,
+				 catan_dev_name, 14))
+			return rfail(&r, "bad cards \"%.40s\"", rest);
+	}
+	if (need_line(&r, "played") || strncmp(r.cur, "played ", 7) ||
+	    !parse_cards(r.cur + 7, out->played, CATAN_DEV_COUNT,
+			 catan_dev_name, 2) ||
+	    out->played[CATAN_DEV_KNIGHT] ||
+	    out->played[CATAN_DEV_VICTORY_POINT])
+		return r.line ? rfail(&r, "expected \"played CARDS\" (progress "
+					  "cards only)")
+			      : -1;
+	if (expect_end(&r))
+		return -1;
+
+	if (open_file(&r, in, "hands", err))
+		return -1;
+	for (int p = 0; p < n; p++) {
+		if (need_line(&r, "a player's hand") ||
+		    !(rest = player_prefix(&r, g, p)))
+			return -1;
+		if (!parse_cards(rest, out->players[p].hand, CATAN_RES_COUNT,
+				 catan_res_name, CATAN_RES_TOTAL))
+			return rfail(&r, "bad hand \"%.40s\"", rest);
+	}
+	if (expect_end(&r))
+		return -1;
+
+	if (open_file(&r, in, "knights", err))
+		return -1;
+	for (int p = 0; p < n; p++) {
+		if (need_line(&r, "a player's knights") ||
+		    !(rest = player_prefix(&r, g, p)))
+			return -1;
+		if (!read_uint(rest, 0, 14, &v))
+			return rfail(&r, "knights must be 0 to 14");
+		out->players[p].knights = (uint8_t)v;
+		out->played[CATAN_DEV_KNIGHT] += (uint8_t)v;
+	}
+	if (expect_end(&r))
+		return -1;
+
+	/* pending: discards in player order, an offer, the resume phase. */
 	if (open_file(&r, in, "pending", err))
 		return -1;
 	int last = -1;
-	bool offer = false;
+	bool offer = false, resume = false;
 	while ((rc = next_line(&r)) == 0) {
 		char kind[16], a[32], c[32], extra[2];
-		if (!offer && sscanf(r.cur, "%15s %31s %31s %1s", kind, a, c,
-				     extra) == 3 &&
+		if (!offer && !resume &&
+		    sscanf(r.cur, "%15s %31s %31s %1s", kind, a, c, extra) == 3 &&
 		    !strcmp(kind, "discard")) {
 			int p = player_word(g, a, false);
 			if (p <= last || !read_uint(c, 1, 47, &v))
@@ -811,7 +881,7 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 			continue;
 		}
 		char from[32], to[32], give[128], get[128];
-		if (!offer &&
+		if (!offer && !resume &&
 		    sscanf(r.cur, "offer %31s %31s give %127[^g]get %127[^\n]",
 			   from, to, give, get) == 4) {
 			size_t gl = strlen(give);
@@ -832,28 +902,24 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 			offer = true;
 			continue;
 		}
-		return rfail(&r, "expected a discard or offer line, got "
+		if (!resume && !strncmp(r.cur, "resume ", 7)) {
+			int rp = phase_word(r.cur + 7);
+			if (rp < 0)
+				return rfail(&r, "unknown phase \"%.20s\"",
+					     r.cur + 7);
+			out->resume = (uint8_t)rp;
+			resume = true;
+			continue;
+		}
+		return rfail(&r, "expected a discard, offer or resume line, got "
 				 "\"%.40s\"",
 			     r.cur);
 	}
 	if (rc < 0)
 		return -1;
-
-	for (int p = 0; p < g->opt.nplayers; p++)
-		if (decode_player(out, g, p, in, err))
-			return -1;
-
-	if (open_file(&r, in, "rng", err) || need_line(&r, "the RNG state"))
-		return -1;
-	{
-		unsigned long long x = 0;
-		if (strlen(r.cur) != 16 || strspn(r.cur, "0123456789abcdef") != 16)
-			return rfail(&r, "expected 16 lowercase hex digits");
-		sscanf(r.cur, "%16llx", &x);
-		out->rng.s = x;
-	}
-	if (expect_end(&r))
-		return -1;
+	if (resume != resuming(out->phase))
+		return rfail(&r, "a resume line belongs exactly to the discard, "
+				 "robber and offer phases");
 
 	if (open_file(&r, in, "robber", err) || need_line(&r, "a tile"))
 		return -1;
@@ -874,58 +940,62 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 	if (expect_end(&r))
 		return -1;
 
-	if (open_file(&r, in, "trophies", err) ||
-	    player_line(&r, g, "longest-road", &out->longest_road) ||
-	    player_line(&r, g, "largest-army", &out->largest_army) ||
-	    expect_end(&r))
-		return -1;
-
-	if (open_file(&r, in, "turn", err) ||
-	    key_num(&r, "turn", 0, 65535, &v))
-		return -1;
-	out->turn = (uint16_t)v;
-	const char *w;
-	if (key_word(&r, "phase", &w))
-		return -1;
-	int ph = phase_word(w);
-	if (ph < 0)
-		return rfail(&r, "unknown phase \"%.20s\"", w);
-	out->phase = (uint8_t)ph;
-	if (player_line(&r, g, "active", &out->active) ||
-	    out->active == CATAN_NONE)
-		return r.line ? rfail(&r, "active must be a player") : -1;
-	if (key_num(&r, "setup-step", 0, 2 * g->opt.nplayers, &v))
-		return -1;
-	out->setup_step = (uint8_t)v;
-	if (need_line(&r, "dice"))
-		return -1;
-	{
-		int d1, d2, used = 0;
-		if (sscanf(r.cur, "dice %1d %1d%n", &d1, &d2, &used) != 2 ||
-		    r.cur[used] || d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0))
-			return rfail(&r, "expected \"dice D1 D2\"");
-		out->dice[0] = (uint8_t)d1;
-		out->dice[1] = (uint8_t)d2;
-	}
-	if (yes_no(&r, "rolled", &out->rolled) ||
-	    yes_no(&r, "card-played", &out->dev_played))
-		return -1;
-	if (need_line(&r, "bought"))
+	if (open_file(&r, in, "this-turn", err) ||
+	    yes_no(&r, "card-played", &out->dev_played) ||
+	    need_line(&r, "bought"))
 		return -1;
 	if (strncmp(r.cur, "bought ", 7) ||
 	    !parse_cards(r.cur + 7, out->bought, CATAN_DEV_COUNT,
 			 catan_dev_name, 25))
 		return rfail(&r, "expected \"bought CARDS\" or \"bought none\"");
-	if (key_num(&r, "offers", 0, 255, &v))
+	if (key_num(&r, "offers", 0, 255, &v) || expect_end(&r))
 		return -1;
 	out->offers = (uint8_t)v;
-	if (key_word(&r, "resume", &w))
+
+	if (open_file(&r, in, "trophies", err) ||
+	    player_line(&r, g, "longest-road", &out->longest_road) ||
+	    player_line(&r, g, "largest-army", &out->largest_army) ||
+	    player_line(&r, g, "winner", &out->winner) || expect_end(&r))
 		return -1;
-	if ((ph = phase_word(w)) < 0)
-		return rfail(&r, "unknown phase \"%.20s\"", w);
-	out->resume = (uint8_t)ph;
-	if (player_line(&r, g, "winner", &out->winner) || expect_end(&r))
-		return -1;
+
+	/* What the files leave out: bank, deck and set-up step follow. */
+	for (int res = 0; res < CATAN_RES_COUNT; res++) {
+		int left = CATAN_RES_TOTAL;
+		for (int p = 0; p < n; p++)
+			left -= out->players[p].hand[res];
+		if (left < 0) {
+			snprintf(err->path, sizeof err->path, "hands");
+			snprintf(err->msg, sizeof err->msg,
+				 "more than %d %s cards in the hands",
+				 CATAN_RES_TOTAL, catan_res_name(res));
+			return -1;
+		}
+		out->bank[res] = (uint8_t)left;
+	}
+	for (int d = 0; d < CATAN_DEV_COUNT; d++) {
+		static const int start[CATAN_DEV_COUNT] = {14, 2, 2, 2, 5};
+		int left = start[d] - out->played[d];
+		for (int p = 0; p < n; p++)
+			left -= out->players[p].devs[d];
+		if (left < 0) {
+			snprintf(err->path, sizeof err->path, "cards");
+			snprintf(err->msg, sizeof err->msg,
+				 "more %s cards than the game has",
+				 catan_dev_name(d));
+			return -1;
+		}
+		out->deck[d] = (uint8_t)left;
+	}
+	if (out->phase == CATAN_PHASE_SETUP) {
+		int placed = 0;
+		for (int p = 0; p < n; p++)
+			placed += catan_vset_count(&out->players[p].settlements);
+		out->setup_step = (uint8_t)placed;
+	} else {
+		out->setup_step = (uint8_t)(2 * n);
+	}
+	if (!resuming(out->phase))
+		out->resume = CATAN_PHASE_SETUP;
 
 	catan_state_derive(out, b);
 	char why[200];

@@ -10,6 +10,8 @@
 
 #include "store_internal.h"
 
+#include <git2/sys/mempack.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,16 +106,11 @@ static int put_blob(git_oid *out, git_odb *odb, const catan_file *f,
 int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
 		  bool write)
 {
-	tree_entry root[16], players[CATAN_MAX_PLAYERS], sub[4];
-	int nroot = 0, nplayers = 0;
-	const catan_game *g = &s->game;
-
+	/* Flat: every state file at the root, beside the shared game/. */
+	tree_entry root[CATAN_FILES_MAX + 1];
+	int nroot = 0;
 	for (int i = 0; i < files->n; i++) {
 		const catan_file *f = &files->file[i];
-		if (strncmp(f->path, "players/", 8) == 0)
-			continue;
-		if (nroot == 14)
-			return -1;
 		snprintf(root[nroot].name, sizeof root[nroot].name, "%s",
 			 f->path);
 		root[nroot].dir = false;
@@ -121,34 +118,6 @@ int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
 			return -1;
 		nroot++;
 	}
-	for (int p = 0; p < g->opt.nplayers; p++) {
-		char prefix[CATAN_PATH_MAX];
-		int nsub = 0;
-		snprintf(prefix, sizeof prefix, "players/%s/", g->names.name[p]);
-		size_t pl = strlen(prefix);
-		for (int i = 0; i < files->n; i++) {
-			const catan_file *f = &files->file[i];
-			if (strncmp(f->path, prefix, pl) || nsub == 4)
-				continue;
-			snprintf(sub[nsub].name, sizeof sub[nsub].name, "%s",
-				 f->path + pl);
-			sub[nsub].dir = false;
-			if (put_blob(&sub[nsub].id, s->odb, f, write))
-				return -1;
-			nsub++;
-		}
-		snprintf(players[nplayers].name, sizeof players[0].name, "%s",
-			 g->names.name[p]);
-		players[nplayers].dir = true;
-		if (put_tree(&players[nplayers].id, s->odb, sub, nsub, write))
-			return -1;
-		nplayers++;
-	}
-	snprintf(root[nroot].name, sizeof root[0].name, "players");
-	root[nroot].dir = true;
-	if (put_tree(&root[nroot].id, s->odb, players, nplayers, write))
-		return -1;
-	nroot++;
 	snprintf(root[nroot].name, sizeof root[0].name, "game");
 	root[nroot].dir = true;
 	git_oid_cpy(&root[nroot].id, &s->game_tree);
@@ -347,7 +316,7 @@ done:
 
 void store_email(char *out, size_t size, const char *name)
 {
-	snprintf(out, size, "%s@players.catan.invalid", name);
+	snprintf(out, size, "%s@catan", name);
 }
 
 int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
@@ -417,6 +386,10 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 					  "fast-forward",
 					  ref);
 	}
+	if (s->batch) {
+		git_oid_cpy(&s->tips[player], id);
+		return 0;
+	}
 	int rc = old ? git_reference_create_matching(&r, s->repo, ref, id, 1,
 						     old, why)
 		     : git_reference_create(&r, s->repo, ref, id, 0, why);
@@ -429,6 +402,10 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 int store_branch_tip(git_oid *out, catan_store *s, int player)
 {
 	char ref[128];
+	if (s->batch) {
+		git_oid_cpy(out, &s->tips[player]);
+		return 0;
+	}
 	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[player]);
 	return git_reference_name_to_id(out, s->repo, ref);
 }
@@ -441,6 +418,79 @@ static catan_store *store_new(void)
 	if (s)
 		git_libgit2_init();
 	return s;
+}
+
+int catan_store_batch(catan_store *s, catan_err *err)
+{
+	if (s->batch)
+		return 0;
+	for (int p = 0; p < s->game.opt.nplayers; p++)
+		if (store_branch_tip(&s->tips[p], s, p))
+			return store_git_fail(err, "reading a branch");
+	if (git_mempack_new(&s->mempack) ||
+	    git_odb_add_backend(s->odb, s->mempack, 999)) {
+		s->mempack = NULL;
+		return store_git_fail(err, "setting up the in-memory store");
+	}
+	s->batch = true;
+	return 0;
+}
+
+int catan_store_flush(catan_store *s, catan_err *err)
+{
+	git_packbuilder *pb = NULL;
+	git_revwalk *walk = NULL;
+	int rc = -1;
+	if (!s->batch)
+		return 0;
+	/*
+	 * One pack of everything new, built from a walk of the branches (not
+	 * from the in-memory store's hash order) with one thread: the same
+	 * game gives the same pack bytes. What earlier flushes wrote is on
+	 * disk already, so their tips are hidden from the walk.
+	 */
+	if (git_packbuilder_new(&pb, s->repo) || git_revwalk_new(&walk, s->repo)) {
+		store_git_fail(err, "packing the new objects");
+		goto done;
+	}
+	git_packbuilder_set_threads(pb, 1);
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		git_oid old;
+		char ref[128];
+		snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[p]);
+		if (git_revwalk_push(walk, &s->tips[p]) ||
+		    (git_reference_name_to_id(&old, s->repo, ref) == 0 &&
+		     git_revwalk_hide(walk, &old))) {
+			store_git_fail(err, "walking the new commits");
+			goto done;
+		}
+	}
+	if (git_packbuilder_insert_walk(pb, walk) ||
+	    (git_packbuilder_object_count(pb) > 0 &&
+	     git_packbuilder_write(pb, NULL, 0, NULL, NULL))) {
+		store_git_fail(err, "writing the pack");
+		goto done;
+	}
+	/* Refs last: they never point at objects not yet on disk. */
+	s->batch = false;
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		git_oid old;
+		/* A batch-created game has no branch on disk yet. */
+		bool exists = store_branch_tip(&old, s, p) == 0;
+		if (store_move_branch(s, p, exists ? &old : NULL, &s->tips[p],
+				      "simulate", err)) {
+			s->batch = true;
+			goto done;
+		}
+	}
+	git_mempack_reset(s->mempack);
+	s->batch = true;
+	rc = 0;
+done:
+	git_revwalk_free(walk);
+	git_packbuilder_free(pb);
+	return rc;
 }
 
 void catan_store_free(catan_store *s)
@@ -461,6 +511,13 @@ const catan_game *catan_store_game(const catan_store *s)
 int catan_store_create(catan_store **out, const char *path,
 		       const catan_game *g, catan_time_mode time,
 		       catan_err *err)
+{
+	return catan_store_create_ext(out, path, g, time, false, err);
+}
+
+int catan_store_create_ext(catan_store **out, const char *path,
+			   const catan_game *g, catan_time_mode time,
+			   bool batch, catan_err *err)
 {
 	catan_store *s = NULL;
 	catan_files files;
@@ -492,15 +549,31 @@ int catan_store_create(catan_store **out, const char *path,
 		store_git_fail(err, "creating the repository");
 		goto done;
 	}
-	/* Reflogs in a bare repository let verify see every branch move. */
+	/*
+	 * Reflogs in a bare repository let verify see every branch move. A
+	 * deterministic (simulated) game keeps none: reflog lines carry the
+	 * wall-clock time, and its branches move once, when flushed.
+	 */
 	if (git_repository_config(&cfg, s->repo) ||
-	    git_config_set_string(cfg, "core.logAllRefUpdates", "always")) {
+	    git_config_set_string(cfg, "core.logAllRefUpdates",
+				  time == CATAN_TIME_DETERMINISTIC ? "false"
+								   : "always")) {
 		store_git_fail(err, "configuring the repository");
 		goto done;
 	}
 	if (git_repository_odb(&s->odb, s->repo)) {
 		store_git_fail(err, "opening the object database");
 		goto done;
+	}
+	if (batch) {
+		/* Even the genesis goes into the one pack of the flush. */
+		if (git_mempack_new(&s->mempack) ||
+		    git_odb_add_backend(s->odb, s->mempack, 999)) {
+			s->mempack = NULL;
+			store_git_fail(err, "setting up the in-memory store");
+			goto done;
+		}
+		s->batch = true;
 	}
 	/* game/ first: every later tree shares it. */
 	if (catan_codec_encode_game(&files, g)) {

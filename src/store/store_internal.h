@@ -16,6 +16,16 @@ struct catan_store {
 	git_oid game_tree; /* id of game/, shared by every state tree */
 	catan_time_mode time;
 	long step; /* commits written by this handle (deterministic times) */
+
+	/* Batch mode (simulation): objects in memory, tips in memory. */
+	bool batch;
+	git_odb_backend *mempack;
+	git_oid tips[CATAN_MAX_PLAYERS];
+
+	/* The last state this handle committed, to skip decoding it. */
+	bool cached, cache_discard;
+	git_oid cache_id;
+	catan_state cache_state;
 };
 
 /* Fills err with a formatted sentence; returns -1. */

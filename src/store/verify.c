@@ -343,8 +343,10 @@ static int check_branches(ctx *c)
 		else if (!tip || !table_get(&c->t, tip))
 			rc = bad(c, tip, "tip of %s was not verified", name);
 		git_reflog *log = NULL;
-		if (rc == 0 && git_reflog_read(&log, s->repo,
-					       git_reference_name(ref)) == 0) {
+		/* (git_reflog_read would create a missing log: ask first.) */
+		if (rc == 0 &&
+		    git_reference_has_log(s->repo, git_reference_name(ref)) == 1 &&
+		    git_reflog_read(&log, s->repo, git_reference_name(ref)) == 0) {
 			size_t n = git_reflog_entrycount(log);
 			for (size_t i = 0; i < n && rc == 0; i++) {
 				const git_reflog_entry *e =
