@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# End-to-end checks of the catan command on real repositories, with stock
+# git reading what catan wrote. Usage: test_cli.sh CATAN_BINARY
+set -euo pipefail
+catan=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+
+# A hot-seat game: set-up by hand, then the first roll.
+g=$tmp/game
+$catan new "$g" --players ann,bob --seed 3 >/dev/null
+ok "new"
+$catan -C "$g" act --as ann setup 0,-1,n 0,-1,nw >/dev/null
+$catan -C "$g" act --as bob setup 1,0,n 1,0,nw >/dev/null
+$catan -C "$g" act --as bob Build Village -2,1,S -2,2,NW 2>/dev/null &&
+	fail "a build during set-up was accepted"
+$catan -C "$g" act --as bob setup -2,1,s -2,2,nw >/dev/null
+$catan -C "$g" act --as ann setup -2,1,n -2,1,ne >/dev/null
+ok "set-up through act, aliases and case accepted"
+
+# Refused actions: clear message, non-zero exit, repository unchanged.
+before=$(git -C "$g" for-each-ref --format='%(objectname) %(refname)'; git -C "$g" count-objects -v)
+if $catan -C "$g" act --as bob roll 2>"$tmp/err"; then fail "bob rolled out of turn"; fi
+grep -q "may not" "$tmp/err" || fail "no reason given: $(cat "$tmp/err")"
+if $catan -C "$g" act --as ann build rod 0,0,w 2>"$tmp/err"; then fail "a typo parsed"; fi
+grep -q "rod" "$tmp/err" || fail "the bad word is not named: $(cat "$tmp/err")"
+if $catan -C "$g" act --as carol roll 2>/dev/null; then fail "an unknown player acted"; fi
+after=$(git -C "$g" for-each-ref --format='%(objectname) %(refname)'; git -C "$g" count-objects -v)
+[[ $before == "$after" ]] || fail "a refused action changed the repository"
+ok "refused actions leave the repository as it was"
+
+$catan -C "$g" act --as ann roll >/dev/null
+$catan -C "$g" legal --as ann | grep -qx end || fail "end is not legal after the roll"
+$catan -C "$g" show | grep -q "turn 1" || fail "show has no turn"
+$catan -C "$g" show --json | grep -q '"phase":"main"' || fail "show --json"
+$catan -C "$g" show HEAD~3 | grep -q "phase setup" || fail "show REV"
+ok "roll, legal, show, show --json, show REV"
+
+[[ $($catan -C "$g" log | wc -l) == 6 ]] || fail "log length"
+[[ $(git -C "$g" log --format=%s ann | head -1) == roll ]] || fail "git log subject"
+git -C "$g" fsck --strict >/dev/null 2>&1 || fail "git fsck --strict"
+$catan -C "$g" verify | grep -q "^ok: 6 commits" || fail "verify"
+ok "log, git log, git fsck --strict, verify"
+
+# git worktree of an old commit: its files are the state show reports.
+git -C "$g" worktree add -q --detach "$tmp/wt" HEAD~2 2>/dev/null
+grep -q "^phase setup" "$tmp/wt/turn" || fail "worktree turn file"
+grep -q "^ann settlement" "$tmp/wt/buildings" || fail "worktree buildings"
+ok "git worktree add shows the state as files"
+
+# A bad player list and a non-empty target directory are refused.
+if $catan new "$tmp/x" --players ann,ann 2>/dev/null; then fail "duplicate names"; fi
+if $catan new "$g" 2>/dev/null; then fail "overwrote a game"; fi
+ok "new refuses bad input"
+
+# Simulation is deterministic; stats reads what simulate wrote.
+$catan simulate --games 2 --players 3 --seed 11 --out "$tmp/s1" 2>/dev/null
+$catan simulate --games 2 --players 3 --seed 11 --out "$tmp/s2" --jobs 2 2>/dev/null
+(cd "$tmp/s1" && find game-* -type f | sort | xargs sha1sum) >"$tmp/a"
+(cd "$tmp/s2" && find game-* -type f | sort | xargs sha1sum) >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "simulate is not byte-identical across runs"
+for d in "$tmp"/s1/game-*; do
+	$catan -C "$d" verify >/dev/null || fail "verify $d"
+	git -C "$d" fsck --strict >/dev/null 2>&1 || fail "fsck $d"
+done
+$catan stats --csv "$tmp/s1" >"$tmp/stats.csv"
+[[ $(wc -l <"$tmp/stats.csv") == 3 ]] || fail "stats rows"
+ok "simulate twice gives identical repositories; verify, fsck, stats"
+
+# The git diff size stats reports is git's own, over every pair.
+d=$tmp/s1/game-00000
+total=0 pairs=0
+while read -r c parents; do
+	for p in $parents; do
+		total=$((total + $(git -C "$d" diff "$p" "$c" | wc -c)))
+		pairs=$((pairs + 1))
+	done
+done < <(git -C "$d" rev-list --all --parents)
+[[ $pairs -gt 100 ]] || fail "too few pairs ($pairs)"
+want=$(awk -v t="$total" -v p="$pairs" 'BEGIN { printf "%.1f", t / p }')
+got=$(awk -F, '$1 == "game-00000" { print $7 }' "$tmp/stats.csv")
+[[ $want == "$got" ]] || fail "stats says diff mean $got, git diff says $want"
+ok "stats' diff mean is git diff's over $pairs pairs ($want bytes)"
+
+echo "$n passed, 0 failed"

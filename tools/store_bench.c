@@ -1,0 +1,122 @@
+/*
+ * store_bench.c - does the cost of a commit grow with the history?
+ *
+ * Plays one long game between random bots (victory target 20, which random
+ * bots never reach, so the game runs as long as asked) through
+ * catan_store_act, and prints the median time of compute + commit per
+ * action in windows of the history, in both storage modes:
+ *
+ *   loose   objects written one file each, refs moved on disk (hot-seat)
+ *   batch   objects in memory, one pack at the end (simulate)
+ *
+ *   catan-store-bench [--commits N] [--window W] [--dir DIR]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "catan/bot.h"
+#include "catan/store.h"
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int run(const char *dir, bool batch, long commits, long window)
+{
+	catan_game g;
+	catan_store *s = NULL;
+	catan_err err;
+	char cmd[4200];
+	memset(&g, 0, sizeof g);
+	catan_options_default(&g.opt);
+	g.opt.vp_target = 20;
+	g.opt.seed = 7;
+	catan_names_default(&g.names, 4);
+	catan_board_beginner(&g.board);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return 1;
+	if (catan_store_create_ext(&s, dir, &g, CATAN_TIME_DETERMINISTIC,
+				   batch, &err)) {
+		fprintf(stderr, "catan-store-bench: %s\n", err.msg);
+		return 1;
+	}
+	catan_state st;
+	catan_state_init(&st, &g.board, &g.opt);
+	catan_rng rng;
+	catan_rng_seed(&rng, 99);
+	double *t = malloc(sizeof(double) * (size_t)commits);
+	if (!t)
+		return 1;
+	long n = 0;
+	while (n < commits && st.phase != CATAN_PHASE_OVER) {
+		catan_action a;
+		int who = catan_state_next_actor(&st);
+		double t0 = now_us();
+		if (catan_bot_choose(&a, CATAN_BOT_RANDOM, &g.board, &st, who,
+				     &rng, CATAN_LEGAL_NO_OFFERS) ||
+		    catan_state_apply(&st, &g.board, &st, who, &a, NULL) ||
+		    catan_store_act(s, who, &a, NULL, NULL, &err)) {
+			fprintf(stderr, "catan-store-bench: %s\n", err.msg);
+			free(t);
+			catan_store_free(s);
+			return 1;
+		}
+		t[n++] = now_us() - t0;
+	}
+	double f0 = now_us();
+	if (catan_store_flush(s, &err)) {
+		fprintf(stderr, "catan-store-bench: %s\n", err.msg);
+		return 1;
+	}
+	double flush = now_us() - f0;
+	catan_store_free(s);
+	printf("%s mode, %ld commits (flush at the end: %.1f ms)\n",
+	       batch ? "batch" : "loose", n, flush / 1e3);
+	printf("  %-18s %12s %12s\n", "commits", "median us", "p90 us");
+	for (long w0 = 0; w0 < n; w0 += window) {
+		long w1 = w0 + window < n ? w0 + window : n;
+		long k = w1 - w0;
+		double *win = malloc(sizeof(double) * (size_t)k);
+		memcpy(win, t + w0, sizeof(double) * (size_t)k);
+		qsort(win, (size_t)k, sizeof *win, cmp);
+		printf("  %6ld .. %-8ld %12.1f %12.1f\n", w0 + 1, w1,
+		       win[k / 2], win[(k * 9) / 10]);
+		free(win);
+	}
+	free(t);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long commits = 5000, window = 1000;
+	const char *dir = "/tmp/catan-store-bench";
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--commits"))
+			commits = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--window"))
+			window = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--dir"))
+			dir = argv[i + 1];
+	}
+	if (commits < 1 || window < 1) {
+		fprintf(stderr, "usage: catan-store-bench [--commits N] "
+				"[--window W] [--dir DIR]\n");
+		return 2;
+	}
+	return run(dir, true, commits, window) || run(dir, false, commits, window);
+}
