@@ -142,4 +142,46 @@ int catan_store_log(catan_store *s,
 		    int (*fn)(const catan_log_entry *e, void *ctx), void *ctx,
 		    catan_err *err);
 
+/* ---- peers (sync.c; spec/replication.md) ---- */
+
+typedef struct catan_sync_report {
+	int fetched;	 /* remotes fetched */
+	int unreachable; /* remotes that could not be reached */
+	int adopted;	 /* branches moved forward */
+	int rejected;	 /* branches refused and quarantined */
+	char log[4096];	 /* one line per event, for people */
+} catan_sync_report;
+
+/*
+ * Fetches every player branch of the named remotes (all remotes when
+ * nremotes == 0) into refs/remotes/REMOTE/, verifies every new commit,
+ * and moves the local branches forward to the newest valid history. A
+ * remote that rewrote a branch or sent an invalid commit is reported in
+ * rep->log and its tip kept under refs/catan/quarantine/<remote>/<player>;
+ * the local game is untouched by it. An unreachable remote is reported, not
+ * an error. Returns -1 only when the local repository cannot be updated.
+ */
+int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
+		     catan_sync_report *rep, catan_err *err);
+
+/* The verify-and-adopt half of sync, for refs already fetched (bundles). */
+int catan_store_adopt(catan_store *s, const char *remote,
+		      catan_sync_report *rep, catan_err *err);
+
+/* Adds a remote (a path, file://, git://, ssh://: anything git fetches). */
+int catan_store_remote_add(catan_store *s, const char *name, const char *url,
+			   catan_err *err);
+
+/* The player this repository plays for (config catan.me), or -1. */
+int catan_store_me(const catan_store *s);
+int catan_store_set_me(catan_store *s, int player, catan_err *err);
+
+/*
+ * Joins the game at `url` as player `me`: a new repository at `path` with
+ * remote "origin", the genesis checked, everything fetched verified and
+ * adopted.
+ */
+int catan_store_join(catan_store **out, const char *url, const char *path,
+		     const char *me, catan_sync_report *rep, catan_err *err);
+
 #endif

@@ -25,6 +25,11 @@ int cli_legal(const char *dir, int argc, char **argv);
 int cli_log(const char *dir, int argc, char **argv);
 int cli_verify(const char *dir, int argc, char **argv);
 int cli_simulate(int argc, char **argv);
+int cli_join(int argc, char **argv);
+int cli_remote(const char *dir, int argc, char **argv);
+int cli_sync(const char *dir, int argc, char **argv);
+int cli_bundle(const char *dir, int argc, char **argv);
+int cli_step(const char *dir, int argc, char **argv);
 int cli_stats(int argc, char **argv);
 
 #endif

@@ -19,6 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "catan/bot.h"
 #include "catan/store.h"
 #include "cli.h"
 
@@ -64,7 +69,7 @@ int cli_new(int argc, char **argv)
 	catan_game g;
 	uint64_t seed = 1, v;
 	int random_board = 0, k;
-	const char *dir = NULL;
+	const char *dir = NULL, *me = NULL;
 	bool names_set = false;
 
 	memset(&g, 0, sizeof g);
@@ -115,6 +120,12 @@ int cli_new(int argc, char **argv)
 			if (parse_u64(a, val, 0, 255, &v))
 				return 2;
 			g.opt.offer_limit = (uint8_t)v;
+		} else if (!strcmp(a, "--me")) {
+			if (!val) {
+				fprintf(stderr, "catan new: --me needs a player\n");
+				return 2;
+			}
+			me = val;
 		} else {
 			fprintf(stderr, "catan new: unknown option \"%s\"\n", a);
 			return 2;
@@ -138,10 +149,19 @@ int cli_new(int argc, char **argv)
 	else
 		catan_board_beginner(&g.board);
 
+	int mine = -1;
+	if (me && (mine = catan_names_find(&g.names, me, strlen(me))) < 0) {
+		fprintf(stderr, "catan new: --me \"%s\" is not one of the "
+				"players\n",
+			me);
+		return 2;
+	}
 	catan_store *s = NULL;
 	catan_err err;
-	if (catan_store_create(&s, dir, &g, CATAN_TIME_NOW, &err)) {
+	if (catan_store_create(&s, dir, &g, CATAN_TIME_NOW, &err) ||
+	    (mine >= 0 && catan_store_set_me(s, mine, &err))) {
 		fprintf(stderr, "catan new: %s\n", err.msg);
+		catan_store_free(s);
 		return 1;
 	}
 	printf("new game in %s: %d players (", dir, g.opt.nplayers);
@@ -221,8 +241,23 @@ int cli_act(const char *dir, int argc, char **argv)
 	if (rc)
 		return rc;
 	const catan_game *g = catan_store_game(s);
-	int at = player_arg(g, argc, argv, &who);
-	if (at < 0) {
+	int me = catan_store_me(s), at = -2;
+	bool has_as = false;
+	for (int i = 0; i < argc; i++)
+		has_as |= !strcmp(argv[i], "--as");
+	if (has_as || me < 0)
+		at = player_arg(g, argc, argv, &who);
+	else
+		who = me;
+	if (at == -1) {
+		catan_store_free(s);
+		return 2;
+	}
+	if (me >= 0 && who != me) {
+		fprintf(stderr,
+			"catan act: this repository plays for %s; %s acts "
+			"in their own\n",
+			g->names.name[me], g->names.name[who]);
 		catan_store_free(s);
 		return 2;
 	}
@@ -514,4 +549,229 @@ int cli_verify(const char *dir, int argc, char **argv)
 		printf("BAD commit %s: %s\n", rep.bad.hex, rep.why);
 	catan_store_free(s);
 	return rep.ok ? 0 : 1;
+}
+
+static void print_sync(const catan_sync_report *rep)
+{
+	fputs(rep->log, stdout);
+	printf("sync: %d remote(s) fetched, %d unreachable; %d branch(es) "
+	       "adopted, %d rejected\n",
+	       rep->fetched, rep->unreachable, rep->adopted, rep->rejected);
+}
+
+int cli_join(int argc, char **argv)
+{
+	const char *url = NULL, *dir = NULL, *me = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--as") && i + 1 < argc)
+			me = argv[++i];
+		else if (!url)
+			url = argv[i];
+		else if (!dir)
+			dir = argv[i];
+		else {
+			fprintf(stderr, "catan join: unexpected \"%s\"\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (!url || !dir || !me) {
+		fprintf(stderr, "usage: catan join URL DIR --as PLAYER\n");
+		return 2;
+	}
+	catan_store *s = NULL;
+	catan_sync_report rep;
+	catan_err err;
+	if (catan_store_join(&s, url, dir, me, &rep, &err)) {
+		fprintf(stderr, "catan join: %s\n", err.msg);
+		return 1;
+	}
+	print_sync(&rep);
+	catan_state st;
+	if (!catan_store_current(&st, NULL, s, &err)) {
+		printf("joined as %s; now: ", me);
+		waiting_for(stdout, catan_store_game(s), &st);
+		printf("\n");
+	}
+	catan_store_free(s);
+	return rep.rejected ? 1 : 0;
+}
+
+int cli_remote(const char *dir, int argc, char **argv)
+{
+	if (argc != 3 || strcmp(argv[0], "add")) {
+		fprintf(stderr, "usage: catan -C DIR remote add NAME URL\n");
+		return 2;
+	}
+	catan_store *s = NULL;
+	int rc = open_game(&s, dir);
+	if (rc)
+		return rc;
+	catan_err err;
+	if (catan_store_remote_add(s, argv[1], argv[2], &err)) {
+		fprintf(stderr, "catan remote: %s\n", err.msg);
+		rc = 1;
+	}
+	catan_store_free(s);
+	return rc;
+}
+
+int cli_sync(const char *dir, int argc, char **argv)
+{
+	catan_store *s = NULL;
+	int rc = open_game(&s, dir);
+	if (rc)
+		return rc;
+	catan_sync_report rep;
+	catan_err err;
+	if (catan_store_sync(s, (const char *const *)argv, argc, &rep, &err)) {
+		fprintf(stderr, "catan sync: %s\n", err.msg);
+		catan_store_free(s);
+		return 1;
+	}
+	print_sync(&rep);
+	catan_state st;
+	if (!catan_store_current(&st, NULL, s, &err)) {
+		printf("now: ");
+		waiting_for(stdout, catan_store_game(s), &st);
+		printf("\n");
+	} else {
+		printf("cannot read the position: %s\n", err.msg);
+	}
+	catan_store_free(s);
+	return rep.rejected ? 1 : 0;
+}
+
+/* Runs git with argv (no shell); returns its exit status or -1. */
+static int run_git(char *const argv[])
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execvp("git", argv);
+		_exit(127);
+	}
+	int status = 0;
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int cli_bundle(const char *dir, int argc, char **argv)
+{
+	if (argc != 2 || (strcmp(argv[0], "create") && strcmp(argv[0], "apply"))) {
+		fprintf(stderr, "usage: catan -C DIR bundle create|apply FILE\n");
+		return 2;
+	}
+	catan_store *s = NULL;
+	int rc = open_game(&s, dir);
+	if (rc)
+		return rc;
+	if (!strcmp(argv[0], "create")) {
+		/* Every player branch: the file is a complete game. */
+		char *git[] = {"git", "-C", (char *)dir, "bundle", "create",
+			       "-q", argv[1], "--branches", NULL};
+		rc = run_git(git) == 0 ? 0 : 1;
+		if (rc)
+			fprintf(stderr, "catan bundle: git bundle create "
+					"failed\n");
+		else
+			printf("wrote %s\n", argv[1]);
+		catan_store_free(s);
+		return rc;
+	}
+	/* Fetch into refs/remotes/bundle/, then verify and adopt as sync. */
+	char *git[] = {"git", "-C", (char *)dir, "fetch", "-q", "--no-tags",
+		       argv[1], "+refs/heads/*:refs/remotes/bundle/*", NULL};
+	if (run_git(git) != 0) {
+		fprintf(stderr, "catan bundle: cannot read %s as a bundle\n",
+			argv[1]);
+		catan_store_free(s);
+		return 1;
+	}
+	catan_sync_report rep;
+	catan_err err;
+	memset(&rep, 0, sizeof rep);
+	if (catan_store_adopt(s, "bundle", &rep, &err)) {
+		fprintf(stderr, "catan bundle: %s\n", err.msg);
+		catan_store_free(s);
+		return 1;
+	}
+	rep.fetched = 1;
+	print_sync(&rep);
+	catan_store_free(s);
+	return rep.rejected ? 1 : 0;
+}
+
+/*
+ * catan -C DIR step [--bot greedy|random] [--max N]: this peer's bot does
+ * everything this player may do now (its turn, a discard it owes, an offer
+ * to answer), one commit per action, then stops.
+ */
+int cli_step(const char *dir, int argc, char **argv)
+{
+	int kind = CATAN_BOT_GREEDY;
+	long max = 1000;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--bot") && i + 1 < argc) {
+			i++;
+			if (!strcmp(argv[i], "random"))
+				kind = CATAN_BOT_RANDOM;
+			else if (strcmp(argv[i], "greedy")) {
+				fprintf(stderr, "catan step: --bot is greedy or "
+						"random\n");
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
+			max = atol(argv[++i]);
+		} else {
+			fprintf(stderr, "catan step: unknown option \"%s\"\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	catan_store *s = NULL;
+	int rc = open_game(&s, dir);
+	if (rc)
+		return rc;
+	const catan_game *g = catan_store_game(s);
+	int me = catan_store_me(s);
+	if (me < 0) {
+		fprintf(stderr, "catan step: this repository plays for nobody "
+				"(catan new --me, or catan join)\n");
+		catan_store_free(s);
+		return 2;
+	}
+	catan_err err;
+	for (long n = 0; n < max; n++) {
+		catan_state st;
+		catan_commit_id head;
+		if (catan_store_current(&st, &head, s, &err)) {
+			fprintf(stderr, "catan step: %s\n", err.msg);
+			rc = 1;
+			break;
+		}
+		if (!catan_state_may_act(&st, me))
+			break;
+		catan_rng rng;
+		catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);
+		catan_action a;
+		if (catan_bot_choose(&a, kind, &g->board, &st, me, &rng,
+				     CATAN_LEGAL_NO_OFFERS) ||
+		    catan_store_act(s, me, &a, NULL, NULL, &err)) {
+			fprintf(stderr, "catan step: %s\n", err.msg);
+			rc = 1;
+			break;
+		}
+		char text[160];
+		catan_action_format(text, sizeof text, &g->board, &g->names, &a);
+		printf("%s %s\n", g->names.name[me], text);
+	}
+	catan_state st;
+	if (rc == 0 && !catan_store_current(&st, NULL, s, &err) &&
+	    st.phase == CATAN_PHASE_OVER)
+		printf("over: %s won\n", g->names.name[st.winner]);
+	catan_store_free(s);
+	return rc;
 }

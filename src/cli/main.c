@@ -21,11 +21,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: catan new DIR [--players a,b,c] [--board "
-		"beginner|random]\n"
+		"beginner|random] [--me PLAYER]\n"
 		"                 [--seed N] [--phases combined|classic]\n"
 		"                 [--dice seeded|manual] [--vp N] "
 		"[--offer-limit N]\n"
-		"       catan -C DIR act --as PLAYER ACTION...\n"
+		"       catan -C DIR act [--as PLAYER] ACTION...\n"
+		"       catan join URL DIR --as PLAYER\n"
+		"       catan -C DIR remote add NAME URL\n"
+		"       catan -C DIR sync [REMOTE...]\n"
+		"       catan -C DIR bundle create|apply FILE\n"
+		"       catan -C DIR step [--bot greedy|random] [--max N]\n"
 		"       catan -C DIR show [--json] [REV]\n"
 		"       catan -C DIR legal --as PLAYER\n"
 		"       catan -C DIR log\n"
@@ -285,6 +290,16 @@ int main(int argc, char **argv)
 		return cli_log(dir, argc, argv);
 	if (!strcmp(cmd, "verify"))
 		return cli_verify(dir, argc, argv);
+	if (!strcmp(cmd, "join"))
+		return cli_join(argc, argv);
+	if (!strcmp(cmd, "remote"))
+		return cli_remote(dir, argc, argv);
+	if (!strcmp(cmd, "sync"))
+		return cli_sync(dir, argc, argv);
+	if (!strcmp(cmd, "step"))
+		return cli_step(dir, argc, argv);
+	if (!strcmp(cmd, "bundle"))
+		return cli_bundle(dir, argc, argv);
 	if (!strcmp(cmd, "simulate"))
 		return cli_simulate(argc, argv);
 	if (!strcmp(cmd, "stats"))

@@ -59,6 +59,14 @@ int store_branch_tip(git_oid *out, catan_store *s, int player);
 /* Integer value of a "Key: N" trailer in a commit message, or -1. */
 int store_trailer_int(const char *message, const char *key);
 
+/*
+ * Verifies the commits reachable from newtips[p] (one per player) that the
+ * local branches do not hold yet, trusting the local branches (verified
+ * when they were adopted). Reads only. Returns -1 only if it cannot run.
+ */
+int store_verify_new(catan_store *s, const git_oid *newtips,
+		     catan_verify_report *rep, catan_err *err);
+
 #define STORE_MERGE_SUBJECT "merge discards"
 
 #endif

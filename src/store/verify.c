@@ -21,6 +21,7 @@ typedef struct seen {
 	git_oid parent;	  /* first parent (for fork detection) */
 	int author;	  /* player index */
 	bool discard;	  /* a discard commit */
+	bool trusted;	  /* verified before, loaded from the repository */
 	bool used;
 	catan_state state;
 } seen;
@@ -42,6 +43,8 @@ static size_t slot_of(const table *t, const git_oid *id)
 
 static seen *table_get(const table *t, const git_oid *id)
 {
+	if (!t->cap)
+		return NULL;
 	size_t i = slot_of(t, id);
 	return t->slot[i].used ? &t->slot[i] : NULL;
 }
@@ -74,7 +77,52 @@ typedef struct ctx {
 	catan_store *s;
 	table t;
 	catan_verify_report *rep;
+	/*
+	 * Incremental mode (sync): only commits not reachable from the local
+	 * branches are checked; their already-verified ancestors are loaded
+	 * on demand by decoding their trees. newtips[p] is where player p's
+	 * branch would move.
+	 */
+	bool incremental;
+	const git_oid *newtips;
 } ctx;
+
+/*
+ * The table entry of commit id: checked earlier in this run, or (in
+ * incremental mode) a trusted local commit, loaded now.
+ */
+static seen *known(ctx *c, const git_oid *id)
+{
+	seen *e = table_get(&c->t, id);
+	if (e || !c->incremental)
+		return e;
+	git_commit *commit = NULL;
+	catan_err err;
+	catan_state st;
+	if (git_commit_lookup(&commit, c->s->repo, id))
+		return NULL;
+	const git_signature *a = git_commit_author(commit);
+	const char *sum = git_commit_summary(commit);
+	int author = a && a->name ? catan_names_find(&c->s->game.names, a->name,
+						     strlen(a->name))
+				  : -1;
+	if (author < 0 ||
+	    store_read_state(&st, c->s, git_commit_tree_id(commit), &err)) {
+		git_commit_free(commit);
+		return NULL;
+	}
+	e = table_put(&c->t, id);
+	if (e) {
+		e->state = st;
+		e->author = author;
+		e->discard = sum && !strncmp(sum, "discard ", 8);
+		e->trusted = true;
+		if (git_commit_parentcount(commit))
+			git_oid_cpy(&e->parent, git_commit_parent_id(commit, 0));
+	}
+	git_commit_free(commit);
+	return e;
+}
 
 static int bad(ctx *c, const git_oid *id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -178,13 +226,60 @@ static int check_genesis(ctx *c, git_commit *commit)
 	return 0;
 }
 
+/*
+ * In incremental mode: the child of `parent` on the author's own local
+ * branch, if that branch already holds one (a second child is a fork).
+ */
+static bool trusted_child(ctx *c, git_oid *out, const git_oid *parent,
+			  int author)
+{
+	git_oid head, id;
+	git_revwalk *walk = NULL;
+	bool found = false;
+	if (store_branch_tip(&head, c->s, author) ||
+	    git_revwalk_new(&walk, c->s->repo))
+		return false;
+	if (git_revwalk_push(walk, &head) || git_revwalk_hide(walk, parent)) {
+		git_revwalk_free(walk);
+		return false;
+	}
+	while (!found && git_revwalk_next(&id, walk) == 0) {
+		git_commit *k = NULL;
+		if (git_commit_lookup(&k, c->s->repo, &id))
+			break;
+		for (unsigned i = 0; i < git_commit_parentcount(k); i++) {
+			const git_signature *a = git_commit_author(k);
+			if (git_oid_equal(git_commit_parent_id(k, i), parent) &&
+			    a && a->name &&
+			    !strcmp(a->name, c->s->game.names.name[author])) {
+				git_oid_cpy(out, &id);
+				found = true;
+			}
+		}
+		git_commit_free(k);
+	}
+	git_revwalk_free(walk);
+	return found;
+}
+
 /* Only one child of a commit per author (forks are refused). */
 static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 		      int author)
 {
+	git_oid other;
+	if (c->incremental && trusted_child(c, &other, parent, author) &&
+	    !git_oid_equal(&other, id)) {
+		char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(a, sizeof a, &other);
+		git_oid_tostr(b, sizeof b, id);
+		return bad(c, id,
+			   "fork: %s wrote two children of one commit: %s and "
+			   "%s",
+			   c->s->game.names.name[author], a, b);
+	}
 	for (size_t i = 0; i < c->t.cap; i++) {
 		seen *e = &c->t.slot[i];
-		if (e->used && e->author == author &&
+		if (e->used && !e->trusted && e->author == author &&
 		    git_oid_equal(&e->parent, parent) &&
 		    !git_oid_equal(&e->id, id)) {
 			char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
@@ -209,7 +304,7 @@ static int check_action(ctx *c, git_commit *commit)
 	int author;
 	if (check_message(c, commit, &author, &subject, buf, sizeof buf))
 		return 1;
-	seen *parent = table_get(&c->t, pid);
+	seen *parent = known(c, pid);
 	if (!parent)
 		return bad(c, id, "parent was not checked");
 	const catan_state *ps = &parent->state;
@@ -269,10 +364,10 @@ static int check_merge(ctx *c, git_commit *commit)
 		return 1;
 	if (strcmp(subject, STORE_MERGE_SUBJECT))
 		return bad(c, id, "a merge must be \"%s\"", STORE_MERGE_SUBJECT);
-	seen *first = table_get(&c->t, git_commit_parent_id(commit, 0));
+	seen *first = known(c, git_commit_parent_id(commit, 0));
 	if (!first || !first->discard)
 		return bad(c, id, "merge parents must be discard commits");
-	seen *base = table_get(&c->t, &first->parent);
+	seen *base = known(c, &first->parent);
 	if (!base)
 		return bad(c, id, "merge base was not checked");
 	catan_state st = base->state;
@@ -287,7 +382,7 @@ static int check_merge(ctx *c, git_commit *commit)
 				  "discards",
 			   n, owing);
 	for (unsigned i = 0; i < n; i++) {
-		seen *pe = table_get(&c->t, git_commit_parent_id(commit, i));
+		seen *pe = known(c, git_commit_parent_id(commit, i));
 		if (!pe || !pe->discard || !git_oid_equal(&pe->parent, &base->id))
 			return bad(c, id, "merge parent %u is not a discard on "
 					  "the 7-roll commit",
@@ -399,10 +494,72 @@ static int check_branches(ctx *c)
 	return 0;
 }
 
+/* Incremental mode: each new commit is on its author's new branch tip. */
+static int check_new_on_own_branch(ctx *c)
+{
+	for (size_t i = 0; i < c->t.cap; i++) {
+		seen *e = &c->t.slot[i];
+		if (!e->used || e->trusted)
+			continue;
+		const git_oid *tip = &c->newtips[e->author];
+		if (!git_oid_equal(tip, &e->id) &&
+		    git_graph_descendant_of(c->s->repo, tip, &e->id) != 1)
+			return bad(c, &e->id,
+				   "commit by %s is not on its own branch "
+				   "refs/heads/%s",
+				   c->s->game.names.name[e->author],
+				   c->s->game.names.name[e->author]);
+	}
+	return 0;
+}
+
+int store_verify_new(catan_store *s, const git_oid *newtips,
+		     catan_verify_report *rep, catan_err *err)
+{
+	ctx c = {s, {NULL, 0, 0}, rep, true, newtips};
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int rc = 0;
+
+	memset(rep, 0, sizeof *rep);
+	rep->ok = true;
+	if (git_revwalk_new(&walk, s->repo)) {
+		return store_git_fail(err, "walking the history");
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		git_oid local;
+		if (git_revwalk_push(walk, &newtips[p]) ||
+		    (store_branch_tip(&local, s, p) == 0 &&
+		     git_revwalk_hide(walk, &local))) {
+			git_revwalk_free(walk);
+			return store_git_fail(err, "walking the new commits");
+		}
+	}
+	while (rc == 0 && git_revwalk_next(&id, walk) == 0) {
+		git_commit *commit = NULL;
+		if (git_commit_lookup(&commit, s->repo, &id)) {
+			rc = bad(&c, &id, "unreadable commit");
+			break;
+		}
+		unsigned n = git_commit_parentcount(commit);
+		rc = n == 0   ? bad(&c, &id, "a second root commit")
+		     : n == 1 ? check_action(&c, commit)
+			      : check_merge(&c, commit);
+		git_commit_free(commit);
+		rep->commits++;
+	}
+	git_revwalk_free(walk);
+	if (rc == 0)
+		check_new_on_own_branch(&c);
+	free(c.t.slot);
+	return 0;
+}
+
 int catan_store_verify(catan_store *s, catan_verify_report *rep,
 		       catan_err *err)
 {
-	ctx c = {s, {NULL, 0, 0}, rep};
+	ctx c = {s, {NULL, 0, 0}, rep, false, NULL};
 	git_revwalk *walk = NULL;
 	git_oid id;
 	int rc = 0;

@@ -1,0 +1,382 @@
+/*
+ * sync.c - peers: joining a game, remotes, fetching other peers' branches,
+ * verifying what arrived and adopting the newest valid history.
+ *
+ * Fetched branches land in remote-tracking refs (refs/remotes/<remote>/...),
+ * never in a local branch. A remote branch that is ahead of the local one
+ * is a candidate; every new commit of the candidates is verified exactly as
+ * catan verify does (incrementally: the local branches were verified when
+ * they were adopted); a candidate that fails, or that rewrote history, is
+ * kept as evidence under refs/catan/quarantine/<remote>/<player> and
+ * reported, and the local game is left as it was. Valid candidates move
+ * the local branches forward.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_internal.h"
+
+static void note(catan_sync_report *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(catan_sync_report *rep, const char *fmt, ...)
+{
+	va_list ap;
+	size_t len = strlen(rep->log);
+	if (len + 2 >= sizeof rep->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rep->log + len, sizeof rep->log - len, fmt, ap);
+	va_end(ap);
+	len = strlen(rep->log);
+	if (len + 1 < sizeof rep->log) {
+		rep->log[len] = '\n';
+		rep->log[len + 1] = '\0';
+	}
+}
+
+static void quarantine(catan_store *s, const char *remote, int p,
+		       const git_oid *id)
+{
+	char ref[256];
+	git_reference *r = NULL;
+	snprintf(ref, sizeof ref, "refs/catan/quarantine/%s/%s", remote,
+		 s->game.names.name[p]);
+	if (git_reference_create(&r, s->repo, ref, id, 1,
+				 "catan sync: quarantined") == 0)
+		git_reference_free(r);
+}
+
+int catan_store_adopt(catan_store *s, const char *remote,
+		      catan_sync_report *rep, catan_err *err)
+{
+	int n = s->game.opt.nplayers;
+	git_oid local[CATAN_MAX_PLAYERS], cand[CATAN_MAX_PLAYERS];
+	bool ahead[CATAN_MAX_PLAYERS] = {false};
+	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
+
+	for (int p = 0; p < n; p++) {
+		char ref[256];
+		if (store_branch_tip(&local[p], s, p))
+			return store_fail(err, "branch refs/heads/%s is missing",
+					  s->game.names.name[p]);
+		cand[p] = local[p];
+		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
+			 s->game.names.name[p]);
+		git_oid r;
+		if (git_reference_name_to_id(&r, s->repo, ref))
+			continue; /* this remote does not have the branch */
+		if (git_oid_equal(&r, &local[p]) ||
+		    git_graph_descendant_of(s->repo, &local[p], &r) == 1)
+			continue; /* nothing new */
+		if (git_graph_descendant_of(s->repo, &r, &local[p]) != 1) {
+			git_oid_tostr(hex, sizeof hex, &local[p]);
+			git_oid_tostr(hex2, sizeof hex2, &r);
+			note(rep,
+			     "rejected %s from %s: history rewritten (local %s, "
+			     "remote %s does not contain it); kept as "
+			     "refs/catan/quarantine/%s/%s",
+			     s->game.names.name[p], remote, hex, hex2, remote,
+			     s->game.names.name[p]);
+			quarantine(s, remote, p, &r);
+			rep->rejected++;
+			continue;
+		}
+		cand[p] = r;
+		ahead[p] = true;
+	}
+	/*
+	 * Verify all candidates together (they may build on each other);
+	 * when a commit fails, drop the candidates holding it and retry.
+	 */
+	for (int round = 0; round <= n; round++) {
+		bool any = false;
+		for (int p = 0; p < n; p++)
+			any |= ahead[p];
+		if (!any)
+			return 0;
+		catan_verify_report vr;
+		if (store_verify_new(s, cand, &vr, err))
+			return -1;
+		if (vr.ok) {
+			for (int p = 0; p < n; p++) {
+				if (!ahead[p])
+					continue;
+				if (store_move_branch(s, p, &local[p], &cand[p],
+						      "catan sync", err))
+					return -1;
+				git_oid_tostr(hex, sizeof hex, &cand[p]);
+				note(rep, "adopted %s from %s: now at %.10s",
+				     s->game.names.name[p], remote, hex);
+				rep->adopted++;
+			}
+			s->cached = false;
+			return 0;
+		}
+		git_oid badid;
+		git_oid_fromstr(&badid, vr.bad.hex);
+		for (int p = 0; p < n; p++) {
+			if (!ahead[p])
+				continue;
+			if (!git_oid_equal(&cand[p], &badid) &&
+			    git_graph_descendant_of(s->repo, &cand[p], &badid) !=
+				    1)
+				continue;
+			git_oid_tostr(hex, sizeof hex, &cand[p]);
+			note(rep,
+			     "rejected %s from %s: commit %.10s: %s; kept as "
+			     "refs/catan/quarantine/%s/%s (tip %.10s)",
+			     s->game.names.name[p], remote, vr.bad.hex, vr.why,
+			     remote, s->game.names.name[p], hex);
+			quarantine(s, remote, p, &cand[p]);
+			rep->rejected++;
+			cand[p] = local[p];
+			ahead[p] = false;
+		}
+	}
+	return 0;
+}
+
+/* Fetches every refs/heads/ branch of remote `name` into refs/remotes/name/. */
+static int fetch_remote(catan_store *s, const char *name, catan_err *err)
+{
+	git_remote *remote = NULL;
+	char spec[256];
+	char *specs[1] = {spec};
+	git_strarray refspecs = {specs, 1};
+	git_fetch_options opt;
+	int rc;
+
+	git_fetch_options_init(&opt, GIT_FETCH_OPTIONS_VERSION);
+	opt.prune = GIT_FETCH_NO_PRUNE;
+	opt.update_fetchhead = 0;
+	opt.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	snprintf(spec, sizeof spec, "+refs/heads/*:refs/remotes/%s/*", name);
+	if (git_remote_lookup(&remote, s->repo, name))
+		return store_git_fail(err, "no such remote");
+	rc = git_remote_fetch(remote, &refspecs, &opt, "catan sync");
+	git_remote_free(remote);
+	if (rc) {
+		char what[300];
+		snprintf(what, sizeof what, "fetching from %.200s", name);
+		return store_git_fail(err, what);
+	}
+	return 0;
+}
+
+int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
+		     catan_sync_report *rep, catan_err *err)
+{
+	git_strarray all = {NULL, 0};
+	int rc = 0;
+	memset(rep, 0, sizeof *rep);
+	if (s->batch)
+		return store_fail(err, "cannot sync in batch mode");
+	if (nremotes == 0) {
+		if (git_remote_list(&all, s->repo))
+			return store_git_fail(err, "listing remotes");
+		remotes = (const char *const *)all.strings;
+		nremotes = (int)all.count;
+	}
+	for (int i = 0; i < nremotes && rc == 0; i++) {
+		catan_err ferr;
+		if (fetch_remote(s, remotes[i], &ferr)) {
+			/* An unreachable peer is not an error: play goes on. */
+			note(rep, "could not reach %s: %s", remotes[i], ferr.msg);
+			rep->unreachable++;
+			continue;
+		}
+		rep->fetched++;
+		rc = catan_store_adopt(s, remotes[i], rep, err);
+	}
+	git_strarray_dispose(&all);
+	return rc;
+}
+
+int catan_store_remote_add(catan_store *s, const char *name, const char *url,
+			   catan_err *err)
+{
+	git_remote *r = NULL;
+	int valid = 0;
+	if (git_remote_name_is_valid(&valid, name) || !valid ||
+	    !strcmp(name, "quarantine"))
+		return store_fail(err, "\"%s\" is not a valid remote name",
+				  name);
+	if (git_remote_create(&r, s->repo, name, url))
+		return store_git_fail(err, "adding the remote");
+	git_remote_free(r);
+	return 0;
+}
+
+int catan_store_me(const catan_store *s)
+{
+	git_config *cfg = NULL;
+	git_buf buf = {NULL, 0, 0};
+	int me = -1;
+	if (git_repository_config_snapshot(&cfg, s->repo) == 0 &&
+	    git_config_get_string_buf(&buf, cfg, "catan.me") == 0)
+		me = catan_names_find(&s->game.names, buf.ptr, strlen(buf.ptr));
+	git_buf_dispose(&buf);
+	git_config_free(cfg);
+	return me;
+}
+
+int catan_store_set_me(catan_store *s, int player, catan_err *err)
+{
+	git_config *cfg = NULL;
+	int rc = 0;
+	if (player < 0 || player >= s->game.opt.nplayers)
+		return store_fail(err, "no such player");
+	if (git_repository_config(&cfg, s->repo) ||
+	    git_config_set_string(cfg, "catan.me", s->game.names.name[player]))
+		rc = store_git_fail(err, "recording who plays here");
+	git_config_free(cfg);
+	return rc;
+}
+
+int catan_store_join(catan_store **out, const char *url, const char *path,
+		     const char *me, catan_sync_report *rep, catan_err *err)
+{
+	git_repository *repo = NULL;
+	git_remote *remote = NULL;
+	git_revwalk *walk = NULL;
+	git_config *cfg = NULL;
+	git_oid root;
+	int rc = -1;
+
+	*out = NULL;
+	memset(rep, 0, sizeof *rep);
+	git_libgit2_init();
+	if (git_repository_init(&repo, path, 1)) {
+		store_git_fail(err, "creating the repository");
+		goto done;
+	}
+	if (git_repository_config(&cfg, repo) ||
+	    git_config_set_string(cfg, "core.logAllRefUpdates", "always")) {
+		store_git_fail(err, "configuring the repository");
+		goto done;
+	}
+	if (git_remote_create(&remote, repo, "origin", url)) {
+		store_git_fail(err, "adding the remote");
+		goto done;
+	}
+	git_remote_free(remote);
+	remote = NULL;
+	/* Fetch, then find the genesis among what arrived. */
+	{
+		catan_store tmp;
+		memset(&tmp, 0, sizeof tmp);
+		tmp.repo = repo;
+		if (fetch_remote(&tmp, "origin", err))
+			goto done;
+	}
+	if (git_revwalk_new(&walk, repo) ||
+	    git_revwalk_push_glob(walk, "refs/remotes/origin/*")) {
+		store_fail(err, "%s has no game (no branch)", url);
+		goto done;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_next(&root, walk)) {
+		store_fail(err, "%s has no game (no commit)", url);
+		goto done;
+	}
+	/*
+	 * Point every local branch at the root, then open the game from it:
+	 * catan_store_open checks the root is a genesis whose game/ decodes.
+	 */
+	{
+		git_commit *c = NULL;
+		git_tree *t = NULL;
+		catan_files files;
+		catan_codec_error ce;
+		catan_game g;
+		catan_files_init(&files);
+		if (git_commit_lookup(&c, repo, &root) ||
+		    git_commit_parentcount(c) != 0 || git_commit_tree(&t, c)) {
+			git_commit_free(c);
+			store_fail(err, "the oldest commit is not a genesis");
+			goto done;
+		}
+		const git_tree_entry *ge = git_tree_entry_byname(t, "game");
+		git_tree *gt = NULL;
+		int bad = !ge || git_tree_lookup(&gt, repo, git_tree_entry_id(ge));
+		for (size_t i = 0; !bad && i < git_tree_entrycount(gt); i++) {
+			const git_tree_entry *e = git_tree_entry_byindex(gt, i);
+			git_blob *b = NULL;
+			char p2[CATAN_PATH_MAX];
+			if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
+			    strlen(git_tree_entry_name(e)) > 20 ||
+			    git_blob_lookup(&b, repo, git_tree_entry_id(e)) ||
+			    git_blob_rawsize(b) > 65536) {
+				git_blob_free(b);
+				bad = 1;
+				break;
+			}
+			snprintf(p2, sizeof p2, "game/%s", git_tree_entry_name(e));
+			catan_files_add(&files, p2, git_blob_rawcontent(b),
+					(size_t)git_blob_rawsize(b));
+			git_blob_free(b);
+		}
+		git_tree_free(gt);
+		git_tree_free(t);
+		git_commit_free(c);
+		if (bad || catan_codec_decode_game(&g, &files, &ce)) {
+			catan_files_free(&files);
+			store_fail(err, "the genesis holds no readable game/%s%s",
+				   bad ? "" : ": ", bad ? "" : ce.msg);
+			goto done;
+		}
+		catan_files_free(&files);
+		for (int p = 0; p < g.opt.nplayers; p++) {
+			char ref[128];
+			git_reference *r = NULL;
+			snprintf(ref, sizeof ref, "refs/heads/%s", g.names.name[p]);
+			if (git_reference_create(&r, repo, ref, &root, 0,
+						 "catan join: genesis")) {
+				store_git_fail(err, "creating the branches");
+				goto done;
+			}
+			git_reference_free(r);
+		}
+		char head[128];
+		snprintf(head, sizeof head, "refs/heads/%s", g.names.name[0]);
+		git_repository_set_head(repo, head);
+	}
+	git_repository_free(repo);
+	repo = NULL;
+
+	catan_store *s = NULL;
+	if (catan_store_open(&s, path, err))
+		goto done;
+	/* The genesis itself: a full verify of the one-commit history. */
+	catan_verify_report vr;
+	if (catan_store_verify(s, &vr, err) || !vr.ok) {
+		if (!vr.ok)
+			store_fail(err, "the genesis is not valid: %s", vr.why);
+		catan_store_free(s);
+		goto done;
+	}
+	int who = catan_names_find(&s->game.names, me, strlen(me));
+	if (who < 0) {
+		store_fail(err, "no player \"%s\" in this game", me);
+		catan_store_free(s);
+		goto done;
+	}
+	if (catan_store_set_me(s, who, err) ||
+	    catan_store_adopt(s, "origin", rep, err)) {
+		catan_store_free(s);
+		goto done;
+	}
+	*out = s;
+	rc = 0;
+done:
+	git_revwalk_free(walk);
+	git_config_free(cfg);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return rc;
+}
