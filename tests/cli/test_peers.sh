@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Peers in separate repositories, syncing through Git remotes: complete
+# games between bots over a path, file:// and a bundle, gossip through a
+# ring, a peer that was away catching up, and misbehaving peers caught.
+# Usage: test_peers.sh CATAN_BINARY
+set -euo pipefail
+catan=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+players=(red blue white orange)
+
+# make_game DIR: host red creates the game, the others join it.
+make_game() {
+	local d=$1 seed=$2
+	mkdir -p "$d"
+	$catan new "$d/red" --players red,blue,white,orange --me red --seed "$seed" >/dev/null
+	for p in blue white orange; do
+		$catan join "$d/red" "$d/$p" --as "$p" >/dev/null
+	done
+}
+
+# play DIR PEER... : rounds of sync + bot step until someone wins.
+play() {
+	local d=$1
+	for round in $(seq 1 4000); do
+		for p in "${players[@]}"; do
+			$catan -C "$d/$p" sync >/dev/null || fail "sync $p"
+			if $catan -C "$d/$p" step | grep -q '^over:'; then
+				return 0
+			fi
+		done
+	done
+	fail "no winner"
+}
+
+converged() {
+	local d=$1 want=""
+	for p in "${players[@]}"; do $catan -C "$d/$p" sync >/dev/null; done
+	for p in "${players[@]}"; do $catan -C "$d/$p" sync >/dev/null; done
+	for p in "${players[@]}"; do
+		$catan -C "$d/$p" verify >/dev/null || fail "verify at $p"
+		git -C "$d/$p" fsck --strict >/dev/null 2>&1 || fail "fsck at $p"
+		got=$(git -C "$d/$p" rev-parse "${players[@]}" | tr '\n' ' ')
+		[[ -z $want || $got == "$want" ]] || fail "$p differs: $got vs $want"
+		want=$got
+	done
+}
+
+# 1. Full mesh over paths (one peer uses file:// URLs): a complete game.
+d=$tmp/mesh
+make_game "$d" 5
+for p in blue white orange; do
+	for q in blue white orange; do
+		[[ $p == "$q" ]] && continue
+		if [[ $p == orange ]]; then url=file://$d/$q; else url=$d/$q; fi
+		$catan -C "$d/$p" remote add "$q" "$url"
+	done
+	$catan -C "$d/red" remote add "$p" "$d/$p"
+done
+git -C "$d/orange" remote -v | grep -q "file://" || fail "remote -v"
+play "$d"
+converged "$d"
+merges=$($catan -C "$d/red" verify | sed -n 's/.*(\([0-9]*\) discard merges.*/\1/p')
+ok "4 peers, full mesh over paths and file://, a complete game ($merges discard merges), identical tips, verify and fsck everywhere"
+
+# 2. Gossip: a ring, each peer fetches from one neighbour only.
+d=$tmp/ring
+make_game "$d" 6
+# red <- blue <- white <- orange <- red  (joined peers drop origin)
+for p in blue white orange; do git -C "$d/$p" remote remove origin; done
+$catan -C "$d/red" remote add orange "$d/orange"
+$catan -C "$d/orange" remote add white "$d/white"
+$catan -C "$d/white" remote add blue "$d/blue"
+$catan -C "$d/blue" remote add red "$d/red"
+play "$d"
+converged "$d"
+ok "ring topology (gossip through third peers) converges"
+
+# 3. A peer away: white stops syncing while the others go on as far as the
+#    rules let them, then catches up by fetching.
+d=$tmp/away
+make_game "$d" 7
+for p in blue white orange; do
+	for q in red blue white orange; do
+		[[ $p == "$q" || $q == red ]] && continue
+		$catan -C "$d/$p" remote add "$q" "$d/$q"
+	done
+	$catan -C "$d/red" remote add "$p" "$d/$p"
+done
+for round in 1 2 3; do
+	for p in red blue orange; do
+		$catan -C "$d/$p" sync >/dev/null 2>&1 || true
+		$catan -C "$d/$p" step >/dev/null
+	done
+done
+before=$(git -C "$d/white" rev-parse red)
+$catan -C "$d/white" sync | grep -q adopted || fail "white adopted nothing"
+[[ $(git -C "$d/white" rev-parse red) != "$before" ]] || fail "white did not move"
+play "$d"
+converged "$d"
+ok "a peer that was away catches up by fetching, and the game finishes"
+
+# 4. A bundle on a USB stick: a peer with no network at all.
+d=$tmp/usb
+make_game "$d" 8
+$catan -C "$d/red" act setup 0,-1,n 0,-1,nw >/dev/null
+$catan -C "$d/red" bundle create "$tmp/stick.bundle" >/dev/null
+$catan -C "$d/blue" bundle apply "$tmp/stick.bundle" | grep -q "adopted red" ||
+	fail "bundle apply"
+$catan -C "$d/blue" show --json | grep -q '"next":"blue"' || fail "blue not next after bundle"
+ok "bundle create / apply carries commits between peers with no network"
+
+# 5. Misbehaving peers: the receiving peer rejects, reports, quarantines,
+#    and its game is untouched.
+d=$tmp/bad
+make_game "$d" 9
+$catan -C "$d/blue" remote add evil "$d/red"
+$catan -C "$d/red" act setup 0,-1,n 0,-1,nw >/dev/null
+$catan -C "$d/blue" sync >/dev/null
+snapshot() { git -C "$d/blue" for-each-ref --format='%(objectname) %(refname)' refs/heads; }
+base=$(snapshot)
+tip=$(git -C "$d/red" rev-parse red)
+tree=$(git -C "$d/red" rev-parse "red^{tree}")
+forge() { # forge MESSAGE AUTHOR TREE PARENT -> commit id in red's repo
+	GIT_AUTHOR_NAME=$2 GIT_AUTHOR_EMAIL=$2@catan GIT_COMMITTER_NAME=$2 \
+	GIT_COMMITTER_EMAIL=$2@catan git -C "$d/red" commit-tree "$3" -p "$4" -m "$1"
+}
+expect_rejected() { # expect_rejected WHAT PATTERN
+	local out
+	out=$($catan -C "$d/blue" sync evil) && fail "$1 was accepted"
+	grep -q "rejected" <<<"$out" || fail "$1 not reported: $out"
+	grep -qi "$2" <<<"$out" || fail "$1: reason not given: $out"
+	[[ $(snapshot) == "$base" ]] || fail "$1 changed the local game"
+	git -C "$d/blue" show-ref -q refs/catan/quarantine/evil/red || fail "$1 not quarantined"
+	git -C "$d/blue" update-ref -d refs/catan/quarantine/evil/red
+}
+# An illegal action (blue is next, not red; and a city without a settlement).
+bad=$(forge $'build city 1,0,n\n\nPlayer: red\nTurn: 0' red "$tree" "$tip")
+git -C "$d/red" update-ref refs/heads/red "$bad"
+expect_rejected "an illegal action" "may not act"
+# A tampered tree: red's real first move, with a card added to a hand,
+# in a fresh game whose blue has not seen the real one.
+t2=$tmp/tamper
+make_game "$t2" 9
+$catan -C "$t2/red" act setup 0,-1,n 0,-1,nw >/dev/null
+real=$(git -C "$t2/red" rev-parse red)
+genesis=$(git -C "$t2/red" rev-parse "$real^")
+hands=$(git -C "$t2/red" show "$real:hands" | sed '1s/^red none$/red lumber:1/')
+blob=$(printf '%s\n' "$hands" | git -C "$t2/red" hash-object -w --stdin)
+newtree=$(git -C "$t2/red" ls-tree "$real" | sed "s/[0-9a-f]\{40\}\thands\$/$blob\thands/" | git -C "$t2/red" mktree)
+bad=$(GIT_AUTHOR_NAME=red GIT_AUTHOR_EMAIL=red@catan GIT_COMMITTER_NAME=red \
+	GIT_COMMITTER_EMAIL=red@catan git -C "$t2/red" commit-tree "$newtree" -p "$genesis" \
+	-m $'setup 0,-1,n 0,-1,nw\n\nPlayer: red\nTurn: 0')
+git -C "$t2/red" update-ref refs/heads/red "$bad"
+out=$($catan -C "$t2/blue" sync) && fail "a tampered tree was accepted"
+grep -q "not the state" <<<"$out" || fail "tampered tree: reason not given: $out"
+[[ $(git -C "$t2/blue" rev-parse red) == "$genesis" ]] || fail "tampered tree adopted"
+git -C "$t2/blue" show-ref -q refs/catan/quarantine/origin/red || fail "tampered tree not quarantined"
+# A rewritten branch: red's history replaced by a different genesis child.
+git -C "$d/red" update-ref refs/heads/red "$(git -C "$d/red" rev-list --max-parents=0 "$tip")"
+other=$(forge $'setup 2,-2,n 2,-2,nw\n\nPlayer: red\nTurn: 0' red "$tree" "$(git -C "$d/red" rev-parse red)")
+git -C "$d/red" update-ref refs/heads/red "$other"
+expect_rejected "a rewritten branch" "rewritten"
+# A commit that does not parse.
+git -C "$d/red" update-ref refs/heads/red "$tip"
+bad=$(forge $'bild road 0,0,w\n\nPlayer: red\nTurn: 0' red "$tree" "$tip")
+git -C "$d/red" update-ref refs/heads/red "$bad"
+expect_rejected "an unparsable message" "parse\|may not act"
+ok "illegal action, tampered tree, rewritten branch, unparsable message: rejected, reported, quarantined, local game untouched"
+
+echo "$n passed, 0 failed"
