@@ -346,6 +346,10 @@ static int next_line(reader *r)
 	memcpy(r->cur, r->p, n);
 	r->cur[n] = '\0';
 	r->p = nl + 1;
+	/* Canonical lines: single spaces between words, nothing else. */
+	if (n && (r->cur[0] == ' ' || r->cur[n - 1] == ' ' ||
+		  strstr(r->cur, "  ") || strpbrk(r->cur, "\t\r\v\f")))
+		return rfail(r, "stray white space in \"%.60s\"", r->cur);
 	return 0;
 }
 
@@ -528,7 +532,7 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 			return rfail(&r, "seed has a leading zero");
 		for (; *c; c++) {
 			if (*c < '0' || *c > '9' ||
-			    seed > (~0ull - 9) / 10)
+			    seed > (~0ull - (unsigned)(*c - '0')) / 10)
 				return rfail(&r, "seed must be a number below "
 						 "2^64");
 			seed = seed * 10 + (unsigned)(*c - '0');
@@ -880,14 +884,21 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 			last = p;
 			continue;
 		}
-		char from[32], to[32], give[128], get[128];
-		if (!offer && !resume &&
-		    sscanf(r.cur, "offer %31s %31s give %127[^g]get %127[^\n]",
-			   from, to, give, get) == 4) {
-			size_t gl = strlen(give);
-			if (gl < 2 || give[gl - 1] != ' ')
-				return rfail(&r, "bad offer line");
-			give[gl - 1] = '\0';
+		if (!offer && !resume && !strncmp(r.cur, "offer ", 6)) {
+			/* offer FROM TO give CARDS get CARDS */
+			char from[32], to[32], give[160], get[160];
+			const char *gv = strstr(r.cur, " give ");
+			const char *gt = gv ? strstr(gv + 6, " get ") : NULL;
+			int used = 0;
+			if (!gv || !gt ||
+			    sscanf(r.cur, "offer %31s %31s%n", from, to, &used) != 2 ||
+			    r.cur + used != gv || (size_t)(gt - gv - 6) >= sizeof give ||
+			    strlen(gt + 5) >= sizeof get)
+				return rfail(&r, "bad offer line \"%.60s\"",
+					     r.cur);
+			memcpy(give, gv + 6, (size_t)(gt - gv - 6));
+			give[gt - gv - 6] = '\0';
+			memcpy(get, gt + 5, strlen(gt + 5) + 1);
 			int f = player_word(g, from, false),
 			    t = player_word(g, to, false);
 			if (f < 0 || t < 0 ||
