@@ -30,6 +30,7 @@ int cli_remote(const char *dir, int argc, char **argv);
 int cli_sync(const char *dir, int argc, char **argv);
 int cli_bundle(const char *dir, int argc, char **argv);
 int cli_step(const char *dir, int argc, char **argv);
+int cli_serve(const char *dir, int argc, char **argv);
 int cli_stats(int argc, char **argv);
 
 #endif

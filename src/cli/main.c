@@ -31,6 +31,7 @@ static void usage(FILE *f)
 		"       catan -C DIR sync [REMOTE...]\n"
 		"       catan -C DIR bundle create|apply FILE\n"
 		"       catan -C DIR step [--bot greedy|random] [--max N]\n"
+		"       catan -C DIR serve [--port N] [--listen ADDR]\n"
 		"       catan -C DIR show [--json] [REV]\n"
 		"       catan -C DIR legal --as PLAYER\n"
 		"       catan -C DIR log\n"
@@ -296,6 +297,8 @@ int main(int argc, char **argv)
 		return cli_remote(dir, argc, argv);
 	if (!strcmp(cmd, "sync"))
 		return cli_sync(dir, argc, argv);
+	if (!strcmp(cmd, "serve"))
+		return cli_serve(dir, argc, argv);
 	if (!strcmp(cmd, "step"))
 		return cli_step(dir, argc, argv);
 	if (!strcmp(cmd, "bundle"))

@@ -13,10 +13,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store_internal.h"
 
@@ -168,6 +170,57 @@ static int fetch_remote(catan_store *s, const char *name, catan_err *err)
 	return 0;
 }
 
+/*
+ * Every fetch leaves a small pack; looking an object up costs a probe per
+ * pack, so syncs would slow down as a game goes on. Past `limit` packs,
+ * everything reachable is written into one pack and the others removed
+ * (an open mapping of a removed pack stays valid; the object database is
+ * then rescanned). Best effort: on any failure nothing is removed.
+ */
+static void repack_if_needed(catan_store *s, int limit)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/objects/pack", git_repository_path(s->repo));
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int packs = 0;
+	while (d && (e = readdir(d)))
+		packs += strlen(e->d_name) > 5 &&
+			 !strcmp(e->d_name + strlen(e->d_name) - 5, ".pack");
+	if (d)
+		closedir(d);
+	if (packs <= limit)
+		return;
+	git_packbuilder *pb = NULL;
+	git_revwalk *walk = NULL;
+	bool ok = git_packbuilder_new(&pb, s->repo) == 0 &&
+		  git_revwalk_new(&walk, s->repo) == 0 &&
+		  git_revwalk_push_glob(walk, "refs/*") == 0;
+	if (ok) {
+		git_packbuilder_set_threads(pb, 1);
+		ok = git_packbuilder_insert_walk(pb, walk) == 0 &&
+		     git_packbuilder_write(pb, NULL, 0, NULL, NULL) == 0;
+	}
+	const char *keep = ok ? git_packbuilder_name(pb) : NULL;
+	if (keep && (d = opendir(dir))) {
+		while ((e = readdir(d))) {
+			if (strncmp(e->d_name, "pack-", 5) || strstr(e->d_name, keep))
+				continue;
+			size_t len = strlen(e->d_name);
+			if (len < 5 || (strcmp(e->d_name + len - 5, ".pack") &&
+					(len < 4 || strcmp(e->d_name + len - 4, ".idx"))))
+				continue;
+			char path[8192];
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+		closedir(d);
+		git_odb_refresh(s->odb);
+	}
+	git_revwalk_free(walk);
+	git_packbuilder_free(pb);
+}
+
 int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		     catan_sync_report *rep, catan_err *err)
 {
@@ -194,6 +247,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		rc = catan_store_adopt(s, remotes[i], rep, err);
 	}
 	git_strarray_dispose(&all);
+	if (rc == 0)
+		repack_if_needed(s, 16);
 	return rc;
 }
 

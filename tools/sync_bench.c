@@ -1,0 +1,173 @@
+/*
+ * sync_bench.c - how long a peer takes to fetch and verify one new commit.
+ *
+ * A host repository plays a game between random bots (all players, one
+ * commit per action); after every commit a second repository, joined to the
+ * host, runs catan_store_sync, which fetches the new commit, verifies it and
+ * adopts it. Timed per sync, in windows of the history, over:
+ *
+ *   path      the host's directory as the remote
+ *   git       git:// on 127.0.0.1 through `catan serve` (TCP_NODELAY)
+ *   git-nagle git:// through a plain `git daemon` (Nagle's algorithm on)
+ *
+ *   catan-sync-bench CATAN_BINARY [--commits N] [--window W] [--port P]
+ */
+#define _XOPEN_SOURCE 700
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catan/bot.h"
+#include "catan/store.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static pid_t spawn(char *const argv[])
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	struct timespec wait = {0, 300000000}; /* let it listen */
+	nanosleep(&wait, NULL);
+	return pid;
+}
+
+static int run(const char *mode, const char *catan, long commits, long window,
+	       int port)
+{
+	char host[256], peer[256], url[512], cmd[600];
+	catan_game g;
+	catan_store *h = NULL, *p = NULL;
+	catan_sync_report rep;
+	catan_err err;
+	pid_t server = -1;
+
+	snprintf(host, sizeof host, "/tmp/catan-sync-bench-host");
+	snprintf(peer, sizeof peer, "/tmp/catan-sync-bench-peer");
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s", host, peer);
+	if (system(cmd) != 0)
+		return 1;
+	memset(&g, 0, sizeof g);
+	catan_options_default(&g.opt);
+	g.opt.vp_target = 20; /* a long game: random bots never get there */
+	g.opt.seed = 3;
+	catan_names_default(&g.names, 4);
+	catan_board_beginner(&g.board);
+	if (catan_store_create(&h, host, &g, CATAN_TIME_DETERMINISTIC, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	if (!strcmp(mode, "path")) {
+		snprintf(url, sizeof url, "%s", host);
+	} else {
+		char portarg[16], base[300];
+		snprintf(portarg, sizeof portarg, "%d", port);
+		snprintf(url, sizeof url, "git://127.0.0.1:%d/", port);
+		if (!strcmp(mode, "git")) {
+			char *argv[] = {(char *)catan, "-C", host, "serve",
+					"--port", portarg, NULL};
+			server = spawn(argv);
+		} else {
+			char listen[32], portopt[32];
+			snprintf(base, sizeof base, "--base-path=%s", host);
+			snprintf(listen, sizeof listen, "--listen=127.0.0.1");
+			snprintf(portopt, sizeof portopt, "--port=%d", port);
+			char *argv[] = {"git", "daemon", "--export-all",
+					"--reuseaddr", listen, portopt, base,
+					NULL};
+			server = spawn(argv);
+		}
+	}
+	if (catan_store_join(&p, url, peer, "blue", &rep, &err)) {
+		fprintf(stderr, "join %s: %s\n", url, err.msg);
+		if (server > 0)
+			kill(server, SIGTERM);
+		return 1;
+	}
+	catan_state st;
+	catan_state_init(&st, &g.board, &g.opt);
+	catan_rng rng;
+	catan_rng_seed(&rng, 5);
+	double *t = malloc(sizeof(double) * (size_t)commits);
+	long n = 0;
+	while (n < commits && st.phase != CATAN_PHASE_OVER) {
+		catan_action a;
+		int who = catan_state_next_actor(&st);
+		if (catan_bot_choose(&a, CATAN_BOT_RANDOM, &g.board, &st, who,
+				     &rng, CATAN_LEGAL_NO_OFFERS) ||
+		    catan_state_apply(&st, &g.board, &st, who, &a, NULL) ||
+		    catan_store_act(h, who, &a, NULL, NULL, &err)) {
+			fprintf(stderr, "act: %s\n", err.msg);
+			break;
+		}
+		double t0 = now_ms();
+		if (catan_store_sync(p, NULL, 0, &rep, &err) || rep.adopted != 1) {
+			fprintf(stderr, "sync: %s %s\n", err.msg, rep.log);
+			break;
+		}
+		t[n++] = now_ms() - t0;
+	}
+	printf("%s: %ld syncs of one new commit each (fetch + verify + "
+	       "adopt)\n",
+	       mode, n);
+	printf("  %-16s %10s %10s\n", "commits", "median ms", "p90 ms");
+	for (long w0 = 0; w0 < n; w0 += window) {
+		long w1 = w0 + window < n ? w0 + window : n, k = w1 - w0;
+		double *win = malloc(sizeof(double) * (size_t)k);
+		memcpy(win, t + w0, sizeof(double) * (size_t)k);
+		qsort(win, (size_t)k, sizeof *win, cmp);
+		printf("  %5ld .. %-7ld %10.2f %10.2f\n", w0 + 1, w1, win[k / 2],
+		       win[(k * 9) / 10]);
+		free(win);
+	}
+	free(t);
+	catan_store_free(p);
+	catan_store_free(h);
+	if (server > 0) {
+		kill(server, SIGTERM);
+		waitpid(server, NULL, 0);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long commits = 300, window = 100;
+	int port = 19419;
+	if (argc < 2) {
+		fprintf(stderr, "usage: catan-sync-bench CATAN_BINARY "
+				"[--commits N] [--window W] [--port P]\n");
+		return 2;
+	}
+	for (int i = 2; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--commits"))
+			commits = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--window"))
+			window = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--port"))
+			port = atoi(argv[i + 1]);
+	}
+	int rc = run("path", argv[1], commits, window, port);
+	rc |= run("git", argv[1], commits, window, port);
+	rc |= run("git-nagle", argv[1], commits / 3, window / 3, port + 1);
+	return rc;
+}
