@@ -113,6 +113,25 @@ $catan -C "$d/blue" bundle apply "$tmp/stick.bundle" | grep -q "adopted red" ||
 $catan -C "$d/blue" show --json | grep -q '"next":"blue"' || fail "blue not next after bundle"
 ok "bundle create / apply carries commits between peers with no network"
 
+# 4b. git:// on loopback through catan serve (git daemon, read-only).
+d=$tmp/daemon
+make_game "$d" 10
+$catan -C "$d/red" act setup 0,-1,n 0,-1,nw >/dev/null
+port=$((20000 + RANDOM % 20000))
+$catan -C "$d/red" serve --port "$port" >"$tmp/serve.log" 2>&1 &
+server=$!
+for i in $(seq 1 50); do grep -q serving "$tmp/serve.log" && break; sleep 0.1; done
+$catan join "git://127.0.0.1:$port/" "$d/net" --as white >/dev/null || fail "join over git://"
+[[ $(git -C "$d/net" rev-parse red) == $(git -C "$d/red" rev-parse red) ]] || fail "git:// join"
+$catan -C "$d/blue" remote add red-daemon "git://127.0.0.1:$port/"
+$catan -C "$d/blue" act setup 1,0,n 1,0,nw >/dev/null 2>&1 && fail "blue acted before seeing red"
+$catan -C "$d/blue" sync red-daemon | grep -q "adopted red" || fail "sync over git://"
+$catan -C "$d/blue" act setup 1,0,n 1,0,nw >/dev/null || fail "blue cannot act after git:// sync"
+# Read-only: a push is refused.
+git -C "$d/blue" push -q "git://127.0.0.1:$port/" blue 2>/dev/null && fail "the daemon accepted a push"
+kill "$server"; wait "$server" 2>/dev/null || true
+ok "git:// through catan serve: join, sync, read-only"
+
 # 5. Misbehaving peers: the receiving peer rejects, reports, quarantines,
 #    and its game is untouched.
 d=$tmp/bad
