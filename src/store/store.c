@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -415,9 +418,67 @@ int store_branch_tip(git_oid *out, catan_store *s, int player)
 static catan_store *store_new(void)
 {
 	catan_store *s = calloc(1, sizeof *s);
-	if (s)
+	if (s) {
+		s->lock_fd = -1;
 		git_libgit2_init();
+	}
 	return s;
+}
+
+/* Removes *.lock files under dir (recursively, a few levels). */
+static void clear_locks(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d || depth > 6) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char path[4096];
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		size_t n = strlen(e->d_name);
+		struct stat sb;
+		if (lstat(path, &sb))
+			continue;
+		if (S_ISDIR(sb.st_mode))
+			clear_locks(path, depth + 1);
+		else if (n > 5 && !strcmp(e->d_name + n - 5, ".lock"))
+			unlink(path);
+	}
+	closedir(d);
+}
+
+/*
+ * One catan process writes a repository at a time: the writer holds an
+ * exclusive flock on <gitdir>/catan.lock, which the kernel releases when
+ * the process dies, even by kill -9. So a ref or config lock file found
+ * while holding it was left by a process that died mid-write (git's own
+ * lock files are never cleaned up by a crash) and is removed: the move it
+ * guarded either happened (rename done) or did not.
+ */
+int store_lock(catan_store *s, catan_err *err)
+{
+	char path[4096];
+	const char *gitdir = git_repository_path(s->repo);
+	snprintf(path, sizeof path, "%scatan.lock", gitdir);
+	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX))
+		return store_fail(err, "cannot lock %s", path);
+	snprintf(path, sizeof path, "%srefs", gitdir);
+	clear_locks(path, 0);
+	static const char *const top[] = {"packed-refs.lock", "config.lock",
+					  "HEAD.lock"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s%s", gitdir, top[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%slogs", gitdir);
+	clear_locks(path, 0);
+	return 0;
 }
 
 int catan_store_batch(catan_store *s, catan_err *err)
@@ -497,6 +558,8 @@ void catan_store_free(catan_store *s)
 {
 	if (!s)
 		return;
+	if (s->lock_fd >= 0)
+		close(s->lock_fd); /* releases the flock */
 	git_odb_free(s->odb);
 	git_repository_free(s->repo);
 	free(s);
@@ -549,6 +612,8 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		store_git_fail(err, "creating the repository");
 		goto done;
 	}
+	if (store_lock(s, err))
+		goto done;
 	/*
 	 * Reflogs in a bare repository let verify see every branch move. A
 	 * deterministic (simulated) game keeps none: reflog lines carry the
@@ -643,6 +708,8 @@ int catan_store_open(catan_store **out, const char *path, catan_err *err)
 		store_git_fail(err, "opening the game repository");
 		goto done;
 	}
+	if (store_lock(s, err))
+		goto done;
 	if (git_repository_odb(&s->odb, s->repo)) {
 		store_git_fail(err, "opening the object database");
 		goto done;

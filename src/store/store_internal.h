@@ -17,6 +17,9 @@ struct catan_store {
 	catan_time_mode time;
 	long step; /* commits written by this handle (deterministic times) */
 
+	/* Exclusive lock on <gitdir>/catan.lock for the handle's lifetime. */
+	int lock_fd;
+
 	/* Batch mode (simulation): objects in memory, tips in memory. */
 	bool batch;
 	git_odb_backend *mempack;
@@ -27,6 +30,12 @@ struct catan_store {
 	git_oid cache_id;
 	catan_state cache_state;
 };
+
+/*
+ * Takes the repository's writer lock (blocking) and clears lock files a
+ * killed catan process left behind. Returns 0 or -1.
+ */
+int store_lock(catan_store *s, catan_err *err);
 
 /* Fills err with a formatted sentence; returns -1. */
 int store_fail(catan_err *err, const char *fmt, ...)
