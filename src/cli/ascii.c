@@ -14,6 +14,8 @@ static const char *terrain_code(int t)
 
 void cli_print_board(FILE *f, const catan_board *b, const catan_state *s)
 {
+	/* Without a state the robber is where the board starts it. */
+	int robber = s ? s->robber : b->robber_start;
 	int rmin = 127, rmax = -128, qmin = 127;
 	for (int t = 0; t < b->ntiles; t++) {
 		int r = b->tile_hex[t].r, q = b->tile_hex[t].q;
@@ -34,11 +36,11 @@ void cli_print_board(FILE *f, const catan_board *b, const catan_state *s)
 			int tok = b->tile_token[t];
 			snprintf(cell, sizeof cell, "%s%c%-2d",
 				 terrain_code(b->tile_terrain[t]),
-				 s && s->robber == t ? '*' : ' ', tok);
+				 robber == t ? '*' : ' ', tok);
 			if (!tok)
 				snprintf(cell, sizeof cell, "%s%c  ",
 					 terrain_code(b->tile_terrain[t]),
-					 s && s->robber == t ? '*' : ' ');
+					 robber == t ? '*' : ' ');
 			size_t cl = strlen(cell);
 			if (col + (int)cl + 2 < (int)sizeof line) {
 				line[col] = '[';

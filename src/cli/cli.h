@@ -10,7 +10,8 @@
 #include "catan/board.h"
 #include "catan/state.h"
 
-/* Prints the board as text: terrain, token and robber per tile, by row. */
+/* Prints the board as text: terrain, token and robber per tile, by row
+ * (s may be NULL: the robber is then on its starting tile). */
 void cli_print_board(FILE *f, const catan_board *b, const catan_state *s);
 
 /* Prints one line per player: VP, cards, pieces, trophies. */
@@ -32,5 +33,8 @@ int cli_bundle(const char *dir, int argc, char **argv);
 int cli_step(const char *dir, int argc, char **argv);
 int cli_serve(const char *dir, int argc, char **argv);
 int cli_stats(int argc, char **argv);
+
+/* catan board show|generate (board.c). */
+int cli_board(int argc, char **argv);
 
 #endif

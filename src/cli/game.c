@@ -2,7 +2,8 @@
  * game.c - the Git-backed subcommands of the catan command (hot-seat: all
  * players in one repository):
  *
- *   catan new DIR [--players a,b,c] [--board beginner|random] [--seed N]
+ *   catan new DIR [--players a,b,c] [--board beginner|random|balanced|FILE]
+ *                 [--seed N]
  *                 [--phases combined|classic] [--dice seeded|manual]
  *                 [--vp N] [--offer-limit N]
  *   catan -C DIR act --as PLAYER ACTION...
@@ -23,6 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "catan/boardfile.h"
+#include "catan/boardgen.h"
 #include "catan/bot.h"
 #include "catan/store.h"
 #include "cli.h"
@@ -69,7 +72,8 @@ int cli_new(int argc, char **argv)
 	catan_game g;
 	uint64_t seed = 1, v;
 	int random_board = 0, k;
-	const char *dir = NULL, *me = NULL;
+	const char *dir = NULL, *me = NULL, *board_file = NULL;
+	bool balanced = false;
 	bool names_set = false;
 
 	memset(&g, 0, sizeof g);
@@ -99,7 +103,13 @@ int cli_new(int argc, char **argv)
 			}
 			names_set = true;
 		} else if (!strcmp(a, "--board")) {
-			if (choose(a, val, "beginner", "random", &random_board))
+			if (val && !strcmp(val, "balanced"))
+				balanced = true;
+			else if (val && strcmp(val, "beginner") &&
+				 strcmp(val, "random"))
+				board_file = val;
+			else if (choose(a, val, "beginner", "random",
+					&random_board))
 				return 2;
 		} else if (!strcmp(a, "--seed")) {
 			if (parse_u64(a, val, 0, UINT64_MAX, &seed))
@@ -144,10 +154,43 @@ int cli_new(int argc, char **argv)
 		catan_names_default(&g.names, 4);
 	g.opt.nplayers = g.names.n;
 	g.opt.seed = seed;
-	if (random_board)
+	if (board_file) {
+		/* A board file (spec/board.md); the robber starts on the
+		 * first desert, as on every board the game creates. */
+		static char text[65536];
+		FILE *f = fopen(board_file, "r");
+		size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+		bool big = f && !feof(f);
+		if (f)
+			fclose(f);
+		text[n] = '\0';
+		catan_boardfile_error be;
+		memset(&be, 0, sizeof be);
+		if (!f || big) {
+			fprintf(stderr, "catan new: cannot read board file %s%s\n",
+				board_file, big ? " (over 64 KiB)" : "");
+			return 2;
+		}
+		if (catan_boardfile_parse(&g.board, text, &be)) {
+			fprintf(stderr, "catan new: %s:%d: %s\n", board_file,
+				be.line, be.msg);
+			return 2;
+		}
+		catan_board_finish(&g.board);
+	} else if (balanced) {
+		catan_genopts go;
+		catan_genreport gr;
+		catan_genopts_default(&go);
+		go.seed = seed;
+		if (catan_board_generate(&g.board, &go, &gr)) {
+			fprintf(stderr, "catan new: %s\n", gr.why);
+			return 1;
+		}
+	} else if (random_board) {
 		catan_board_random(&g.board, seed);
-	else
+	} else {
 		catan_board_beginner(&g.board);
+	}
 
 	int mine = -1;
 	if (me && (mine = catan_names_find(&g.names, me, strlen(me))) < 0) {
@@ -168,7 +211,11 @@ int cli_new(int argc, char **argv)
 	for (int p = 0; p < g.opt.nplayers; p++)
 		printf("%s%s", p ? ", " : "", g.names.name[p]);
 	printf("), %s board, seed %" PRIu64 "; %s places first\n",
-	       random_board ? "random" : "beginner", seed, g.names.name[0]);
+	       board_file ? board_file
+	       : balanced ? "balanced"
+	       : random_board ? "random"
+			      : "beginner",
+	       seed, g.names.name[0]);
 	catan_store_free(s);
 	return 0;
 }

@@ -39,6 +39,8 @@ static void usage(FILE *f)
 		"       catan simulate --games N --players P [--seed S] "
 		"--out DIR [--jobs J]\n"
 		"       catan stats [--csv|--json] DIR...\n"
+		"       catan board show FILE|beginner|random|balanced "
+		"[--json] | generate --out FILE\n"
 		"       catan bots [--players N | --names a,b,c] [--seed N]\n"
 		"                  [--board beginner|random] [--bot "
 		"greedy|random]\n"
@@ -307,6 +309,8 @@ int main(int argc, char **argv)
 		return cli_simulate(argc, argv);
 	if (!strcmp(cmd, "stats"))
 		return cli_stats(argc, argv);
+	if (!strcmp(cmd, "board"))
+		return cli_board(argc, argv);
 	argc += 2;
 	argv -= 2;
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

@@ -10,6 +10,7 @@
 #include "catan/board.h"
 
 #include "catan/rng.h"
+#include "board_internal.h"
 
 #include <string.h>
 
@@ -316,9 +317,7 @@ void catan_board_finish(catan_board *b)
 }
 
 /* The standard board's harbour edges, in the beginner board's order. */
-static const struct {
-	int q, r, dir;
-} std_harbours[9] = {
+const catan_side catan_std_harbours[9] = {
 	{0, -2, CATAN_EDIR_NW}, {1, -2, CATAN_EDIR_NE}, {2, -1, CATAN_EDIR_NE},
 	{2, 0, CATAN_EDIR_E},	{1, 1, CATAN_EDIR_SE},	{-1, 2, CATAN_EDIR_SE},
 	{-2, 2, CATAN_EDIR_SW}, {-2, 1, CATAN_EDIR_W},	{-1, -1, CATAN_EDIR_W},
@@ -354,8 +353,8 @@ void catan_board_beginner(catan_board *out)
 	out->nharbours = 9;
 	for (int h = 0; h < 9; h++) {
 		out->harbour_edge[h] = (uint8_t)catan_board_edge(
-			out, std_harbours[h].q, std_harbours[h].r,
-			std_harbours[h].dir);
+			out, catan_std_harbours[h].q, catan_std_harbours[h].r,
+			catan_std_harbours[h].dir);
 		out->harbour_kind[h] = (uint8_t)kinds[h];
 	}
 	catan_board_finish(out);
@@ -428,8 +427,8 @@ void catan_board_random(catan_board *out, uint64_t seed)
 	out->nharbours = 9;
 	for (int h = 0; h < 9; h++) {
 		out->harbour_edge[h] = (uint8_t)catan_board_edge(
-			out, std_harbours[h].q, std_harbours[h].r,
-			std_harbours[h].dir);
+			out, catan_std_harbours[h].q, catan_std_harbours[h].r,
+			catan_std_harbours[h].dir);
 		out->harbour_kind[h] = kinds[h];
 	}
 	catan_board_finish(out);

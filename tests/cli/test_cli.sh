@@ -51,6 +51,19 @@ grep -q "^phase setup" "$tmp/wt/turn" || fail "worktree turn file"
 grep -q "^ann settlement" "$tmp/wt/buildings" || fail "worktree buildings"
 ok "git worktree add shows the state as files"
 
+# Games on generated boards: a board file of radius 3, a balanced board.
+$catan board generate --radius 3 --seed 5 --out "$tmp/big.board" >/dev/null
+$catan new "$tmp/big" --board "$tmp/big.board" --players a,b,c >/dev/null
+$catan -C "$tmp/big" verify | grep -q "^ok" || fail "radius-3 game"
+[[ $(git -C "$tmp/big" show a:game/board | grep -c '^tile') == 37 ]] || fail "37 tiles"
+$catan new "$tmp/bal" --board balanced --seed 4 >/dev/null
+$catan -C "$tmp/bal" act --as red setup 0,-1,n 0,-1,nw >/dev/null || fail "balanced board game"
+echo junk >"$tmp/bad.board"
+if $catan new "$tmp/nope" --board "$tmp/bad.board" 2>"$tmp/err"; then fail "bad board file accepted"; fi
+grep -q "bad.board:1" "$tmp/err" || fail "bad board file: no line named"
+[[ ! -e $tmp/nope ]] || fail "a refused new left a directory"
+ok "new --board FILE (radius 3) and --board balanced; a bad board file is refused with its line"
+
 # A bad player list and a non-empty target directory are refused.
 if $catan new "$tmp/x" --players ann,ann 2>/dev/null; then fail "duplicate names"; fi
 if $catan new "$g" 2>/dev/null; then fail "overwrote a game"; fi
