@@ -32,6 +32,7 @@ int cli_sync(const char *dir, int argc, char **argv);
 int cli_bundle(const char *dir, int argc, char **argv);
 int cli_step(const char *dir, int argc, char **argv);
 int cli_serve(const char *dir, int argc, char **argv);
+int cli_peer(const char *dir, int argc, char **argv);
 int cli_stats(int argc, char **argv);
 
 /* catan board show|generate (board.c). */

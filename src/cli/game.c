@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -821,4 +822,115 @@ int cli_step(const char *dir, int argc, char **argv)
 		printf("over: %s won\n", g->names.name[st.winner]);
 	catan_store_free(s);
 	return rc;
+}
+
+/*
+ * catan -C DIR peer [--bot greedy|random] [--interval S] [--max-interval S]
+ *                   [--rounds N]
+ * The long-running peer: syncs with every remote, lets the bot act when
+ * this player may (its turn, a discard it owes, an offer to answer), and
+ * says what it waits for. It syncs again at once after acting, otherwise
+ * after an interval that doubles while nothing changes (up to
+ * --max-interval). The repository is locked only while it works, so other
+ * catan commands can read it in between. Stops when the game is over.
+ */
+int cli_peer(const char *dir, int argc, char **argv)
+{
+	double interval = 0.2, max_interval = 5.0;
+	long rounds = -1;
+	const char *bot = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(argv[i], "--bot") && v) {
+			bot = v;
+			i++;
+		} else if (!strcmp(argv[i], "--interval") && v) {
+			interval = atof(v);
+			i++;
+		} else if (!strcmp(argv[i], "--max-interval") && v) {
+			max_interval = atof(v);
+			i++;
+		} else if (!strcmp(argv[i], "--rounds") && v) {
+			rounds = atol(v);
+			i++;
+		} else {
+			fprintf(stderr, "catan peer: unknown option \"%s\"\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (interval <= 0 || max_interval < interval ||
+	    (bot && strcmp(bot, "greedy") && strcmp(bot, "random"))) {
+		fprintf(stderr, "catan peer: bad --interval, --max-interval or "
+				"--bot\n");
+		return 2;
+	}
+	double wait = interval;
+	char last[256] = "";
+	for (long r = 0; rounds < 0 || r < rounds; r++) {
+		catan_store *s = NULL;
+		int rc = open_game(&s, dir);
+		if (rc)
+			return rc;
+		const catan_game *g = catan_store_game(s);
+		int me = catan_store_me(s);
+		catan_sync_report rep;
+		catan_err err;
+		bool acted = false, over = false;
+		if (catan_store_sync(s, NULL, 0, &rep, &err) == 0 && rep.log[0])
+			fputs(rep.log, stdout);
+		catan_state st;
+		if (catan_store_current(&st, NULL, s, &err)) {
+			fprintf(stderr, "catan peer: %s\n", err.msg);
+			catan_store_free(s);
+			return 1;
+		}
+		if (bot && me >= 0 && catan_state_may_act(&st, me)) {
+			catan_rng rng;
+			catan_action a;
+			catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);
+			if (catan_bot_choose(&a, strcmp(bot, "random")
+							 ? CATAN_BOT_GREEDY
+							 : CATAN_BOT_RANDOM,
+					     &g->board, &st, me, &rng,
+					     CATAN_LEGAL_NO_OFFERS) == 0 &&
+			    catan_store_act(s, me, &a, NULL, NULL, &err) == 0) {
+				char text[160];
+				catan_action_format(text, sizeof text, &g->board,
+						    &g->names, &a);
+				printf("%s %s\n", g->names.name[me], text);
+				acted = true;
+			} else {
+				fprintf(stderr, "catan peer: %s\n", err.msg);
+			}
+			catan_store_current(&st, NULL, s, &err);
+		}
+		over = st.phase == CATAN_PHASE_OVER;
+		char now[256];
+		FILE *m = fmemopen(now, sizeof now, "w");
+		if (m) {
+			waiting_for(m, g, &st);
+			fclose(m);
+		}
+		if (strcmp(now, last)) {
+			printf("waiting: %s\n", now);
+			snprintf(last, sizeof last, "%s", now);
+		}
+		fflush(stdout);
+		catan_store_free(s);
+		if (over)
+			return 0;
+		/* Act again at once; otherwise back off while nothing moves. */
+		if (acted || rep.adopted) {
+			wait = interval;
+			if (acted)
+				continue;
+		} else {
+			wait = wait * 2 < max_interval ? wait * 2 : max_interval;
+		}
+		struct timespec ts = {(time_t)wait,
+				      (long)((wait - (double)(time_t)wait) * 1e9)};
+		nanosleep(&ts, NULL);
+	}
+	return 0;
 }

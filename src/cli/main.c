@@ -32,6 +32,8 @@ static void usage(FILE *f)
 		"       catan -C DIR bundle create|apply FILE\n"
 		"       catan -C DIR step [--bot greedy|random] [--max N]\n"
 		"       catan -C DIR serve [--port N] [--listen ADDR]\n"
+		"       catan -C DIR peer [--bot greedy|random] [--interval S] "
+		"[--max-interval S] [--rounds N]\n"
 		"       catan -C DIR show [--json] [REV]\n"
 		"       catan -C DIR legal --as PLAYER\n"
 		"       catan -C DIR log\n"
@@ -299,6 +301,8 @@ int main(int argc, char **argv)
 		return cli_remote(dir, argc, argv);
 	if (!strcmp(cmd, "sync"))
 		return cli_sync(dir, argc, argv);
+	if (!strcmp(cmd, "peer"))
+		return cli_peer(dir, argc, argv);
 	if (!strcmp(cmd, "serve"))
 		return cli_serve(dir, argc, argv);
 	if (!strcmp(cmd, "step"))

@@ -190,4 +190,25 @@ git -C "$d/red" update-ref refs/heads/red "$bad"
 expect_rejected "an unparsable message" "parse\|may not act"
 ok "illegal action, tampered tree, rewritten branch, unparsable message: rejected, reported, quarantined, local game untouched"
 
+# 6. Four long-running peers at once (catan peer), each syncing on its own
+#    schedule with backoff and letting its bot act: a complete game.
+d=$tmp/live
+make_game "$d" 11
+for p in blue white orange; do
+	for q in blue white orange; do
+		[[ $p == "$q" ]] || $catan -C "$d/$p" remote add "$q" "$d/$q"
+	done
+	$catan -C "$d/red" remote add "$p" "$d/$p"
+done
+pids=()
+for p in "${players[@]}"; do
+	timeout 600 $catan -C "$d/$p" peer --bot greedy --interval 0.02 \
+		--max-interval 0.2 >"$tmp/live-$p.log" 2>&1 &
+	pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || fail "a peer failed or timed out"; done
+for p in "${players[@]}"; do grep -q "has won" "$tmp/live-$p.log" || fail "$p did not see the end"; done
+converged "$d"
+ok "four concurrent long-running peers (catan peer) play a game to the end and converge"
+
 echo "$n passed, 0 failed"
