@@ -18,6 +18,13 @@ void cli_print_board(FILE *f, const catan_board *b, const catan_state *s);
 void cli_print_scores(FILE *f, const catan_board *b, const catan_state *s,
 		      const catan_names *names);
 
+/*
+ * Parses a whole decimal number in [lo, hi] given for option `opt`; prints
+ * a sentence naming the option and the value and returns -1 if it is not.
+ */
+int cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+		  uint64_t *out);
+
 /* The Git-backed subcommands (game.c); dir is the -C argument. */
 int cli_new(int argc, char **argv);
 int cli_act(const char *dir, int argc, char **argv);

@@ -31,8 +31,8 @@
 #include "catan/store.h"
 #include "cli.h"
 
-static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
-		     uint64_t *out)
+int cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+		  uint64_t *out)
 {
 	char *end = NULL;
 	errno = 0;
@@ -113,7 +113,7 @@ int cli_new(int argc, char **argv)
 					&random_board))
 				return 2;
 		} else if (!strcmp(a, "--seed")) {
-			if (parse_u64(a, val, 0, UINT64_MAX, &seed))
+			if (cli_parse_u64(a, val, 0, UINT64_MAX, &seed))
 				return 2;
 		} else if (!strcmp(a, "--phases")) {
 			if (choose(a, val, "combined", "classic", &k))
@@ -124,11 +124,11 @@ int cli_new(int argc, char **argv)
 				return 2;
 			g.opt.dice = (uint8_t)k;
 		} else if (!strcmp(a, "--vp")) {
-			if (parse_u64(a, val, 3, 20, &v))
+			if (cli_parse_u64(a, val, 3, 20, &v))
 				return 2;
 			g.opt.vp_target = (uint8_t)v;
 		} else if (!strcmp(a, "--offer-limit")) {
-			if (parse_u64(a, val, 0, 255, &v))
+			if (cli_parse_u64(a, val, 0, 255, &v))
 				return 2;
 			g.opt.offer_limit = (uint8_t)v;
 		} else if (!strcmp(a, "--me")) {

@@ -54,28 +54,6 @@ static void usage(FILE *f)
 		"will hold them) and the final scores.\n");
 }
 
-/* Parses a whole decimal number in [lo, hi]; prints an error if not. */
-static int parse_num(const char *opt, const char *s, uint64_t lo, uint64_t hi,
-		     uint64_t *out)
-{
-	char *end = NULL;
-	errno = 0;
-	if (!s || !*s || *s == '-') {
-		fprintf(stderr, "catan: %s needs a number, got \"%s\"\n", opt,
-			s ? s : "");
-		return -1;
-	}
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v < lo || v > hi) {
-		fprintf(stderr,
-			"catan: %s must be a whole number from %" PRIu64
-			" to %" PRIu64 ", got \"%s\"\n",
-			opt, lo, hi, s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
 
 static const char *phase_words(const catan_state *s)
 {
@@ -118,7 +96,7 @@ static int cmd_bots(int argc, char **argv)
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		bool takes = true;
 		if (!strcmp(a, "--players")) {
-			if (parse_num(a, val, CATAN_MIN_PLAYERS,
+			if (cli_parse_u64(a, val, CATAN_MIN_PLAYERS,
 				      CATAN_MAX_PLAYERS_BASE, &v))
 				return 2;
 			opt.nplayers = (uint8_t)v;
@@ -134,14 +112,14 @@ static int cmd_bots(int argc, char **argv)
 			}
 			names_set = true;
 		} else if (!strcmp(a, "--seed")) {
-			if (parse_num(a, val, 0, UINT64_MAX, &seed))
+			if (cli_parse_u64(a, val, 0, UINT64_MAX, &seed))
 				return 2;
 		} else if (!strcmp(a, "--vp")) {
-			if (parse_num(a, val, 3, 20, &v))
+			if (cli_parse_u64(a, val, 3, 20, &v))
 				return 2;
 			opt.vp_target = (uint8_t)v;
 		} else if (!strcmp(a, "--max-actions")) {
-			if (parse_num(a, val, 1, 100000000, &max_actions))
+			if (cli_parse_u64(a, val, 1, 100000000, &max_actions))
 				return 2;
 		} else if (!strcmp(a, "--board")) {
 			if (val && !strcmp(val, "random"))

@@ -144,8 +144,29 @@ int store_state_tree(git_oid *out, catan_store *s, const catan_state *st,
 
 #define MAX_BLOB 65536 /* no canonical file comes near this */
 
+/* Names a path for an error message, escaping bytes that are not ASCII. */
+static void printable(char *out, size_t size, const char *in)
+{
+	size_t j = 0;
+	for (; *in && j + 5 < size; in++) {
+		unsigned char c = (unsigned char)*in;
+		if (c >= 0x20 && c < 0x7f)
+			out[j++] = (char)c;
+		else
+			j += (size_t)snprintf(out + j, size - j, "\\x%02x", c);
+	}
+	out[j] = '\0';
+}
+
+/*
+ * Reads the plain files of tree `id` (recursively) into `out`, named
+ * prefix + path; an entry named `skip` at this level is passed over.
+ * Refuses anything but plain files and trees, and any file over MAX_BLOB
+ * (from the object header, before reading it).
+ */
 static int read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
-			  const char *prefix, int depth, catan_err *err)
+			  const char *prefix, int depth, const char *skip,
+			  catan_err *err)
 {
 	git_tree *tree = NULL;
 	int rc = -1;
@@ -163,16 +184,21 @@ static int read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 		const char *name = git_tree_entry_name(e);
 		char path[CATAN_PATH_MAX], sub[CATAN_PATH_MAX];
+		if (skip && !strcmp(name, skip))
+			continue;
 		if (!join(path, sizeof path, prefix, name) ||
 		    !join(sub, sizeof sub, path, "/")) {
-			store_fail(err, "path \"%s%.40s\" is too long", prefix,
-				   name);
+			char shown[128];
+			printable(shown, sizeof shown, name);
+			store_fail(err, "unexpected entry \"%s%.40s\" (name too "
+					"long)",
+				   prefix, shown);
 			goto done;
 		}
 		git_filemode_t mode = git_tree_entry_filemode(e);
 		if (mode == GIT_FILEMODE_TREE) {
 			if (read_tree_into(out, s, git_tree_entry_id(e), sub,
-					   depth + 1, err))
+					   depth + 1, NULL, err))
 				goto done;
 			continue;
 		}
@@ -201,7 +227,10 @@ static int read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
 					    (size_t)git_blob_rawsize(blob));
 		git_blob_free(blob);
 		if (added) {
-			store_fail(err, "too many files in the tree");
+			char shown[128];
+			printable(shown, sizeof shown, path);
+			store_fail(err, "unexpected entry \"%s\" (too many files)",
+				   shown);
 			goto done;
 		}
 	}
@@ -211,19 +240,6 @@ done:
 	return rc;
 }
 
-/* Names a path for an error message, escaping bytes that are not ASCII. */
-static void printable(char *out, size_t size, const char *in)
-{
-	size_t j = 0;
-	for (; *in && j + 5 < size; in++) {
-		unsigned char c = (unsigned char)*in;
-		if (c >= 0x20 && c < 0x7f)
-			out[j++] = (char)c;
-		else
-			j += (size_t)snprintf(out + j, size - j, "\\x%02x", c);
-	}
-	out[j] = '\0';
-}
 
 int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 		     catan_err *err)
@@ -244,61 +260,9 @@ int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 				"options and players never change)");
 		goto done;
 	}
-	/* Read everything but game/ (already known). */
-	size_t n = git_tree_entrycount(t);
-	for (size_t i = 0; i < n; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(t, i);
-		const char *name = git_tree_entry_name(e);
-		if (!strcmp(name, "game"))
-			continue;
-		if (git_tree_entry_filemode(e) == GIT_FILEMODE_TREE) {
-			char prefix[CATAN_PATH_MAX];
-			if (strlen(name) + 2 > sizeof prefix) {
-				char shown[128];
-				printable(shown, sizeof shown, name);
-				store_fail(err, "unexpected entry \"%s\"",
-					   shown);
-				goto done;
-			}
-			snprintf(prefix, sizeof prefix, "%s/", name);
-			if (read_tree_into(&files, s, git_tree_entry_id(e),
-					   prefix, 1, err))
-				goto done;
-			continue;
-		}
-		if (git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB) {
-			store_fail(err, "\"%s\" is not a plain file", name);
-			goto done;
-		}
-		size_t len = 0;
-		git_object_t type;
-		if (git_odb_read_header(&len, &type, s->odb,
-					git_tree_entry_id(e))) {
-			store_git_fail(err, "reading a blob header");
-			goto done;
-		}
-		if (len > MAX_BLOB) {
-			store_fail(err, "file \"%.40s\" is %zu bytes: too large",
-				   name, len);
-			goto done;
-		}
-		git_blob *blob = NULL;
-		if (git_blob_lookup(&blob, s->repo, git_tree_entry_id(e))) {
-			store_git_fail(err, "reading a blob");
-			goto done;
-		}
-		int added = strlen(name) >= CATAN_PATH_MAX ||
-			    catan_files_add(&files, name,
-					    git_blob_rawcontent(blob),
-					    (size_t)git_blob_rawsize(blob));
-		git_blob_free(blob);
-		if (added) {
-			char shown[128];
-			printable(shown, sizeof shown, name);
-			store_fail(err, "unexpected entry \"%s\"", shown);
-			goto done;
-		}
-	}
+	/* Everything but game/ (already known and checked). */
+	if (read_tree_into(&files, s, tree, "", 0, "game", err))
+		goto done;
 	if (catan_codec_decode_state(out, &s->game, &files, &ce)) {
 		char shown[128];
 		printable(shown, sizeof shown, ce.path);
@@ -741,7 +705,7 @@ int catan_store_open(catan_store **out, const char *path, catan_err *err)
 		goto done;
 	}
 	if (read_tree_into(&files, s, git_tree_entry_id(game), "game/", 1,
-			   err))
+			   NULL, err))
 		goto done;
 	if (catan_codec_decode_game(&s->game, &files, &ce)) {
 		store_fail(err, "%s:%d: %s", ce.path, ce.line, ce.msg);
