@@ -149,6 +149,7 @@ typedef struct catan_sync_report {
 	int unreachable; /* remotes that could not be reached */
 	int adopted;	 /* branches moved forward */
 	int rejected;	 /* branches refused and quarantined */
+	int pushed;	 /* remotes this peer's branch was pushed to */
 	char log[4096];	 /* one line per event, for people */
 } catan_sync_report;
 
@@ -159,7 +160,9 @@ typedef struct catan_sync_report {
  * remote that rewrote a branch or sent an invalid commit is reported in
  * rep->log and its tip kept under refs/catan/quarantine/<remote>/<player>;
  * the local game is untouched by it. An unreachable remote is reported, not
- * an error. Returns -1 only when the local repository cannot be updated.
+ * an error. Then this peer's own branch is pushed to the remotes marked
+ * with catan_store_remote_push. Returns -1 only when the local repository
+ * cannot be updated.
  */
 int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		     catan_sync_report *rep, catan_err *err);
@@ -167,6 +170,14 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 /* The verify-and-adopt half of sync, for refs already fetched (bundles). */
 int catan_store_adopt(catan_store *s, const char *remote,
 		      catan_sync_report *rep, catan_err *err);
+
+/*
+ * Marks a remote as a shared repository that sync pushes this peer's own
+ * branch to (a bare repository on a server, say). Never set it on another
+ * peer's own repository: their branches move only by their verification.
+ */
+int catan_store_remote_push(catan_store *s, const char *name, bool on,
+			    catan_err *err);
 
 /* Adds a remote (a path, file://, git://, ssh://: anything git fetches). */
 int catan_store_remote_add(catan_store *s, const char *name, const char *url,

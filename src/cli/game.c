@@ -603,8 +603,9 @@ static void print_sync(const catan_sync_report *rep)
 {
 	fputs(rep->log, stdout);
 	printf("sync: %d remote(s) fetched, %d unreachable; %d branch(es) "
-	       "adopted, %d rejected\n",
-	       rep->fetched, rep->unreachable, rep->adopted, rep->rejected);
+	       "adopted, %d rejected; pushed to %d\n",
+	       rep->fetched, rep->unreachable, rep->adopted, rep->rejected,
+	       rep->pushed);
 }
 
 int cli_join(int argc, char **argv)
@@ -647,8 +648,15 @@ int cli_join(int argc, char **argv)
 
 int cli_remote(const char *dir, int argc, char **argv)
 {
-	if (argc != 3 || strcmp(argv[0], "add")) {
-		fprintf(stderr, "usage: catan -C DIR remote add NAME URL\n");
+	bool push = argc >= 1 && !strcmp(argv[argc - 1], "--push");
+	if (push)
+		argc--;
+	bool add = argc == 3 && !strcmp(argv[0], "add");
+	bool mark = argc == 2 && !strcmp(argv[0], "push");
+	if (!add && !mark) {
+		fprintf(stderr, "usage: catan -C DIR remote add NAME URL [--push]\n"
+				"       catan -C DIR remote push NAME   (sync "
+				"pushes my branch there)\n");
 		return 2;
 	}
 	catan_store *s = NULL;
@@ -656,7 +664,8 @@ int cli_remote(const char *dir, int argc, char **argv)
 	if (rc)
 		return rc;
 	catan_err err;
-	if (catan_store_remote_add(s, argv[1], argv[2], &err)) {
+	if ((add && catan_store_remote_add(s, argv[1], argv[2], &err)) ||
+	    ((push || mark) && catan_store_remote_push(s, argv[1], true, &err))) {
 		fprintf(stderr, "catan remote: %s\n", err.msg);
 		rc = 1;
 	}

@@ -27,7 +27,7 @@ static void usage(FILE *f)
 		"[--offer-limit N]\n"
 		"       catan -C DIR act [--as PLAYER] ACTION...\n"
 		"       catan join URL DIR --as PLAYER\n"
-		"       catan -C DIR remote add NAME URL\n"
+		"       catan -C DIR remote add NAME URL [--push] | push NAME\n"
 		"       catan -C DIR sync [REMOTE...]\n"
 		"       catan -C DIR bundle create|apply FILE\n"
 		"       catan -C DIR step [--bot greedy|random] [--max N]\n"

@@ -221,6 +221,48 @@ static void repack_if_needed(catan_store *s, int limit)
 	git_packbuilder_free(pb);
 }
 
+/* Is pushing to remote `name` allowed (remote.<name>.catanpush)? */
+static bool push_allowed(catan_store *s, const char *name)
+{
+	git_config *cfg = NULL;
+	char key[300];
+	int on = 0;
+	snprintf(key, sizeof key, "remote.%s.catanpush", name);
+	if (git_repository_config_snapshot(&cfg, s->repo) == 0)
+		git_config_get_bool(&on, cfg, key);
+	git_config_free(cfg);
+	return on != 0;
+}
+
+/*
+ * Pushes this peer's own branch (only it: a peer writes no one else's log)
+ * to a shared repository. Not a force push: a remote that holds a history
+ * this branch does not contain refuses it, and the report says so.
+ */
+static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
+{
+	int me = catan_store_me(s);
+	git_remote *remote = NULL;
+	char spec[256];
+	char *specs[1] = {spec};
+	git_strarray refspecs = {specs, 1};
+	git_push_options opt;
+	if (me < 0 || git_remote_lookup(&remote, s->repo, name))
+		return;
+	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
+	snprintf(spec, sizeof spec, "refs/heads/%s:refs/heads/%s",
+		 s->game.names.name[me], s->game.names.name[me]);
+	if (git_remote_push(remote, &refspecs, &opt)) {
+		const git_error *e = git_error_last();
+		note(rep, "could not push %s to %s: %s", s->game.names.name[me],
+		     name, e && e->message ? e->message : "refused");
+	} else {
+		note(rep, "pushed %s to %s", s->game.names.name[me], name);
+		rep->pushed++;
+	}
+	git_remote_free(remote);
+}
+
 int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		     catan_sync_report *rep, catan_err *err)
 {
@@ -245,10 +287,30 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		}
 		rep->fetched++;
 		rc = catan_store_adopt(s, remotes[i], rep, err);
+		if (rc == 0 && push_allowed(s, remotes[i]))
+			push_own(s, remotes[i], rep);
 	}
 	git_strarray_dispose(&all);
 	if (rc == 0)
 		repack_if_needed(s, 16);
+	return rc;
+}
+
+int catan_store_remote_push(catan_store *s, const char *name, bool on,
+			    catan_err *err)
+{
+	git_config *cfg = NULL;
+	git_remote *r = NULL;
+	char key[300];
+	int rc = 0;
+	if (git_remote_lookup(&r, s->repo, name))
+		return store_git_fail(err, "no such remote");
+	git_remote_free(r);
+	snprintf(key, sizeof key, "remote.%s.catanpush", name);
+	if (git_repository_config(&cfg, s->repo) ||
+	    git_config_set_bool(cfg, key, on))
+		rc = store_git_fail(err, "configuring the remote");
+	git_config_free(cfg);
 	return rc;
 }
 

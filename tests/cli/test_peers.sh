@@ -190,6 +190,23 @@ git -C "$d/red" update-ref refs/heads/red "$bad"
 expect_rejected "an unparsable message" "parse\|may not act"
 ok "illegal action, tampered tree, rewritten branch, unparsable message: rejected, reported, quarantined, local game untouched"
 
+# 5b. A shared bare repository on a "server": every peer pushes its own
+#     branch there and fetches the others from it; no peer talks to another.
+d=$tmp/hub
+mkdir -p "$d"
+git init -q --bare "$d/hub.git"
+$catan new "$d/red" --players red,blue,white,orange --me red --seed 12 >/dev/null
+$catan -C "$d/red" remote add hub "$d/hub.git" --push
+$catan -C "$d/red" sync | grep -q "pushed red to hub" || fail "first push"
+for p in blue white orange; do
+	$catan join "$d/hub.git" "$d/$p" --as "$p" >/dev/null
+	$catan -C "$d/$p" remote push origin
+done
+play "$d"
+converged "$d"
+[[ $(git -C "$d/hub.git" rev-parse red) == $(git -C "$d/red" rev-parse red) ]] || fail "hub behind"
+ok "a shared bare repository: peers push their own branch, fetch the rest, finish a game"
+
 # 6. Four long-running peers at once (catan peer), each syncing on its own
 #    schedule with backoff and letting its bot act: a complete game.
 d=$tmp/live
