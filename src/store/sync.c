@@ -143,31 +143,67 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	return 0;
 }
 
-/* Fetches every refs/heads/ branch of remote `name` into refs/remotes/name/. */
-static int fetch_remote(catan_store *s, const char *name, catan_err *err)
+/*
+ * Fetches every refs/heads/ branch of remote `name` into refs/remotes/name/.
+ * It first lists the remote's branches and stops there when each already
+ * equals its remote-tracking ref: a peer with nothing new costs a
+ * connection, not a negotiation, a pack and ref updates. *changed says
+ * whether anything was downloaded.
+ */
+static int fetch_remote(catan_store *s, const char *name, bool *changed,
+			catan_err *err)
 {
 	git_remote *remote = NULL;
 	char spec[256];
 	char *specs[1] = {spec};
 	git_strarray refspecs = {specs, 1};
 	git_fetch_options opt;
-	int rc;
+	git_remote_callbacks cb;
+	const git_remote_head **heads = NULL;
+	size_t nheads = 0;
+	int rc = -1;
 
+	*changed = false;
 	git_fetch_options_init(&opt, GIT_FETCH_OPTIONS_VERSION);
+	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
 	opt.prune = GIT_FETCH_NO_PRUNE;
 	opt.update_fetchhead = 0;
 	opt.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	snprintf(spec, sizeof spec, "+refs/heads/*:refs/remotes/%s/*", name);
 	if (git_remote_lookup(&remote, s->repo, name))
 		return store_git_fail(err, "no such remote");
-	rc = git_remote_fetch(remote, &refspecs, &opt, "catan sync");
-	git_remote_free(remote);
+	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL) ||
+	    git_remote_ls(&heads, &nheads, remote))
+		goto fail;
+	bool same = true;
+	for (size_t i = 0; i < nheads && same; i++) {
+		const char *ref = heads[i]->name;
+		if (strncmp(ref, "refs/heads/", 11))
+			continue;
+		char local[512];
+		git_oid have;
+		snprintf(local, sizeof local, "refs/remotes/%s/%s", name, ref + 11);
+		same = git_reference_name_to_id(&have, s->repo, local) == 0 &&
+		       git_oid_equal(&have, &heads[i]->oid);
+	}
+	if (!same) {
+		if (git_remote_download(remote, &refspecs, &opt) ||
+		    git_remote_update_tips(remote, &cb, 0,
+					   GIT_REMOTE_DOWNLOAD_TAGS_NONE,
+					   "catan sync"))
+			goto fail;
+		*changed = true;
+	}
+	rc = 0;
+fail:
 	if (rc) {
 		char what[300];
 		snprintf(what, sizeof what, "fetching from %.200s", name);
-		return store_git_fail(err, what);
+		store_git_fail(err, what);
 	}
-	return 0;
+	git_remote_disconnect(remote);
+	git_remote_free(remote);
+	return rc;
 }
 
 /*
@@ -279,14 +315,16 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	}
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
-		if (fetch_remote(s, remotes[i], &ferr)) {
+		bool changed = false;
+		if (fetch_remote(s, remotes[i], &changed, &ferr)) {
 			/* An unreachable peer is not an error: play goes on. */
 			note(rep, "could not reach %s: %s", remotes[i], ferr.msg);
 			rep->unreachable++;
 			continue;
 		}
 		rep->fetched++;
-		rc = catan_store_adopt(s, remotes[i], rep, err);
+		if (changed)
+			rc = catan_store_adopt(s, remotes[i], rep, err);
 		if (rc == 0 && push_allowed(s, remotes[i]))
 			push_own(s, remotes[i], rep);
 	}
@@ -386,9 +424,10 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	/* Fetch, then find the genesis among what arrived. */
 	{
 		catan_store tmp;
+		bool changed;
 		memset(&tmp, 0, sizeof tmp);
 		tmp.repo = repo;
-		if (fetch_remote(&tmp, "origin", err))
+		if (fetch_remote(&tmp, "origin", &changed, err))
 			goto done;
 	}
 	if (git_revwalk_new(&walk, repo) ||

@@ -1,0 +1,131 @@
+/*
+ * peers_bench.c - a game between bots on separate peers, each with its own
+ * repository, syncing through path remotes (full mesh), in one process:
+ * the compute / commit / sync split per commit, as in the thesis's chapter
+ * 5 (there: 4 players 100 ms compute + 249 ms sync per commit; 2 players
+ * 64 + 64 ms).
+ *
+ *   catan-peers-bench [--players N] [--seed S] [--dir DIR]
+ */
+#define _XOPEN_SOURCE 700
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "catan/bot.h"
+#include "catan/store.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	int n = 4;
+	unsigned long long seed = 5;
+	const char *dir = "/tmp/catan-peers-bench";
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--players"))
+			n = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--seed"))
+			seed = strtoull(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--dir"))
+			dir = argv[i + 1];
+	}
+	if (n < 2 || n > 4) {
+		fprintf(stderr, "usage: catan-peers-bench [--players 2..4] "
+				"[--seed S] [--dir DIR]\n");
+		return 2;
+	}
+	char cmd[4200], path[CATAN_MAX_PLAYERS][4200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+	if (system(cmd) != 0)
+		return 1;
+	catan_game g;
+	memset(&g, 0, sizeof g);
+	catan_options_default(&g.opt);
+	g.opt.nplayers = (uint8_t)n;
+	g.opt.seed = seed;
+	catan_names_default(&g.names, n);
+	catan_board_beginner(&g.board);
+	catan_store *s[CATAN_MAX_PLAYERS] = {NULL};
+	catan_err err;
+	catan_sync_report rep;
+	for (int p = 0; p < n; p++)
+		snprintf(path[p], sizeof path[p], "%s/%s", dir, g.names.name[p]);
+	if (catan_store_create(&s[0], path[0], &g, CATAN_TIME_DETERMINISTIC,
+			       &err) ||
+	    catan_store_set_me(s[0], 0, &err))
+		goto fail;
+	for (int p = 1; p < n; p++)
+		if (catan_store_join(&s[p], path[0], path[p], g.names.name[p],
+				     &rep, &err))
+			goto fail;
+	for (int p = 0; p < n; p++)
+		for (int q = 0; q < n; q++)
+			if (p != q && !(p > 0 && q == 0) &&
+			    catan_store_remote_add(s[p], g.names.name[q],
+						   path[q], &err))
+				goto fail;
+
+	double compute = 0, commit = 0, sync = 0, t0 = now_ms();
+	long commits = 0, syncs = 0;
+	bool over = false;
+	while (!over && commits < 100000) {
+		for (int p = 0; p < n && !over; p++) {
+			double a = now_ms();
+			if (catan_store_sync(s[p], NULL, 0, &rep, &err))
+				goto fail;
+			sync += now_ms() - a;
+			syncs++;
+			for (;;) {
+				catan_state st;
+				catan_action act;
+				catan_rng rng;
+				if (catan_store_current(&st, NULL, s[p], &err))
+					goto fail;
+				if (st.phase == CATAN_PHASE_OVER) {
+					over = true;
+					break;
+				}
+				if (!catan_state_may_act(&st, p))
+					break;
+				double b = now_ms();
+				catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)p);
+				catan_state next;
+				if (catan_bot_choose(&act, CATAN_BOT_GREEDY, &g.board,
+						     &st, p, &rng,
+						     CATAN_LEGAL_NO_OFFERS) ||
+				    catan_state_apply(&next, &g.board, &st, p, &act,
+						      NULL))
+					goto fail;
+				double c = now_ms();
+				if (catan_store_act(s[p], p, &act, NULL, NULL, &err))
+					goto fail;
+				double d = now_ms();
+				compute += c - b;
+				commit += d - c;
+				commits++;
+			}
+		}
+	}
+	double total = now_ms() - t0;
+	printf("%d peers, separate repositories, path remotes (full mesh), "
+	       "greedy bots: %ld commits, %ld syncs, %.2f s\n",
+	       n, commits, syncs, total / 1e3);
+	printf("  per commit: compute %.4f ms, commit %.3f ms, sync %.3f ms "
+	       "(%.3f ms per sync call)\n",
+	       compute / (double)commits, commit / (double)commits,
+	       sync / (double)commits, sync / (double)syncs);
+	for (int p = 0; p < n; p++)
+		catan_store_free(s[p]);
+	return 0;
+fail:
+	fprintf(stderr, "catan-peers-bench: %s\n", err.msg);
+	return 1;
+}
