@@ -513,12 +513,36 @@ static int check_new_on_own_branch(ctx *c)
 	return 0;
 }
 
+/*
+ * Checks every commit `walk` yields (parents first): the genesis, an
+ * action or a discard merge. A root is only acceptable in a full check;
+ * an incremental one never reaches the (trusted) genesis. Returns 0, or
+ * non-zero at the first bad commit (c->rep says which and why).
+ */
+static int check_walk(ctx *c, git_revwalk *walk)
+{
+	git_oid id;
+	int rc = 0;
+	while (rc == 0 && git_revwalk_next(&id, walk) == 0) {
+		git_commit *commit = NULL;
+		if (git_commit_lookup(&commit, c->s->repo, &id))
+			return bad(c, &id, "unreadable commit");
+		unsigned n = git_commit_parentcount(commit);
+		rc = n == 0 ? (c->incremental ? bad(c, &id, "a second root commit")
+					      : check_genesis(c, commit))
+		     : n == 1 ? check_action(c, commit)
+			      : check_merge(c, commit);
+		git_commit_free(commit);
+		c->rep->commits++;
+	}
+	return rc;
+}
+
 int store_verify_new(catan_store *s, const git_oid *newtips,
 		     catan_verify_report *rep, catan_err *err)
 {
 	ctx c = {s, {NULL, 0, 0}, rep, true, newtips};
 	git_revwalk *walk = NULL;
-	git_oid id;
 	int rc = 0;
 
 	memset(rep, 0, sizeof *rep);
@@ -536,19 +560,7 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 			return store_git_fail(err, "walking the new commits");
 		}
 	}
-	while (rc == 0 && git_revwalk_next(&id, walk) == 0) {
-		git_commit *commit = NULL;
-		if (git_commit_lookup(&commit, s->repo, &id)) {
-			rc = bad(&c, &id, "unreadable commit");
-			break;
-		}
-		unsigned n = git_commit_parentcount(commit);
-		rc = n == 0   ? bad(&c, &id, "a second root commit")
-		     : n == 1 ? check_action(&c, commit)
-			      : check_merge(&c, commit);
-		git_commit_free(commit);
-		rep->commits++;
-	}
+	rc = check_walk(&c, walk);
 	git_revwalk_free(walk);
 	if (rc == 0)
 		check_new_on_own_branch(&c);
@@ -561,7 +573,6 @@ int catan_store_verify(catan_store *s, catan_verify_report *rep,
 {
 	ctx c = {s, {NULL, 0, 0}, rep, false, NULL};
 	git_revwalk *walk = NULL;
-	git_oid id;
 	int rc = 0;
 
 	memset(rep, 0, sizeof *rep);
@@ -572,19 +583,7 @@ int catan_store_verify(catan_store *s, catan_verify_report *rep,
 		return store_git_fail(err, "walking the history");
 	}
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	while (rc == 0 && git_revwalk_next(&id, walk) == 0) {
-		git_commit *commit = NULL;
-		if (git_commit_lookup(&commit, s->repo, &id)) {
-			rc = bad(&c, &id, "unreadable commit");
-			break;
-		}
-		unsigned n = git_commit_parentcount(commit);
-		rc = n == 0   ? check_genesis(&c, commit)
-		     : n == 1 ? check_action(&c, commit)
-			      : check_merge(&c, commit);
-		git_commit_free(commit);
-		rep->commits++;
-	}
+	rc = check_walk(&c, walk);
 	git_revwalk_free(walk);
 	if (rc == 0)
 		check_branches(&c);
