@@ -371,6 +371,25 @@ static void json_counts(FILE *f, const uint8_t *c, int n,
 	fprintf(f, "}");
 }
 
+/* A JSON array of the canonical names of the vertices (or edges) in a set. */
+static void json_places(FILE *f, const catan_board *b, const uint64_t *words,
+			int nwords, bool edges)
+{
+	char name[32];
+	bool first = true;
+	fprintf(f, "[");
+	CATAN_FOR_BITS(i, words, nwords)
+	{
+		if (edges)
+			catan_edge_format(name, sizeof name, b, i);
+		else
+			catan_vertex_format(name, sizeof name, b, i);
+		fprintf(f, "%s\"%s\"", first ? "" : ",", name);
+		first = false;
+	}
+	fprintf(f, "]");
+}
+
 static const char *json_player(const catan_game *g, int p)
 {
 	static char buf[CATAN_NAME_MAX + 2];
@@ -413,31 +432,13 @@ static void show_json(FILE *f, const catan_game *g, const catan_state *s,
 		json_counts(f, pl->devs, CATAN_DEV_COUNT, catan_dev_name);
 		fprintf(f, ",\"knights_played\":%d,\"road_length\":%d,",
 			pl->knights, pl->road_length);
-		fprintf(f, "\"discard_owed\":%d,\"settlements\":[", s->discard[p]);
-		bool first = true;
-		CATAN_FOR_BITS(v, pl->settlements.w, CATAN_VWORDS)
-		{
-			catan_vertex_format(name, sizeof name, &g->board, v);
-			fprintf(f, "%s\"%s\"", first ? "" : ",", name);
-			first = false;
-		}
-		fprintf(f, "],\"cities\":[");
-		first = true;
-		CATAN_FOR_BITS(v, pl->cities.w, CATAN_VWORDS)
-		{
-			catan_vertex_format(name, sizeof name, &g->board, v);
-			fprintf(f, "%s\"%s\"", first ? "" : ",", name);
-			first = false;
-		}
-		fprintf(f, "],\"roads\":[");
-		first = true;
-		CATAN_FOR_BITS(e, pl->roads.w, CATAN_EWORDS)
-		{
-			catan_edge_format(name, sizeof name, &g->board, e);
-			fprintf(f, "%s\"%s\"", first ? "" : ",", name);
-			first = false;
-		}
-		fprintf(f, "]}");
+		fprintf(f, "\"discard_owed\":%d,\"settlements\":", s->discard[p]);
+		json_places(f, &g->board, pl->settlements.w, CATAN_VWORDS, false);
+		fprintf(f, ",\"cities\":");
+		json_places(f, &g->board, pl->cities.w, CATAN_VWORDS, false);
+		fprintf(f, ",\"roads\":");
+		json_places(f, &g->board, pl->roads.w, CATAN_EWORDS, true);
+		fprintf(f, "}");
 	}
 	fprintf(f, "]}\n");
 }

@@ -35,7 +35,13 @@ ok "refused actions leave the repository as it was"
 $catan -C "$g" act --as ann roll >/dev/null
 $catan -C "$g" legal --as ann | grep -qx end || fail "end is not legal after the roll"
 $catan -C "$g" show | grep -q "turn 1" || fail "show has no turn"
-$catan -C "$g" show --json | grep -q '"phase":"main"' || fail "show --json"
+json=$($catan -C "$g" show --json)
+grep -q '"phase":"main"' <<<"$json" || fail "show --json"
+grep -qF '"settlements":["0,-1,n","-2,1,n"],"cities":[],"roads":["0,-1,nw","-2,1,ne"]}' <<<"$json" ||
+	fail "show --json: ann's pieces: $json"
+[[ $(tr -cd '[' <<<"$json" | wc -c) == $(tr -cd ']' <<<"$json" | wc -c) &&
+   $(tr -cd '{' <<<"$json" | wc -c) == $(tr -cd '}' <<<"$json" | wc -c) ]] ||
+	fail "show --json: unbalanced brackets"
 $catan -C "$g" show HEAD~3 | grep -q "phase setup" || fail "show REV"
 ok "roll, legal, show, show --json, show REV"
 
