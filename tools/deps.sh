@@ -7,9 +7,13 @@ set -euo pipefail
 
 
 # tool -> Debian package
-tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git)
+tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git
+	xvfb-run:xvfb xauth:xauth)
 # pkg-config module -> Debian package
-libs=(cmocka:libcmocka-dev libgit2:libgit2-dev)
+libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
+	SDL2_ttf:libsdl2-ttf-dev libpng:libpng-dev)
+# file -> Debian package (the window's font)
+files=(/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core)
 
 missing=()
 for t in "${tools[@]}"; do
@@ -22,6 +26,10 @@ if command -v pkg-config >/dev/null 2>&1; then
 else
 	for l in "${libs[@]}"; do missing+=("${l#*:}"); done
 fi
+
+for f in "${files[@]}"; do
+	[[ -e ${f%%:*} ]] || missing+=("${f#*:}")
+done
 
 if ((${#missing[@]} == 0)); then
 	exit 0

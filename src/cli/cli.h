@@ -42,6 +42,11 @@ int cli_serve(const char *dir, int argc, char **argv);
 int cli_peer(const char *dir, int argc, char **argv);
 int cli_stats(int argc, char **argv);
 
+/* The window (window.c): catan render, play, replay. */
+int cli_render(const char *dir, int argc, char **argv);
+int cli_play(const char *dir, int argc, char **argv);
+int cli_replay(const char *dir, int argc, char **argv);
+
 /* catan board show|generate (board.c). */
 int cli_board(int argc, char **argv);
 

@@ -43,6 +43,12 @@ static void usage(FILE *f)
 		"       catan stats [--csv|--json] DIR...\n"
 		"       catan board show FILE|beginner|random|balanced "
 		"[--json] | generate --out FILE\n"
+		"       catan render DIR [REV] --out FILE.png [--size WxH] "
+		"[--as P] [--reveal] [--coords]\n"
+		"       catan play DIR [--as P] [--bots a,b] [--size WxH]\n"
+		"       catan play --new DIR [--players a,b,c] [--me P] "
+		"[--bots N] [--seed N] [--board B]\n"
+		"       catan replay DIR [--as P] [--size WxH]\n"
 		"       catan bots [--players N | --names a,b,c] [--seed N]\n"
 		"                  [--board beginner|random] [--bot "
 		"greedy|random]\n"
@@ -293,6 +299,12 @@ int main(int argc, char **argv)
 		return cli_stats(argc, argv);
 	if (!strcmp(cmd, "board"))
 		return cli_board(argc, argv);
+	if (!strcmp(cmd, "render"))
+		return cli_render(dir, argc, argv);
+	if (!strcmp(cmd, "play"))
+		return cli_play(dir, argc, argv);
+	if (!strcmp(cmd, "replay"))
+		return cli_replay(dir, argc, argv);
 	argc += 2;
 	argv -= 2;
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

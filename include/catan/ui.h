@@ -1,0 +1,39 @@
+/*
+ * catan/ui.h - the SDL2 window and the headless renderer (src/ui/).
+ *
+ *   catan_ui_render  draws the board of any commit into a PNG file with
+ *                    SDL's software renderer (no display needed)
+ *   catan_ui_play    the game window: hot-seat (every player of the
+ *                    repository in one window), or peer (this repository's
+ *                    player; the others are remote peers or bots, synced
+ *                    in the background)
+ *   catan_ui_replay  steps through a game commit by commit
+ *
+ * The window holds no rules: legality comes from the core (catan/view.h),
+ * actions go through the store (catan/store.h). Errors: 0, or -1 with a
+ * sentence in err.
+ */
+#ifndef CATAN_UI_H
+#define CATAN_UI_H
+
+#include "catan/store.h"
+
+typedef struct catan_ui_options {
+	const char *dir;    /* the game repository */
+	const char *rev;    /* render: revision, NULL = current position */
+	const char *out;    /* render: PNG file */
+	int w, h;	    /* window or image size, pixels */
+	const char *as;	    /* the player whose hand is shown / who acts */
+	bool reveal;	    /* render/replay: every hand in full */
+	bool coords;	    /* start with coordinates shown */
+	const char *bots;   /* play: players the window's own bot plays */
+	const char *script; /* play: scripted input, one command a line */
+	double interval;    /* play: seconds between background syncs */
+	int frames;	    /* render: draw this many frames, print timing */
+} catan_ui_options;
+
+int catan_ui_render(const catan_ui_options *o, catan_err *err);
+int catan_ui_play(const catan_ui_options *o, catan_err *err);
+int catan_ui_replay(const catan_ui_options *o, catan_err *err);
+
+#endif

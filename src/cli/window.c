@@ -1,0 +1,312 @@
+/*
+ * window.c - the window's subcommands: render, play, replay; and play
+ * --new, which sets up a local game against bots where every bot is a
+ * separate peer with its own repository, syncing through path remotes.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "catan/ui.h"
+#include "cli.h"
+
+/* Options common to the three commands; returns 2 on a bad option. */
+static int ui_args(catan_ui_options *o, const char *cmd, const char *dir,
+		   int argc, char **argv, const char **rev, bool *newgame,
+		   char *new_args, size_t new_size)
+{
+	memset(o, 0, sizeof *o);
+	o->dir = dir;
+	o->interval = 0.5;
+	size_t used = 0;
+	if (new_args)
+		new_args[0] = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t n;
+		if (!strcmp(a, "--out") && v) {
+			o->out = v;
+			i++;
+		} else if (!strcmp(a, "--size") && v) {
+			if (sscanf(v, "%dx%d", &o->w, &o->h) != 2 || o->w < 200 ||
+			    o->h < 150 || o->w > 8192 || o->h > 8192) {
+				fprintf(stderr, "catan %s: --size is WIDTHxHEIGHT "
+						"between 200x150 and 8192x8192, got \"%s\"\n",
+					cmd, v);
+				return 2;
+			}
+			i++;
+		} else if (!strcmp(a, "--as") && v) {
+			o->as = v;
+			i++;
+		} else if (!strcmp(a, "--bots") && v &&
+			   !(newgame && *newgame)) {
+			o->bots = v;
+			i++;
+		} else if (!strcmp(a, "--script") && v) {
+			o->script = v;
+			i++;
+		} else if (!strcmp(a, "--interval") && v) {
+			o->interval = atof(v);
+			if (!(o->interval >= 0.05 && o->interval <= 600)) {
+				fprintf(stderr, "catan %s: --interval is seconds "
+						"between 0.05 and 600\n", cmd);
+				return 2;
+			}
+			i++;
+		} else if (!strcmp(a, "--frames") && v) {
+			if (cli_parse_u64(a, v, 1, 100000, &n))
+				return 2;
+			o->frames = (int)n;
+			i++;
+		} else if (!strcmp(a, "--reveal")) {
+			o->reveal = true;
+		} else if (!strcmp(a, "--coords")) {
+			o->coords = true;
+		} else if (!strcmp(a, "--new") && newgame) {
+			*newgame = true;
+		} else if (newgame && *newgame && new_args && a[0] == '-' && v &&
+			   (!strcmp(a, "--players") || !strcmp(a, "--seed") ||
+			    !strcmp(a, "--board") || !strcmp(a, "--bots") ||
+			    !strcmp(a, "--phases") || !strcmp(a, "--vp") ||
+			    !strcmp(a, "--me"))) {
+			used += (size_t)snprintf(new_args + used, new_size - used,
+						 "%s\n%s\n", a, v);
+			i++;
+		} else if (a[0] != '-' && !o->dir) {
+			o->dir = a;
+		} else if (a[0] != '-' && rev && !*rev) {
+			*rev = a;
+		} else {
+			fprintf(stderr, "catan %s: unknown or incomplete option \"%s\"\n",
+				cmd, a);
+			return 2;
+		}
+	}
+	if (!o->dir) {
+		fprintf(stderr, "catan %s: which game? give DIR (or -C DIR)\n", cmd);
+		return 2;
+	}
+	return 0;
+}
+
+int cli_render(const char *dir, int argc, char **argv)
+{
+	catan_ui_options o;
+	const char *rev = NULL;
+	if (ui_args(&o, "render", dir, argc, argv, &rev, NULL, NULL, 0))
+		return 2;
+	if (!o.out && !o.frames) {
+		fprintf(stderr, "usage: catan render DIR [REV] --out FILE.png "
+				"[--size WxH] [--as PLAYER] [--reveal] [--coords] "
+				"[--frames N]\n");
+		return 2;
+	}
+	o.rev = rev;
+	catan_err err;
+	if (catan_ui_render(&o, &err)) {
+		fprintf(stderr, "catan render: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+int cli_replay(const char *dir, int argc, char **argv)
+{
+	catan_ui_options o;
+	if (ui_args(&o, "replay", dir, argc, argv, NULL, NULL, NULL, 0))
+		return 2;
+	catan_err err;
+	if (catan_ui_replay(&o, &err)) {
+		fprintf(stderr, "catan replay: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+/* Bot peers started by play --new, stopped when the window closes. */
+static pid_t bot_pids[CATAN_MAX_PLAYERS];
+static int nbots;
+
+static void stop_bots(void)
+{
+	for (int i = 0; i < nbots; i++)
+		if (bot_pids[i] > 0) {
+			kill(bot_pids[i], SIGTERM);
+			waitpid(bot_pids[i], NULL, 0);
+		}
+	nbots = 0;
+}
+
+static int run_self(char *const argv[], const char *log)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (log) {
+			FILE *f = freopen(log, "a", stdout);
+			(void)f;
+			dup2(1, 2);
+		}
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	if (log) {
+		if (nbots < CATAN_MAX_PLAYERS)
+			bot_pids[nbots++] = pid;
+		return 0;
+	}
+	int st;
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return -1;
+	return 0;
+}
+
+/*
+ * play --new DIR: DIR/<me> is the player's repository, DIR/<bot> one per
+ * bot, every repository with a path remote to every other; each bot runs
+ * `catan peer --bot greedy` in the background (log in DIR/<bot>.log).
+ */
+static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
+			  char *mydir, size_t mysize)
+{
+	char *args[24];
+	int na = 0;
+	const char *players = "red,blue,white,orange", *me = NULL;
+	int nbot = -1;
+	char *save = NULL;
+	for (char *t = strtok_r(new_args, "\n", &save); t && na < 16;
+	     t = strtok_r(NULL, "\n", &save)) {
+		char *v = strtok_r(NULL, "\n", &save);
+		if (!v)
+			break;
+		if (!strcmp(t, "--players"))
+			players = v;
+		else if (!strcmp(t, "--me"))
+			me = v;
+		else if (!strcmp(t, "--bots"))
+			nbot = atoi(v);
+		else {
+			args[na++] = t;
+			args[na++] = v;
+		}
+	}
+	catan_names names;
+	if (catan_names_parse(&names, players)) {
+		fprintf(stderr, "catan play: bad --players \"%s\"\n", players);
+		return 2;
+	}
+	if (!me)
+		me = names.name[0];
+	int mine = catan_names_find(&names, me, strlen(me));
+	if (mine < 0) {
+		fprintf(stderr, "catan play: --me \"%s\" is not a player\n", me);
+		return 2;
+	}
+	if (nbot < 0 || nbot > names.n - 1)
+		nbot = names.n - 1;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "catan play: cannot create %s: %s\n", dir,
+			strerror(errno));
+		return 1;
+	}
+	char path[CATAN_MAX_PLAYERS][1024];
+	for (int p = 0; p < names.n; p++)
+		snprintf(path[p], sizeof path[p], "%s/%s", dir, names.name[p]);
+	char *nargv[32] = {"catan", "new", path[mine], "--players",
+			   (char *)players, "--me", (char *)me};
+	int k = 7;
+	for (int i = 0; i < na && k < 30; i++)
+		nargv[k++] = args[i];
+	nargv[k] = NULL;
+	if (run_self(nargv, NULL)) {
+		fprintf(stderr, "catan play: could not create the game in %s\n",
+			path[mine]);
+		return 1;
+	}
+	/* Bots join from the player's repository, then everyone knows
+	 * everyone: a full mesh of path remotes. */
+	int bots[CATAN_MAX_PLAYERS], nb = 0;
+	for (int p = 0; p < names.n && nb < nbot; p++)
+		if (p != mine)
+			bots[nb++] = p;
+	for (int i = 0; i < nb; i++) {
+		int p = bots[i];
+		char *jargv[] = {"catan", "join", path[mine], path[p], "--as",
+				 names.name[p], NULL};
+		if (run_self(jargv, NULL)) {
+			fprintf(stderr, "catan play: %s could not join\n",
+				names.name[p]);
+			return 1;
+		}
+	}
+	int in[CATAN_MAX_PLAYERS + 1], nin = 0;
+	in[nin++] = mine;
+	for (int i = 0; i < nb; i++)
+		in[nin++] = bots[i];
+	for (int i = 0; i < nin; i++)
+		for (int j = 0; j < nin; j++) {
+			int p = in[i], q = in[j];
+			/* A bot's remote "origin" is the player already. */
+			if (p == q || (p != mine && q == mine))
+				continue;
+			char *rargv[] = {"catan", "-C", path[p], "remote", "add",
+					 names.name[q], path[q], NULL};
+			if (run_self(rargv, NULL)) {
+				fprintf(stderr, "catan play: remote %s in %s failed\n",
+					names.name[q], path[p]);
+				return 1;
+			}
+		}
+	for (int i = 0; i < nb; i++) {
+		char log[1100];
+		snprintf(log, sizeof log, "%s.log", path[bots[i]]);
+		char *pargv[] = {"catan", "-C", path[bots[i]], "peer", "--bot",
+				 "greedy", "--interval", "0.1", "--max-interval",
+				 "0.6", NULL};
+		if (run_self(pargv, log)) {
+			fprintf(stderr, "catan play: cannot start bot %s\n",
+				names.name[bots[i]]);
+			stop_bots();
+			return 1;
+		}
+	}
+	printf("game in %s: you are %s in %s; %d bot peer%s (logs in "
+	       "%s/*.log)\n",
+	       dir, me, path[mine], nb, nb == 1 ? "" : "s", dir);
+	fflush(stdout);
+	snprintf(mydir, mysize, "%s", path[mine]);
+	o->dir = mydir;
+	o->interval = o->interval > 0.2 ? 0.2 : o->interval;
+	return 0;
+}
+
+int cli_play(const char *dir, int argc, char **argv)
+{
+	catan_ui_options o;
+	bool newgame = false;
+	char new_args[1024];
+	if (ui_args(&o, "play", dir, argc, argv, NULL, &newgame, new_args,
+		    sizeof new_args))
+		return 2;
+	static char mydir[1100];
+	if (newgame) {
+		int rc = new_local_game(o.dir, new_args, &o, mydir, sizeof mydir);
+		if (rc)
+			return rc;
+	}
+	catan_err err;
+	int rc = catan_ui_play(&o, &err);
+	stop_bots();
+	if (rc) {
+		fprintf(stderr, "catan play: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}

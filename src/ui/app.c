@@ -1,0 +1,967 @@
+/*
+ * app.c - the window: play (hot-seat or peer), replay, and the headless
+ * renderer behind `catan render`.
+ *
+ * Threads: the main thread draws and handles input; in play mode a worker
+ * thread syncs with the remotes on an interval (and at once after an own
+ * action), lets the window's bots act, and publishes a snapshot (state,
+ * log lines, sync status). Every use of the repository opens it, works and
+ * closes it again under one mutex, so the repository's writer lock is held
+ * only while something is written and other catan commands (a bot peer on
+ * the same machine, `catan show`) can use it in between.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "catan/bot.h"
+#include "catan/ui.h"
+#include "ui.h"
+
+static int fail(catan_err *err, const char *fmt, const char *a)
+{
+	snprintf(err->msg, sizeof err->msg, fmt, a ? a : "");
+	return -1;
+}
+
+/* ---- reading a game ---- */
+
+typedef struct log_buf {
+	int n;		 /* entries seen */
+	int stop;	 /* stop after the entry with this id (replay/render) */
+	const char *until;
+	char line[UI_LOG_LINES][160];
+	/* Replay: every commit id in order. */
+	catan_commit_id *ids;
+	char (*subjects)[160];
+	int cap;
+} log_buf;
+
+static int collect(const catan_log_entry *e, void *ctx)
+{
+	log_buf *lb = ctx;
+	if (lb->stop)
+		return 0;
+	snprintf(lb->line[lb->n % UI_LOG_LINES], sizeof lb->line[0], "%.15s: %.140s",
+		 e->author[0] ? e->author : "genesis", e->subject);
+	if (lb->ids && lb->n < lb->cap) {
+		lb->ids[lb->n] = e->id;
+		snprintf(lb->subjects[lb->n], sizeof lb->subjects[0], "%s", lb->line[lb->n % UI_LOG_LINES]);
+	}
+	lb->n++;
+	if (lb->until && !strncmp(e->id.hex, lb->until, strlen(lb->until)))
+		lb->stop = 1;
+	return 0;
+}
+
+/* The last lines of a log buffer, oldest first, into a frame. */
+static void frame_log(ui_frame *fr, const log_buf *lb)
+{
+	int k = lb->n < UI_LOG_LINES ? lb->n : UI_LOG_LINES;
+	fr->nlog = k;
+	for (int i = 0; i < k; i++)
+		fr->log[i] = lb->line[(lb->n - k + i) % UI_LOG_LINES];
+}
+
+static int player_index(const catan_game *g, const char *name)
+{
+	if (!name)
+		return CATAN_NONE;
+	int p = catan_names_find(&g->names, name, strlen(name));
+	return p < 0 ? -1 : p;
+}
+
+/* ---- headless render ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+int catan_ui_render(const catan_ui_options *o, catan_err *err)
+{
+	catan_store *st = NULL;
+	SDL_Surface *surf = NULL;
+	SDL_Renderer *r = NULL;
+	ui_fonts fonts;
+	memset(&fonts, 0, sizeof fonts);
+	int rc = -1;
+	static log_buf lb;
+	memset(&lb, 0, sizeof lb);
+	catan_state s;
+	catan_commit_id id;
+	char why[256];
+	if (catan_store_open(&st, o->dir, err))
+		return -1;
+	const catan_game *g = catan_store_game(st);
+	if (catan_store_state_at(&s, &id, st, o->rev, err))
+		goto done;
+	lb.until = o->rev ? id.hex : NULL;
+	if (catan_store_log(st, collect, &lb, err))
+		goto done;
+	int viewer = o->as ? player_index(g, o->as) : catan_store_me(st);
+	if (o->as && viewer < 0) {
+		fail(err, "no player named \"%s\" in this game", o->as);
+		goto done;
+	}
+	if (viewer < 0)
+		viewer = CATAN_NONE;
+	int w = o->w > 0 ? o->w : 1280, h = o->h > 0 ? o->h : 800;
+	surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
+	if (!surf || !(r = SDL_CreateSoftwareRenderer(surf))) {
+		fail(err, "cannot create a software renderer: %s", SDL_GetError());
+		goto done;
+	}
+	catan_view v;
+	catan_view_init(&v, &g->board, CATAN_NONE, w, h);
+	v.coords = o->coords;
+	if (ui_fonts_open(&fonts, v.u, why, sizeof why)) {
+		fail(err, "%s", why);
+		goto done;
+	}
+	ui_frame fr;
+	memset(&fr, 0, sizeof fr);
+	char title[96], status[256];
+	snprintf(title, sizeof title, "catan-git  %.7s", id.hex);
+	ui_status_text(status, sizeof status, g, &s);
+	fr.g = g;
+	fr.s = &s;
+	fr.v = &v;
+	fr.viewer = viewer;
+	fr.reveal_all = o->reveal;
+	fr.title = title;
+	fr.status = status;
+	fr.message = "";
+	fr.hover_kind = CATAN_HIT_NONE;
+	frame_log(&fr, &lb);
+	int frames = o->frames > 0 ? o->frames : 1;
+	double *ms = calloc((size_t)frames, sizeof *ms);
+	for (int i = 0; i < frames && ms; i++) {
+		Uint64 t0 = SDL_GetPerformanceCounter();
+		ui_draw(r, &fonts, &fr);
+		SDL_RenderPresent(r);
+		ms[i] = (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 /
+			(double)SDL_GetPerformanceFrequency();
+	}
+	if (o->frames > 0 && ms) {
+		qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
+		printf("frames %d  %dx%d  median %.2f ms  p95 %.2f ms  max %.2f ms "
+		       "(software renderer, one core)\n",
+		       frames, w, h, ms[frames / 2], ms[frames * 95 / 100],
+		       ms[frames - 1]);
+	}
+	free(ms);
+	if (o->out && ui_png_write(o->out, surf, why, sizeof why)) {
+		fail(err, "%s", why);
+		goto done;
+	}
+	rc = 0;
+done:
+	ui_draw_reset();
+	ui_fonts_close(&fonts);
+	if (r)
+		SDL_DestroyRenderer(r);
+	if (surf)
+		SDL_FreeSurface(surf);
+	catan_store_free(st);
+	return rc;
+}
+
+/* ---- the window ---- */
+
+typedef struct snapshot {
+	catan_state s;
+	log_buf lb;
+	char sync[200];
+	unsigned seq;
+} snapshot;
+
+typedef struct app {
+	const catan_ui_options *o;
+	catan_game g;
+	bool peer;	/* the repository has a player (catan.me) */
+	int me;		/* that player, or -1 for hot-seat */
+	unsigned bots;	/* players the window's bot plays */
+	SDL_mutex *repo; /* serialises every use of the repository */
+	SDL_mutex *mx;	 /* guards snap, wake, quit */
+	SDL_cond *cv;
+	snapshot snap;
+	bool wake, quit;
+	char message[256];
+	catan_rng bot_rng;
+} app;
+
+/* Reads state, log and (peer) syncs. Called with app->repo held. */
+static int refresh(app *a, bool sync, catan_err *err)
+{
+	catan_store *st = NULL;
+	if (catan_store_open(&st, a->o->dir, err))
+		return -1;
+	static snapshot tmp; /* only the worker or main thread, under repo */
+	memset(&tmp, 0, sizeof tmp);
+	if (sync) {
+		catan_sync_report rep;
+		catan_err serr;
+		time_t now = time(NULL);
+		char hm[16];
+		strftime(hm, sizeof hm, "%H:%M:%S", localtime(&now));
+		if (catan_store_sync(st, NULL, 0, &rep, &serr) == 0)
+			snprintf(tmp.sync, sizeof tmp.sync,
+				 "sync %s: %d peer%s reached, %d unreachable, %d adopted%s",
+				 hm, rep.fetched, rep.fetched == 1 ? "" : "s",
+				 rep.unreachable, rep.adopted,
+				 rep.rejected ? ", REJECTED a peer (see catan sync)" : "");
+		else
+			snprintf(tmp.sync, sizeof tmp.sync, "sync %s failed: %.150s",
+				 hm, serr.msg);
+	}
+	int rc = catan_store_current(&tmp.s, NULL, st, err);
+	if (!rc)
+		rc = catan_store_log(st, collect, &tmp.lb, err);
+	catan_store_free(st);
+	if (rc)
+		return -1;
+	SDL_LockMutex(a->mx);
+	if (!sync)
+		memcpy(tmp.sync, a->snap.sync, sizeof tmp.sync);
+	tmp.seq = a->snap.seq + 1;
+	a->snap = tmp;
+	SDL_UnlockMutex(a->mx);
+	return 0;
+}
+
+/* One action by player p, then a fresh snapshot. Called with repo held. */
+static int act(app *a, int p, const catan_action *act_, catan_err *err)
+{
+	catan_store *st = NULL;
+	if (catan_store_open(&st, a->o->dir, err))
+		return -1;
+	int rc = catan_store_act(st, p, act_, NULL, NULL, err);
+	catan_store_free(st);
+	if (rc)
+		return -1;
+	return refresh(a, false, err);
+}
+
+static int worker(void *ctx)
+{
+	app *a = ctx;
+	double interval = a->o->interval > 0 ? a->o->interval : 0.5;
+	for (;;) {
+		SDL_LockMutex(a->mx);
+		if (!a->wake && !a->quit)
+			SDL_CondWaitTimeout(a->cv, a->mx, (Uint32)(interval * 1000));
+		bool quit = a->quit;
+		a->wake = false;
+		catan_state s = a->snap.s;
+		SDL_UnlockMutex(a->mx);
+		if (quit)
+			break;
+		catan_err err;
+		SDL_LockMutex(a->repo);
+		/* The window's bots: one action per round, so people can follow. */
+		int who = catan_state_next_actor(&s);
+		if (s.phase == CATAN_PHASE_DISCARD)
+			for (int p = 0; p < s.opt.nplayers; p++)
+				if (s.discard[p] && (a->bots >> p & 1u)) {
+					who = p;
+					break;
+				}
+		if (who < s.opt.nplayers && (a->bots >> who & 1u) &&
+		    s.phase != CATAN_PHASE_OVER) {
+			catan_action ba;
+			if (catan_bot_choose(&ba, CATAN_BOT_GREEDY, &a->g.board, &s,
+					     who, &a->bot_rng,
+					     CATAN_LEGAL_NO_OFFERS) == 0 &&
+			    act(a, who, &ba, &err)) {
+				SDL_LockMutex(a->mx);
+				snprintf(a->message, sizeof a->message, "bot %s: %.200s",
+					 a->g.names.name[who], err.msg);
+				SDL_UnlockMutex(a->mx);
+			}
+		}
+		if (refresh(a, a->peer, &err)) {
+			SDL_LockMutex(a->mx);
+			snprintf(a->message, sizeof a->message, "%.250s", err.msg);
+			SDL_UnlockMutex(a->mx);
+		}
+		SDL_UnlockMutex(a->repo);
+	}
+	return 0;
+}
+
+static void poke(app *a)
+{
+	SDL_LockMutex(a->mx);
+	a->wake = true;
+	SDL_CondSignal(a->cv);
+	SDL_UnlockMutex(a->mx);
+}
+
+/* ---- scripted input (tests, demos) ---- */
+
+typedef struct script {
+	FILE *f;
+	Uint32 wait_until;
+	bool waiting_turn;
+	Uint32 turn_deadline;
+	int line;
+} script;
+
+/* Pushes a synthetic click at (x, y): the same path as a real mouse. */
+static void push_click(int x, int y)
+{
+	SDL_Event e;
+	memset(&e, 0, sizeof e);
+	e.type = SDL_MOUSEMOTION;
+	e.motion.x = x;
+	e.motion.y = y;
+	SDL_PushEvent(&e);
+	memset(&e, 0, sizeof e);
+	e.type = SDL_MOUSEBUTTONDOWN;
+	e.button.button = SDL_BUTTON_LEFT;
+	e.button.state = SDL_PRESSED;
+	e.button.x = x;
+	e.button.y = y;
+	e.button.clicks = 1;
+	SDL_PushEvent(&e);
+}
+
+static void push_key(SDL_Keycode k)
+{
+	SDL_Event e;
+	memset(&e, 0, sizeof e);
+	e.type = SDL_KEYDOWN;
+	e.key.state = SDL_PRESSED;
+	e.key.keysym.sym = k;
+	SDL_PushEvent(&e);
+}
+
+/*
+ * Runs the next script command if it is time. Returns 1 to quit, -1 on a
+ * bad script line (message in why), 0 otherwise.
+ */
+static int script_step(script *sc, const catan_view *v, const catan_game *g,
+		       const catan_state *s, SDL_Renderer *r, char *why,
+		       size_t n)
+{
+	if (!sc->f)
+		return 0;
+	Uint32 now = SDL_GetTicks();
+	if (now < sc->wait_until)
+		return 0;
+	if (sc->waiting_turn) {
+		if (v->actor < s->opt.nplayers && catan_state_may_act(s, v->actor))
+			sc->waiting_turn = false;
+		else if (now > sc->turn_deadline) {
+			snprintf(why, n, "script line %d: timed out waiting for a turn",
+				 sc->line);
+			return -1;
+		} else
+			return 0;
+	}
+	char line[256];
+	if (!fgets(line, sizeof line, sc->f))
+		return 1;
+	sc->line++;
+	line[strcspn(line, "\r\n")] = 0;
+	char cmd[32] = "", arg[200] = "";
+	if (sscanf(line, "%31s %199[^\n]", cmd, arg) < 1 || cmd[0] == '#')
+		return 0;
+	/* Every step waits a frame or two so the window redraws between. */
+	sc->wait_until = now + 60;
+	catan_action a;
+	catan_parse_error pe;
+	char text[240];
+	if (!strcmp(cmd, "click")) {
+		int x, y;
+		if (sscanf(arg, "%d %d", &x, &y) != 2)
+			goto bad;
+		push_click(x, y);
+	} else if (!strcmp(cmd, "click-vertex") || !strcmp(cmd, "click-edge") ||
+		   !strcmp(cmd, "click-tile")) {
+		/* Spots by name: parse them through the action language. */
+		snprintf(text, sizeof text, "%s %s",
+			 cmd[6] == 'v' ? "build settlement" : cmd[6] == 'e' ? "build road" : "robber",
+			 arg);
+		if (catan_action_parse(&a, &g->board, &g->names, text, &pe))
+			goto bad;
+		float x, y;
+		if (cmd[6] == 'v')
+			catan_view_vertex_xy(v, &g->board, a.vertex, &x, &y);
+		else if (cmd[6] == 'e')
+			catan_view_edge_xy(v, &g->board, a.edge, &x, &y);
+		else
+			catan_view_hex_xy(v, g->board.tile_hex[a.tile].q,
+					  g->board.tile_hex[a.tile].r, &x, &y);
+		push_click((int)lroundf(x), (int)lroundf(y));
+	} else if (!strcmp(cmd, "click-button")) {
+		int b = 0;
+		while (b < CATAN_BTN_COUNT && strcmp(catan_button_label(b), arg))
+			b++;
+		if (b == CATAN_BTN_COUNT)
+			goto bad;
+		push_click(v->button[b].x + v->button[b].w / 2,
+			   v->button[b].y + v->button[b].h / 2);
+	} else if (!strcmp(cmd, "click-control")) {
+		/* give+ RES, give- RES, get+ RES, get- RES, player NAME, ok, cancel */
+		char what[16] = "", name[64] = "";
+		sscanf(arg, "%15s %63s", what, name);
+		int c = -1, res = 0;
+		while (res < CATAN_RES_COUNT && strcmp(catan_res_name(res), name))
+			res++;
+		if (!strcmp(what, "ok"))
+			c = CATAN_DLG_OK;
+		else if (!strcmp(what, "cancel"))
+			c = CATAN_DLG_CANCEL;
+		else if (!strcmp(what, "player")) {
+			int p = catan_names_find(&g->names, name, strlen(name));
+			c = p < 0 ? -1 : CATAN_DLG_PLAYER + p;
+		} else if (res < CATAN_RES_COUNT) {
+			if (!strcmp(what, "give+"))
+				c = CATAN_DLG_GIVE_PLUS + res;
+			else if (!strcmp(what, "give-"))
+				c = CATAN_DLG_GIVE_MINUS + res;
+			else if (!strcmp(what, "get+"))
+				c = CATAN_DLG_GET_PLUS + res;
+			else if (!strcmp(what, "get-"))
+				c = CATAN_DLG_GET_MINUS + res;
+		}
+		if (c < 0)
+			goto bad;
+		push_click(v->control[c].x + v->control[c].w / 2,
+			   v->control[c].y + v->control[c].h / 2);
+	} else if (!strcmp(cmd, "key")) {
+		push_key(!strcmp(arg, "esc") ? SDLK_ESCAPE
+			 : !strcmp(arg, "enter") ? SDLK_RETURN
+						 : (SDL_Keycode)arg[0]);
+	} else if (!strcmp(cmd, "wait")) {
+		sc->wait_until = now + (Uint32)atoi(arg);
+	} else if (!strcmp(cmd, "wait-turn")) {
+		sc->waiting_turn = true;
+		sc->turn_deadline = now + 60000;
+	} else if (!strcmp(cmd, "resize")) {
+		/* handled by the caller through SDL_SetWindowSize */
+		int w, h;
+		if (sscanf(arg, "%d %d", &w, &h) != 2)
+			goto bad;
+		SDL_Window *win = SDL_RenderGetWindow(r);
+		if (win)
+			SDL_SetWindowSize(win, w, h);
+	} else if (!strcmp(cmd, "screenshot")) {
+		int w, h;
+		SDL_GetRendererOutputSize(r, &w, &h);
+		SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
+		if (!surf || SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_RGBA32,
+						  surf->pixels, surf->pitch) ||
+		    ui_png_write(arg, surf, why, n)) {
+			if (surf)
+				SDL_FreeSurface(surf);
+			if (!*why)
+				snprintf(why, n, "screenshot: %s", SDL_GetError());
+			return -1;
+		}
+		SDL_FreeSurface(surf);
+	} else if (!strcmp(cmd, "quit")) {
+		return 1;
+	} else {
+		goto bad;
+	}
+	return 0;
+bad:
+	snprintf(why, n, "script line %d: cannot do \"%.150s\"", sc->line, line);
+	return -1;
+}
+
+/* ---- the event loop shared by play and replay ---- */
+
+typedef struct window {
+	SDL_Window *win;
+	SDL_Renderer *r;
+	ui_fonts fonts;
+	catan_view v;
+} window;
+
+static int window_open(window *w, const catan_game *g, int actor,
+		       const catan_ui_options *o, const char *title,
+		       catan_err *err)
+{
+	char why[256];
+	memset(w, 0, sizeof *w);
+	if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER))
+		return fail(err, "cannot start SDL video (is there a display? "
+				 "try SDL_VIDEODRIVER=offscreen or xvfb-run): %s",
+			    SDL_GetError());
+	int ww = o->w > 0 ? o->w : 1280, wh = o->h > 0 ? o->h : 800;
+	w->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED,
+				  SDL_WINDOWPOS_CENTERED, ww, wh,
+				  SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+	if (!w->win)
+		return fail(err, "cannot open a window: %s", SDL_GetError());
+	w->r = SDL_CreateRenderer(w->win, -1, SDL_RENDERER_ACCELERATED);
+	if (!w->r)
+		w->r = SDL_CreateRenderer(w->win, -1, SDL_RENDERER_SOFTWARE);
+	if (!w->r)
+		return fail(err, "cannot create a renderer: %s", SDL_GetError());
+	int rw, rh;
+	SDL_GetRendererOutputSize(w->r, &rw, &rh);
+	catan_view_init(&w->v, &g->board, actor, rw, rh);
+	w->v.coords = o->coords;
+	if (ui_fonts_open(&w->fonts, w->v.u, why, sizeof why))
+		return fail(err, "%s", why);
+	return 0;
+}
+
+static void window_close(window *w)
+{
+	ui_draw_reset();
+	ui_fonts_close(&w->fonts);
+	if (w->r)
+		SDL_DestroyRenderer(w->r);
+	if (w->win)
+		SDL_DestroyWindow(w->win);
+	TTF_Quit();
+	SDL_Quit();
+}
+
+/* Mouse coordinates in renderer pixels (differs on high-DPI screens). */
+static void to_pixels(window *w, int *x, int *y)
+{
+	int ww, wh, rw, rh;
+	SDL_GetWindowSize(w->win, &ww, &wh);
+	SDL_GetRendererOutputSize(w->r, &rw, &rh);
+	if (ww > 0 && wh > 0) {
+		*x = *x * rw / ww;
+		*y = *y * rh / wh;
+	}
+}
+
+static void relayout(window *w, const catan_game *g)
+{
+	int rw, rh;
+	SDL_GetRendererOutputSize(w->r, &rw, &rh);
+	catan_view_layout(&w->v, &g->board, rw, rh);
+	char why[256];
+	ui_fonts_open(&w->fonts, w->v.u, why, sizeof why);
+}
+
+static int sdl_key(SDL_Keycode k)
+{
+	if (k == SDLK_ESCAPE)
+		return 27;
+	if (k == SDLK_RETURN || k == SDLK_KP_ENTER)
+		return '\r';
+	if (k >= 'a' && k <= 'z')
+		return (int)k;
+	return 0;
+}
+
+/* Frame time statistics, printed at exit when CATAN_UI_STATS is set. */
+typedef struct frame_stats {
+	double ms[4096];
+	int n;
+} frame_stats;
+
+static void stats_add(frame_stats *fs, double ms)
+{
+	fs->ms[fs->n % 4096] = ms;
+	fs->n++;
+}
+
+static void stats_print(frame_stats *fs)
+{
+	if (!getenv("CATAN_UI_STATS") || !fs->n)
+		return;
+	int n = fs->n < 4096 ? fs->n : 4096;
+	qsort(fs->ms, (size_t)n, sizeof fs->ms[0], cmp_double);
+	fprintf(stderr, "frames %d: draw median %.2f ms, p95 %.2f ms, max %.2f ms\n",
+		fs->n, fs->ms[n / 2], fs->ms[n * 95 / 100], fs->ms[n - 1]);
+}
+
+int catan_ui_play(const catan_ui_options *o, catan_err *err)
+{
+	static app a; /* big; one window per process */
+	memset(&a, 0, sizeof a);
+	a.o = o;
+	catan_store *st = NULL;
+	if (catan_store_open(&st, o->dir, err))
+		return -1;
+	a.g = *catan_store_game(st);
+	a.me = catan_store_me(st);
+	catan_store_free(st);
+	if (o->as) {
+		a.me = player_index(&a.g, o->as);
+		if (a.me < 0)
+			return fail(err, "no player named \"%s\" in this game", o->as);
+	}
+	a.peer = a.me >= 0;
+	if (o->bots) {
+		char list[256];
+		snprintf(list, sizeof list, "%s", o->bots);
+		for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+			int p = player_index(&a.g, t);
+			if (p < 0)
+				return fail(err, "--bots: no player named \"%s\"", t);
+			a.bots |= 1u << p;
+		}
+	}
+	catan_rng_seed(&a.bot_rng, (uint64_t)time(NULL));
+	script sc;
+	memset(&sc, 0, sizeof sc);
+	if (o->script && !(sc.f = fopen(o->script, "r")))
+		return fail(err, "cannot read the script %s", o->script);
+	a.repo = SDL_CreateMutex();
+	a.mx = SDL_CreateMutex();
+	a.cv = SDL_CreateCond();
+	if (refresh(&a, a.peer, err)) {
+		if (sc.f)
+			fclose(sc.f);
+		return -1;
+	}
+	window w;
+	char title[128];
+	snprintf(title, sizeof title, "catan-git: %s%s", o->dir,
+		 a.peer ? "" : " (hot-seat)");
+	int rc = -1;
+	SDL_Thread *th = NULL;
+	if (window_open(&w, &a.g, a.me >= 0 ? a.me : CATAN_NONE, o, title, err))
+		goto done;
+	th = SDL_CreateThread(worker, "catan-sync", &a);
+	static frame_stats fs;
+	memset(&fs, 0, sizeof fs);
+	snapshot cur;
+	memset(&cur, 0, sizeof cur);
+	unsigned drawn_seq = 0;
+	bool dirty = true;
+	int mx = -1, my = -1;
+	ui_frame fr;
+	char status[256], why[256] = "", panel_title[96];
+	for (;;) {
+		SDL_LockMutex(a.mx);
+		if (a.snap.seq != cur.seq) {
+			cur = a.snap;
+			dirty = true;
+		}
+		if (a.message[0]) {
+			snprintf(why, sizeof why, "%.250s", a.message);
+			a.message[0] = 0;
+			dirty = true;
+		}
+		SDL_UnlockMutex(a.mx);
+		const catan_state *s = &cur.s;
+		/* Hot-seat: the window acts for whoever is next (not a bot). */
+		if (!a.peer) {
+			int next = catan_state_next_actor(s);
+			if (s->phase == CATAN_PHASE_DISCARD)
+				for (int p = 0; p < s->opt.nplayers; p++)
+					if (s->discard[p] && !(a.bots >> p & 1u)) {
+						next = p;
+						break;
+					}
+			int actor = next < s->opt.nplayers && !(a.bots >> next & 1u)
+					    ? next
+					    : CATAN_NONE;
+			if (actor != w.v.actor) {
+				w.v.actor = actor;
+				w.v.dialog = CATAN_DLG_NONE;
+				dirty = true;
+			}
+		}
+		SDL_Event e;
+		bool quit = false;
+		while (SDL_PollEvent(&e)) {
+			catan_action act_;
+			int res = CATAN_VIEW_NOTHING;
+			if (e.type == SDL_QUIT)
+				quit = true;
+			else if (e.type == SDL_WINDOWEVENT &&
+				 (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED ||
+				  e.window.event == SDL_WINDOWEVENT_EXPOSED)) {
+				relayout(&w, &a.g);
+				dirty = true;
+			} else if (e.type == SDL_MOUSEMOTION) {
+				mx = e.motion.x;
+				my = e.motion.y;
+				to_pixels(&w, &mx, &my);
+				dirty = true;
+			} else if (e.type == SDL_MOUSEBUTTONDOWN &&
+				   e.button.button == SDL_BUTTON_LEFT) {
+				int x = e.button.x, y = e.button.y;
+				to_pixels(&w, &x, &y);
+				res = catan_view_click(&act_, &w.v, &a.g.board, s, x, y,
+						       why, sizeof why);
+				dirty = true;
+			} else if (e.type == SDL_MOUSEBUTTONDOWN &&
+				   e.button.button == SDL_BUTTON_RIGHT) {
+				res = catan_view_key(&act_, &w.v, &a.g.board, s, 27,
+						     why, sizeof why);
+				dirty = true;
+			} else if (e.type == SDL_KEYDOWN) {
+				if (e.key.keysym.sym == SDLK_q &&
+				    (e.key.keysym.mod & KMOD_CTRL))
+					quit = true;
+				int k = sdl_key(e.key.keysym.sym);
+				if (k)
+					res = catan_view_key(&act_, &w.v, &a.g.board,
+							     s, k, why, sizeof why);
+				dirty = true;
+			}
+			if (res == CATAN_VIEW_ACT) {
+				catan_err aerr;
+				int actor = w.v.actor;
+				SDL_LockMutex(a.repo);
+				int arc = act(&a, actor, &act_, &aerr);
+				SDL_UnlockMutex(a.repo);
+				if (arc)
+					snprintf(why, sizeof why, "%.250s", aerr.msg);
+				else {
+					char t[160];
+					catan_action_format(t, sizeof t, &a.g.board,
+							    &a.g.names, &act_);
+					snprintf(why, sizeof why, "you: %s", t);
+				}
+				poke(&a); /* sync now, so the others see it */
+				SDL_LockMutex(a.mx);
+				cur = a.snap;
+				SDL_UnlockMutex(a.mx);
+				s = &cur.s;
+			}
+		}
+		int src = script_step(&sc, &w.v, &a.g, s, w.r, why, sizeof why);
+		if (src < 0) {
+			fail(err, "%s", why);
+			goto done;
+		}
+		if (quit || src > 0)
+			break;
+		if (!dirty && cur.seq == drawn_seq) {
+			SDL_Delay(15);
+			continue;
+		}
+		Uint64 t0 = SDL_GetPerformanceCounter();
+		memset(&fr, 0, sizeof fr);
+		ui_status_text(status, sizeof status, &a.g, s);
+		if (w.v.actor < s->opt.nplayers && catan_state_may_act(s, w.v.actor) &&
+		    s->phase != CATAN_PHASE_OVER) {
+			char tmp[256];
+			snprintf(tmp, sizeof tmp, "%s: your move (%.200s)",
+				 a.g.names.name[w.v.actor], status);
+			snprintf(status, sizeof status, "%s", tmp);
+		}
+		snprintf(panel_title, sizeof panel_title, "catan-git%s%s",
+			 a.peer ? ": " : " hot-seat",
+			 a.peer ? a.g.names.name[a.me] : "");
+		fr.g = &a.g;
+		fr.s = s;
+		fr.v = &w.v;
+		fr.viewer = a.peer ? a.me : w.v.actor;
+		fr.title = panel_title;
+		fr.status = status;
+		fr.message = why;
+		fr.sync = a.peer ? cur.sync : NULL;
+		frame_log(&fr, &cur.lb);
+		fr.show_buttons = true;
+		fr.buttons = catan_view_buttons(&w.v, &a.g.board, s);
+		catan_view_targets(&w.v, &a.g.board, s, &fr.hl_vertices,
+				   &fr.hl_edges, fr.hl_tiles);
+		fr.hover_kind = mx >= 0 ? catan_view_hit(&w.v, &a.g.board, mx, my,
+							 &fr.hover_id)
+					: CATAN_HIT_NONE;
+		ui_draw(w.r, &w.fonts, &fr);
+		stats_add(&fs, (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 /
+				       (double)SDL_GetPerformanceFrequency());
+		SDL_RenderPresent(w.r);
+		drawn_seq = cur.seq;
+		dirty = false;
+	}
+	rc = 0;
+	stats_print(&fs);
+done:
+	SDL_LockMutex(a.mx);
+	a.quit = true;
+	SDL_CondSignal(a.cv);
+	SDL_UnlockMutex(a.mx);
+	if (th)
+		SDL_WaitThread(th, NULL);
+	if (sc.f)
+		fclose(sc.f);
+	window_close(&w);
+	SDL_DestroyCond(a.cv);
+	SDL_DestroyMutex(a.mx);
+	SDL_DestroyMutex(a.repo);
+	return rc;
+}
+
+/* ---- replay ---- */
+
+/* The spots that differ between two states: buildings, roads, robber. */
+static void changed_spots(ui_frame *fr, const catan_board *b,
+			  const catan_state *x, const catan_state *y)
+{
+	for (int v = 0; v < b->nvertices; v++)
+		if (x->building[v] != y->building[v])
+			catan_vset_add(&fr->hl_vertices, v);
+	for (int k = 0; k < CATAN_EWORDS; k++)
+		fr->hl_edges.w[k] = x->roads.w[k] ^ y->roads.w[k];
+	if (x->robber != y->robber && y->robber < CATAN_MAX_TILES)
+		fr->hl_tiles[y->robber] = true;
+}
+
+int catan_ui_replay(const catan_ui_options *o, catan_err *err)
+{
+	catan_store *st = NULL;
+	if (catan_store_open(&st, o->dir, err))
+		return -1;
+	catan_game g = *catan_store_game(st);
+	static log_buf lb;
+	memset(&lb, 0, sizeof lb);
+	lb.cap = 1 << 16;
+	lb.ids = calloc((size_t)lb.cap, sizeof *lb.ids);
+	lb.subjects = calloc((size_t)lb.cap, sizeof *lb.subjects);
+	catan_state *states = NULL;
+	int rc = -1;
+	window w;
+	memset(&w, 0, sizeof w);
+	script sc;
+	memset(&sc, 0, sizeof sc);
+	if (!lb.ids || !lb.subjects) {
+		fail(err, "out of memory", NULL);
+		goto done;
+	}
+	if (catan_store_log(st, collect, &lb, err))
+		goto done;
+	int n = lb.n < lb.cap ? lb.n : lb.cap;
+	states = calloc((size_t)n + 1, sizeof *states);
+	if (!states) {
+		fail(err, "out of memory", NULL);
+		goto done;
+	}
+	for (int i = 0; i < n; i++)
+		if (catan_store_state_at(&states[i], NULL, st, lb.ids[i].hex, err))
+			goto done;
+	int viewer = o->as ? player_index(&g, o->as) : -1;
+	if (o->as && viewer < 0) {
+		fail(err, "no player named \"%s\" in this game", o->as);
+		goto done;
+	}
+	char title[160];
+	snprintf(title, sizeof title, "catan-git replay: %s", o->dir);
+	if (window_open(&w, &g, CATAN_NONE, o, title, err))
+		goto done;
+	int pos = n - 1;
+	bool dirty = true, drag = false;
+	static frame_stats fs;
+	memset(&fs, 0, sizeof fs);
+	if (o->script && !(sc.f = fopen(o->script, "r"))) {
+		fail(err, "cannot read the script %s", o->script);
+		goto done;
+	}
+	for (;;) {
+		SDL_Event e;
+		bool quit = false;
+		while (SDL_PollEvent(&e)) {
+			int step = 0;
+			if (e.type == SDL_QUIT)
+				quit = true;
+			else if (e.type == SDL_WINDOWEVENT) {
+				relayout(&w, &g);
+				dirty = true;
+			} else if (e.type == SDL_KEYDOWN) {
+				SDL_Keycode k = e.key.keysym.sym;
+				if (k == SDLK_RIGHT || k == SDLK_SPACE || k == 'l')
+					step = 1;
+				else if (k == SDLK_LEFT || k == SDLK_BACKSPACE || k == 'h')
+					step = -1;
+				else if (k == SDLK_PAGEDOWN || k == SDLK_DOWN)
+					step = 10;
+				else if (k == SDLK_PAGEUP || k == SDLK_UP)
+					step = -10;
+				else if (k == SDLK_HOME)
+					step = -n;
+				else if (k == SDLK_END)
+					step = n;
+				else if (k == 'c') {
+					w.v.coords = !w.v.coords;
+					dirty = true;
+				} else if (k == 'q' || k == SDLK_ESCAPE)
+					quit = true;
+			} else if ((e.type == SDL_MOUSEBUTTONDOWN ||
+				    (e.type == SDL_MOUSEMOTION && drag))) {
+				int x = e.type == SDL_MOUSEMOTION ? e.motion.x : e.button.x;
+				int y = e.type == SDL_MOUSEMOTION ? e.motion.y : e.button.y;
+				to_pixels(&w, &x, &y);
+				if (e.type == SDL_MOUSEBUTTONDOWN)
+					drag = catan_rect_has(&w.v.bar, x, y);
+				if (drag && n > 1) {
+					float k = (float)(x - w.v.bar.x - 20) / (w.v.bar.w - 40);
+					k = k < 0 ? 0 : k > 1 ? 1 : k;
+					pos = (int)lroundf(k * (n - 1));
+					dirty = true;
+				}
+			} else if (e.type == SDL_MOUSEBUTTONUP)
+				drag = false;
+			if (step) {
+				pos += step;
+				pos = pos < 0 ? 0 : pos >= n ? n - 1 : pos;
+				dirty = true;
+			}
+		}
+		char why[256] = "";
+		int src = script_step(&sc, &w.v, &g, &states[pos], w.r, why, sizeof why);
+		if (src < 0) {
+			fail(err, "%s", why);
+			goto done;
+		}
+		if (quit || src > 0)
+			break;
+		if (!dirty) {
+			SDL_Delay(15);
+			continue;
+		}
+		Uint64 t0 = SDL_GetPerformanceCounter();
+		ui_frame fr;
+		memset(&fr, 0, sizeof fr);
+		char ptitle[96], status[300], msg[300];
+		snprintf(ptitle, sizeof ptitle, "replay %d / %d", pos + 1, n);
+		ui_status_text(status, sizeof status, &g, &states[pos]);
+		snprintf(msg, sizeof msg, "%.10s  %s", lb.ids[pos].hex, lb.subjects[pos]);
+		fr.g = &g;
+		fr.s = &states[pos];
+		fr.v = &w.v;
+		fr.viewer = viewer >= 0 ? viewer : CATAN_NONE;
+		fr.reveal_all = viewer < 0 || o->reveal;
+		fr.title = ptitle;
+		fr.status = status;
+		fr.message = msg;
+		/* The log around the current commit, ending with it. */
+		int k = pos + 1 < UI_LOG_LINES ? pos + 1 : UI_LOG_LINES;
+		for (int i = 0; i < k; i++)
+			fr.log[i] = lb.subjects[pos - k + 1 + i];
+		fr.nlog = k;
+		if (pos > 0)
+			changed_spots(&fr, &g.board, &states[pos - 1], &states[pos]);
+		fr.hover_kind = CATAN_HIT_NONE;
+		fr.replay_pos = pos;
+		fr.replay_count = n;
+		ui_draw(w.r, &w.fonts, &fr);
+		stats_add(&fs, (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 /
+				       (double)SDL_GetPerformanceFrequency());
+		SDL_RenderPresent(w.r);
+		dirty = false;
+	}
+	stats_print(&fs);
+	rc = 0;
+done:
+	if (sc.f)
+		fclose(sc.f);
+	if (w.win || w.r)
+		window_close(&w);
+	free(states);
+	free(lb.ids);
+	free(lb.subjects);
+	catan_store_free(st);
+	return rc;
+}

@@ -1,0 +1,870 @@
+/*
+ * render.c - draws one frame: sea, tiles with terrain icons and number
+ * tokens, harbours, roads, buildings, the robber, highlights, the button
+ * bar, the side panel and an open dialog. Works with any SDL_Renderer
+ * (window or software surface). Floats are fine here: this is not the core.
+ *
+ * Colour-blind safety: every terrain has a distinct lightness and, as a
+ * second cue, its own icon (trees, bricks, sheep, sheaves, peaks) and its
+ * name in small letters; players differ in colour and have outlined pieces;
+ * the red 6 and 8 are also bold and larger.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define SQRT3 1.7320508f
+
+typedef SDL_Color rgba;
+
+static const rgba terrain_fill[CATAN_RES_COUNT + 1] = {
+	{38, 110, 52, 255},   /* lumber: dark green */
+	{190, 88, 50, 255},   /* brick: orange red */
+	{150, 205, 95, 255},  /* wool: light green */
+	{236, 196, 64, 255},  /* grain: gold */
+	{120, 128, 150, 255}, /* ore: slate */
+	{226, 208, 160, 255}, /* desert: sand */
+};
+static const rgba sea = {46, 112, 160, 255}, sea_deep = {30, 78, 118, 255};
+static const rgba ink = {24, 24, 28, 255}, cream = {250, 240, 215, 255};
+static const rgba panel_bg = {32, 36, 46, 255}, text_light = {232, 232, 236, 255};
+static const rgba text_dim = {160, 166, 180, 255}, red_token = {196, 30, 30, 255};
+static const rgba white = {255, 255, 255, 255}, gold = {250, 200, 60, 255};
+
+/* Short labels of the resources, for the icons' second cue. */
+static const char *const res_short[CATAN_RES_COUNT + 1] = {
+	"lumber", "brick", "wool", "grain", "ore", "desert"};
+
+SDL_Color ui_player_color(const catan_game *g, int p)
+{
+	static const struct {
+		const char *name;
+		rgba c;
+	} named[] = {
+		{"red", {214, 48, 49, 255}},	  {"blue", {40, 96, 220, 255}},
+		{"white", {245, 245, 245, 255}},  {"orange", {245, 130, 20, 255}},
+		{"green", {40, 160, 70, 255}},	  {"brown", {130, 80, 40, 255}},
+		{"purple", {140, 70, 190, 255}},  {"yellow", {240, 215, 40, 255}},
+		{"black", {40, 40, 40, 255}},	  {"pink", {235, 120, 180, 255}},
+	};
+	static const rgba cycle[CATAN_MAX_PLAYERS] = {
+		{214, 48, 49, 255},  {40, 96, 220, 255},  {245, 245, 245, 255},
+		{245, 130, 20, 255}, {40, 160, 70, 255}, {130, 80, 40, 255}};
+	if (p < 0 || p >= CATAN_MAX_PLAYERS)
+		return (rgba){128, 128, 128, 255};
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (!strcmp(g->names.name[p], named[i].name))
+			return named[i].c;
+	return cycle[p];
+}
+
+void ui_status_text(char *out, size_t n, const catan_game *g,
+		    const catan_state *s)
+{
+	if (s->phase == CATAN_PHASE_OVER) {
+		snprintf(out, n, "%s has won!", g->names.name[s->winner]);
+		return;
+	}
+	if (s->phase == CATAN_PHASE_DISCARD) {
+		size_t used = 0;
+		out[0] = 0;
+		for (int p = 0; p < s->opt.nplayers && used < n; p++)
+			if (s->discard[p])
+				used += (size_t)snprintf(
+					out + used, n - used, "%swaiting for %s to discard %d",
+					used ? ", " : "", g->names.name[p],
+					s->discard[p]);
+		return;
+	}
+	static const char *const doing[] = {
+		"to place a settlement and a road", "to roll",
+		"",				    "to move the robber",
+		"to trade, build or end the turn",  "to trade or end the trade phase",
+		"to build or end the turn",	    "to answer the offer"};
+	int who = catan_state_next_actor(s);
+	snprintf(out, n, "waiting for %s %s",
+		 who < s->opt.nplayers ? g->names.name[who] : "?",
+		 s->phase < 8 ? doing[s->phase] : "");
+}
+
+/* ---- primitives ---- */
+
+static rgba shade(rgba c, float k)
+{
+	float f[3] = {c.r * k, c.g * k, c.b * k};
+	for (int i = 0; i < 3; i++)
+		f[i] = f[i] > 255 ? 255 : f[i];
+	return (rgba){(Uint8)f[0], (Uint8)f[1], (Uint8)f[2], c.a};
+}
+
+static rgba alpha(rgba c, Uint8 a)
+{
+	c.a = a;
+	return c;
+}
+
+/* A convex polygon as a triangle fan. */
+static void fill_poly(SDL_Renderer *r, const float *xy, int n, rgba c)
+{
+	SDL_Vertex vx[64];
+	int idx[3 * 64];
+	if (n > 64)
+		n = 64;
+	for (int i = 0; i < n; i++)
+		vx[i] = (SDL_Vertex){{xy[2 * i], xy[2 * i + 1]}, c, {0, 0}};
+	int m = 0;
+	for (int i = 1; i + 1 < n; i++) {
+		idx[m++] = 0;
+		idx[m++] = i;
+		idx[m++] = i + 1;
+	}
+	SDL_RenderGeometry(r, NULL, vx, n, idx, m);
+}
+
+static void thick_line(SDL_Renderer *r, float x0, float y0, float x1,
+		       float y1, float w, rgba c)
+{
+	float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+	if (len < 1e-3f)
+		return;
+	float nx = -dy / len * w / 2, ny = dx / len * w / 2;
+	float q[8] = {x0 + nx, y0 + ny, x1 + nx, y1 + ny,
+		      x1 - nx, y1 - ny, x0 - nx, y0 - ny};
+	fill_poly(r, q, 4, c);
+}
+
+static void fill_circle(SDL_Renderer *r, float x, float y, float rad, rgba c)
+{
+	float xy[64];
+	int n = rad < 6 ? 12 : rad < 20 ? 20 : 32;
+	for (int i = 0; i < n; i++) {
+		float a = (float)i / n * 6.2831853f;
+		xy[2 * i] = x + rad * cosf(a);
+		xy[2 * i + 1] = y + rad * sinf(a);
+	}
+	fill_poly(r, xy, n, c);
+}
+
+static void ring(SDL_Renderer *r, float x, float y, float rad, float w,
+		 rgba c)
+{
+	int n = 28;
+	for (int i = 0; i < n; i++) {
+		float a0 = (float)i / n * 6.2831853f,
+		      a1 = (float)(i + 1) / n * 6.2831853f;
+		thick_line(r, x + rad * cosf(a0), y + rad * sinf(a0),
+			   x + rad * cosf(a1), y + rad * sinf(a1), w, c);
+	}
+}
+
+static void fill_rect(SDL_Renderer *r, const catan_rect *q, rgba c)
+{
+	SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a);
+	SDL_Rect sr = {q->x, q->y, q->w, q->h};
+	SDL_RenderFillRect(r, &sr);
+}
+
+static void outline_rect(SDL_Renderer *r, const catan_rect *q, rgba c)
+{
+	SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a);
+	SDL_Rect sr = {q->x, q->y, q->w, q->h};
+	SDL_RenderDrawRect(r, &sr);
+}
+
+static void hexagon(float *xy, float cx, float cy, float s)
+{
+	/* Pointy-top: corners at -90, -30, 30, 90, 150, 210 degrees. */
+	for (int i = 0; i < 6; i++) {
+		float a = (-90.0f + 60.0f * i) * 3.14159265f / 180.0f;
+		xy[2 * i] = cx + s * cosf(a);
+		xy[2 * i + 1] = cy + s * sinf(a);
+	}
+}
+
+/* ---- text, with a small cache of rendered textures ---- */
+
+typedef struct text_entry {
+	SDL_Renderer *r;
+	TTF_Font *font;
+	rgba c;
+	char s[96];
+	SDL_Texture *tex;
+	int w, h;
+	unsigned used;
+} text_entry;
+
+#define TEXT_CACHE 384
+static text_entry cache[TEXT_CACHE];
+static unsigned frame_no;
+
+void ui_draw_reset(void)
+{
+	for (int i = 0; i < TEXT_CACHE; i++) {
+		if (cache[i].tex)
+			SDL_DestroyTexture(cache[i].tex);
+		memset(&cache[i], 0, sizeof cache[i]);
+	}
+}
+
+static text_entry *text_get(SDL_Renderer *r, TTF_Font *font, const char *s,
+			    rgba c)
+{
+	if (!font || !s || !*s)
+		return NULL;
+	unsigned h = 2166136261u;
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	h ^= (unsigned)(uintptr_t)font ^ ((unsigned)c.r << 16 | c.g << 8 | c.b);
+	int slot = (int)(h % TEXT_CACHE);
+	text_entry *e = &cache[slot];
+	if (e->tex && e->r == r && e->font == font && !memcmp(&e->c, &c, sizeof c) &&
+	    !strncmp(e->s, s, sizeof e->s - 1)) {
+		e->used = frame_no;
+		return e;
+	}
+	if (e->tex)
+		SDL_DestroyTexture(e->tex);
+	memset(e, 0, sizeof *e);
+	SDL_Surface *surf = TTF_RenderUTF8_Blended(font, s, c);
+	if (!surf)
+		return NULL;
+	e->tex = SDL_CreateTextureFromSurface(r, surf);
+	e->w = surf->w;
+	e->h = surf->h;
+	SDL_FreeSurface(surf);
+	if (!e->tex)
+		return NULL;
+	e->r = r;
+	e->font = font;
+	e->c = c;
+	snprintf(e->s, sizeof e->s, "%s", s);
+	e->used = frame_no;
+	return e;
+}
+
+/* Draws s with its anchor: ax, ay in {0 left/top, 1 centre, 2 right}. */
+static int text(SDL_Renderer *r, TTF_Font *font, const char *s, float x,
+		float y, int ax, int ay, rgba c)
+{
+	text_entry *e = text_get(r, font, s, c);
+	if (!e)
+		return 0;
+	SDL_Rect d = {(int)(x - e->w * ax / 2.0f), (int)(y - e->h * ay / 2.0f),
+		      e->w, e->h};
+	SDL_RenderCopy(r, e->tex, NULL, &d);
+	return e->w;
+}
+
+/* ---- board pieces ---- */
+
+static void icon(SDL_Renderer *r, int terrain, float x, float y, float s)
+{
+	rgba dark = shade(terrain_fill[terrain], 0.55f);
+	rgba light = shade(terrain_fill[terrain], 1.35f);
+	switch (terrain) {
+	case CATAN_LUMBER: /* three trees */
+		for (int i = -1; i <= 1; i++) {
+			float tx = x + i * s * 0.3f, ty = y + (i ? 0 : -s * 0.08f);
+			float t[6] = {tx, ty - s * 0.22f, tx + s * 0.13f,
+				      ty + s * 0.1f, tx - s * 0.13f,
+				      ty + s * 0.1f};
+			fill_poly(r, t, 3, dark);
+			thick_line(r, tx, ty + s * 0.1f, tx, ty + s * 0.17f,
+				   s * 0.04f, (rgba){90, 60, 30, 255});
+		}
+		break;
+	case CATAN_BRICK: /* a wall of bricks */
+		for (int row = 0; row < 3; row++)
+			for (int c = 0; c < 3 - (row & 1); c++) {
+				float bx = x - s * 0.33f + c * s * 0.22f +
+					   (row & 1) * s * 0.11f,
+				      by = y - s * 0.2f + row * s * 0.12f;
+				float q[8] = {bx, by, bx + s * 0.2f, by,
+					      bx + s * 0.2f, by + s * 0.1f, bx,
+					      by + s * 0.1f};
+				fill_poly(r, q, 4, shade(terrain_fill[terrain], 0.7f));
+			}
+		break;
+	case CATAN_WOOL: /* two sheep */
+		for (int i = -1; i <= 1; i += 2) {
+			float sx = x + i * s * 0.2f, sy = y - s * 0.05f;
+			fill_circle(r, sx, sy, s * 0.12f, cream);
+			fill_circle(r, sx + i * s * 0.12f, sy - s * 0.03f,
+				    s * 0.05f, ink);
+		}
+		break;
+	case CATAN_GRAIN: /* sheaves */
+		for (int i = -2; i <= 2; i++) {
+			float gx = x + i * s * 0.1f;
+			thick_line(r, gx, y + s * 0.15f, gx + i * s * 0.03f,
+				   y - s * 0.15f, s * 0.035f,
+				   shade(terrain_fill[terrain], 0.6f));
+			fill_circle(r, gx + i * s * 0.03f, y - s * 0.17f,
+				    s * 0.04f, shade(terrain_fill[terrain], 0.75f));
+		}
+		break;
+	case CATAN_ORE: /* peaks with snow */
+		for (int i = -1; i <= 1; i += 2) {
+			float px = x + i * s * 0.15f;
+			float t[6] = {px, y - s * 0.25f, px + s * 0.22f,
+				      y + s * 0.12f, px - s * 0.22f,
+				      y + s * 0.12f};
+			fill_poly(r, t, 3, dark);
+			float c[6] = {px, y - s * 0.25f, px + s * 0.07f,
+				      y - s * 0.13f, px - s * 0.07f,
+				      y - s * 0.13f};
+			fill_poly(r, c, 3, light);
+		}
+		break;
+	default: /* desert: dunes */
+		thick_line(r, x - s * 0.3f, y, x + s * 0.3f, y - s * 0.05f,
+			   s * 0.04f, shade(terrain_fill[terrain], 0.8f));
+		thick_line(r, x - s * 0.2f, y + s * 0.12f, x + s * 0.35f,
+			   y + s * 0.1f, s * 0.04f,
+			   shade(terrain_fill[terrain], 0.8f));
+		break;
+	}
+}
+
+static void token(SDL_Renderer *r, ui_fonts *f, int num, float x, float y,
+		  float s)
+{
+	float rad = s * 0.27f;
+	fill_circle(r, x + 1, y + 2, rad, alpha(ink, 90));
+	fill_circle(r, x, y, rad, cream);
+	ring(r, x, y, rad, 1.2f, shade(cream, 0.6f));
+	bool hot = num == 6 || num == 8;
+	char buf[4];
+	snprintf(buf, sizeof buf, "%d", num);
+	text(r, hot ? f->bold : f->normal, buf, x, y - rad * 0.18f, 1, 1,
+	     hot ? red_token : ink);
+	int pips = catan_token_pips(num);
+	float pr = s * 0.025f + 0.6f, gap = pr * 2.6f;
+	for (int i = 0; i < pips; i++)
+		fill_circle(r, x + (i - (pips - 1) / 2.0f) * gap,
+			    y + rad * 0.62f, pr, hot ? red_token : ink);
+}
+
+static void harbour(SDL_Renderer *r, ui_fonts *f, const catan_view *v,
+		    const catan_board *b, int h)
+{
+	int e = b->harbour_edge[h], kind = b->harbour_kind[h];
+	float ax, ay, bx, by;
+	catan_view_vertex_xy(v, b, b->edge_vertices[e][0], &ax, &ay);
+	catan_view_vertex_xy(v, b, b->edge_vertices[e][1], &bx, &by);
+	float mx = (ax + bx) / 2, my = (ay + by) / 2;
+	/* Outward: away from the land tile on this edge. */
+	float tx = 0, ty = 0;
+	for (int t = 0; t < b->ntiles; t++)
+		for (int k = 0; k < 6; k++)
+			if (b->tile_edges[t][k] == e)
+				catan_view_hex_xy(v, b->tile_hex[t].q,
+						  b->tile_hex[t].r, &tx, &ty);
+	float dx = mx - tx, dy = my - ty, len = sqrtf(dx * dx + dy * dy);
+	if (len < 1e-3f)
+		len = 1;
+	float px = mx + dx / len * v->size * 0.5f,
+	      py = my + dy / len * v->size * 0.5f;
+	rgba pier = {120, 90, 60, 255};
+	thick_line(r, px, py, ax, ay, v->size * 0.07f, pier);
+	thick_line(r, px, py, bx, by, v->size * 0.07f, pier);
+	float rad = v->size * 0.25f;
+	rgba c = kind < CATAN_RES_COUNT ? terrain_fill[kind] : cream;
+	fill_circle(r, px, py, rad, c);
+	ring(r, px, py, rad, 1.5f, ink);
+	rgba tc = kind == CATAN_LUMBER || kind == CATAN_ORE || kind == CATAN_BRICK
+			  ? white
+			  : ink;
+	text(r, f->bold, kind < CATAN_RES_COUNT ? "2:1" : "3:1", px,
+	     py - rad * 0.25f, 1, 1, tc);
+	if (kind < CATAN_RES_COUNT)
+		text(r, f->small, res_short[kind], px, py + rad * 0.45f, 1, 1,
+		     tc);
+}
+
+static void road(SDL_Renderer *r, const catan_view *v, const catan_board *b,
+		 int e, rgba c)
+{
+	float ax, ay, bx, by;
+	catan_view_vertex_xy(v, b, b->edge_vertices[e][0], &ax, &ay);
+	catan_view_vertex_xy(v, b, b->edge_vertices[e][1], &bx, &by);
+	float k = 0.18f;
+	float x0 = ax + (bx - ax) * k, y0 = ay + (by - ay) * k;
+	float x1 = bx - (bx - ax) * k, y1 = by - (by - ay) * k;
+	float w = v->size * 0.13f;
+	thick_line(r, x0, y0, x1, y1, w + 3, ink);
+	thick_line(r, x0, y0, x1, y1, w, c);
+}
+
+static void building(SDL_Renderer *r, const catan_view *v, float x, float y,
+		     bool city, rgba c)
+{
+	float s = v->size * (city ? 0.2f : 0.16f);
+	float house[10] = {x - s, y + s * 0.8f, x - s, y - s * 0.2f,
+			   x, y - s * 1.1f, x + s, y - s * 0.2f,
+			   x + s, y + s * 0.8f};
+	if (!city) {
+		float o[10];
+		for (int i = 0; i < 5; i++) {
+			float dx = house[2 * i] - x, dy = house[2 * i + 1] - y;
+			o[2 * i] = x + dx * 1.3f;
+			o[2 * i + 1] = y + dy * 1.3f;
+		}
+		fill_poly(r, o, 5, ink);
+		fill_poly(r, house, 5, c);
+		return;
+	}
+	/* City: a tall tower and a lower hall. */
+	float body[14] = {x - s * 1.4f, y + s, x - s * 1.4f, y - s * 0.2f,
+			  x - s * 0.2f, y - s * 0.2f, x - s * 0.2f, y - s * 1.0f,
+			  x + s * 0.4f, y - s * 1.6f, x + s, y - s * 1.0f,
+			  x + s, y + s};
+	float o[14];
+	for (int i = 0; i < 7; i++) {
+		float dx = body[2 * i] - x, dy = body[2 * i + 1] - y;
+		o[2 * i] = x + dx * 1.18f;
+		o[2 * i + 1] = y + dy * 1.18f;
+	}
+	/* Not convex: draw as two convex parts. */
+	float hall[8] = {o[0], o[1], o[2], o[3], o[12] , o[3], o[12], o[13]};
+	float tower[10] = {o[6], o[7], o[8], o[9], o[10], o[11], o[12], o[13],
+			   o[6], o[13]};
+	fill_poly(r, hall, 4, ink);
+	fill_poly(r, tower, 5, ink);
+	float hall2[8] = {body[0], body[1], body[2], body[3], body[12],
+			  body[3], body[12], body[13]};
+	float tower2[10] = {body[6], body[7], body[8], body[9], body[10],
+			    body[11], body[12], body[13], body[6], body[13]};
+	fill_poly(r, hall2, 4, c);
+	fill_poly(r, tower2, 5, c);
+}
+
+static void robber(SDL_Renderer *r, float x, float y, float s)
+{
+	rgba body = {50, 50, 56, 255};
+	float b[8] = {x - s * 0.13f, y + s * 0.3f, x - s * 0.08f, y - s * 0.05f,
+		      x + s * 0.08f, y - s * 0.05f, x + s * 0.13f, y + s * 0.3f};
+	fill_poly(r, b, 4, body);
+	fill_circle(r, x, y - s * 0.1f, s * 0.1f, body);
+	fill_circle(r, x, y - s * 0.1f, s * 0.04f, shade(body, 1.8f));
+}
+
+/* ---- the board ---- */
+
+static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
+{
+	const catan_view *v = fr->v;
+	const catan_board *b = &fr->g->board;
+	const catan_state *s = fr->s;
+	float xy[12];
+	fill_rect(r, &v->board_area, sea_deep);
+	/* Sea hexes: every neighbour of a land tile that is not land. */
+	static const int dq[6] = {1, -1, 1, 0, 0, -1}, dr[6] = {0, 0, -1, -1, 1, 1};
+	for (int t = 0; t < b->ntiles; t++)
+		for (int k = 0; k < 6; k++) {
+			int q = b->tile_hex[t].q + dq[k], rr = b->tile_hex[t].r + dr[k];
+			if (catan_board_tile(b, q, rr) >= 0)
+				continue;
+			float cx, cy;
+			catan_view_hex_xy(v, q, rr, &cx, &cy);
+			hexagon(xy, cx, cy, v->size * 1.001f);
+			fill_poly(r, xy, 6, sea);
+		}
+	for (int t = 0; t < b->ntiles; t++) {
+		float cx, cy;
+		catan_view_hex_xy(v, b->tile_hex[t].q, b->tile_hex[t].r, &cx, &cy);
+		int terr = b->tile_terrain[t];
+		hexagon(xy, cx, cy, v->size);
+		fill_poly(r, xy, 6, shade(terrain_fill[terr], 0.8f));
+		hexagon(xy, cx, cy, v->size * 0.93f);
+		fill_poly(r, xy, 6, terrain_fill[terr]);
+		icon(r, terr, cx, cy - v->size * 0.45f, v->size);
+		rgba lc = terr == CATAN_LUMBER || terr == CATAN_BRICK ||
+					  terr == CATAN_ORE
+				  ? white
+				  : ink;
+		text(r, f->small, res_short[terr], cx, cy + v->size * 0.62f, 1,
+		     1, lc);
+		if (b->tile_token[t])
+			token(r, f, b->tile_token[t], cx, cy + v->size * 0.08f,
+			      v->size);
+		if (fr->hl_tiles[t]) {
+			ring(r, cx, cy, v->size * 0.42f, 3, white);
+			if (fr->hover_kind == CATAN_HIT_TILE && fr->hover_id == t)
+				fill_circle(r, cx, cy, v->size * 0.4f,
+					    alpha(white, 90));
+		}
+		if (v->coords) {
+			char c[16];
+			snprintf(c, sizeof c, "%d,%d", b->tile_hex[t].q,
+				 b->tile_hex[t].r);
+			text(r, f->small, c, cx, cy - v->size * 0.8f, 1, 1, ink);
+		}
+	}
+	for (int h = 0; h < b->nharbours; h++)
+		harbour(r, f, v, b, h);
+	/* Robber. */
+	if (s->robber < b->ntiles) {
+		float cx, cy;
+		catan_view_hex_xy(v, b->tile_hex[s->robber].q,
+				  b->tile_hex[s->robber].r, &cx, &cy);
+		robber(r, cx - v->size * (b->tile_token[s->robber] ? 0.45f : 0),
+		       cy + v->size * 0.05f, v->size);
+	}
+	/* Roads. */
+	for (int p = 0; p < s->opt.nplayers; p++)
+		CATAN_FOR_BITS(e, s->players[p].roads.w, CATAN_EWORDS)
+		{
+			road(r, v, b, e, ui_player_color(fr->g, p));
+		}
+	/* Highlighted edges. */
+	CATAN_FOR_BITS(e, fr->hl_edges.w, CATAN_EWORDS)
+	{
+		float ax, ay, bx, by;
+		catan_view_vertex_xy(v, b, b->edge_vertices[e][0], &ax, &ay);
+		catan_view_vertex_xy(v, b, b->edge_vertices[e][1], &bx, &by);
+		bool hov = fr->hover_kind == CATAN_HIT_EDGE && fr->hover_id == e;
+		float k = 0.22f;
+		thick_line(r, ax + (bx - ax) * k, ay + (by - ay) * k,
+			   bx - (bx - ax) * k, by - (by - ay) * k,
+			   v->size * (hov ? 0.14f : 0.08f),
+			   alpha(white, hov ? 230 : 150));
+	}
+	/* Buildings. */
+	for (int i = 0; i < b->nvertices; i++) {
+		int own = s->building[i] & 0x0f;
+		if (!own)
+			continue;
+		float x, y;
+		catan_view_vertex_xy(v, b, i, &x, &y);
+		building(r, v, x, y, s->building[i] & CATAN_CITY_BIT,
+			 ui_player_color(fr->g, own - 1));
+	}
+	CATAN_FOR_BITS(i, fr->hl_vertices.w, CATAN_VWORDS)
+	{
+		float x, y;
+		catan_view_vertex_xy(v, b, i, &x, &y);
+		bool hov = fr->hover_kind == CATAN_HIT_VERTEX && fr->hover_id == i;
+		ring(r, x, y, v->size * 0.16f, hov ? 4 : 2.5f,
+		     alpha(white, hov ? 255 : 200));
+		if (hov)
+			fill_circle(r, x, y, v->size * 0.14f, alpha(white, 110));
+	}
+	/* Selected set-up settlement / first road. */
+	if (v->pick_vertex != CATAN_NONE && v->pick_vertex < b->nvertices) {
+		float x, y;
+		catan_view_vertex_xy(v, b, v->pick_vertex, &x, &y);
+		building(r, v, x, y, false, alpha(ui_player_color(fr->g, v->actor), 170));
+	}
+	if (v->pick_edge != CATAN_NONE && v->pick_edge < b->nedges)
+		road(r, v, b, v->pick_edge, alpha(ui_player_color(fr->g, v->actor), 170));
+	/* Coordinates of the spot under the mouse. */
+	if (v->coords && (fr->hover_kind == CATAN_HIT_VERTEX ||
+			  fr->hover_kind == CATAN_HIT_EDGE)) {
+		char name[32];
+		float x, y;
+		if (fr->hover_kind == CATAN_HIT_VERTEX) {
+			catan_vertex_format(name, sizeof name, b, fr->hover_id);
+			catan_view_vertex_xy(v, b, fr->hover_id, &x, &y);
+		} else {
+			catan_edge_format(name, sizeof name, b, fr->hover_id);
+			catan_view_edge_xy(v, b, fr->hover_id, &x, &y);
+		}
+		text_entry *e = text_get(r, f->normal, name, ink);
+		if (e) {
+			catan_rect bg = {(int)x + 10, (int)y - e->h - 10, e->w + 8,
+					 e->h + 4};
+			fill_rect(r, &bg, alpha(cream, 235));
+			text(r, f->normal, name, bg.x + 4, bg.y + 2, 0, 0, ink);
+		}
+	}
+}
+
+/* ---- panel ---- */
+
+static void res_chip(SDL_Renderer *r, ui_fonts *f, float x, float y, float u,
+		     int res, int n)
+{
+	catan_rect q = {(int)x, (int)y, (int)(46 * u), (int)(30 * u)};
+	fill_rect(r, &q, terrain_fill[res]);
+	outline_rect(r, &q, ink);
+	char buf[8];
+	snprintf(buf, sizeof buf, "%d", n);
+	rgba tc = res == CATAN_LUMBER || res == CATAN_BRICK || res == CATAN_ORE
+			  ? white
+			  : ink;
+	text(r, f->bold, buf, q.x + q.w / 2.0f, q.y + q.h * 0.42f, 1, 1, tc);
+	text(r, f->small, res_short[res], q.x + q.w / 2.0f, q.y + q.h + 1, 1, 0,
+	     text_dim);
+}
+
+static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
+{
+	const catan_view *v = fr->v;
+	const catan_state *s = fr->s;
+	const catan_game *g = fr->g;
+	float u = v->u;
+	fill_rect(r, &v->panel, panel_bg);
+	float x = v->panel.x + 12 * u, y = 8 * u, w = v->panel.w - 24 * u;
+	char buf[256];
+	text(r, f->big, fr->title ? fr->title : "catan-git", x, y, 0, 0,
+	     text_light);
+	y += 30 * u;
+	if (s->turn)
+		snprintf(buf, sizeof buf, "turn %d   dice %d + %d = %d", s->turn,
+			 s->dice[0], s->dice[1], s->dice[0] + s->dice[1]);
+	else
+		snprintf(buf, sizeof buf, "set-up");
+	if (s->turn && !s->dice[0])
+		snprintf(buf, sizeof buf, "turn %d   not rolled yet", s->turn);
+	text(r, f->normal, buf, x, y, 0, 0, text_light);
+	y += 22 * u;
+	text(r, f->normal, fr->status ? fr->status : "", x, y, 0, 0, gold);
+	y += 22 * u;
+	if (fr->message && *fr->message) {
+		text(r, f->small, fr->message, x, y, 0, 0, (rgba){255, 140, 120, 255});
+	}
+	y += 20 * u;
+	/* Players. */
+	for (int p = 0; p < s->opt.nplayers; p++) {
+		const catan_player *pl = &s->players[p];
+		catan_rect card = {(int)x, (int)y, (int)w, (int)(44 * u)};
+		bool turn = p == s->active && s->phase != CATAN_PHASE_OVER;
+		fill_rect(r, &card, turn ? (rgba){58, 64, 82, 255}
+					 : (rgba){42, 47, 60, 255});
+		catan_rect sw = {card.x, card.y, (int)(8 * u), card.h};
+		fill_rect(r, &sw, ui_player_color(g, p));
+		int vp = fr->reveal_all || p == fr->viewer ? catan_state_vp(s, p)
+							 : pl->public_vp;
+		snprintf(buf, sizeof buf, "%s%s", g->names.name[p],
+			 p == fr->viewer ? " (you)" : "");
+		text(r, f->bold, buf, card.x + 14 * u, card.y + 3 * u, 0, 0,
+		     text_light);
+		snprintf(buf, sizeof buf, "%d VP", vp);
+		text(r, f->bold, buf, card.x + card.w - 8 * u, card.y + 3 * u, 2,
+		     0, gold);
+		int devs = 0;
+		for (int d = 0; d < CATAN_DEV_COUNT; d++)
+			devs += pl->devs[d];
+		snprintf(buf, sizeof buf,
+			 "cards %d  dev %d  knights %d  road %d%s%s%s",
+			 pl->ncards, devs, pl->knights, pl->road_length,
+			 s->longest_road == p ? "  [Longest road]" : "",
+			 s->largest_army == p ? "  [Largest army]" : "",
+			 s->discard[p] ? "  must discard" : "");
+		text(r, f->small, buf, card.x + 14 * u, card.y + 24 * u, 0, 0,
+		     text_dim);
+		y += 48 * u;
+	}
+	/* Hand of the viewer. */
+	y += 4 * u;
+	if (fr->viewer != CATAN_NONE && fr->viewer < s->opt.nplayers) {
+		const catan_player *me = &s->players[fr->viewer];
+		snprintf(buf, sizeof buf, "%s's hand", g->names.name[fr->viewer]);
+		text(r, f->bold, buf, x, y, 0, 0, text_light);
+		y += 22 * u;
+		for (int res = 0; res < CATAN_RES_COUNT; res++)
+			res_chip(r, f, x + res * 52 * u, y, u, res, me->hand[res]);
+		y += 50 * u;
+		size_t used = 0;
+		buf[0] = 0;
+		for (int d = 0; d < CATAN_DEV_COUNT; d++)
+			if (me->devs[d] && used < sizeof buf)
+				used += (size_t)snprintf(buf + used, sizeof buf - used,
+							 "%s%s x%d", used ? ", " : "",
+							 catan_dev_name(d), me->devs[d]);
+		text(r, f->small, used ? buf : "no development cards", x, y, 0, 0,
+		     text_dim);
+		y += 20 * u;
+	}
+	/* Bank. */
+	snprintf(buf, sizeof buf, "bank: %d lumber %d brick %d wool %d grain %d ore",
+		 s->bank[0], s->bank[1], s->bank[2], s->bank[3], s->bank[4]);
+	text(r, f->small, buf, x, y, 0, 0, text_dim);
+	y += 18 * u;
+	int deck = 0;
+	for (int d = 0; d < CATAN_DEV_COUNT; d++)
+		deck += s->deck[d];
+	snprintf(buf, sizeof buf, "development cards left: %d", deck);
+	text(r, f->small, buf, x, y, 0, 0, text_dim);
+	y += 24 * u;
+	if (fr->sync && *fr->sync) {
+		text(r, f->small, fr->sync, x, y, 0, 0, (rgba){140, 200, 255, 255});
+		y += 20 * u;
+	}
+	/* Log. */
+	text(r, f->bold, "log", x, y, 0, 0, text_light);
+	y += 20 * u;
+	for (int i = 0; i < fr->nlog && y < v->h - 16 * u; i++) {
+		text(r, f->small, fr->log[i], x, y, 0, 0,
+		     i == fr->nlog - 1 ? text_light : text_dim);
+		y += 17 * u;
+	}
+}
+
+static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
+{
+	const catan_view *v = fr->v;
+	fill_rect(r, &v->bar, (rgba){24, 27, 35, 255});
+	if (fr->replay_count > 0) {
+		/* The replay slider. */
+		catan_rect track = {v->bar.x + 20, v->bar.y + v->bar.h / 2 - 3,
+				    v->bar.w - 40, 6};
+		fill_rect(r, &track, (rgba){80, 86, 100, 255});
+		float k = fr->replay_count > 1
+				  ? (float)fr->replay_pos / (fr->replay_count - 1)
+				  : 0;
+		float kx = track.x + k * track.w;
+		catan_rect done = {track.x, track.y, (int)(kx - track.x), 6};
+		fill_rect(r, &done, gold);
+		fill_circle(r, kx, track.y + 3, 9 * v->u, gold);
+		return;
+	}
+	if (!fr->show_buttons)
+		return;
+	for (int i = 0; i < CATAN_BTN_COUNT; i++) {
+		const catan_rect *q = &v->button[i];
+		bool on = fr->buttons >> i & 1u;
+		int hx, hy;
+		SDL_GetMouseState(&hx, &hy);
+		bool hov = fr->hover_kind == CATAN_HIT_BUTTON && fr->hover_id == i;
+		fill_rect(r, q, on ? (hov ? (rgba){90, 140, 90, 255}
+					  : (rgba){60, 110, 70, 255})
+				   : (rgba){48, 52, 62, 255});
+		outline_rect(r, q, on ? (rgba){150, 210, 150, 255}
+				      : (rgba){70, 74, 86, 255});
+		text(r, f->small, catan_button_label(i), q->x + q->w / 2.0f,
+		     q->y + q->h / 2.0f, 1, 1, on ? white : (rgba){120, 124, 136, 255});
+	}
+}
+
+static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
+{
+	const catan_view *v = fr->v;
+	const catan_state *s = fr->s;
+	if (v->dialog == CATAN_DLG_NONE)
+		return;
+	static const char *const titles[CATAN_DLG_COUNT] = {
+		"",
+		"Discard",
+		"Year of plenty: take two resources",
+		"Monopoly: name a resource",
+		"Trade with the bank",
+		"Offer a trade",
+		"Rob whom?",
+		"Dice thrown at the table"};
+	catan_rect shadow = v->dlg;
+	shadow.x += 6;
+	shadow.y += 6;
+	fill_rect(r, &shadow, alpha(ink, 120));
+	fill_rect(r, &v->dlg, (rgba){246, 240, 226, 255});
+	outline_rect(r, &v->dlg, ink);
+	float u = v->u;
+	char buf[128];
+	const char *title = titles[v->dialog];
+	if (v->dialog == CATAN_DLG_DISCARD && v->actor < s->opt.nplayers) {
+		int n = 0;
+		for (int k = 0; k < CATAN_RES_COUNT; k++)
+			n += v->give[k];
+		snprintf(buf, sizeof buf, "Discard %d cards (chosen %d)",
+			 s->discard[v->actor], n);
+		title = buf;
+	}
+	text(r, f->bold, title, v->dlg.x + 16 * u, v->dlg.y + 12 * u, 0, 0, ink);
+	bool give_col = v->control[CATAN_DLG_GIVE_PLUS].w &&
+			(v->dialog == CATAN_DLG_DISCARD ||
+			 v->dialog == CATAN_DLG_BANK ||
+			 v->dialog == CATAN_DLG_OFFER || v->dialog == CATAN_DLG_DICE);
+	bool get_col = v->dialog != CATAN_DLG_DISCARD;
+	bool manual = s->opt.dice == CATAN_DICE_MANUAL;
+	if (v->dialog == CATAN_DLG_VICTIM && !manual)
+		get_col = false;
+	int rows = v->dialog == CATAN_DLG_DICE ? 1 : CATAN_RES_COUNT;
+	const char *h1 = v->dialog == CATAN_DLG_DICE ? "die 1" : "give";
+	const char *h2 = v->dialog == CATAN_DLG_DICE ? "die 2" : v->dialog == CATAN_DLG_VICTIM ? "card taken" : "get";
+	if (give_col)
+		text(r, f->small, h1, v->control[CATAN_DLG_GIVE_MINUS].x,
+		     v->dlg.y + 42 * u, 0, 0, ink);
+	if (get_col)
+		text(r, f->small, h2, v->control[CATAN_DLG_GET_MINUS].x,
+		     v->dlg.y + 42 * u, 0, 0, ink);
+	for (int res = 0; res < rows; res++) {
+		const catan_rect *gm = &v->control[CATAN_DLG_GIVE_MINUS + res];
+		if (v->dialog != CATAN_DLG_DICE) {
+			catan_rect chip = {v->dlg.x + (int)(16 * u), gm->y,
+					   (int)(110 * u), gm->h};
+			fill_rect(r, &chip, terrain_fill[res]);
+			snprintf(buf, sizeof buf, "%s (%d)", res_short[res],
+				 v->actor < s->opt.nplayers
+					 ? s->players[v->actor].hand[res]
+					 : 0);
+			text(r, f->small, buf, chip.x + 6 * u, chip.y + chip.h / 2.0f,
+			     0, 1,
+			     res == CATAN_LUMBER || res == CATAN_BRICK ||
+					     res == CATAN_ORE
+				     ? white
+				     : ink);
+		}
+		for (int col = 0; col < 2; col++) {
+			if ((col == 0 && !give_col) || (col == 1 && !get_col))
+				continue;
+			const catan_rect *m = &v->control[(col ? CATAN_DLG_GET_MINUS
+							       : CATAN_DLG_GIVE_MINUS) + res];
+			const catan_rect *p = &v->control[(col ? CATAN_DLG_GET_PLUS
+							       : CATAN_DLG_GIVE_PLUS) + res];
+			fill_rect(r, m, (rgba){210, 200, 180, 255});
+			fill_rect(r, p, (rgba){210, 200, 180, 255});
+			outline_rect(r, m, ink);
+			outline_rect(r, p, ink);
+			text(r, f->bold, "-", m->x + m->w / 2.0f, m->y + m->h / 2.0f, 1, 1, ink);
+			text(r, f->bold, "+", p->x + p->w / 2.0f, p->y + p->h / 2.0f, 1, 1, ink);
+			snprintf(buf, sizeof buf, "%d", col ? v->get[res] : v->give[res]);
+			text(r, f->bold, buf, (m->x + m->w + p->x) / 2.0f,
+			     m->y + m->h / 2.0f, 1, 1, ink);
+		}
+	}
+	if (v->dialog == CATAN_DLG_OFFER || v->dialog == CATAN_DLG_VICTIM) {
+		for (int p = 0; p < s->opt.nplayers; p++) {
+			if (p == v->actor)
+				continue;
+			const catan_rect *q = &v->control[CATAN_DLG_PLAYER + p];
+			rgba c = ui_player_color(fr->g, p);
+			fill_rect(r, q, v->target == p ? c : alpha(c, 110));
+			outline_rect(r, q, v->target == p ? ink : (rgba){150, 150, 150, 255});
+			text(r, f->small, fr->g->names.name[p], q->x + q->w / 2.0f,
+			     q->y + q->h / 2.0f, 1, 1, ink);
+		}
+	}
+	catan_action a;
+	char why[128] = "";
+	bool ok = catan_view_dialog_action(&a, v, &fr->g->board, s, why,
+					   sizeof why) == CATAN_OK;
+	const catan_rect *okr = &v->control[CATAN_DLG_OK], *cr = &v->control[CATAN_DLG_CANCEL];
+	fill_rect(r, okr, ok ? (rgba){60, 130, 70, 255} : (rgba){170, 170, 170, 255});
+	fill_rect(r, cr, (rgba){150, 80, 70, 255});
+	text(r, f->bold, "OK", okr->x + okr->w / 2.0f, okr->y + okr->h / 2.0f, 1, 1, white);
+	text(r, f->bold, "Cancel", cr->x + cr->w / 2.0f, cr->y + cr->h / 2.0f, 1, 1, white);
+	if (!ok && why[0])
+		text(r, f->small, why, v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
+		     (rgba){160, 40, 30, 255});
+	else if (ok) {
+		char act[160];
+		catan_action_format(act, sizeof act, &fr->g->board, &fr->g->names, &a);
+		text(r, f->small, act, v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
+		     (rgba){40, 110, 50, 255});
+	}
+}
+
+void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
+{
+	frame_no++;
+	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+	SDL_SetRenderDrawColor(r, 20, 22, 28, 255);
+	SDL_RenderClear(r);
+	draw_board(r, f, fr);
+	draw_bar(r, f, fr);
+	draw_panel(r, f, fr);
+	draw_dialog(r, f, fr);
+}

@@ -1,0 +1,79 @@
+/*
+ * ui.h - private interface of the SDL2 front-end (src/ui/).
+ *
+ * render.c draws one frame (a ui_frame: state, view, panel texts,
+ * highlights) with any SDL_Renderer: a window's, or a software renderer on
+ * a surface for `catan render`. font.c finds and opens a TrueType font.
+ * app.c runs the window (play, hot-seat, replay). png.c writes surfaces.
+ * No game rules here: legality comes from the core through catan/view.h.
+ */
+#ifndef CATAN_UI_PRIVATE_H
+#define CATAN_UI_PRIVATE_H
+
+#include <SDL.h>
+#include <SDL_ttf.h>
+
+#include "catan/codec.h"
+#include "catan/view.h"
+
+/* Fonts at the sizes the frame uses, for one scale v->u. */
+typedef struct ui_fonts {
+	char path[512];
+	float u; /* scale they were opened for */
+	TTF_Font *small, *normal, *big, *bold;
+} ui_fonts;
+
+/*
+ * Finds a TrueType font: $CATAN_FONT, then the usual Debian paths, then
+ * fc-match. Writes its path into out (size n). Returns 0, or -1 with a
+ * sentence in why naming what to install.
+ */
+int ui_font_find(char *out, size_t n, char *why, size_t whysize);
+
+/* Opens (or re-opens for a new scale) the fonts. 0 or -1 with why. */
+int ui_fonts_open(ui_fonts *f, float u, char *why, size_t whysize);
+void ui_fonts_close(ui_fonts *f);
+
+#define UI_LOG_LINES 14
+
+/* Everything one frame shows. Pointers are borrowed for the call. */
+typedef struct ui_frame {
+	const catan_game *g;
+	const catan_state *s;
+	const catan_view *v;
+	int viewer;	     /* whose hand is shown in full, or CATAN_NONE */
+	bool reveal_all;     /* replay: every hand in full */
+	const char *title;   /* top line of the panel */
+	const char *status;  /* what the game waits for */
+	const char *message; /* the last refusal or notice, may be "" */
+	const char *sync;    /* sync status, may be NULL */
+	const char *log[UI_LOG_LINES];
+	int nlog;
+	unsigned buttons; /* enabled buttons (catan_view_buttons) */
+	bool show_buttons;
+	/* Highlights: legal targets (play) or changed spots (replay). */
+	catan_vset hl_vertices;
+	catan_eset hl_edges;
+	bool hl_tiles[CATAN_MAX_TILES];
+	int hover_kind, hover_id; /* catan_view_hit of the mouse */
+	/* Replay slider: position and count, count 0 = no slider. */
+	int replay_pos, replay_count;
+} ui_frame;
+
+/* Draws the frame. Text textures are cached per renderer (ui_draw_reset
+ * frees the cache; call it before destroying the renderer). */
+void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr);
+void ui_draw_reset(void);
+
+/* Writes an RGB(A) surface as PNG (libpng). 0 or -1 with why. */
+int ui_png_write(const char *path, SDL_Surface *surf, char *why,
+		 size_t whysize);
+
+/* The colour of player p (by name when it is a colour name). */
+SDL_Color ui_player_color(const catan_game *g, int p);
+
+/* Fills a frame's panel texts for state s (status line). */
+void ui_status_text(char *out, size_t n, const catan_game *g,
+		    const catan_state *s);
+
+#endif
