@@ -126,7 +126,7 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	memset(&fr, 0, sizeof fr);
 	char title[96], status[256];
 	snprintf(title, sizeof title, "catan-git  %.7s", id.hex);
-	ui_status_text(status, sizeof status, g, &s);
+	ui_status_text(status, sizeof status, g, &s, viewer);
 	fr.g = g;
 	fr.s = &s;
 	fr.v = &v;
@@ -743,14 +743,7 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		}
 		Uint64 t0 = SDL_GetPerformanceCounter();
 		memset(&fr, 0, sizeof fr);
-		ui_status_text(status, sizeof status, &a.g, s);
-		if (w.v.actor < s->opt.nplayers && catan_state_may_act(s, w.v.actor) &&
-		    s->phase != CATAN_PHASE_OVER) {
-			char tmp[256];
-			snprintf(tmp, sizeof tmp, "%s: your move (%.200s)",
-				 a.g.names.name[w.v.actor], status);
-			snprintf(status, sizeof status, "%s", tmp);
-		}
+		ui_status_text(status, sizeof status, &a.g, s, w.v.actor);
 		snprintf(panel_title, sizeof panel_title, "catan-git%s%s",
 			 a.peer ? ": " : " hot-seat",
 			 a.peer ? a.g.names.name[a.me] : "");
@@ -761,6 +754,7 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		fr.title = panel_title;
 		fr.status = status;
 		fr.message = why;
+		fr.message_ok = !strncmp(why, "you: ", 5);
 		fr.sync = a.peer ? cur.sync : NULL;
 		frame_log(&fr, &cur.lb);
 		fr.show_buttons = true;
@@ -926,7 +920,7 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		memset(&fr, 0, sizeof fr);
 		char ptitle[96], status[300], msg[300];
 		snprintf(ptitle, sizeof ptitle, "replay %d / %d", pos + 1, n);
-		ui_status_text(status, sizeof status, &g, &states[pos]);
+		ui_status_text(status, sizeof status, &g, &states[pos], CATAN_NONE);
 		snprintf(msg, sizeof msg, "%.10s  %s", lb.ids[pos].hex, lb.subjects[pos]);
 		fr.g = &g;
 		fr.s = &states[pos];
@@ -936,6 +930,7 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		fr.title = ptitle;
 		fr.status = status;
 		fr.message = msg;
+		fr.message_ok = true;
 		/* The log around the current commit, ending with it. */
 		int k = pos + 1 < UI_LOG_LINES ? pos + 1 : UI_LOG_LINES;
 		for (int i = 0; i < k; i++)

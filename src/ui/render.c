@@ -61,32 +61,42 @@ SDL_Color ui_player_color(const catan_game *g, int p)
 }
 
 void ui_status_text(char *out, size_t n, const catan_game *g,
-		    const catan_state *s)
+		    const catan_state *s, int viewer)
 {
 	if (s->phase == CATAN_PHASE_OVER) {
 		snprintf(out, n, "%s has won!", g->names.name[s->winner]);
 		return;
 	}
+	bool mine = viewer >= 0 && viewer < s->opt.nplayers &&
+		    catan_state_may_act(s, viewer);
 	if (s->phase == CATAN_PHASE_DISCARD) {
+		if (mine) {
+			snprintf(out, n, "your move: discard %d cards",
+				 s->discard[viewer]);
+			return;
+		}
 		size_t used = 0;
 		out[0] = 0;
 		for (int p = 0; p < s->opt.nplayers && used < n; p++)
 			if (s->discard[p])
 				used += (size_t)snprintf(
-					out + used, n - used, "%swaiting for %s to discard %d",
-					used ? ", " : "", g->names.name[p],
-					s->discard[p]);
+					out + used, n - used, "%s%s to discard %d",
+					used ? ", " : "waiting for ",
+					g->names.name[p], s->discard[p]);
 		return;
 	}
 	static const char *const doing[] = {
-		"to place a settlement and a road", "to roll",
-		"",				    "to move the robber",
-		"to trade, build or end the turn",  "to trade or end the trade phase",
-		"to build or end the turn",	    "to answer the offer"};
+		"place a settlement and a road", "roll",
+		"",				 "move the robber",
+		"trade, build or end the turn",	 "trade or end the trade phase",
+		"build or end the turn",	 "answer the offer"};
 	int who = catan_state_next_actor(s);
-	snprintf(out, n, "waiting for %s %s",
-		 who < s->opt.nplayers ? g->names.name[who] : "?",
-		 s->phase < 8 ? doing[s->phase] : "");
+	const char *d = s->phase < 8 ? doing[s->phase] : "";
+	if (mine)
+		snprintf(out, n, "your move: %s", d);
+	else
+		snprintf(out, n, "waiting for %s to %s",
+			 who < s->opt.nplayers ? g->names.name[who] : "?", d);
 }
 
 /* ---- primitives ---- */
@@ -416,29 +426,32 @@ static void building(SDL_Renderer *r, const catan_view *v, float x, float y,
 		fill_poly(r, house, 5, c);
 		return;
 	}
-	/* City: a tall tower and a lower hall. */
-	float body[14] = {x - s * 1.4f, y + s, x - s * 1.4f, y - s * 0.2f,
-			  x - s * 0.2f, y - s * 0.2f, x - s * 0.2f, y - s * 1.0f,
-			  x + s * 0.4f, y - s * 1.6f, x + s, y - s * 1.0f,
-			  x + s, y + s};
-	float o[14];
-	for (int i = 0; i < 7; i++) {
-		float dx = body[2 * i] - x, dy = body[2 * i + 1] - y;
-		o[2 * i] = x + dx * 1.18f;
-		o[2 * i + 1] = y + dy * 1.18f;
+	/* City: a hall and a taller house beside it, each convex, each
+	 * outlined by drawing it first a little larger in ink. */
+	float hall[8] = {x - s * 1.4f, y + s, x - s * 1.4f, y - s * 0.1f,
+			 x + s * 0.2f, y - s * 0.1f, x + s * 0.2f, y + s};
+	float house2[10] = {x - s * 0.1f, y + s, x - s * 0.1f, y - s * 0.7f,
+			    x + s * 0.55f, y - s * 1.4f, x + s * 1.2f,
+			    y - s * 0.7f, x + s * 1.2f, y + s};
+	float *parts[2] = {hall, house2};
+	int counts[2] = {4, 5};
+	for (int k = 0; k < 2; k++) {
+		float cx = 0, cy = 0, o[10];
+		for (int i = 0; i < counts[k]; i++) {
+			cx += parts[k][2 * i] / counts[k];
+			cy += parts[k][2 * i + 1] / counts[k];
+		}
+		for (int i = 0; i < counts[k]; i++) {
+			float dx = parts[k][2 * i] - cx, dy = parts[k][2 * i + 1] - cy;
+			float len = sqrtf(dx * dx + dy * dy);
+			float g = len > 0 ? (len + 2.2f) / len : 1;
+			o[2 * i] = cx + dx * g;
+			o[2 * i + 1] = cy + dy * g;
+		}
+		fill_poly(r, o, counts[k], ink);
 	}
-	/* Not convex: draw as two convex parts. */
-	float hall[8] = {o[0], o[1], o[2], o[3], o[12] , o[3], o[12], o[13]};
-	float tower[10] = {o[6], o[7], o[8], o[9], o[10], o[11], o[12], o[13],
-			   o[6], o[13]};
-	fill_poly(r, hall, 4, ink);
-	fill_poly(r, tower, 5, ink);
-	float hall2[8] = {body[0], body[1], body[2], body[3], body[12],
-			  body[3], body[12], body[13]};
-	float tower2[10] = {body[6], body[7], body[8], body[9], body[10],
-			    body[11], body[12], body[13], body[6], body[13]};
-	fill_poly(r, hall2, 4, c);
-	fill_poly(r, tower2, 5, c);
+	fill_poly(r, hall, 4, c);
+	fill_poly(r, house2, 5, c);
 }
 
 static void robber(SDL_Renderer *r, float x, float y, float s)
@@ -607,6 +620,8 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	const catan_game *g = fr->g;
 	float u = v->u;
 	fill_rect(r, &v->panel, panel_bg);
+	SDL_Rect clip = {v->panel.x, v->panel.y, v->panel.w, v->panel.h};
+	SDL_RenderSetClipRect(r, &clip);
 	float x = v->panel.x + 12 * u, y = 8 * u, w = v->panel.w - 24 * u;
 	char buf[256];
 	text(r, f->big, fr->title ? fr->title : "catan-git", x, y, 0, 0,
@@ -623,14 +638,36 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	y += 22 * u;
 	text(r, f->normal, fr->status ? fr->status : "", x, y, 0, 0, gold);
 	y += 22 * u;
+	if (s->phase == CATAN_PHASE_OFFER && s->offer_from < s->opt.nplayers &&
+	    s->offer_to < s->opt.nplayers) {
+		size_t used = (size_t)snprintf(buf, sizeof buf, "%s offers %s:",
+					       g->names.name[s->offer_from],
+					       g->names.name[s->offer_to]);
+		for (int k = 0; k < 2; k++) {
+			const uint8_t *c = k ? s->offer_get : s->offer_give;
+			used += (size_t)snprintf(buf + used, sizeof buf - used,
+						 k ? " for" : "");
+			for (int res = 0; res < CATAN_RES_COUNT; res++)
+				if (c[res] && used < sizeof buf)
+					used += (size_t)snprintf(
+						buf + used, sizeof buf - used,
+						" %d %s", c[res], res_short[res]);
+		}
+		text(r, f->bold, buf, x, y, 0, 0, (rgba){255, 230, 150, 255});
+		y += 22 * u;
+	}
 	if (fr->message && *fr->message) {
-		text(r, f->small, fr->message, x, y, 0, 0, (rgba){255, 140, 120, 255});
+		text(r, f->small, fr->message, x, y, 0, 0,
+		     fr->message_ok ? (rgba){150, 230, 150, 255}
+				    : (rgba){255, 140, 120, 255});
 	}
 	y += 20 * u;
 	/* Players. */
 	for (int p = 0; p < s->opt.nplayers; p++) {
 		const catan_player *pl = &s->players[p];
-		catan_rect card = {(int)x, (int)y, (int)w, (int)(44 * u)};
+		bool open = fr->reveal_all && p != fr->viewer;
+		catan_rect card = {(int)x, (int)y, (int)w,
+				   (int)((open ? 60 : 44) * u)};
 		bool turn = p == s->active && s->phase != CATAN_PHASE_OVER;
 		fill_rect(r, &card, turn ? (rgba){58, 64, 82, 255}
 					 : (rgba){42, 47, 60, 255});
@@ -640,23 +677,34 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 							 : pl->public_vp;
 		snprintf(buf, sizeof buf, "%s%s", g->names.name[p],
 			 p == fr->viewer ? " (you)" : "");
-		text(r, f->bold, buf, card.x + 14 * u, card.y + 3 * u, 0, 0,
-		     text_light);
+		int nw = text(r, f->bold, buf, card.x + 14 * u, card.y + 3 * u, 0,
+			      0, text_light);
+		snprintf(buf, sizeof buf, "%s%s%s",
+			 s->longest_road == p ? "Longest road" : "",
+			 s->longest_road == p && s->largest_army == p ? ", " : "",
+			 s->largest_army == p ? "Largest army" : "");
+		text(r, f->small, buf, card.x + 22 * u + nw, card.y + 6 * u, 0, 0,
+		     gold);
 		snprintf(buf, sizeof buf, "%d VP", vp);
 		text(r, f->bold, buf, card.x + card.w - 8 * u, card.y + 3 * u, 2,
 		     0, gold);
 		int devs = 0;
 		for (int d = 0; d < CATAN_DEV_COUNT; d++)
 			devs += pl->devs[d];
-		snprintf(buf, sizeof buf,
-			 "cards %d  dev %d  knights %d  road %d%s%s%s",
+		snprintf(buf, sizeof buf, "cards %d  dev %d  knights %d  road %d%s",
 			 pl->ncards, devs, pl->knights, pl->road_length,
-			 s->longest_road == p ? "  [Longest road]" : "",
-			 s->largest_army == p ? "  [Largest army]" : "",
 			 s->discard[p] ? "  must discard" : "");
 		text(r, f->small, buf, card.x + 14 * u, card.y + 24 * u, 0, 0,
 		     text_dim);
-		y += 48 * u;
+		if (open) {
+			snprintf(buf, sizeof buf,
+				 "hand: %d lumber %d brick %d wool %d grain %d ore",
+				 pl->hand[0], pl->hand[1], pl->hand[2], pl->hand[3],
+				 pl->hand[4]);
+			text(r, f->small, buf, card.x + 14 * u, card.y + 40 * u, 0,
+			     0, text_dim);
+		}
+		y += card.h + 4 * u;
 	}
 	/* Hand of the viewer. */
 	y += 4 * u;
@@ -702,6 +750,7 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		     i == fr->nlog - 1 ? text_light : text_dim);
 		y += 17 * u;
 	}
+	SDL_RenderSetClipRect(r, NULL);
 }
 
 static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
@@ -727,8 +776,6 @@ static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	for (int i = 0; i < CATAN_BTN_COUNT; i++) {
 		const catan_rect *q = &v->button[i];
 		bool on = fr->buttons >> i & 1u;
-		int hx, hy;
-		SDL_GetMouseState(&hx, &hy);
 		bool hov = fr->hover_kind == CATAN_HIT_BUTTON && fr->hover_id == i;
 		fill_rect(r, q, on ? (hov ? (rgba){90, 140, 90, 255}
 					  : (rgba){60, 110, 70, 255})

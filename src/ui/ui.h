@@ -46,6 +46,7 @@ typedef struct ui_frame {
 	const char *title;   /* top line of the panel */
 	const char *status;  /* what the game waits for */
 	const char *message; /* the last refusal or notice, may be "" */
+	bool message_ok;     /* a notice (green), not a refusal (red) */
 	const char *sync;    /* sync status, may be NULL */
 	const char *log[UI_LOG_LINES];
 	int nlog;
@@ -72,8 +73,9 @@ int ui_png_write(const char *path, SDL_Surface *surf, char *why,
 /* The colour of player p (by name when it is a colour name). */
 SDL_Color ui_player_color(const catan_game *g, int p);
 
-/* Fills a frame's panel texts for state s (status line). */
+/* The status line: "your move: roll" for a viewer who may act, else
+ * "waiting for blue to discard 4", ... */
 void ui_status_text(char *out, size_t n, const catan_game *g,
-		    const catan_state *s);
+		    const catan_state *s, int viewer);
 
 #endif
