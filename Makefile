@@ -7,7 +7,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SEED ?= $(shell date +%s)
 
-.PHONY: all deps build play test test-asan bench format clean
+.PHONY: all deps build play play-bots test test-asan bench format clean
 
 all: build
 
@@ -18,7 +18,16 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# You (red) against three bots, each bot a separate peer with its own
+# repository syncing with yours through path remotes. The game stays in
+# $(GAMES)/$(SEED) (replay it with: build/catan replay $(GAMES)/$(SEED)/red).
+GAMES ?= $(BUILD)/games
+BOARD ?= balanced
 play: build
+	./$(BUILD)/catan play --new $(GAMES)/$(SEED) --board $(BOARD) --seed $(SEED)
+
+# The terminal game between four bots that make play was before the window.
+play-bots: build
 	./$(BUILD)/catan bots --players 4 --board random --seed $(SEED)
 
 test: build

@@ -102,6 +102,31 @@ S
 run "$catan" replay g --script rscript --size 1024x700
 test "$(stat -c %s replay.png)" -gt 20000
 
+# make play's game: you against three bots, each a separate peer
+# repository syncing through path remotes. Red places by clicking; the
+# bots, in their own processes, answer through sync.
+cat >pscript <<'S'
+wait-turn
+click-vertex 0,-1,n
+click-edge 0,-1,nw
+wait 3000
+wait-turn
+screenshot peers.png
+quit
+S
+run "$catan" play --new mp --seed 4 --board beginner --script pscript >/dev/null
+"$catan" -C mp/red log >plog
+grep -q "red *setup 0,-1,n 0,-1,nw" plog
+test "$(grep -c setup plog)" -ge 7 || {
+	echo "FAIL: the bot peers did not place their set-up pieces"
+	cat plog
+	exit 1
+}
+for p in red blue white orange; do
+	"$catan" -C mp/$p verify >/dev/null
+done
+test -s mp/blue.log
+
 # A bad script line is named; a missing font is a clear error.
 printf 'click-vertex 9,9,n\n' >bad
 if run "$catan" play g --script bad 2>err; then
