@@ -877,6 +877,7 @@ int cli_peer(const char *dir, int argc, char **argv)
 	}
 	double wait = interval;
 	char last[256] = "";
+	static char last_log[sizeof(((catan_sync_report *)0)->log)];
 	for (long r = 0; rounds < 0 || r < rounds; r++) {
 		catan_store *s = NULL;
 		int rc = open_game(&s, dir);
@@ -887,8 +888,16 @@ int cli_peer(const char *dir, int argc, char **argv)
 		catan_sync_report rep;
 		catan_err err;
 		bool acted = false, over = false;
-		if (catan_store_sync(s, NULL, 0, &rep, &err) == 0 && rep.log[0])
+		memset(&rep, 0, sizeof rep);
+		/* The same report round after round (a peer that stays away)
+		 * is printed once. */
+		if (catan_store_sync(s, NULL, 0, &rep, &err) == 0 && rep.log[0] &&
+		    strcmp(rep.log, last_log)) {
 			fputs(rep.log, stdout);
+			snprintf(last_log, sizeof last_log, "%s", rep.log);
+		} else if (!rep.log[0]) {
+			last_log[0] = 0;
+		}
 		catan_state st;
 		if (catan_store_current(&st, NULL, s, &err)) {
 			fprintf(stderr, "catan peer: %s\n", err.msg);

@@ -14,7 +14,12 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
 #include <stdarg.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +155,89 @@ int catan_store_adopt(catan_store *s, const char *remote,
  * connection, not a negotiation, a pack and ref updates. *changed says
  * whether anything was downloaded.
  */
+/*
+ * For network URLs (git://, ssh://, http://, https://): can a TCP
+ * connection to the host be made within `ms` milliseconds? libgit2 1.5
+ * has no connect timeout, and a peer whose link is down (no RST, just
+ * silence) would hold a sync for the kernel's SYN timeout, minutes, during
+ * which this peer cannot play. Returns 0 when reachable or not a network
+ * URL, -1 with the reason in why. The real fetch connects again.
+ */
+static int reachable(const char *url, int ms, char *why, size_t n)
+{
+	static const struct {
+		const char *scheme, *port;
+	} schemes[] = {{"git://", "9418"},
+		       {"ssh://", "22"},
+		       {"http://", "80"},
+		       {"https://", "443"}};
+	const char *rest = NULL, *port = NULL;
+	for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
+		if (!strncmp(url, schemes[i].scheme, strlen(schemes[i].scheme))) {
+			rest = url + strlen(schemes[i].scheme);
+			port = schemes[i].port;
+		}
+	if (!rest)
+		return 0;
+	char host[256], portbuf[8];
+	const char *at = strchr(rest, '@'), *slash = strchr(rest, '/');
+	if (at && (!slash || at < slash))
+		rest = at + 1;
+	size_t len = strcspn(rest, "/");
+	if (len == 0 || len >= sizeof host)
+		return 0; /* let libgit2 say what is wrong with the URL */
+	memcpy(host, rest, len);
+	host[len] = 0;
+	char *h = host, *colon;
+	if (host[0] == '[') { /* [v6]:port */
+		char *end = strchr(host, ']');
+		if (!end)
+			return 0;
+		*end = 0;
+		h = host + 1;
+		colon = end[1] == ':' ? end + 1 : NULL;
+	} else {
+		colon = strrchr(host, ':');
+	}
+	if (colon) {
+		*colon = 0;
+		snprintf(portbuf, sizeof portbuf, "%.6s", colon + 1);
+		port = portbuf;
+	}
+	struct addrinfo hints, *res = NULL;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(h, port, &hints, &res) || !res) {
+		snprintf(why, n, "cannot resolve %.100s", h);
+		return -1;
+	}
+	int rc = -1;
+	for (struct addrinfo *ai = res; ai && rc; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+				ai->ai_protocol);
+		if (fd < 0)
+			continue;
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+			rc = 0;
+		} else if (errno == EINPROGRESS) {
+			struct pollfd pfd = {fd, POLLOUT, 0};
+			int soerr = 0;
+			socklen_t sl = sizeof soerr;
+			if (poll(&pfd, 1, ms) == 1 &&
+			    !getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) &&
+			    soerr == 0)
+				rc = 0;
+		}
+		close(fd);
+	}
+	freeaddrinfo(res);
+	if (rc)
+		snprintf(why, n, "no answer from %.100s port %s within %d ms", h,
+			 port, ms);
+	return rc;
+}
+
 static int fetch_remote(catan_store *s, const char *name, bool *changed,
 			catan_err *err)
 {
@@ -172,6 +260,15 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 	snprintf(spec, sizeof spec, "+refs/heads/*:refs/remotes/%s/*", name);
 	if (git_remote_lookup(&remote, s->repo, name))
 		return store_git_fail(err, "no such remote");
+	const char *url = git_remote_url(remote);
+	const char *env = getenv("CATAN_CONNECT_TIMEOUT_MS");
+	int ms = env ? atoi(env) : 1000;
+	char why[300];
+	if (url && reachable(url, ms > 0 ? ms : 1000, why, sizeof why)) {
+		snprintf(err->msg, sizeof err->msg, "remote %s: %s", name, why);
+		git_remote_free(remote);
+		return -1;
+	}
 	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL) ||
 	    git_remote_ls(&heads, &nheads, remote))
 		goto fail;
