@@ -59,7 +59,8 @@ static const char *phase_words(const catan_state *s)
 {
 	static const char *const w[] = {"set-up",   "roll",  "discard",
 					"robber",   "main",  "trade",
-					"build",    "offer", "over"};
+					"build",    "offer", "over",
+					"special"};
 	return s->phase < CATAN_PHASE_COUNT ? w[s->phase] : "?";
 }
 
