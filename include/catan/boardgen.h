@@ -145,6 +145,16 @@ int catan_board_generate(catan_board *out, const catan_genopts *opts,
 			 catan_genreport *report);
 
 /*
+ * The 5-6 player counterpart of catan_board_random(): the official 5-6
+ * board's pieces and harbour sides, terrain and tokens drawn uniformly
+ * under the official rule only (no 6 or 8 touching a 6 or 8; the exact
+ * sampler), harbour kinds shuffled, robber on the first desert. The same
+ * seed gives the same board on every machine. Returns CATAN_OK, or
+ * CATAN_E_CAPACITY when built with CATAN_MAX_RADIUS below 3.
+ */
+int catan_board_random_ext56(catan_board *out, uint64_t seed);
+
+/*
  * The rules (bit set of catan_rule) board `b` satisfies, with `max_pips`
  * for rule (5). Rule (4) counts each resource's tiles on this board.
  */

@@ -26,6 +26,13 @@ typedef enum {
 	CATAN_PHASE_BUILD,   /* classic: build phase */
 	CATAN_PHASE_OFFER,   /* a domestic offer awaits its target's answer */
 	CATAN_PHASE_OVER,    /* somebody won */
+	/*
+	 * 5-6 players: after the active player's turn, each other player in
+	 * turn order builds and buys only (catan_state.builder). After OVER
+	 * so that the older phases keep their numbers (and 2-4 player state
+	 * hashes stay as recorded).
+	 */
+	CATAN_PHASE_SPECIAL,
 	CATAN_PHASE_COUNT
 } catan_phase;
 
@@ -40,15 +47,21 @@ typedef enum {
 } catan_dice_mode;
 
 typedef struct catan_options {
-	uint8_t nplayers;     /* 2..4 */
+	uint8_t nplayers;     /* 2..6 (5-6: the 5-6 player extension) */
 	uint8_t vp_target;    /* default 10 */
 	uint8_t phases;	      /* catan_phase_style */
 	uint8_t dice;	      /* catan_dice_mode */
 	uint8_t offer_limit;  /* domestic offers per turn, 0 = unlimited */
+	uint8_t special_build; /* 5-6 players only: special building phase */
 	uint64_t seed;	      /* RNG seed (seeded dice mode) */
 } catan_options;
 
-/* nplayers 4, 10 VP, combined phases, seeded dice, no offer limit, seed 0. */
+/*
+ * nplayers 4, 10 VP, combined phases, seeded dice, no offer limit, no
+ * special building phase, seed 0. (The official 5-6 player rules have the
+ * special building phase: callers setting nplayers to 5 or 6 usually set
+ * special_build too; the catan command does by default.)
+ */
 void catan_options_default(catan_options *out);
 
 typedef struct catan_player {
@@ -97,6 +110,7 @@ typedef struct catan_state {
 	uint8_t offer_give[CATAN_RES_COUNT];
 	uint8_t offer_get[CATAN_RES_COUNT];
 	uint16_t turn; /* 0 during set-up, then 1, 2, ... */
+	uint8_t builder; /* SPECIAL: the player building, else CATAN_NONE */
 } catan_state;
 
 /*
@@ -111,9 +125,12 @@ typedef struct catan_outcome {
 } catan_outcome;
 
 /*
- * Starts a game on `board`: empty board, full bank and deck, robber on the
- * desert, set-up phase, first player to place. Returns CATAN_E_BAD_OPTION
- * (out untouched) for options outside the supported ranges.
+ * Starts a game on `board`: empty board, full bank and deck (19 cards of
+ * each resource and 25 development cards, or 24 and 34 with 5-6 players),
+ * robber on board->robber_start (the first desert unless a board file
+ * says otherwise), set-up phase, first player to place. Returns
+ * CATAN_E_BAD_OPTION (out untouched) for options outside the supported
+ * ranges (special_build with fewer than 5 players among them).
  */
 int catan_state_init(catan_state *out, const catan_board *board,
 		     const catan_options *opt);
@@ -128,13 +145,17 @@ int catan_state_apply(catan_state *out, const catan_board *board,
 		      const catan_state *in, int actor, const catan_action *a,
 		      catan_outcome *outcome);
 
-/* Is `actor` allowed to act at all in this state? */
+/*
+ * Is `actor` allowed to act at all in this state? (The active player, the
+ * target of a pending offer, a player owing a discard, or in the special
+ * building phase the builder.)
+ */
 bool catan_state_may_act(const catan_state *s, int actor);
 
 /*
  * The player who acts next: the active player, the target of a pending
- * offer, or the first player owing a discard. CATAN_NONE when the game is
- * over. (During DISCARD every owing player may act; this names one.)
+ * offer, the first player owing a discard, or the builder of a special
+ * building phase. CATAN_NONE when the game is over. (During DISCARD every owing player may act; this names one.)
  */
 int catan_state_next_actor(const catan_state *s);
 

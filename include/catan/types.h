@@ -27,7 +27,7 @@
 #define CATAN_MAX_HARBOURS 24
 #define CATAN_MAX_PLAYERS 6
 #define CATAN_MIN_PLAYERS 2
-/* Players the rules accept today (5-6 needs the extension's bank). */
+/* Up to 4 players: the base game; 5 and 6: the 5-6 player extension. */
 #define CATAN_MAX_PLAYERS_BASE 4
 
 #define CATAN_VWORDS ((CATAN_MAX_VERTICES + 63) / 64)
@@ -36,12 +36,13 @@
 /* "No one" / "nothing" for any 8-bit id field. */
 #define CATAN_NONE 0xff
 
-/* Piece and card totals of the base game. */
+/* Pieces per player: the same in the base game and the extension. */
 #define CATAN_ROADS 15
 #define CATAN_SETTLEMENTS 5
 #define CATAN_CITIES 4
-#define CATAN_RES_TOTAL 19 /* cards of each resource */
-#define CATAN_DEV_TOTAL 25
+/* Cards of each resource: 19 in the base game, 24 with 5-6 players. */
+#define CATAN_RES_TOTAL_BASE 19
+#define CATAN_RES_TOTAL_EXT 24
 
 typedef enum {
 	CATAN_LUMBER,
@@ -143,6 +144,26 @@ typedef enum {
 
 /* A readable sentence for an error code. Never NULL, never allocated. */
 const char *catan_error_str(int code);
+
+/* Cards of each resource in a game of `nplayers`: 19, or 24 with 5-6. */
+static inline int catan_res_total(int nplayers)
+{
+	return nplayers > CATAN_MAX_PLAYERS_BASE ? CATAN_RES_TOTAL_EXT
+						 : CATAN_RES_TOTAL_BASE;
+}
+
+/*
+ * Development cards of kind `d` (catan_dev) at the start of a game of
+ * `nplayers`: 14 knights, 2 road building, 2 year of plenty, 2 monopoly,
+ * 5 victory points (25); with 5-6 players 20/3/3/3/5 (34).
+ */
+static inline int catan_dev_start(int nplayers, int d)
+{
+	static const uint8_t base[] = {14, 2, 2, 2, 5}, ext[] = {20, 3, 3, 3, 5};
+	if (d < 0 || d >= CATAN_DEV_COUNT)
+		return 0;
+	return nplayers > CATAN_MAX_PLAYERS_BASE ? ext[d] : base[d];
+}
 
 static inline const char *catan_res_name(int r)
 {

@@ -25,6 +25,13 @@ void cli_print_scores(FILE *f, const catan_board *b, const catan_state *s,
 int cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 		  uint64_t *out);
 
+/*
+ * Sets opt->special_build from --special-build (asked 1), --no-special-build
+ * (0) or neither (-1: on for 5-6 players, as the official rules have it).
+ * Asked for with 2-4 players, prints a sentence for `cmd` and returns -1.
+ */
+int cli_special_build(catan_options *opt, int asked, const char *cmd);
+
 /* The Git-backed subcommands (game.c); dir is the -C argument. */
 int cli_new(int argc, char **argv);
 int cli_act(const char *dir, int argc, char **argv);

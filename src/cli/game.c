@@ -31,6 +31,19 @@
 #include "catan/store.h"
 #include "cli.h"
 
+int cli_special_build(catan_options *opt, int asked, const char *cmd)
+{
+	bool ext = opt->nplayers > CATAN_MAX_PLAYERS_BASE;
+	if (asked == 1 && !ext) {
+		fprintf(stderr, "%s: --special-build is for 5 or 6 players "
+				"(the 5-6 player extension)\n",
+			cmd);
+		return -1;
+	}
+	opt->special_build = ext && asked != 0;
+	return 0;
+}
+
 int cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 		  uint64_t *out)
 {
@@ -72,9 +85,9 @@ int cli_new(int argc, char **argv)
 {
 	catan_game g;
 	uint64_t seed = 1, v;
-	int random_board = 0, k;
+	int random_board = 0, k, special = -1; /* -1: by player count */
 	const char *dir = NULL, *me = NULL, *board_file = NULL;
-	bool balanced = false;
+	bool balanced = false, board_asked = false;
 	bool names_set = false;
 
 	memset(&g, 0, sizeof g);
@@ -91,19 +104,25 @@ int cli_new(int argc, char **argv)
 			dir = a;
 			continue;
 		}
+		if (!strcmp(a, "--special-build") ||
+		    !strcmp(a, "--no-special-build")) {
+			special = a[2] == 's';
+			continue;
+		}
 		if (!strcmp(a, "--players")) {
 			if (!val || catan_names_parse(&g.names, val) ||
-			    g.names.n > CATAN_MAX_PLAYERS_BASE) {
+			    g.names.n > CATAN_MAX_PLAYERS) {
 				fprintf(stderr,
 					"catan: --players wants 2 to %d "
 					"distinct names of [a-z0-9_-] "
 					"(1-15 letters), comma-separated; got "
 					"\"%s\"\n",
-					CATAN_MAX_PLAYERS_BASE, val ? val : "");
+					CATAN_MAX_PLAYERS, val ? val : "");
 				return 2;
 			}
 			names_set = true;
 		} else if (!strcmp(a, "--board")) {
+			board_asked = true;
 			if (val && !strcmp(val, "balanced"))
 				balanced = true;
 			else if (val && strcmp(val, "beginner") &&
@@ -148,16 +167,28 @@ int cli_new(int argc, char **argv)
 				"[--board beginner|random] [--seed N] "
 				"[--phases combined|classic] "
 				"[--dice seeded|manual] [--vp N] "
-				"[--offer-limit N]\n");
+				"[--offer-limit N] [--[no-]special-build]\n");
 		return 2;
 	}
 	if (!names_set)
 		catan_names_default(&g.names, 4);
 	g.opt.nplayers = g.names.n;
 	g.opt.seed = seed;
+	/* 5-6 players: the extension's board (random unless told). */
+	bool ext = g.opt.nplayers > CATAN_MAX_PLAYERS_BASE;
+	if (cli_special_build(&g.opt, special, "catan new"))
+		return 2;
+	if (ext && !board_asked)
+		random_board = 1;
+	if (ext && !board_file && !balanced && !random_board) {
+		fprintf(stderr, "catan new: 5-6 players play on a 5-6 board: "
+				"--board random|balanced|FILE (there is no "
+				"beginner one)\n");
+		return 2;
+	}
 	if (board_file) {
-		/* A board file (spec/board.md); the robber starts on the
-		 * first desert, as on every board the game creates. */
+		/* A board file (spec/board.md); the robber starts where its
+		 * robber line says, else on the first desert. */
 		static char text[65536];
 		FILE *f = fopen(board_file, "r");
 		size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
@@ -177,14 +208,20 @@ int cli_new(int argc, char **argv)
 				be.line, be.msg);
 			return 2;
 		}
-		catan_board_finish(&g.board);
 	} else if (balanced) {
 		catan_genopts go;
 		catan_genreport gr;
 		catan_genopts_default(&go);
 		go.seed = seed;
+		if (ext)
+			go.shape = CATAN_SHAPE_EXT56;
 		if (catan_board_generate(&g.board, &go, &gr)) {
 			fprintf(stderr, "catan new: %s\n", gr.why);
+			return 1;
+		}
+	} else if (random_board && ext) {
+		if (catan_board_random_ext56(&g.board, seed)) {
+			fprintf(stderr, "catan new: no 5-6 board in this build\n");
 			return 1;
 		}
 	} else if (random_board) {
@@ -211,12 +248,14 @@ int cli_new(int argc, char **argv)
 	printf("new game in %s: %d players (", dir, g.opt.nplayers);
 	for (int p = 0; p < g.opt.nplayers; p++)
 		printf("%s%s", p ? ", " : "", g.names.name[p]);
-	printf("), %s board, seed %" PRIu64 "; %s places first\n",
+	printf("), %s%s board, seed %" PRIu64 "%s; %s places first\n",
 	       board_file ? board_file
 	       : balanced ? "balanced"
 	       : random_board ? "random"
 			      : "beginner",
-	       seed, g.names.name[0]);
+	       ext && !board_file ? " 5-6" : "", seed,
+	       g.opt.special_build ? ", special building phase" : "",
+	       g.names.name[0]);
 	catan_store_free(s);
 	return 0;
 }
@@ -277,7 +316,9 @@ static void waiting_for(FILE *f, const catan_game *g, const catan_state *s)
 		"to place a settlement and road", "to roll",
 		"",				  "to move the robber",
 		"to trade, build or end the turn", "to trade or end trade",
-		"to build or end the turn",	  "to answer the offer"};
+		"to build or end the turn",	  "to answer the offer",
+		"",
+		"to build, buy or pass (special building phase)"};
 	int who = catan_state_next_actor(s);
 	fprintf(f, "%s %s", g->names.name[who], doing[s->phase]);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catan/boardgen.h"
 #include "catan/bot.h"
 #include "catan/state.h"
 #include "cli.h"
@@ -21,7 +22,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: catan new DIR [--players a,b,c] [--board "
-		"beginner|random] [--me PLAYER]\n"
+		"beginner|random|balanced|FILE] [--me PLAYER]\n"
+		"                 [--[no-]special-build]\n"
 		"                 [--seed N] [--phases combined|classic]\n"
 		"                 [--dice seeded|manual] [--vp N] "
 		"[--offer-limit N]\n"
@@ -53,7 +55,12 @@ static void usage(FILE *f)
 		"                  [--board beginner|random] [--bot "
 		"greedy|random]\n"
 		"                  [--phases combined|classic] [--vp N]\n"
-		"                  [--max-actions N] [--quiet]\n"
+		"                  [--[no-]special-build] [--max-actions N] "
+		"[--quiet]\n"
+		"\n"
+		"2-6 players; 5 and 6 play the 5-6 player extension on a 5-6\n"
+		"board, with its special building phase unless "
+		"--no-special-build.\n"
 		"\n"
 		"Plays one complete game between bots and prints the board,\n"
 		"the action log (one canonical action per line, as the Git log\n"
@@ -65,7 +72,8 @@ static const char *phase_words(const catan_state *s)
 {
 	static const char *const w[] = {"set-up",   "roll",  "discard",
 					"robber",   "main",  "trade",
-					"build",    "offer", "over"};
+					"build",    "offer", "over",
+					"special"};
 	return s->phase < CATAN_PHASE_COUNT ? w[s->phase] : "?";
 }
 
@@ -94,8 +102,9 @@ static int cmd_bots(int argc, char **argv)
 	catan_names names;
 	catan_board board;
 	uint64_t seed = 1, max_actions = 100000, v;
-	int bot = CATAN_BOT_GREEDY;
-	bool random_board = false, quiet = false, names_set = false;
+	int bot = CATAN_BOT_GREEDY, special = -1; /* -1: by player count */
+	bool random_board = false, beginner_asked = false, quiet = false,
+	     names_set = false;
 
 	catan_options_default(&opt);
 	for (int i = 0; i < argc; i++) {
@@ -103,17 +112,17 @@ static int cmd_bots(int argc, char **argv)
 		bool takes = true;
 		if (!strcmp(a, "--players")) {
 			if (cli_parse_u64(a, val, CATAN_MIN_PLAYERS,
-				      CATAN_MAX_PLAYERS_BASE, &v))
+				      CATAN_MAX_PLAYERS, &v))
 				return 2;
 			opt.nplayers = (uint8_t)v;
 		} else if (!strcmp(a, "--names")) {
 			if (!val || catan_names_parse(&names, val) ||
-			    names.n > CATAN_MAX_PLAYERS_BASE) {
+			    names.n > CATAN_MAX_PLAYERS) {
 				fprintf(stderr,
 					"catan: --names wants 2 to %d distinct "
 					"names of [a-z0-9_-], comma-separated; "
 					"got \"%s\"\n",
-					CATAN_MAX_PLAYERS_BASE, val ? val : "");
+					CATAN_MAX_PLAYERS, val ? val : "");
 				return 2;
 			}
 			names_set = true;
@@ -131,7 +140,7 @@ static int cmd_bots(int argc, char **argv)
 			if (val && !strcmp(val, "random"))
 				random_board = true;
 			else if (val && !strcmp(val, "beginner"))
-				random_board = false;
+				random_board = false, beginner_asked = true;
 			else {
 				fprintf(stderr,
 					"catan: --board is beginner or random, "
@@ -163,6 +172,10 @@ static int cmd_bots(int argc, char **argv)
 					val ? val : "");
 				return 2;
 			}
+		} else if (!strcmp(a, "--special-build") ||
+			   !strcmp(a, "--no-special-build")) {
+			special = a[2] == 's';
+			takes = false;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
 			takes = false;
@@ -182,8 +195,23 @@ static int cmd_bots(int argc, char **argv)
 	else
 		catan_names_default(&names, opt.nplayers);
 	opt.seed = seed;
+	bool ext = opt.nplayers > CATAN_MAX_PLAYERS_BASE;
+	if (cli_special_build(&opt, special, "catan bots"))
+		return 2;
+	if (ext && beginner_asked) {
+		fprintf(stderr, "catan bots: 5-6 players play on a random 5-6 "
+				"board (there is no beginner one)\n");
+		return 2;
+	}
 
-	if (random_board)
+	if (ext) {
+		random_board = true;
+		if (catan_board_random_ext56(&board, seed)) {
+			fprintf(stderr, "catan bots: no 5-6 board in this "
+					"build\n");
+			return 2;
+		}
+	} else if (random_board)
 		catan_board_random(&board, seed);
 	else
 		catan_board_beginner(&board);
@@ -197,8 +225,10 @@ static int cmd_bots(int argc, char **argv)
 	catan_rng bots;
 	catan_rng_seed(&bots, seed ^ 0xb075ull);
 	if (!quiet) {
-		printf("Board (%s, seed %" PRIu64 "):\n",
-		       random_board ? "random" : "beginner", seed);
+		printf("Board (%s, seed %" PRIu64 "%s):\n",
+		       ext ? "random 5-6" : random_board ? "random" : "beginner",
+		       seed,
+		       opt.special_build ? ", special building phase" : "");
 		cli_print_board(stdout, &board, &s);
 		printf("\nAction log (turn, player, action):\n");
 	}

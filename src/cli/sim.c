@@ -3,7 +3,12 @@
  * written as a game repository with one commit per action, for research.
  *
  *   catan simulate --games N --players P [--seed S] [--board beginner|random]
- *                  [--phases combined|classic] --out DIR [--jobs J]
+ *                  [--phases combined|classic] [--no-special-build]
+ *                  --out DIR [--jobs J]
+ *
+ * With 5 or 6 players every game is on a random 5-6 board
+ * (catan_board_random_ext56) with the special building phase unless
+ * --no-special-build says otherwise.
  *
  * Bots draw uniformly among the legal actions without domestic offers (as
  * the thesis's did). Commit times come from the seed, so a fixed seed gives
@@ -23,6 +28,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "catan/boardgen.h"
 
 #include "catan/bot.h"
 #include "catan/store.h"
@@ -44,7 +51,8 @@ static int cmp_double(const void *a, const void *b)
 typedef struct sim_opts {
 	long games;
 	int players, phases;
-	bool random_board;
+	bool random_board; /* 5-6 players: always a random 5-6 board */
+	int special_build; /* -1: the default (on with 5-6 players) */
 	uint64_t seed;
 	const char *out;
 	int jobs;
@@ -67,8 +75,16 @@ static int sim_game(const sim_opts *o, long g, FILE *f, double *act_ns,
 	game.opt.nplayers = (uint8_t)o->players;
 	game.opt.phases = (uint8_t)o->phases;
 	game.opt.seed = seed;
+	game.opt.special_build =
+		o->players > CATAN_MAX_PLAYERS_BASE && o->special_build != 0;
 	catan_names_default(&game.names, o->players);
-	if (o->random_board)
+	if (o->players > CATAN_MAX_PLAYERS_BASE) {
+		if (catan_board_random_ext56(&game.board, seed)) {
+			fprintf(stderr, "catan simulate: no 5-6 board in this "
+					"build\n");
+			return -1;
+		}
+	} else if (o->random_board)
 		catan_board_random(&game.board, seed);
 	else
 		catan_board_beginner(&game.board);
@@ -162,10 +178,15 @@ static int sim_worker(const sim_opts *o, int k, const char *csv)
 
 int cli_simulate(int argc, char **argv)
 {
-	sim_opts o = {1, 4, 0, false, 1, NULL, 1};
+	sim_opts o = {1, 4, 0, false, -1, 1, NULL, 1};
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end = NULL;
+		if (!strcmp(a, "--special-build") ||
+		    !strcmp(a, "--no-special-build")) {
+			o.special_build = a[2] == 's';
+			continue;
+		}
 		if (!v) {
 			fprintf(stderr, "catan simulate: %s needs a value\n", a);
 			return 2;
@@ -177,7 +198,8 @@ int cli_simulate(int argc, char **argv)
 				goto bad;
 		} else if (!strcmp(a, "--players")) {
 			o.players = (int)strtol(v, &end, 10);
-			if (*end || o.players < 2 || o.players > 4)
+			if (*end || o.players < CATAN_MIN_PLAYERS ||
+			    o.players > CATAN_MAX_PLAYERS)
 				goto bad;
 		} else if (!strcmp(a, "--seed")) {
 			if (*v == '-')
@@ -217,7 +239,12 @@ bad:
 		fprintf(stderr,
 			"usage: catan simulate --games N --players P [--seed S] "
 			"[--board beginner|random] [--phases combined|classic] "
-			"--out DIR [--jobs J]\n");
+			"[--no-special-build] --out DIR [--jobs J]\n");
+		return 2;
+	}
+	if (o.special_build == 1 && o.players <= CATAN_MAX_PLAYERS_BASE) {
+		fprintf(stderr, "catan simulate: --special-build is for 5 or 6 "
+				"players\n");
 		return 2;
 	}
 	if (mkdir(o.out, 0777) && errno != EEXIST) {

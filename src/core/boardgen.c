@@ -151,6 +151,22 @@ static void spaced_harbours(catan_board *b, int h)
 		b->harbour_edge[k] = coast[(k * ne) / h];
 }
 
+/*
+ * The 5-6 board's eleven harbour sides, clockwise from the north-west. The
+ * 5-6 board is the standard one with its middle row widened to six tiles
+ * and the rows above and below moved apart: the standard frame's nine
+ * harbours stay on the tiles they border (rows above the middle move to
+ * (q, r-1), rows below to (q-1, r+1)), the standard middle row's east
+ * harbour stays on both copies of that row, and the widened middle row
+ * gets one on its west end. Gaps along the 38 coastal sides: 3 or 4.
+ */
+static const catan_side ext56_harbours[11] = {
+	{0, -3, CATAN_EDIR_NW}, {1, -3, CATAN_EDIR_NE}, {2, -2, CATAN_EDIR_NE},
+	{2, -1, CATAN_EDIR_E},	{1, 1, CATAN_EDIR_E},	{0, 2, CATAN_EDIR_SE},
+	{-2, 3, CATAN_EDIR_SE}, {-3, 3, CATAN_EDIR_SW}, {-3, 2, CATAN_EDIR_W},
+	{-3, 0, CATAN_EDIR_W},	{-1, -2, CATAN_EDIR_W},
+};
+
 static void shape_components(catan_components *c, const catan_board *b,
 			     int ncoast)
 {
@@ -250,6 +266,12 @@ int catan_board_shape(catan_board *out, catan_components *parts, int shape,
 			out->harbour_edge[h] = (uint8_t)catan_board_edge(
 			    out, catan_std_harbours[h].q, catan_std_harbours[h].r,
 			    catan_std_harbours[h].dir);
+	} else if (shape == CATAN_SHAPE_EXT56) {
+		out->nharbours = 11; /* = c.nharbours (round(0.3 x 38)) */
+		for (int h = 0; h < 11; h++)
+			out->harbour_edge[h] = (uint8_t)catan_board_edge(
+			    out, ext56_harbours[h].q, ext56_harbours[h].r,
+			    ext56_harbours[h].dir);
 	} else {
 		spaced_harbours(out, c.nharbours);
 	}
@@ -1218,4 +1240,16 @@ void catan_board_balance(catan_balance *out, const catan_board *b, int spots)
 			closed.w[k] |= b->vertex_nbrs[best].w[k];
 	}
 	out->rules_met = (uint8_t)catan_board_rules_met(b, 11);
+}
+
+int catan_board_random_ext56(catan_board *out, uint64_t seed)
+{
+	catan_genopts o;
+	catan_genopts_default(&o);
+	o.shape = CATAN_SHAPE_EXT56;
+	o.rules = 1u << CATAN_RULE_RED_APART;
+	o.method = CATAN_GEN_EXACT;
+	o.seed = seed;
+	/* One attempt in a few dozen succeeds: the budget is never near. */
+	return catan_board_generate(out, &o, NULL);
 }

@@ -113,17 +113,17 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 	if (why && whysize)
 		why[0] = '\0';
 	if (n < CATAN_MIN_PLAYERS || n > CATAN_MAX_PLAYERS)
-		return fail(&m, "player count", -1, n, 4);
+		return fail(&m, "player count", -1, n, CATAN_MAX_PLAYERS);
 
-	/* Resource cards: 19 of each across hands and bank. */
+	/* Resource cards: 19 (24 with 5-6 players) of each in hands + bank. */
+	int res_total = catan_res_total(n);
 	for (int r = 0; r < CATAN_RES_COUNT; r++) {
 		int total = s->bank[r];
 		for (int p = 0; p < n; p++)
 			total += s->players[p].hand[r];
-		if (total != CATAN_RES_TOTAL) {
+		if (total != res_total) {
 			put(&m, catan_res_name(r));
-			return fail(&m, " cards in play", -1, total,
-				    CATAN_RES_TOTAL);
+			return fail(&m, " cards in play", -1, total, res_total);
 		}
 	}
 	/* Development cards: deck + hands + played, per kind. */
@@ -140,9 +140,10 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 		int total = s->deck[d] + s->played[d];
 		for (int p = 0; p < n; p++)
 			total += s->players[p].devs[d];
-		if (total != catan_deck_start[d]) {
+		if (total != catan_dev_start(n, d)) {
 			put(&m, catan_dev_name(d));
-			return fail(&m, " cards", -1, total, catan_deck_start[d]);
+			return fail(&m, " cards", -1, total,
+				    catan_dev_start(n, d));
 		}
 		if (s->bought[d] > s->players[s->active].devs[d])
 			return fail(&m, "cards bought this turn", s->active,
@@ -224,8 +225,10 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 		if (vp != pl->public_vp)
 			return fail(&m, "public victory points", p,
 				    pl->public_vp, vp);
+		/* (A special building phase is nobody's turn: see rules.c.) */
 		if (s->phase != CATAN_PHASE_OVER &&
-		    s->phase != CATAN_PHASE_SETUP && p == s->active &&
+		    s->phase != CATAN_PHASE_SETUP &&
+		    s->phase != CATAN_PHASE_SPECIAL && p == s->active &&
 		    catan_state_vp(s, p) >= s->opt.vp_target)
 			return fail(&m, "active player at target but not won",
 				    p, catan_state_vp(s, p),
@@ -343,6 +346,20 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 	} else if (s->offer_from != CATAN_NONE || s->offer_to != CATAN_NONE) {
 		return fail(&m, "offer parties outside an offer", -1,
 			    s->offer_from, CATAN_NONE);
+	}
+	/* Special building: 5-6 players, a builder other than the active. */
+	if (s->opt.special_build > 1 ||
+	    (s->opt.special_build && n <= CATAN_MAX_PLAYERS_BASE))
+		return fail(&m, "special building option with players", -1,
+			    s->opt.special_build, n);
+	if (s->phase == CATAN_PHASE_SPECIAL) {
+		if (!s->opt.special_build || s->builder >= n ||
+		    s->builder == s->active)
+			return fail(&m, "special building phase's builder", -1,
+				    s->builder, s->active);
+	} else if (s->builder != CATAN_NONE) {
+		return fail(&m, "builder outside a special building phase", -1,
+			    s->builder, CATAN_NONE);
 	}
 	if (s->phase == CATAN_PHASE_SETUP) {
 		/* Step k: each player placed its share of 2 pieces so far. */

@@ -318,6 +318,11 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
 		push(&o, s->phase == CATAN_PHASE_TRADE ? CATAN_ACT_END_TRADE
 						       : CATAN_ACT_END);
 		break;
+	case CATAN_PHASE_SPECIAL:
+		/* Build and buy only; `end` passes to the next builder. */
+		build_moves(&o, board, s, actor);
+		push(&o, CATAN_ACT_END);
+		break;
 	case CATAN_PHASE_OFFER: {
 		bool can = true;
 		for (int r = 0; r < CATAN_RES_COUNT; r++)

@@ -18,8 +18,6 @@ const uint8_t catan_cost_settlement[CATAN_RES_COUNT] = {1, 1, 1, 1, 0};
 const uint8_t catan_cost_city[CATAN_RES_COUNT] = {0, 0, 0, 2, 3};
 const uint8_t catan_cost_dev[CATAN_RES_COUNT] = {0, 0, 1, 1, 1};
 
-const uint8_t catan_deck_start[CATAN_DEV_COUNT] = {14, 2, 2, 2, 5};
-
 void catan_options_default(catan_options *out)
 {
 	memset(out, 0, sizeof *out);
@@ -40,16 +38,20 @@ int catan_state_init(catan_state *out, const catan_board *board,
 		     const catan_options *opt)
 {
 	if (opt->nplayers < CATAN_MIN_PLAYERS ||
-	    opt->nplayers > CATAN_MAX_PLAYERS_BASE || opt->vp_target < 3 ||
+	    opt->nplayers > CATAN_MAX_PLAYERS || opt->vp_target < 3 ||
 	    opt->vp_target > 20 || opt->phases > CATAN_PHASES_CLASSIC ||
-	    opt->dice > CATAN_DICE_MANUAL || board->ntiles == 0)
+	    opt->dice > CATAN_DICE_MANUAL || opt->special_build > 1 ||
+	    (opt->special_build && opt->nplayers <= CATAN_MAX_PLAYERS_BASE) ||
+	    board->ntiles == 0)
 		return CATAN_E_BAD_OPTION;
 	memset(out, 0, sizeof *out);
 	out->opt = *opt;
 	catan_rng_seed(&out->rng, opt->seed);
 	for (int r = 0; r < CATAN_RES_COUNT; r++)
-		out->bank[r] = CATAN_RES_TOTAL;
-	memcpy(out->deck, catan_deck_start, sizeof out->deck);
+		out->bank[r] = (uint8_t)catan_res_total(opt->nplayers);
+	for (int d = 0; d < CATAN_DEV_COUNT; d++)
+		out->deck[d] = (uint8_t)catan_dev_start(opt->nplayers, d);
+	out->builder = CATAN_NONE;
 	out->phase = CATAN_PHASE_SETUP;
 	out->resume = CATAN_PHASE_SETUP;
 	out->active = 0;
@@ -84,6 +86,8 @@ int catan_state_next_actor(const catan_state *s)
 		return s->active; /* unreachable in a valid state */
 	case CATAN_PHASE_OFFER:
 		return s->offer_to;
+	case CATAN_PHASE_SPECIAL:
+		return s->builder;
 	default:
 		return s->active;
 	}
@@ -833,7 +837,13 @@ static int do_buy_dev(catan_state *out, const catan_state *in, int p,
 	}
 	out->deck[d]--;
 	out->players[p].devs[d]++;
-	out->bought[d]++;
+	/*
+	 * `bought` guards the active player's cards for the rest of this
+	 * turn. A card bought in a special building phase is the builder's,
+	 * playable from the builder's own next turn (which resets `bought`).
+	 */
+	if (in->phase != CATAN_PHASE_SPECIAL)
+		out->bought[d]++;
 	if (oc)
 		oc->drawn = (uint8_t)d;
 	return CATAN_OK;
@@ -1104,17 +1114,41 @@ static int do_end(catan_state *out, const catan_state *in, int kind)
 		out->phase = CATAN_PHASE_BUILD;
 		return CATAN_OK;
 	}
+	int n = in->opt.nplayers;
+	if (in->phase == CATAN_PHASE_SPECIAL) {
+		/* The builder passes; the next one builds, or the turn ends. */
+		int next = (in->builder + 1) % n;
+		begin(out, in);
+		if (next != out->active) {
+			out->builder = (uint8_t)next;
+			return CATAN_OK;
+		}
+		out->builder = CATAN_NONE;
+		start_turn(out, (out->active + 1) % n);
+		return CATAN_OK;
+	}
 	if (in->phase != CATAN_PHASE_MAIN && in->phase != CATAN_PHASE_BUILD)
 		return CATAN_E_WRONG_PHASE;
 	begin(out, in);
-	start_turn(out, (out->active + 1) % out->opt.nplayers);
+	if (out->opt.special_build) {
+		out->phase = CATAN_PHASE_SPECIAL;
+		out->builder = (uint8_t)((out->active + 1) % n);
+		return CATAN_OK;
+	}
+	start_turn(out, (out->active + 1) % n);
 	return CATAN_OK;
 }
 
-/* The active player wins the moment they reach the target on their turn. */
+/*
+ * The active player wins the moment they reach the target on their turn.
+ * A special building phase is nobody's turn (the active player's turn is
+ * over; the builder's has not begun): whoever reaches the target there
+ * wins when their own turn begins.
+ */
 static void check_victory(catan_state *s)
 {
-	if (s->phase == CATAN_PHASE_SETUP || s->phase == CATAN_PHASE_OVER)
+	if (s->phase == CATAN_PHASE_SETUP || s->phase == CATAN_PHASE_OVER ||
+	    s->phase == CATAN_PHASE_SPECIAL)
 		return;
 	if (catan_state_vp(s, s->active) >= s->opt.vp_target) {
 		s->winner = s->active;
@@ -1135,6 +1169,12 @@ static int dispatch(catan_state *out, const catan_board *b,
 	    a->kind != CATAN_ACT_TRADE_OFFER)
 		return CATAN_E_WRONG_PHASE;
 	if (ph == CATAN_PHASE_DISCARD && a->kind != CATAN_ACT_DISCARD)
+		return CATAN_E_WRONG_PHASE;
+	/* Special building: build, buy, pass; no trade, no card played. */
+	if (ph == CATAN_PHASE_SPECIAL && a->kind != CATAN_ACT_BUILD_ROAD &&
+	    a->kind != CATAN_ACT_BUILD_SETTLEMENT &&
+	    a->kind != CATAN_ACT_BUILD_CITY && a->kind != CATAN_ACT_BUY_DEV &&
+	    a->kind != CATAN_ACT_END)
 		return CATAN_E_WRONG_PHASE;
 	switch (a->kind) {
 	case CATAN_ACT_ROLL:
@@ -1266,5 +1306,14 @@ uint64_t catan_state_hash(const catan_state *s)
 	mix_bytes(&h, s->bought, sizeof s->bought);
 	mix_bytes(&h, s->offer_give, sizeof s->offer_give);
 	mix_bytes(&h, s->offer_get, sizeof s->offer_get);
+	/*
+	 * Only games with a special building phase (5-6 players) mix these:
+	 * a 2-4 player state hashes as it did before the extension existed,
+	 * so recorded golden hashes stay valid.
+	 */
+	if (s->opt.special_build) {
+		uint8_t sb[] = {s->opt.special_build, s->builder};
+		mix_bytes(&h, sb, sizeof sb);
+	}
 	return h.h;
 }

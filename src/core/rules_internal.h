@@ -11,14 +11,12 @@ extern const uint8_t catan_cost_road[CATAN_RES_COUNT];
 extern const uint8_t catan_cost_settlement[CATAN_RES_COUNT];
 extern const uint8_t catan_cost_city[CATAN_RES_COUNT];
 extern const uint8_t catan_cost_dev[CATAN_RES_COUNT];
-/* The development deck: 14 knights, 2 road building, 2 year of plenty,
- * 2 monopoly, 5 victory points. */
-extern const uint8_t catan_deck_start[CATAN_DEV_COUNT];
 
 /*
  * Five byte counts as one word, each byte with its top bit set: subtracting
  * a packed cost borrows out of a byte's top bit exactly when that count is
- * short. Hands never exceed 19 * 5 = 95 < 128 cards, so the bit is free.
+ * short. Hands never exceed 24 * 5 = 120 < 128 cards (5-6 players' bank),
+ * so the bit is free.
  */
 static inline uint64_t pack5(const uint8_t *a)
 {
@@ -73,6 +71,8 @@ static inline bool may_act(const catan_state *s, int actor)
 		return s->discard[actor] > 0;
 	case CATAN_PHASE_OFFER:
 		return actor == s->offer_to;
+	case CATAN_PHASE_SPECIAL:
+		return actor == s->builder;
 	default:
 		return actor == s->active;
 	}
@@ -90,9 +90,11 @@ static inline bool phase_allows_trade(int phase)
 	return phase == CATAN_PHASE_MAIN || phase == CATAN_PHASE_TRADE;
 }
 
+/* Building and buying: also by the builder of a special building phase. */
 static inline bool phase_allows_build(int phase)
 {
-	return phase == CATAN_PHASE_MAIN || phase == CATAN_PHASE_BUILD;
+	return phase == CATAN_PHASE_MAIN || phase == CATAN_PHASE_BUILD ||
+	       phase == CATAN_PHASE_SPECIAL;
 }
 
 /* A development card may be played: own turn, not over, not set-up. */

@@ -102,13 +102,22 @@ static int flush(catan_files *out, const char *path, textbuf *t)
 
 static const char *const phase_names[CATAN_PHASE_COUNT] = {
 	"setup", "roll", "discard", "robber", "main",
-	"trade", "build", "offer",   "over",
+	"trade", "build", "offer",   "over",    "special",
 };
 
 const char *catan_phase_name(int phase)
 {
 	return phase >= 0 && phase < CATAN_PHASE_COUNT ? phase_names[phase]
 						       : "?";
+}
+
+/* The tile a board's robber starts on unless told otherwise. */
+static uint8_t first_desert(const catan_board *b)
+{
+	for (int t = 0; t < b->ntiles; t++)
+		if (b->tile_terrain[t] == CATAN_DESERT)
+			return (uint8_t)t;
+	return CATAN_NONE;
 }
 
 static const char *harbour_name(int kind)
@@ -154,6 +163,11 @@ int catan_codec_encode_game(catan_files *out, const catan_game *g)
 		tprintf(&t, "harbour %s %s\n", name,
 			harbour_name(b->harbour_kind[h]));
 	}
+	/* The robber's start, only where it is not the first desert. */
+	if (b->robber_start != first_desert(b)) {
+		catan_tile_format(name, sizeof name, b, b->robber_start);
+		tprintf(&t, "robber %s\n", name);
+	}
 	if (flush(out, "game/board", &t))
 		return -1;
 	tprintf(&t, "players");
@@ -164,6 +178,10 @@ int catan_codec_encode_game(catan_files *out, const catan_game *g)
 		g->opt.phases == CATAN_PHASES_CLASSIC ? "classic" : "combined",
 		g->opt.dice == CATAN_DICE_MANUAL ? "manual" : "seeded",
 		g->opt.offer_limit, (unsigned long long)g->opt.seed);
+	/* 5-6 players only (2-4 player games never have the phase). */
+	if (g->opt.nplayers > CATAN_MAX_PLAYERS_BASE)
+		tprintf(&t, "special-build %s\n",
+			g->opt.special_build ? "yes" : "no");
 	return flush(out, "game/options", &t);
 }
 
@@ -285,9 +303,12 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 	if (flush(out, "trophies", &t))
 		return -1;
 	uint64_t draws = (s->rng.s - rng_start(s->opt.seed)) * rng_gamma_inverse();
-	tprintf(&t, "turn %d\nactive %s\nphase %s\ndice %d %d\ndraws %llu\n",
-		s->turn, who(g, s->active), catan_phase_name(s->phase),
-		s->dice[0], s->dice[1], (unsigned long long)draws);
+	tprintf(&t, "turn %d\nactive %s\nphase %s\n", s->turn,
+		who(g, s->active), catan_phase_name(s->phase));
+	if (s->phase == CATAN_PHASE_SPECIAL)
+		tprintf(&t, "builder %s\n", who(g, s->builder));
+	tprintf(&t, "dice %d %d\ndraws %llu\n", s->dice[0], s->dice[1],
+		(unsigned long long)draws);
 	return flush(out, "turn", &t);
 }
 
@@ -470,13 +491,18 @@ static bool parse_cards(const char *s, uint8_t *c, int n,
 	return true;
 }
 
+static int yes_no(reader *r, const char *key, uint8_t *out);
+
 int catan_codec_decode_game(catan_game *out, const catan_files *in,
 			    catan_codec_error *err)
 {
 	reader r;
 	catan_hex hexes[CATAN_MAX_TILES];
 	uint8_t terrain[CATAN_MAX_TILES], token[CATAN_MAX_TILES];
-	int nt = 0, nh = 0;
+	int nt = 0, nh = 0, robber_line = 0;
+	struct {
+		int q, r;
+	} robber = {0, 0};
 	struct {
 		catan_hex hex;
 		int dir, kind;
@@ -495,7 +521,7 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 		if (*c == ' ')
 			*c = ',';
 	if (catan_names_parse(&out->names, list) ||
-	    out->names.n > CATAN_MAX_PLAYERS_BASE)
+	    out->names.n > CATAN_MAX_PLAYERS)
 		return rfail(&r, "bad player list \"%.60s\"", r.cur + 8);
 	/* Canonical: names as stored (lowercase), no folding happened. */
 	for (int p = 0; p < out->names.n; p++)
@@ -539,6 +565,9 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 		}
 		out->opt.seed = seed;
 	}
+	if (out->opt.nplayers > CATAN_MAX_PLAYERS_BASE &&
+	    yes_no(&r, "special-build", &out->opt.special_build))
+		return -1;
 	if (expect_end(&r))
 		return -1;
 
@@ -593,11 +622,21 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 			harbours[nh].hex = (catan_hex){(int8_t)q, (int8_t)rr};
 			harbours[nh].dir = d;
 			harbours[nh++].kind = k;
+		} else if (n == 2 && !strcmp(kind, "robber") && !robber_line) {
+			int used = 0;
+			if (sscanf(a, "%d,%d%n", &robber.q, &robber.r, &used) !=
+				    2 ||
+			    a[used])
+				return rfail(&r, "bad robber line \"%.60s\"",
+					     r.cur);
+			robber_line = r.line;
 		} else {
-			return rfail(&r, "expected a tile or harbour line, got "
-					 "\"%.40s\"",
+			return rfail(&r, "expected a tile, harbour or robber "
+					 "line, got \"%.40s\"",
 				     r.cur);
 		}
+		if (robber_line && r.line != robber_line)
+			return rfail(&r, "the robber line comes last");
 	}
 	if (rc < 0)
 		return -1;
@@ -637,6 +676,19 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 	}
 	b->nharbours = (uint8_t)nh;
 	catan_board_finish(b);
+	if (robber_line) {
+		r.line = robber_line;
+		int t = catan_board_tile(b, robber.q, robber.r);
+		if (t < 0)
+			return rfail(&r, "the robber must start on a land tile");
+		char canon[32], text[32];
+		catan_tile_format(canon, sizeof canon, b, t);
+		snprintf(text, sizeof text, "%d,%d", robber.q, robber.r);
+		if (t == first_desert(b) || strcmp(canon, text))
+			return rfail(&r, "robber line not canonical (the first "
+					 "desert is left out)");
+		b->robber_start = (uint8_t)t;
+	}
 	return 0;
 }
 
@@ -790,6 +842,12 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 	if (ph < 0)
 		return rfail(&r, "unknown phase \"%.20s\"", w);
 	out->phase = (uint8_t)ph;
+	if (ph == CATAN_PHASE_SPECIAL) {
+		if (player_line(&r, g, "builder", &out->builder))
+			return -1;
+		if (out->builder == CATAN_NONE)
+			return rfail(&r, "builder must be a player");
+	}
 	if (need_line(&r, "dice"))
 		return -1;
 	{
@@ -825,12 +883,14 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		    !(rest = player_prefix(&r, g, p)))
 			return -1;
 		if (!parse_cards(rest, out->players[p].devs, CATAN_DEV_COUNT,
-				 catan_dev_name, 14))
+				 catan_dev_name,
+				 catan_dev_start(n, CATAN_DEV_KNIGHT)))
 			return rfail(&r, "bad cards \"%.40s\"", rest);
 	}
 	if (need_line(&r, "played") || strncmp(r.cur, "played ", 7) ||
 	    !parse_cards(r.cur + 7, out->played, CATAN_DEV_COUNT,
-			 catan_dev_name, 2) ||
+			 catan_dev_name,
+			 catan_dev_start(n, CATAN_DEV_MONOPOLY)) ||
 	    out->played[CATAN_DEV_KNIGHT] ||
 	    out->played[CATAN_DEV_VICTORY_POINT])
 		return r.line ? rfail(&r, "expected \"played CARDS\" (progress "
@@ -846,7 +906,7 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		    !(rest = player_prefix(&r, g, p)))
 			return -1;
 		if (!parse_cards(rest, out->players[p].hand, CATAN_RES_COUNT,
-				 catan_res_name, CATAN_RES_TOTAL))
+				 catan_res_name, catan_res_total(n)))
 			return rfail(&r, "bad hand \"%.40s\"", rest);
 	}
 	if (expect_end(&r))
@@ -858,8 +918,9 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		if (need_line(&r, "a player's knights") ||
 		    !(rest = player_prefix(&r, g, p)))
 			return -1;
-		if (!read_uint(rest, 0, 14, &v))
-			return rfail(&r, "knights must be 0 to 14");
+		int most = catan_dev_start(n, CATAN_DEV_KNIGHT);
+		if (!read_uint(rest, 0, most, &v))
+			return rfail(&r, "knights must be 0 to %d", most);
 		out->players[p].knights = (uint8_t)v;
 		out->played[CATAN_DEV_KNIGHT] += (uint8_t)v;
 	}
@@ -877,7 +938,9 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		    sscanf(r.cur, "%15s %31s %31s %1s", kind, a, c, extra) == 3 &&
 		    !strcmp(kind, "discard")) {
 			int p = player_word(g, a, false);
-			if (p <= last || !read_uint(c, 1, 47, &v))
+			if (p <= last ||
+			    !read_uint(c, 1, CATAN_RES_COUNT * catan_res_total(n) / 2,
+				       &v))
 				return rfail(&r, "bad discard line \"%.60s\"",
 					     r.cur);
 			out->discard[p] = (uint8_t)v;
@@ -903,9 +966,9 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 			    t = player_word(g, to, false);
 			if (f < 0 || t < 0 ||
 			    !parse_cards(give, out->offer_give, CATAN_RES_COUNT,
-					 catan_res_name, 95) ||
+					 catan_res_name, catan_res_total(n)) ||
 			    !parse_cards(get, out->offer_get, CATAN_RES_COUNT,
-					 catan_res_name, 95))
+					 catan_res_name, catan_res_total(n)))
 				return rfail(&r, "bad offer line \"%.60s\"",
 					     r.cur);
 			out->offer_from = (uint8_t)f;
@@ -957,7 +1020,7 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		return -1;
 	if (strncmp(r.cur, "bought ", 7) ||
 	    !parse_cards(r.cur + 7, out->bought, CATAN_DEV_COUNT,
-			 catan_dev_name, 25))
+			 catan_dev_name, catan_dev_start(n, CATAN_DEV_KNIGHT)))
 		return rfail(&r, "expected \"bought CARDS\" or \"bought none\"");
 	if (key_num(&r, "offers", 0, 255, &v) || expect_end(&r))
 		return -1;
@@ -971,21 +1034,20 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 
 	/* What the files leave out: bank, deck and set-up step follow. */
 	for (int res = 0; res < CATAN_RES_COUNT; res++) {
-		int left = CATAN_RES_TOTAL;
+		int left = catan_res_total(n);
 		for (int p = 0; p < n; p++)
 			left -= out->players[p].hand[res];
 		if (left < 0) {
 			snprintf(err->path, sizeof err->path, "hands");
 			snprintf(err->msg, sizeof err->msg,
 				 "more than %d %s cards in the hands",
-				 CATAN_RES_TOTAL, catan_res_name(res));
+				 catan_res_total(n), catan_res_name(res));
 			return -1;
 		}
 		out->bank[res] = (uint8_t)left;
 	}
 	for (int d = 0; d < CATAN_DEV_COUNT; d++) {
-		static const int start[CATAN_DEV_COUNT] = {14, 2, 2, 2, 5};
-		int left = start[d] - out->played[d];
+		int left = catan_dev_start(n, d) - out->played[d];
 		for (int p = 0; p < n; p++)
 			left -= out->players[p].devs[d];
 		if (left < 0) {

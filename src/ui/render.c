@@ -91,7 +91,9 @@ void ui_status_text(char *out, size_t n, const catan_game *g,
 		"trade, build or end the turn",	 "trade or end the trade phase",
 		"build or end the turn",	 "answer the offer"};
 	int who = catan_state_next_actor(s);
-	const char *d = s->phase < 8 ? doing[s->phase] : "";
+	const char *d = s->phase < 8			  ? doing[s->phase]
+			: s->phase == CATAN_PHASE_SPECIAL ? "build or pass (special build)"
+							  : "";
 	if (mine)
 		snprintf(out, n, "your move: %s", d);
 	else

@@ -682,7 +682,7 @@ static int row_max(const catan_view *v, const catan_state *s, bool give,
 		return 1;
 	if (v->dialog == CATAN_DLG_PLENTY)
 		return 2;
-	return CATAN_RES_TOTAL;
+	return catan_res_total(s->opt.nplayers);
 }
 
 static int dialog_control(catan_action *out, catan_view *v,

@@ -89,6 +89,21 @@ $catan stats --csv "$tmp/s1" >"$tmp/stats.csv"
 [[ $(wc -l <"$tmp/stats.csv") == 3 ]] || fail "stats rows"
 ok "simulate twice gives identical repositories; verify, fsck, stats"
 
+# 5-6 players: the extension's board, bank and special building phase.
+$catan simulate --games 1 --players 6 --seed 12 --out "$tmp/s6" 2>/dev/null
+$catan -C "$tmp/s6/game-00000" verify >/dev/null || fail "verify a 6-player game"
+grep -q '^special-build yes$' <(git -C "$tmp/s6/game-00000" show HEAD:game/options) ||
+	fail "6-player options without special-build yes"
+grep -q '^end$' <(git -C "$tmp/s6/game-00000" log --all --format=%s) || fail "no end in a 6-player game"
+$catan bots --players 6 --seed 5 --quiet >/dev/null || fail "catan bots --players 6"
+$catan bots --players 5 --seed 5 --quiet --no-special-build >/dev/null || fail "catan bots --players 5 --no-special-build"
+if $catan bots --players 4 --special-build 2>/dev/null; then fail "special building with 4 players"; fi
+if $catan new "$tmp/b6" --players a,b,c,d,e,f --board beginner 2>/dev/null; then fail "6 players on the beginner board"; fi
+$catan new "$tmp/g6" --players a,b,c,d,e,f >/dev/null || fail "new with 6 players"
+grep -q '^lumber:24' <($catan -C "$tmp/g6" show --json | tr ',{' '\n\n' | sed -n 's/"lumber"/lumber/p') ||
+	fail "6-player bank is not 24"
+ok "5-6 players: simulate, bots, new (special building phase, 24-card bank)"
+
 # The git diff size stats reports is git's own, over every pair.
 d=$tmp/s1/game-00000
 total=0 pairs=0

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "catan/boardfile.h"
+#include "catan/boardgen.h"
 
 static void round_trip(const catan_board *b)
 {
@@ -257,6 +258,82 @@ static void test_boardfile__terrain_names_and_pins(void **state)
 	}
 }
 
+/*
+ * The robber line: the 5-6 board has two deserts; a file can start the
+ * robber on the second (or any land tile), the text round-trips, and a
+ * game started on the board puts the robber there.
+ */
+static void test_boardfile__robber_line_on_the_five_six_board(void **state)
+{
+	(void)state;
+	catan_board b, back;
+	catan_boardfile_error err;
+	static char text[8192], edited[8192];
+	assert_int_equal(catan_board_random_ext56(&b, 3), CATAN_OK);
+	int deserts[2], nd = 0;
+	for (int t = 0; t < b.ntiles; t++)
+		if (b.tile_terrain[t] == CATAN_DESERT)
+			deserts[nd++] = t;
+	assert_int_equal(nd, 2);
+	assert_int_equal(b.robber_start, deserts[0]);
+	round_trip(&b);
+
+	/* Written: the robber line names the start tile. */
+	b.robber_start = (uint8_t)deserts[1];
+	round_trip(&b);
+	int n = catan_boardfile_format(text, sizeof text, &b);
+	assert_true(n > 0);
+	char want[32];
+	snprintf(want, sizeof want, "\nrobber %d,%d\n",
+		 b.tile_hex[deserts[1]].q, b.tile_hex[deserts[1]].r);
+	assert_non_null(strstr(text, want));
+
+	/* Read: any land tile, a desert or not; the game starts there. */
+	int land = deserts[1] == 5 ? 6 : 5;
+	char *at = strstr(text, "\nrobber ");
+	snprintf(edited, sizeof edited, "%.*s\nrobber %d,%d\n",
+		 (int)(at - text), text, b.tile_hex[land].q,
+		 b.tile_hex[land].r);
+	assert_int_equal(catan_boardfile_parse(&back, edited, &err), 0);
+	assert_int_equal(back.robber_start, land);
+	catan_options o;
+	catan_state s;
+	catan_options_default(&o);
+	o.nplayers = 6;
+	o.special_build = 1;
+	assert_int_equal(catan_state_init(&s, &back, &o), CATAN_OK);
+	assert_int_equal(s.robber, land);
+	th_check(&back, &s);
+	/* Without the line: the first desert. */
+	snprintf(edited, sizeof edited, "%.*s\n", (int)(at - text), text);
+	assert_int_equal(catan_boardfile_parse(&back, edited, &err), 0);
+	assert_int_equal(back.robber_start, deserts[0]);
+
+	/* Rejected: at sea, off the grid, malformed, twice. */
+	int line = 1;
+	for (const char *c = text; c < at + 1; c++)
+		line += *c == '\n';
+	static const char *const bad[] = {"robber 3,0", "robber 9,9",
+					  "robber 0", "robber 0,0,n",
+					  "robber desert", "robber"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(edited, sizeof edited, "%.*s\n%s\n", (int)(at - text),
+			 text, bad[i]);
+		catan_board x;
+		memset(&x, 0x5a, sizeof x);
+		int rc = catan_boardfile_parse(&x, edited, &err);
+		if (rc == 0 || err.line != line)
+			fail_msg("\"%s\" accepted or wrong line (%d, line %d, "
+				 "want %d: %s)",
+				 bad[i], rc, err.line, line, err.msg);
+	}
+	assert_true((size_t)n + 12 < sizeof edited);
+	memcpy(edited, text, (size_t)n);
+	memcpy(edited + n, "robber 0,0\n", 12);
+	assert_int_not_equal(catan_boardfile_parse(&back, edited, &err), 0);
+	assert_int_equal(err.line, line + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +343,7 @@ int main(void)
 	    cmocka_unit_test(test_boardfile__truncated_output),
 	    cmocka_unit_test(test_boardfile__fuzz),
 	    cmocka_unit_test(test_boardfile__terrain_names_and_pins),
+	    cmocka_unit_test(test_boardfile__robber_line_on_the_five_six_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

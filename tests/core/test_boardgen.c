@@ -263,6 +263,70 @@ static void test_boardgen__five_six_generates(void **state)
 	}
 }
 
+/* The 5-6 board's harbours sit on the fixed sides of spec/board.md. */
+static void test_boardgen__five_six_harbour_sides_are_fixed(void **state)
+{
+	(void)state;
+	static const struct {
+		int q, r;
+		const char *dir;
+	} sides[11] = {
+	    {0, -3, "nw"}, {1, -3, "ne"}, {2, -2, "ne"}, {2, -1, "e"},
+	    {1, 1, "e"},   {0, 2, "se"},  {-2, 3, "se"}, {-3, 3, "sw"},
+	    {-3, 2, "w"},  {-3, 0, "w"},  {-1, -2, "w"},
+	};
+	catan_board s;
+	catan_components c;
+	assert_int_equal(catan_board_shape(&s, &c, CATAN_SHAPE_EXT56, 0),
+			 CATAN_OK);
+	assert_int_equal(s.nharbours, 11);
+	for (int h = 0; h < 11; h++)
+		assert_int_equal(s.harbour_edge[h],
+				 th_edge(&s, sides[h].q, sides[h].r,
+					 sides[h].dir));
+	check_harbours(&s);
+	/* Generated boards keep the sides and shuffle the kinds over them. */
+	bool moved = false;
+	catan_board first;
+	for (int seed = 1; seed <= 8; seed++) {
+		catan_board b;
+		assert_int_equal(catan_board_random_ext56(&b, (uint64_t)seed),
+				 CATAN_OK);
+		assert_memory_equal(b.harbour_edge, s.harbour_edge, 11);
+		check_pieces(&b, &c);
+		if (seed == 1)
+			first = b;
+		else
+			moved |= memcmp(first.harbour_kind, b.harbour_kind,
+					11) != 0;
+	}
+	assert_true(moved);
+}
+
+/*
+ * The random 5-6 board: official pieces, the official red-number rule,
+ * the same board for the same seed, different boards for different seeds.
+ */
+static void test_boardgen__random_five_six_board(void **state)
+{
+	(void)state;
+	catan_board a, b, c;
+	catan_components parts;
+	catan_board_shape(&c, &parts, CATAN_SHAPE_EXT56, 0);
+	for (int seed = 1; seed <= 20; seed++) {
+		assert_int_equal(catan_board_random_ext56(&a, (uint64_t)seed),
+				 CATAN_OK);
+		assert_int_equal(catan_board_random_ext56(&b, (uint64_t)seed),
+				 CATAN_OK);
+		assert_memory_equal(&a, &b, sizeof a);
+		check_pieces(&a, &parts);
+		assert_true(catan_board_rules_met(&a, 11) &
+			    (1u << CATAN_RULE_RED_APART));
+	}
+	catan_board_random_ext56(&b, 21);
+	assert_memory_not_equal(a.tile_terrain, b.tile_terrain, a.ntiles);
+}
+
 /* ---- rules ---- */
 
 /*
@@ -629,6 +693,8 @@ int main(void)
 	    cmocka_unit_test(test_boardgen__five_six_board_is_official),
 	    cmocka_unit_test(test_boardgen__any_radius),
 	    cmocka_unit_test(test_boardgen__five_six_generates),
+	    cmocka_unit_test(test_boardgen__five_six_harbour_sides_are_fixed),
+	    cmocka_unit_test(test_boardgen__random_five_six_board),
 	    cmocka_unit_test(test_boardgen__every_rule_combination),
 	    cmocka_unit_test(test_boardgen__pip_limit_is_a_parameter),
 	    cmocka_unit_test(test_boardgen__exact_and_search_methods),

@@ -11,6 +11,8 @@
  */
 #include "helpers.h"
 
+#include "catan/boardgen.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +74,8 @@ static const char *phase_name(int ph)
 {
 	static const char *const names[] = {"setup",  "roll",  "discard",
 					    "robber", "main",  "trade",
-					    "build",  "offer", "over"};
+					    "build",  "offer", "over",
+					    "special"};
 	return ph >= 0 && ph < CATAN_PHASE_COUNT ? names[ph] : "?";
 }
 
@@ -588,6 +591,7 @@ typedef struct config {
 	int nplayers, phases, dice, offer_limit;
 	unsigned flags; /* for the bots */
 	bool random_board;
+	bool special_build; /* 5-6 players (who play on the 5-6 board) */
 } config;
 
 /*
@@ -603,12 +607,15 @@ static void play_checked(const config *c, uint64_t seed, int max_actions,
 	catan_options opt;
 	catan_rng rng;
 
-	if (c->random_board)
+	if (c->nplayers > CATAN_MAX_PLAYERS_BASE)
+		assert_int_equal(catan_board_random_ext56(b, seed), CATAN_OK);
+	else if (c->random_board)
 		catan_board_random(b, seed);
 	else
 		catan_board_beginner(b);
 	catan_options_default(&opt);
 	opt.nplayers = (uint8_t)c->nplayers;
+	opt.special_build = c->special_build;
 	opt.phases = (uint8_t)c->phases;
 	opt.dice = (uint8_t)c->dice;
 	opt.offer_limit = (uint8_t)c->offer_limit;
@@ -661,7 +668,7 @@ static void run_configs(int games_per_config, int max_actions, int heavy_every,
 	};
 	uint64_t seed = 1;
 
-	for (int np = 2; np <= 4; np++) {
+	for (int np = 2; np <= CATAN_MAX_PLAYERS; np++) {
 		if (nplayers_only && np != nplayers_only)
 			continue;
 		for (int ph = 0; ph < 2; ph++)
@@ -669,13 +676,17 @@ static void run_configs(int games_per_config, int max_actions, int heavy_every,
 				for (int o = 0; o < 3; o++)
 					for (int g = 0; g < games_per_config;
 					     g++) {
+						/* 5-6: special building in
+						 * two games of three. */
 						config c = {
 						    np,
 						    ph,
 						    dice,
 						    offers[o].offer_limit,
 						    offers[o].flags,
-						    (seed & 1) != 0};
+						    (seed & 1) != 0,
+						    np > CATAN_MAX_PLAYERS_BASE &&
+							seed % 3 != 0};
 						play_checked(&c, seed++,
 							     max_actions,
 							     heavy_every);
@@ -728,12 +739,27 @@ static void test_legal__random_play_4_players(void **state)
 	run_configs(6, 1500, 60, 4);
 	/* The play reached every phase and applied every kind. */
 	for (int ph = 0; ph < CATAN_PHASE_COUNT; ph++)
-		if (ph != CATAN_PHASE_OVER && !g_stats.phase[ph])
+		if (ph != CATAN_PHASE_OVER && ph != CATAN_PHASE_SPECIAL &&
+		    !g_stats.phase[ph])
 			fail_msg("never reached phase %s", phase_name(ph));
 	for (int k = 0; k < CATAN_ACT_COUNT; k++)
 		if (!g_stats.kind_ok[k])
 			fail_msg("never applied a listed %s", kind_name(k));
+	assert_int_equal(g_stats.phase[CATAN_PHASE_SPECIAL], 0);
 	finish_stats("4 players");
+}
+
+/* 5 and 6 players on 5-6 boards, with and without special building. */
+static void test_legal__random_play_5_and_6_players(void **state)
+{
+	(void)state;
+	memset(&g_stats, 0, sizeof g_stats);
+	run_configs(3, 1500, 60, 5);
+	run_configs(3, 1500, 60, 6);
+	for (int ph = 0; ph < CATAN_PHASE_COUNT; ph++)
+		if (ph != CATAN_PHASE_OVER && !g_stats.phase[ph])
+			fail_msg("never reached phase %s", phase_name(ph));
+	finish_stats("5 and 6 players");
 }
 
 /* ---- perft-style counts from fixed positions ---- */
@@ -1045,6 +1071,7 @@ int main(void)
 	    cmocka_unit_test(test_legal__random_play_2_players),
 	    cmocka_unit_test(test_legal__random_play_3_players),
 	    cmocka_unit_test(test_legal__random_play_4_players),
+	    cmocka_unit_test(test_legal__random_play_5_and_6_players),
 	    cmocka_unit_test(test_legal__perft_setup_initial),
 	    cmocka_unit_test(test_legal__perft_setup_second),
 	    cmocka_unit_test(test_legal__perft_roll),

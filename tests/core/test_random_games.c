@@ -9,6 +9,8 @@
 
 #include "helpers.h"
 
+#include "catan/boardgen.h"
+
 #ifndef CATAN_RANDOM_GAMES
 #define CATAN_RANDOM_GAMES 10000
 #endif
@@ -22,7 +24,8 @@ typedef struct variant {
 	int dice;
 	int offer_limit;
 	unsigned flags;
-	bool random_board;
+	bool random_board; /* 5-6 players always play random 5-6 boards */
+	bool special_build;
 } variant;
 
 typedef struct tally {
@@ -40,13 +43,17 @@ static void play_games(const variant *v, long games, uint64_t seed0,
 	opt.phases = (uint8_t)v->phases;
 	opt.dice = (uint8_t)v->dice;
 	opt.offer_limit = (uint8_t)v->offer_limit;
+	opt.special_build = v->special_build;
 	memset(t, 0, sizeof *t);
 	catan_board_beginner(&b);
 	for (long g = 0; g < games; g++) {
 		uint64_t seed = seed0 + (uint64_t)g;
 		catan_state s;
 		catan_rng bot;
-		if (v->random_board)
+		if (v->players > CATAN_MAX_PLAYERS_BASE)
+			assert_int_equal(catan_board_random_ext56(&b, seed),
+					 CATAN_OK);
+		else if (v->random_board)
 			catan_board_random(&b, seed);
 		opt.seed = seed;
 		assert_int_equal(catan_state_init(&s, &b, &opt), CATAN_OK);
@@ -117,7 +124,7 @@ static void test_random_games__four_players_beginner(void **state)
 {
 	(void)state;
 	variant v = {4, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 0,
-		     CATAN_LEGAL_NO_OFFERS, false};
+		     CATAN_LEGAL_NO_OFFERS, false, false};
 	run("4 players, beginner board", &v, CATAN_RANDOM_GAMES / 2, 1000);
 }
 
@@ -125,7 +132,7 @@ static void test_random_games__four_players_random_boards(void **state)
 {
 	(void)state;
 	variant v = {4, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 0,
-		     CATAN_LEGAL_NO_OFFERS, true};
+		     CATAN_LEGAL_NO_OFFERS, true, false};
 	run("4 players, random boards", &v,
 	    CATAN_RANDOM_GAMES - CATAN_RANDOM_GAMES / 2, 50000);
 }
@@ -134,7 +141,7 @@ static void test_random_games__two_players_beginner(void **state)
 {
 	(void)state;
 	variant v = {2, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 0,
-		     CATAN_LEGAL_NO_OFFERS, false};
+		     CATAN_LEGAL_NO_OFFERS, false, false};
 	run("2 players, beginner board", &v, CATAN_RANDOM_GAMES / 2, 2000);
 }
 
@@ -142,7 +149,7 @@ static void test_random_games__two_players_random_boards(void **state)
 {
 	(void)state;
 	variant v = {2, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 0,
-		     CATAN_LEGAL_NO_OFFERS, true};
+		     CATAN_LEGAL_NO_OFFERS, true, false};
 	run("2 players, random boards", &v,
 	    CATAN_RANDOM_GAMES - CATAN_RANDOM_GAMES / 2, 60000);
 }
@@ -151,7 +158,7 @@ static void test_random_games__three_players(void **state)
 {
 	(void)state;
 	variant v = {3, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 0,
-		     CATAN_LEGAL_NO_OFFERS, true};
+		     CATAN_LEGAL_NO_OFFERS, true, false};
 	run("3 players, random boards", &v, CATAN_RANDOM_GAMES / 10, 3000);
 }
 
@@ -159,7 +166,7 @@ static void test_random_games__classic_phases(void **state)
 {
 	(void)state;
 	variant v = {4, CATAN_PHASES_CLASSIC, CATAN_DICE_SEEDED, 0,
-		     CATAN_LEGAL_NO_OFFERS, true};
+		     CATAN_LEGAL_NO_OFFERS, true, false};
 	run("4 players, classic phases", &v, CATAN_RANDOM_GAMES / 10, 4000);
 }
 
@@ -167,7 +174,7 @@ static void test_random_games__manual_dice(void **state)
 {
 	(void)state;
 	variant v = {4, CATAN_PHASES_COMBINED, CATAN_DICE_MANUAL, 0,
-		     CATAN_LEGAL_NO_OFFERS, true};
+		     CATAN_LEGAL_NO_OFFERS, true, false};
 	run("4 players, manual dice and draws", &v, CATAN_RANDOM_GAMES / 10,
 	    5000);
 }
@@ -176,12 +183,43 @@ static void test_random_games__domestic_offers(void **state)
 {
 	(void)state;
 	/* With offers on, a limit keeps offer/counter chains finite. */
-	variant v = {4, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 3, 0, true};
+	variant v = {4, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 3, 0, true,
+		     false};
 	run("4 players, domestic offers (limit 3)", &v,
 	    CATAN_RANDOM_GAMES / 10, 6000);
-	variant w = {3, CATAN_PHASES_CLASSIC, CATAN_DICE_SEEDED, 2, 0, false};
+	variant w = {3, CATAN_PHASES_CLASSIC, CATAN_DICE_SEEDED, 2, 0, false,
+		     false};
 	run("3 players, classic, offers (limit 2)", &w,
 	    CATAN_RANDOM_GAMES / 20, 7000);
+}
+
+/*
+ * The 5-6 player extension: 24 cards of each resource, 34 development
+ * cards, random 5-6 boards, with and without the special building phase.
+ */
+static void test_random_games__five_players(void **state)
+{
+	(void)state;
+	variant v = {5, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 0,
+		     CATAN_LEGAL_NO_OFFERS, true, true};
+	run("5 players, special building", &v, 300, 8000);
+	variant w = {5, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, 0,
+		     CATAN_LEGAL_NO_OFFERS, true, false};
+	run("5 players, classic, manual, no special", &w, 100, 9000);
+}
+
+static void test_random_games__six_players(void **state)
+{
+	(void)state;
+	variant v = {6, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 0,
+		     CATAN_LEGAL_NO_OFFERS, true, true};
+	run("6 players, special building", &v, 300, 10000);
+	variant w = {6, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, 0,
+		     CATAN_LEGAL_NO_OFFERS, true, false};
+	run("6 players, no special building", &w, 200, 11000);
+	variant x = {6, CATAN_PHASES_CLASSIC, CATAN_DICE_SEEDED, 3, 0, true,
+		     true};
+	run("6 players, classic, offers (limit 3)", &x, 100, 12000);
 }
 
 int main(void)
@@ -195,6 +233,8 @@ int main(void)
 		cmocka_unit_test(test_random_games__classic_phases),
 		cmocka_unit_test(test_random_games__manual_dice),
 		cmocka_unit_test(test_random_games__domestic_offers),
+		cmocka_unit_test(test_random_games__five_players),
+		cmocka_unit_test(test_random_games__six_players),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
  */
 #include "helpers.h"
 
+#include "catan/boardgen.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -2597,6 +2599,316 @@ static void test_rules__apply_out_differs_from_in(void **state)
 	check_pure(&b, &s, BLUE, "discard lumber:4", CATAN_E_NOT_YOUR_TURN);
 }
 
+/* ---- the 5-6 player extension ---- */
+
+/*
+ * n players on a random 5-6 board (seed 5), special building as given,
+ * set-up played with the first legal placement each time, every hand
+ * emptied: player 0 must roll on turn 1.
+ */
+static void ext_game(catan_board *b, catan_state *s, int n, int special)
+{
+	catan_options o = opts(n);
+	o.special_build = (uint8_t)special;
+	assert_int_equal(catan_board_random_ext56(b, 5), CATAN_OK);
+	assert_int_equal(catan_state_init(s, b, &o), CATAN_OK);
+	while (s->phase == CATAN_PHASE_SETUP) {
+		catan_action a[512];
+		int who = catan_state_next_actor(s);
+		assert_true(catan_legal_actions(a, 512, b, s, who, 0) > 0);
+		assert_int_equal(catan_state_apply(s, b, s, who, &a[0], NULL),
+				 CATAN_OK);
+		th_check(b, s);
+	}
+	clear_all(s);
+	th_check(b, s);
+	assert_int_equal(s->phase, CATAN_PHASE_ROLL);
+	assert_int_equal(s->active, 0);
+}
+
+static void test_rules__five_players_bank_has_24(void **state)
+{
+	(void)state;
+	static const int base[CATAN_DEV_COUNT] = {14, 2, 2, 2, 5},
+			 ext[CATAN_DEV_COUNT] = {20, 3, 3, 3, 5};
+	catan_board b;
+	catan_state s;
+	assert_int_equal(catan_board_random_ext56(&b, 1), CATAN_OK);
+	for (int n = 2; n <= CATAN_MAX_PLAYERS; n++) {
+		catan_options o = opts(n);
+		assert_int_equal(catan_state_init(&s, &b, &o), CATAN_OK);
+		int total = 0;
+		for (int r = 0; r < CATAN_RES_COUNT; r++)
+			assert_int_equal(s.bank[r], n >= 5 ? 24 : 19);
+		for (int d = 0; d < CATAN_DEV_COUNT; d++) {
+			assert_int_equal(s.deck[d], n >= 5 ? ext[d] : base[d]);
+			assert_int_equal(catan_dev_start(n, d), s.deck[d]);
+			total += s.deck[d];
+		}
+		assert_int_equal(total, n >= 5 ? 34 : 25);
+		assert_int_equal(catan_res_total(n), n >= 5 ? 24 : 19);
+		/* Pieces per player do not change. */
+		for (int p = 0; p < n; p++) {
+			assert_int_equal(s.players[p].roads_left, 15);
+			assert_int_equal(s.players[p].settlements_left, 5);
+			assert_int_equal(s.players[p].cities_left, 4);
+		}
+		th_check(&b, &s);
+	}
+	/* The invariant counts 24 with 5-6 players, and only then. */
+	catan_options o = opts(6);
+	assert_int_equal(catan_state_init(&s, &b, &o), CATAN_OK);
+	s.bank[CATAN_ORE] = 19;
+	assert_int_equal(catan_state_check(&b, &s, NULL, 0), CATAN_E_INVARIANT);
+	s.bank[CATAN_ORE] = 24;
+	s.deck[CATAN_DEV_KNIGHT] = 14;
+	assert_int_equal(catan_state_check(&b, &s, NULL, 0), CATAN_E_INVARIANT);
+}
+
+static void test_rules__player_count_and_special_build_options(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	catan_board_beginner(&b);
+	catan_options o = opts(7);
+	assert_int_equal(catan_state_init(&s, &b, &o), CATAN_E_BAD_OPTION);
+	o = opts(1);
+	assert_int_equal(catan_state_init(&s, &b, &o), CATAN_E_BAD_OPTION);
+	for (int n = 2; n <= 4; n++) { /* always off for 2-4 players */
+		o = opts(n);
+		o.special_build = 1;
+		assert_int_equal(catan_state_init(&s, &b, &o),
+				 CATAN_E_BAD_OPTION);
+	}
+	o = opts(5);
+	o.special_build = 2;
+	assert_int_equal(catan_state_init(&s, &b, &o), CATAN_E_BAD_OPTION);
+	for (int n = 5; n <= 6; n++)
+		for (int sb = 0; sb <= 1; sb++) {
+			o = opts(n);
+			o.special_build = (uint8_t)sb;
+			assert_int_equal(catan_state_init(&s, &b, &o), CATAN_OK);
+			assert_int_equal(s.builder, CATAN_NONE);
+		}
+}
+
+/*
+ * After the active player ends the turn, every other player in turn order
+ * gets a special building phase; the last pass starts the next turn.
+ */
+static void test_rules__special_build_goes_round_then_next_turn(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	ext_game(&b, &s, 6, 1);
+	th_roll(&b, &s, 6, 6);
+	th_do(&b, &s, 0, "end");
+	for (int builder = 1; builder < 6; builder++) {
+		assert_int_equal(s.phase, CATAN_PHASE_SPECIAL);
+		assert_int_equal(s.active, 0);
+		assert_int_equal(s.turn, 1);
+		assert_int_equal(s.builder, builder);
+		assert_int_equal(catan_state_next_actor(&s), builder);
+		for (int p = 0; p < 6; p++)
+			assert_int_equal(catan_state_may_act(&s, p),
+					 p == builder);
+		th_reject(&b, &s, 0, "end", CATAN_E_NOT_YOUR_TURN);
+		th_reject(&b, &s, (builder + 1) % 6, "end",
+			  CATAN_E_NOT_YOUR_TURN);
+		/* With no cards, passing is all a builder can do. */
+		catan_action a[16];
+		assert_int_equal(catan_legal_actions(a, 16, &b, &s, builder, 0),
+				 1);
+		assert_int_equal(a[0].kind, CATAN_ACT_END);
+		th_do(&b, &s, builder, "end");
+	}
+	assert_int_equal(s.phase, CATAN_PHASE_ROLL);
+	assert_int_equal(s.active, 1);
+	assert_int_equal(s.turn, 2);
+	assert_int_equal(s.builder, CATAN_NONE);
+	assert_int_equal(catan_state_next_actor(&s), 1);
+	/* Player 5's turn ends into player 0's special building phase. */
+	for (int p = 1; p < 6; p++) {
+		th_roll(&b, &s, 6, 6);
+		th_do(&b, &s, p, "end");
+		for (int k = 1; k < 6; k++) {
+			assert_int_equal(s.builder, (p + k) % 6);
+			th_do(&b, &s, s.builder, "end");
+		}
+	}
+	assert_int_equal(s.active, 0);
+	assert_int_equal(s.turn, 7);
+	/* Classic phases: the build phase's end leads there too. */
+	ext_game(&b, &s, 5, 1);
+	s.opt.phases = CATAN_PHASES_CLASSIC;
+	th_roll(&b, &s, 6, 6);
+	th_do(&b, &s, 0, "end trade");
+	th_do(&b, &s, 0, "end");
+	assert_int_equal(s.phase, CATAN_PHASE_SPECIAL);
+	assert_int_equal(s.builder, 1);
+}
+
+/* Building and buying only: no trade, no card, no roll. */
+static void test_rules__special_build_allows_only_building(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	ext_game(&b, &s, 5, 1);
+	th_roll(&b, &s, 6, 6);
+	th_do(&b, &s, 0, "end");
+	int p = s.builder;
+	assert_int_equal(p, 1);
+	th_give(&s, p, 5, 5, 5, 5, 5);
+	th_give(&s, 2, 1, 1, 1, 1, 1);
+	th_give_dev(&s, p, CATAN_DEV_MONOPOLY);
+	th_give_dev(&s, p, CATAN_DEV_YEAR_OF_PLENTY);
+	th_check(&b, &s);
+	th_reject(&b, &s, p, "trade bank lumber:4 ore", CATAN_E_WRONG_PHASE);
+	th_reject(&b, &s, p, "trade offer white give lumber:1 get ore:1",
+		  CATAN_E_WRONG_PHASE);
+	th_reject(&b, &s, p, "play monopoly ore", CATAN_E_WRONG_PHASE);
+	th_reject(&b, &s, p, "play year-of-plenty ore ore",
+		  CATAN_E_WRONG_PHASE);
+	th_reject(&b, &s, p, "roll", CATAN_E_WRONG_PHASE);
+	th_reject(&b, &s, p, "end trade", CATAN_E_WRONG_PHASE);
+	th_reject(&b, &s, p, "discard lumber:1", CATAN_E_WRONG_PHASE);
+
+	/* What is listed is exactly building, buying and passing. */
+	catan_action a[256];
+	int n = catan_legal_actions(a, 256, &b, &s, p, 0);
+	bool road = false, city = false, buy = false, end = false;
+	for (int i = 0; i < n; i++) {
+		switch (a[i].kind) {
+		case CATAN_ACT_BUILD_ROAD:
+			road = true;
+			break;
+		case CATAN_ACT_BUILD_CITY:
+			city = true;
+			break;
+		case CATAN_ACT_BUY_DEV:
+			buy = true;
+			break;
+		case CATAN_ACT_END:
+			end = true;
+			break;
+		case CATAN_ACT_BUILD_SETTLEMENT:
+			break;
+		default:
+			fail_msg("action kind %d listed in special building",
+				 a[i].kind);
+		}
+		catan_state t;
+		assert_int_equal(catan_state_apply(&t, &b, &s, p, &a[i], NULL),
+				 CATAN_OK);
+	}
+	assert_true(road && city && buy && end);
+
+	/* The builder pays; a bought card is not "bought this turn". */
+	catan_state before = s;
+	catan_action road_a = a[0];
+	assert_int_equal(road_a.kind, CATAN_ACT_BUILD_ROAD);
+	assert_int_equal(catan_state_apply(&s, &b, &s, p, &road_a, NULL),
+			 CATAN_OK);
+	assert_int_equal(s.players[p].hand[CATAN_LUMBER],
+			 before.players[p].hand[CATAN_LUMBER] - 1);
+	assert_int_equal(s.players[p].roads_left,
+			 before.players[p].roads_left - 1);
+	s.opt.dice = CATAN_DICE_MANUAL;
+	th_do(&b, &s, p, "buy devcard knight");
+	s.opt.dice = CATAN_DICE_SEEDED;
+	assert_int_equal(s.players[p].devs[CATAN_DEV_KNIGHT], 1);
+	assert_int_equal(s.bought[CATAN_DEV_KNIGHT], 0);
+	th_check(&b, &s);
+	/* The other builders may not act meanwhile; then the turn goes on. */
+	th_reject(&b, &s, 2, "buy devcard", CATAN_E_NOT_YOUR_TURN);
+	for (int k = 1; k < 5; k++)
+		th_do(&b, &s, s.builder, "end");
+	/* In the builder's own turn the knight bought earlier is playable. */
+	assert_int_equal(s.active, p);
+	assert_int_equal(s.phase, CATAN_PHASE_ROLL);
+	catan_action k[512];
+	n = catan_legal_actions(k, 512, &b, &s, p, 0);
+	bool knight = false;
+	for (int i = 0; i < n; i++)
+		knight |= k[i].kind == CATAN_ACT_PLAY_KNIGHT;
+	assert_true(knight);
+}
+
+/* Without the option the turn passes straight on, as in 2-4 games. */
+static void test_rules__special_build_off_passes_the_turn(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	ext_game(&b, &s, 5, 0);
+	th_roll(&b, &s, 6, 6);
+	th_do(&b, &s, 0, "end");
+	assert_int_equal(s.phase, CATAN_PHASE_ROLL);
+	assert_int_equal(s.active, 1);
+	assert_int_equal(s.builder, CATAN_NONE);
+}
+
+/*
+ * Reaching the target while special building is not a win yet: the
+ * builder wins when their own turn begins.
+ */
+static void test_rules__special_build_victory_waits_for_own_turn(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	ext_game(&b, &s, 5, 1);
+	s.opt.vp_target = 3;
+	th_roll(&b, &s, 6, 6);
+	th_do(&b, &s, 0, "end");
+	th_do(&b, &s, 1, "end"); /* player 1 passes */
+	assert_int_equal(s.builder, 2);
+	th_give(&s, 2, 0, 0, 0, 2, 3);
+	catan_action a[64];
+	int n = catan_legal_actions(a, 64, &b, &s, 2, 0), i = 0;
+	while (i < n && a[i].kind != CATAN_ACT_BUILD_CITY)
+		i++;
+	assert_true(i < n);
+	assert_int_equal(catan_state_apply(&s, &b, &s, 2, &a[i], NULL),
+			 CATAN_OK);
+	th_check(&b, &s);
+	assert_int_equal(catan_state_vp(&s, 2), 3);
+	assert_int_equal(s.phase, CATAN_PHASE_SPECIAL);
+	assert_int_equal(s.winner, CATAN_NONE);
+	th_do(&b, &s, 2, "end");
+	th_do(&b, &s, 3, "end");
+	th_do(&b, &s, 4, "end"); /* player 1's turn: still not 2's */
+	assert_int_equal(s.phase, CATAN_PHASE_ROLL);
+	assert_int_equal(s.active, 1);
+	th_roll(&b, &s, 6, 6);
+	th_do(&b, &s, 1, "end");
+	assert_int_equal(s.phase, CATAN_PHASE_SPECIAL);
+	for (int k = 0; k < 4; k++) /* 2, 3, 4, 0 pass */
+		th_do(&b, &s, s.builder, "end");
+	assert_int_equal(s.phase, CATAN_PHASE_OVER);
+	assert_int_equal(s.winner, 2);
+}
+
+/* With special building, the builder is part of the hash. */
+static void test_rules__special_build_in_the_hash(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s, t;
+	ext_game(&b, &s, 5, 1);
+	th_roll(&b, &s, 6, 6);
+	th_do(&b, &s, 0, "end");
+	t = s;
+	th_do(&b, &t, 1, "end");
+	assert_int_not_equal(catan_state_hash(&s), catan_state_hash(&t));
+	t = s;
+	t.builder = 3;
+	assert_int_not_equal(catan_state_hash(&s), catan_state_hash(&t));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2702,6 +3014,13 @@ int main(void)
 	    cmocka_unit_test(test_rules__victory_waits_for_own_turn),
 	    cmocka_unit_test(test_rules__no_action_after_game_over),
 	    cmocka_unit_test(test_rules__apply_out_differs_from_in),
+	    cmocka_unit_test(test_rules__five_players_bank_has_24),
+	    cmocka_unit_test(test_rules__player_count_and_special_build_options),
+	    cmocka_unit_test(test_rules__special_build_goes_round_then_next_turn),
+	    cmocka_unit_test(test_rules__special_build_allows_only_building),
+	    cmocka_unit_test(test_rules__special_build_off_passes_the_turn),
+	    cmocka_unit_test(test_rules__special_build_victory_waits_for_own_turn),
+	    cmocka_unit_test(test_rules__special_build_in_the_hash),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,8 @@
 
 #include "store_helpers.h"
 
+#include "catan/boardgen.h"
+
 #include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -184,9 +186,15 @@ void sh_game(catan_game *g, int nplayers, sh_board board, int phases,
 		catan_board_finish(&g->board);
 		break;
 	}
+	case SH_BOARD_EXT56:
+		assert_int_equal(catan_board_random_ext56(&g->board, seed),
+				 CATAN_OK);
+		break;
 	}
 	catan_options_default(&g->opt);
 	g->opt.nplayers = (uint8_t)nplayers;
+	/* 5-6 players: the official rules' special building phase. */
+	g->opt.special_build = nplayers > CATAN_MAX_PLAYERS_BASE;
 	g->opt.phases = (uint8_t)phases;
 	g->opt.dice = (uint8_t)dice;
 	g->opt.seed = seed;

@@ -60,7 +60,12 @@ void sh_read_dir_files(catan_files *f, const char *dir);
 
 /* ---- games ---- */
 
-typedef enum { SH_BOARD_BEGINNER, SH_BOARD_RANDOM, SH_BOARD_HEX3 } sh_board;
+typedef enum {
+	SH_BOARD_BEGINNER,
+	SH_BOARD_RANDOM,
+	SH_BOARD_HEX3,
+	SH_BOARD_EXT56, /* catan_board_random_ext56(seed) */
+} sh_board;
 
 /* Fixed facts of a game with default names. */
 void sh_game(catan_game *g, int nplayers, sh_board board, int phases,

@@ -337,6 +337,10 @@ static void test_codec__every_state_of_random_games(void **st)
 		{2, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, SH_BOARD_BEGINNER,
 		 5},
 		{3, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, SH_BOARD_HEX3, 6},
+		/* 5-6 players: special building phases, 24-card bank. */
+		{6, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, SH_BOARD_EXT56,
+		 7},
+		{5, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, SH_BOARD_EXT56, 8},
 	};
 	(void)st;
 	long states = 0, failures = 0, offers = 0;
@@ -460,6 +464,7 @@ static void game_round_trip(const catan_game *g)
 	assert_int_equal(back.opt.phases, g->opt.phases);
 	assert_int_equal(back.opt.dice, g->opt.dice);
 	assert_int_equal(back.opt.offer_limit, g->opt.offer_limit);
+	assert_int_equal(back.opt.special_build, g->opt.special_build);
 	assert_true(back.opt.seed == g->opt.seed);
 	assert_int_equal(back.names.n, g->names.n);
 	for (int p = 0; p < g->names.n; p++)
@@ -507,6 +512,47 @@ static void test_codec__game_round_trip_random(void **st)
 			CATAN_DICE_SEEDED, seed * 7919);
 		game_round_trip(&g);
 	}
+}
+
+/*
+ * A 6-player game on the 5-6 board with its robber on the second desert:
+ * options carry the special building phase, the board its robber.
+ */
+static void test_codec__game_round_trip_six_players(void **st)
+{
+	catan_game g;
+	catan_files f;
+	(void)st;
+	for (int sb = 0; sb <= 1; sb++) {
+		sh_game(&g, 6, SH_BOARD_EXT56, CATAN_PHASES_COMBINED,
+			CATAN_DICE_SEEDED, 11);
+		g.opt.special_build = (uint8_t)sb;
+		int second = -1, deserts = 0;
+		for (int t = 0; t < g.board.ntiles; t++)
+			if (g.board.tile_terrain[t] == CATAN_DESERT &&
+			    ++deserts == 2)
+				second = t;
+		assert_int_equal(deserts, 2);
+		g.board.robber_start = (uint8_t)second;
+		game_round_trip(&g);
+		catan_files_init(&f);
+		assert_int_equal(catan_codec_encode_game(&f, &g), 0);
+		const catan_file *o = catan_files_get(&f, "game/options");
+		const catan_file *b = catan_files_get(&f, "game/board");
+		assert_non_null(strstr(o->data, sb ? "\nspecial-build yes\n"
+						   : "\nspecial-build no\n"));
+		assert_non_null(strstr(b->data, "\nrobber "));
+		catan_files_free(&f);
+	}
+	/* 2-4 player games write neither line. */
+	sh_game(&g, 4, SH_BOARD_BEGINNER, CATAN_PHASES_COMBINED,
+		CATAN_DICE_SEEDED, 11);
+	catan_files_init(&f);
+	assert_int_equal(catan_codec_encode_game(&f, &g), 0);
+	assert_null(strstr(catan_files_get(&f, "game/options")->data,
+			   "special-build"));
+	assert_null(strstr(catan_files_get(&f, "game/board")->data, "robber"));
+	catan_files_free(&f);
 }
 
 static void test_codec__game_round_trip_hexagon3(void **st)
@@ -912,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_codec__game_round_trip_largest_seeds),
 		cmocka_unit_test(test_codec__game_round_trip_random),
 		cmocka_unit_test(test_codec__game_round_trip_hexagon3),
+		cmocka_unit_test(test_codec__game_round_trip_six_players),
 		cmocka_unit_test(test_codec__rejects_missing_file),
 		cmocka_unit_test(test_codec__rejects_stray_file),
 		cmocka_unit_test(test_codec__rejects_line_out_of_order),

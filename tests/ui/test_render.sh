@@ -13,6 +13,7 @@ export SDL_VIDEODRIVER=offscreen
 "$catan" new "$tmp/beginner" --seed 1 >/dev/null
 "$catan" simulate --games 1 --players 4 --seed 5 --out "$tmp/sim" >/dev/null
 "$catan" new "$tmp/random" --board random --seed 11 --players red,blue,white >/dev/null
+"$catan" simulate --games 1 --players 6 --seed 3 --out "$tmp/six" >/dev/null
 
 render() { # name repo rev size extra...
 	local name=$1 repo=$2 rev=$3 size=$4
@@ -29,6 +30,7 @@ render beginner "$tmp/beginner" "" 1280x800
 render midgame "$tmp/sim/game-00000" "blue~60" 1280x800 --as blue
 render endgame "$tmp/sim/game-00000" "" 1024x640 --reveal
 render random-coords "$tmp/random" "" 900x700 --coords
+render six-players "$tmp/six/game-00000" "red~40" 1280x800 --reveal
 
 # The comparison itself can fail: a different state is caught.
 "$catan" render "$tmp/sim/game-00000" "blue~59" --size 1280x800 --as blue \
