@@ -37,6 +37,11 @@ hosts=()
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	# Whatever still runs inside a host (a daemon started through a
+	# subshell) is found by namespace, not by pid.
+	for h in "${hosts[@]}"; do
+		ip netns pids "$tag-$h" 2>/dev/null | xargs -r kill 2>/dev/null || true
+	done
 	wait 2>/dev/null || true
 	for h in "${hosts[@]}"; do ip netns del "$tag-$h" 2>/dev/null || true; done
 	ip netns del "$sw" 2>/dev/null || true
