@@ -545,6 +545,9 @@ static void relayout(window *w, const catan_game *g)
 	SDL_GetRendererOutputSize(w->r, &rw, &rh);
 	catan_view_layout(&w->v, &g->board, rw, rh);
 	char why[256];
+	/* New fonts may reuse the old ones' addresses: forget cached text. */
+	if (w->fonts.u != w->v.u)
+		ui_draw_reset();
 	ui_fonts_open(&w->fonts, w->v.u, why, sizeof why);
 }
 

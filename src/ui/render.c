@@ -201,7 +201,7 @@ typedef struct text_entry {
 	SDL_Renderer *r;
 	TTF_Font *font;
 	rgba c;
-	char s[96];
+	char s[256];
 	SDL_Texture *tex;
 	int w, h;
 	unsigned used;
@@ -223,8 +223,8 @@ void ui_draw_reset(void)
 static text_entry *text_get(SDL_Renderer *r, TTF_Font *font, const char *s,
 			    rgba c)
 {
-	if (!font || !s || !*s)
-		return NULL;
+	if (!font || !s || !*s || strlen(s) >= sizeof cache[0].s)
+		return NULL; /* (longer text than any label: not drawn) */
 	unsigned h = 2166136261u;
 	for (const char *p = s; *p; p++)
 		h = (h ^ (unsigned char)*p) * 16777619u;
@@ -232,7 +232,7 @@ static text_entry *text_get(SDL_Renderer *r, TTF_Font *font, const char *s,
 	int slot = (int)(h % TEXT_CACHE);
 	text_entry *e = &cache[slot];
 	if (e->tex && e->r == r && e->font == font && !memcmp(&e->c, &c, sizeof c) &&
-	    !strncmp(e->s, s, sizeof e->s - 1)) {
+	    !strcmp(e->s, s)) {
 		e->used = frame_no;
 		return e;
 	}
