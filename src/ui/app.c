@@ -637,7 +637,7 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 	memset(&fs, 0, sizeof fs);
 	snapshot cur;
 	memset(&cur, 0, sizeof cur);
-	unsigned drawn_seq = 0;
+	unsigned drawn_seq = 0, offered_discard = 0;
 	bool dirty = true;
 	int mx = -1, my = -1;
 	ui_frame fr;
@@ -672,6 +672,17 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				w.v.dialog = CATAN_DLG_NONE;
 				dirty = true;
 			}
+		}
+		/* A discard owed opens its dialog by itself, once per turn
+		 * (Esc closes it; the Discard button opens it again). */
+		if (s->phase == CATAN_PHASE_DISCARD && w.v.actor < s->opt.nplayers &&
+		    s->discard[w.v.actor] && w.v.dialog == CATAN_DLG_NONE &&
+		    offered_discard != (unsigned)s->turn + 1) {
+			catan_action none;
+			if (catan_view_key(&none, &w.v, &a.g.board, s, 'd', NULL, 0) ==
+			    CATAN_VIEW_CHANGED)
+				dirty = true;
+			offered_discard = (unsigned)s->turn + 1;
 		}
 		SDL_Event e;
 		bool quit = false;
@@ -724,7 +735,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 					char t[160];
 					catan_action_format(t, sizeof t, &a.g.board,
 							    &a.g.names, &act_);
-					snprintf(why, sizeof why, "you: %s", t);
+					snprintf(why, sizeof why, "done: %s %s",
+						 a.g.names.name[actor], t);
 				}
 				poke(&a); /* sync now, so the others see it */
 				SDL_LockMutex(a.mx);
@@ -757,7 +769,7 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		fr.title = panel_title;
 		fr.status = status;
 		fr.message = why;
-		fr.message_ok = !strncmp(why, "you: ", 5);
+		fr.message_ok = !strncmp(why, "done: ", 6);
 		fr.sync = a.peer ? cur.sync : NULL;
 		frame_log(&fr, &cur.lb);
 		fr.show_buttons = true;

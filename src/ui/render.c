@@ -747,10 +747,20 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	/* Log. */
 	text(r, f->bold, "log", x, y, 0, 0, text_light);
 	y += 20 * u;
-	for (int i = 0; i < fr->nlog && y < v->h - 16 * u; i++) {
+	float bottom = v->h - (fr->show_buttons ? 40 : 8) * u;
+	for (int i = 0; i < fr->nlog && y < bottom - 16 * u; i++) {
 		text(r, f->small, fr->log[i], x, y, 0, 0,
 		     i == fr->nlog - 1 ? text_light : text_dim);
 		y += 17 * u;
+	}
+	if (fr->show_buttons) {
+		/* How to play, for whoever has not read the README. */
+		text(r, f->small,
+		     "click a ringed spot to build or move the robber;", x,
+		     bottom, 0, 0, text_dim);
+		text(r, f->small,
+		     "keys under the buttons; Esc cancels; c shows coordinates",
+		     x, bottom + 16 * u, 0, 0, text_dim);
 	}
 	SDL_RenderSetClipRect(r, NULL);
 }
@@ -784,8 +794,16 @@ static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 				   : (rgba){48, 52, 62, 255});
 		outline_rect(r, q, on ? (rgba){150, 210, 150, 255}
 				      : (rgba){70, 74, 86, 255});
-		text(r, f->small, catan_button_label(i), q->x + q->w / 2.0f,
-		     q->y + q->h / 2.0f, 1, 1, on ? white : (rgba){120, 124, 136, 255});
+		static const char keys[CATAN_BTN_COUNT] = "rebkoymtfaxde";
+		char label[32];
+		snprintf(label, sizeof label, "%s", catan_button_label(i));
+		text(r, f->small, label, q->x + q->w / 2.0f,
+		     q->y + q->h * 0.4f, 1, 1, on ? white : (rgba){120, 124, 136, 255});
+		snprintf(label, sizeof label, "%c", keys[i]);
+		if (q->h > 30 * v->u)
+			text(r, f->small, label, q->x + q->w / 2.0f,
+			     q->y + q->h * 0.8f, 1, 1,
+			     on ? (rgba){190, 230, 190, 255} : (rgba){90, 94, 106, 255});
 	}
 }
 
@@ -916,4 +934,18 @@ void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	draw_bar(r, f, fr);
 	draw_panel(r, f, fr);
 	draw_dialog(r, f, fr);
+	if (fr->s->phase == CATAN_PHASE_OVER && fr->s->winner < fr->s->opt.nplayers &&
+	    fr->v->dialog == CATAN_DLG_NONE) {
+		/* The winner, across the board. */
+		const catan_view *v = fr->v;
+		char buf[96];
+		snprintf(buf, sizeof buf, "%s wins with %d victory points!",
+			 fr->g->names.name[fr->s->winner],
+			 catan_state_vp(fr->s, fr->s->winner));
+		catan_rect band = {v->board_area.x, v->board_area.y + v->board_area.h / 2 - (int)(30 * v->u),
+				   v->board_area.w, (int)(60 * v->u)};
+		fill_rect(r, &band, alpha(ink, 190));
+		text(r, f->big, buf, band.x + band.w / 2.0f, band.y + band.h / 2.0f, 1, 1,
+		     ui_player_color(fr->g, fr->s->winner));
+	}
 }

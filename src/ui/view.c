@@ -120,7 +120,7 @@ void catan_view_layout(catan_view *v, const catan_board *b, int w, int h)
 		pw = (int)(300 * v->u);
 	if (pw > w / 2)
 		pw = w / 2;
-	int barh = (int)(46 * v->u);
+	int barh = (int)(52 * v->u);
 	v->panel = (catan_rect){w - pw, 0, pw, h};
 	v->bar = (catan_rect){0, h - barh, w - pw, barh};
 	v->board_area = (catan_rect){0, 0, w - pw, h - barh};
