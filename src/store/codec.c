@@ -249,18 +249,20 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 	tprintf(&t, "\n");
 	if (flush(out, "cards", &t))
 		return -1;
-	for (int p = 0; p < n; p++) {
-		tprintf(&t, "%s ", who(g, p));
-		cards_text(&t, s->players[p].hand, CATAN_RES_COUNT,
-			   catan_res_name);
-		tprintf(&t, "\n");
-	}
-	if (flush(out, "hands", &t))
-		return -1;
 	for (int p = 0; p < n; p++)
 		tprintf(&t, "%s %d\n", who(g, p), s->players[p].knights);
 	if (flush(out, "knights", &t))
 		return -1;
+	/*
+	 * now: what most actions change, in one file so that a typical action
+	 * rewrites one blob, and in an order that keeps a diff's hunks short
+	 * (end: the first line; roll: the first line, dice, draws, hands).
+	 * Lines that only hold a default are left out.
+	 */
+	tprintf(&t, "turn %d %s %s\n", s->turn, who(g, s->active),
+		catan_phase_name(s->phase));
+	if (s->phase == CATAN_PHASE_SPECIAL)
+		tprintf(&t, "builder %s\n", who(g, s->builder));
 	for (int p = 0; p < n; p++)
 		if (s->discard[p])
 			tprintf(&t, "discard %s %d\n", who(g, p), s->discard[p]);
@@ -274,7 +276,28 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 	}
 	if (resuming(s->phase))
 		tprintf(&t, "resume %s\n", catan_phase_name(s->resume));
-	if (flush(out, "pending", &t))
+	if (s->dev_played)
+		tprintf(&t, "card-played yes\n");
+	bool bought = false;
+	for (int d = 0; d < CATAN_DEV_COUNT; d++)
+		bought |= s->bought[d] != 0;
+	if (bought) {
+		tprintf(&t, "bought ");
+		cards_text(&t, s->bought, CATAN_DEV_COUNT, catan_dev_name);
+		tprintf(&t, "\n");
+	}
+	if (s->offers)
+		tprintf(&t, "offers %d\n", s->offers);
+	uint64_t draws = (s->rng.s - rng_start(s->opt.seed)) * rng_gamma_inverse();
+	tprintf(&t, "dice %d %d\ndraws %llu\n", s->dice[0], s->dice[1],
+		(unsigned long long)draws);
+	/* Hands: counts of lumber brick wool grain ore (spec/format.md). */
+	for (int p = 0; p < n; p++) {
+		const uint8_t *h = s->players[p].hand;
+		tprintf(&t, "%s %d %d %d %d %d\n", who(g, p), h[0], h[1], h[2],
+			h[3], h[4]);
+	}
+	if (flush(out, "now", &t))
 		return -1;
 	for (int p = 0; p < n; p++)
 		CATAN_FOR_BITS(e, s->players[p].roads.w, CATAN_EWORDS)
@@ -292,24 +315,10 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 	}
 	if (flush(out, "robber", &t))
 		return -1;
-	tprintf(&t, "card-played %s\nbought ", s->dev_played ? "yes" : "no");
-	cards_text(&t, s->bought, CATAN_DEV_COUNT, catan_dev_name);
-	tprintf(&t, "\noffers %d\n", s->offers);
-	if (flush(out, "this-turn", &t))
-		return -1;
 	tprintf(&t, "longest-road %s\nlargest-army %s\nwinner %s\n",
 		who(g, s->longest_road), who(g, s->largest_army),
 		who(g, s->winner));
-	if (flush(out, "trophies", &t))
-		return -1;
-	uint64_t draws = (s->rng.s - rng_start(s->opt.seed)) * rng_gamma_inverse();
-	tprintf(&t, "turn %d\nactive %s\nphase %s\n", s->turn,
-		who(g, s->active), catan_phase_name(s->phase));
-	if (s->phase == CATAN_PHASE_SPECIAL)
-		tprintf(&t, "builder %s\n", who(g, s->builder));
-	tprintf(&t, "dice %d %d\ndraws %llu\n", s->dice[0], s->dice[1],
-		(unsigned long long)draws);
-	return flush(out, "turn", &t);
+	return flush(out, "trophies", &t);
 }
 
 /* ---- decoding ---- */
@@ -793,10 +802,198 @@ static int pieces_file(reader *r, catan_state *s, const catan_game *g,
 
 /* Every path the state of game g must have. */
 static const char *const state_paths[] = {
-	"buildings", "cards", "hands",	   "knights",  "pending", "roads",
-	"robber",    "this-turn", "trophies", "turn",
+	"buildings", "cards", "knights", "now", "roads", "robber", "trophies",
 };
 #define NSTATE_PATHS (int)(sizeof state_paths / sizeof state_paths[0])
+
+/* The offer line: "offer FROM TO give CARDS get CARDS". */
+static int offer_line(reader *r, catan_state *out, const catan_game *g)
+{
+	char from[32], to[32], give[160], get[160];
+	const char *gv = strstr(r->cur, " give ");
+	const char *gt = gv ? strstr(gv + 6, " get ") : NULL;
+	int used = 0;
+	if (!gv || !gt ||
+	    sscanf(r->cur, "offer %31s %31s%n", from, to, &used) != 2 ||
+	    r->cur + used != gv || (size_t)(gt - gv - 6) >= sizeof give ||
+	    strlen(gt + 5) >= sizeof get)
+		return rfail(r, "bad offer line \"%.60s\"", r->cur);
+	memcpy(give, gv + 6, (size_t)(gt - gv - 6));
+	give[gt - gv - 6] = '\0';
+	memcpy(get, gt + 5, strlen(gt + 5) + 1);
+	int f = player_word(g, from, false), t = player_word(g, to, false);
+	if (f < 0 || t < 0 ||
+	    !parse_cards(give, out->offer_give, CATAN_RES_COUNT, catan_res_name,
+			 catan_res_total(g->opt.nplayers)) ||
+	    !parse_cards(get, out->offer_get, CATAN_RES_COUNT, catan_res_name,
+			 catan_res_total(g->opt.nplayers)))
+		return rfail(r, "bad offer line \"%.60s\"", r->cur);
+	out->offer_from = (uint8_t)f;
+	out->offer_to = (uint8_t)t;
+	return 0;
+}
+
+/* True when the current line starts with the word `key` and a space. */
+static bool starts(const reader *r, const char *key)
+{
+	size_t k = strlen(key);
+	return !strncmp(r->cur, key, k) && r->cur[k] == ' ';
+}
+
+/*
+ * The now file: "turn T ACTIVE PHASE"; the optional lines (discards owed
+ * in player order, the offer, the resume phase, card-played yes, bought
+ * CARDS, offers N), each only when it holds more than a default and in
+ * that order; "dice D1 D2"; "draws K"; one hand per player.
+ */
+static int decode_now(reader *r, catan_state *out, const catan_game *g,
+		      const catan_files *in, catan_codec_error *err)
+{
+	int n = g->opt.nplayers;
+	long v;
+	const char *rest;
+
+	if (open_file(r, in, "now", err) || need_line(r, "turn"))
+		return -1;
+	{
+		char tn[8], who_[32], ph[16], extra[2];
+		if (sscanf(r->cur, "turn %7s %31s %15s %1s", tn, who_, ph,
+			   extra) != 3 ||
+		    !read_uint(tn, 0, 65535, &v))
+			return rfail(r, "expected \"turn N PLAYER PHASE\" with N "
+					"from 0 to 65535, got \"%.40s\"",
+				     r->cur);
+		out->turn = (uint16_t)v;
+		int p = player_word(g, who_, false);
+		if (p < 0)
+			return rfail(r, "unknown player \"%.20s\"", who_);
+		out->active = (uint8_t)p;
+		int phase = phase_word(ph);
+		if (phase < 0)
+			return rfail(r, "unknown phase \"%.20s\"", ph);
+		out->phase = (uint8_t)phase;
+	}
+	if (out->phase == CATAN_PHASE_SPECIAL) {
+		if (player_line(r, g, "builder", &out->builder))
+			return -1;
+		if (out->builder == CATAN_NONE)
+			return rfail(r, "builder must be a player");
+	}
+	/* Optional lines, each at most once and in this order. */
+	enum { DISCARD, OFFER, RESUME, PLAYED, BOUGHT, OFFERS, DICE };
+	int stage = DISCARD, last = -1;
+	bool resume = false;
+	for (;;) {
+		if (need_line(r, "dice"))
+			return -1;
+		char kind[16], a[32], c[32], extra[2];
+		if (stage <= DISCARD && starts(r, "discard") &&
+		    sscanf(r->cur, "%15s %31s %31s %1s", kind, a, c, extra) == 3) {
+			int p = player_word(g, a, false);
+			if (p <= last ||
+			    !read_uint(c, 1, CATAN_RES_COUNT * catan_res_total(n) / 2,
+				       &v))
+				return rfail(r, "bad discard line \"%.60s\"",
+					     r->cur);
+			out->discard[p] = (uint8_t)v;
+			last = p;
+			continue;
+		}
+		if (stage <= OFFER && starts(r, "offer")) {
+			if (offer_line(r, out, g))
+				return -1;
+			stage = OFFER + 1;
+			continue;
+		}
+		if (stage <= RESUME && starts(r, "resume")) {
+			int rp = phase_word(r->cur + 7);
+			if (rp < 0)
+				return rfail(r, "unknown phase \"%.20s\"",
+					     r->cur + 7);
+			out->resume = (uint8_t)rp;
+			resume = true;
+			stage = RESUME + 1;
+			continue;
+		}
+		if (stage <= PLAYED && starts(r, "card-played")) {
+			if (strcmp(r->cur, "card-played yes"))
+				return rfail(r, "expected \"card-played yes\" "
+						"(no is left out)");
+			out->dev_played = 1;
+			stage = PLAYED + 1;
+			continue;
+		}
+		if (stage <= BOUGHT && starts(r, "bought")) {
+			if (!parse_cards(r->cur + 7, out->bought,
+					 CATAN_DEV_COUNT, catan_dev_name,
+					 catan_dev_start(n, CATAN_DEV_KNIGHT)) ||
+			    !strcmp(r->cur + 7, "none"))
+				return rfail(r, "expected \"bought CARDS\" (none "
+						"is left out)");
+			stage = BOUGHT + 1;
+			continue;
+		}
+		if (stage <= OFFERS && starts(r, "offers")) {
+			if (!read_uint(r->cur + 7, 1, 255, &v))
+				return rfail(r, "expected \"offers N\" with N "
+						"from 1 to 255 (0 is left out)");
+			out->offers = (uint8_t)v;
+			stage = OFFERS + 1;
+			continue;
+		}
+		break; /* the dice line, read below from r->cur */
+	}
+	if (resume != resuming(out->phase))
+		return rfail(r, "a resume line belongs exactly to the discard, "
+				"robber and offer phases");
+	{
+		int d1, d2, used = 0;
+		if (sscanf(r->cur, "dice %1d %1d%n", &d1, &d2, &used) != 2 ||
+		    r->cur[used] || d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0))
+			return rfail(r, "expected a discard, offer, resume, "
+					"card-played, bought or offers line in "
+					"that order, or \"dice D1 D2\"; got "
+					"\"%.40s\"",
+				     r->cur);
+		out->dice[0] = (uint8_t)d1;
+		out->dice[1] = (uint8_t)d2;
+	}
+	const char *w;
+	if (key_word(r, "draws", &w))
+		return -1;
+	{
+		unsigned long long k = 0;
+		if ((*w == '0' && w[1]) || strspn(w, "0123456789") != strlen(w) ||
+		    strlen(w) > 19)
+			return rfail(r, "draws must be a whole number");
+		sscanf(w, "%llu", &k);
+		out->rng.s = rng_start(g->opt.seed) + (uint64_t)k * RNG_GAMMA;
+	}
+	for (int p = 0; p < n; p++) {
+		if (need_line(r, "a player's hand") ||
+		    !(rest = player_prefix(r, g, p)))
+			return -1;
+		for (int res = 0; res < CATAN_RES_COUNT; res++) {
+			char num[8];
+			size_t len = strcspn(rest, " ");
+			bool last_one = res == CATAN_RES_COUNT - 1;
+			if (len == 0 || len >= sizeof num ||
+			    (last_one ? rest[len] != '\0' : rest[len] != ' '))
+				return rfail(r, "expected \"%s L B W G O\": five "
+						"counts from 0 to %d",
+					     g->names.name[p], catan_res_total(n));
+			memcpy(num, rest, len);
+			num[len] = '\0';
+			if (!read_uint(num, 0, catan_res_total(n), &v))
+				return rfail(r, "expected \"%s L B W G O\": five "
+						"counts from 0 to %d",
+					     g->names.name[p], catan_res_total(n));
+			out->players[p].hand[res] = (uint8_t)v;
+			rest += len + !last_one;
+		}
+	}
+	return expect_end(r);
+}
 
 int catan_codec_decode_state(catan_state *out, const catan_game *g,
 			     const catan_files *in, catan_codec_error *err)
@@ -805,8 +1002,7 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 	int n = g->opt.nplayers;
 	reader r;
 	long v;
-	int rc;
-	const char *w, *rest;
+	const char *rest;
 	memset(err, 0, sizeof *err);
 
 	/* No stray files (game/ is the caller's). */
@@ -828,47 +1024,7 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		return -1;
 	}
 
-	/* turn first: other files depend on the phase. */
-	if (open_file(&r, in, "turn", err) || key_num(&r, "turn", 0, 65535, &v))
-		return -1;
-	out->turn = (uint16_t)v;
-	if (player_line(&r, g, "active", &out->active))
-		return -1;
-	if (out->active == CATAN_NONE)
-		return rfail(&r, "active must be a player");
-	if (key_word(&r, "phase", &w))
-		return -1;
-	int ph = phase_word(w);
-	if (ph < 0)
-		return rfail(&r, "unknown phase \"%.20s\"", w);
-	out->phase = (uint8_t)ph;
-	if (ph == CATAN_PHASE_SPECIAL) {
-		if (player_line(&r, g, "builder", &out->builder))
-			return -1;
-		if (out->builder == CATAN_NONE)
-			return rfail(&r, "builder must be a player");
-	}
-	if (need_line(&r, "dice"))
-		return -1;
-	{
-		int d1, d2, used = 0;
-		if (sscanf(r.cur, "dice %1d %1d%n", &d1, &d2, &used) != 2 ||
-		    r.cur[used] || d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0))
-			return rfail(&r, "expected \"dice D1 D2\"");
-		out->dice[0] = (uint8_t)d1;
-		out->dice[1] = (uint8_t)d2;
-	}
-	if (key_word(&r, "draws", &w))
-		return -1;
-	{
-		unsigned long long k = 0;
-		if ((*w == '0' && w[1]) || strspn(w, "0123456789") != strlen(w) ||
-		    strlen(w) > 19)
-			return rfail(&r, "draws must be a whole number");
-		sscanf(w, "%llu", &k);
-		out->rng.s = rng_start(g->opt.seed) + (uint64_t)k * RNG_GAMMA;
-	}
-	if (expect_end(&r))
+	if (decode_now(&r, out, g, in, err))
 		return -1;
 
 	if (open_file(&r, in, "buildings", err) || pieces_file(&r, out, g, false))
@@ -899,19 +1055,6 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 	if (expect_end(&r))
 		return -1;
 
-	if (open_file(&r, in, "hands", err))
-		return -1;
-	for (int p = 0; p < n; p++) {
-		if (need_line(&r, "a player's hand") ||
-		    !(rest = player_prefix(&r, g, p)))
-			return -1;
-		if (!parse_cards(rest, out->players[p].hand, CATAN_RES_COUNT,
-				 catan_res_name, catan_res_total(n)))
-			return rfail(&r, "bad hand \"%.40s\"", rest);
-	}
-	if (expect_end(&r))
-		return -1;
-
 	if (open_file(&r, in, "knights", err))
 		return -1;
 	for (int p = 0; p < n; p++) {
@@ -926,74 +1069,6 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 	}
 	if (expect_end(&r))
 		return -1;
-
-	/* pending: discards in player order, an offer, the resume phase. */
-	if (open_file(&r, in, "pending", err))
-		return -1;
-	int last = -1;
-	bool offer = false, resume = false;
-	while ((rc = next_line(&r)) == 0) {
-		char kind[16], a[32], c[32], extra[2];
-		if (!offer && !resume &&
-		    sscanf(r.cur, "%15s %31s %31s %1s", kind, a, c, extra) == 3 &&
-		    !strcmp(kind, "discard")) {
-			int p = player_word(g, a, false);
-			if (p <= last ||
-			    !read_uint(c, 1, CATAN_RES_COUNT * catan_res_total(n) / 2,
-				       &v))
-				return rfail(&r, "bad discard line \"%.60s\"",
-					     r.cur);
-			out->discard[p] = (uint8_t)v;
-			last = p;
-			continue;
-		}
-		if (!offer && !resume && !strncmp(r.cur, "offer ", 6)) {
-			/* offer FROM TO give CARDS get CARDS */
-			char from[32], to[32], give[160], get[160];
-			const char *gv = strstr(r.cur, " give ");
-			const char *gt = gv ? strstr(gv + 6, " get ") : NULL;
-			int used = 0;
-			if (!gv || !gt ||
-			    sscanf(r.cur, "offer %31s %31s%n", from, to, &used) != 2 ||
-			    r.cur + used != gv || (size_t)(gt - gv - 6) >= sizeof give ||
-			    strlen(gt + 5) >= sizeof get)
-				return rfail(&r, "bad offer line \"%.60s\"",
-					     r.cur);
-			memcpy(give, gv + 6, (size_t)(gt - gv - 6));
-			give[gt - gv - 6] = '\0';
-			memcpy(get, gt + 5, strlen(gt + 5) + 1);
-			int f = player_word(g, from, false),
-			    t = player_word(g, to, false);
-			if (f < 0 || t < 0 ||
-			    !parse_cards(give, out->offer_give, CATAN_RES_COUNT,
-					 catan_res_name, catan_res_total(n)) ||
-			    !parse_cards(get, out->offer_get, CATAN_RES_COUNT,
-					 catan_res_name, catan_res_total(n)))
-				return rfail(&r, "bad offer line \"%.60s\"",
-					     r.cur);
-			out->offer_from = (uint8_t)f;
-			out->offer_to = (uint8_t)t;
-			offer = true;
-			continue;
-		}
-		if (!resume && !strncmp(r.cur, "resume ", 7)) {
-			int rp = phase_word(r.cur + 7);
-			if (rp < 0)
-				return rfail(&r, "unknown phase \"%.20s\"",
-					     r.cur + 7);
-			out->resume = (uint8_t)rp;
-			resume = true;
-			continue;
-		}
-		return rfail(&r, "expected a discard, offer or resume line, got "
-				 "\"%.40s\"",
-			     r.cur);
-	}
-	if (rc < 0)
-		return -1;
-	if (resume != resuming(out->phase))
-		return rfail(&r, "a resume line belongs exactly to the discard, "
-				 "robber and offer phases");
 
 	if (open_file(&r, in, "robber", err) || need_line(&r, "a tile"))
 		return -1;
@@ -1014,18 +1089,6 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 	if (expect_end(&r))
 		return -1;
 
-	if (open_file(&r, in, "this-turn", err) ||
-	    yes_no(&r, "card-played", &out->dev_played) ||
-	    need_line(&r, "bought"))
-		return -1;
-	if (strncmp(r.cur, "bought ", 7) ||
-	    !parse_cards(r.cur + 7, out->bought, CATAN_DEV_COUNT,
-			 catan_dev_name, catan_dev_start(n, CATAN_DEV_KNIGHT)))
-		return rfail(&r, "expected \"bought CARDS\" or \"bought none\"");
-	if (key_num(&r, "offers", 0, 255, &v) || expect_end(&r))
-		return -1;
-	out->offers = (uint8_t)v;
-
 	if (open_file(&r, in, "trophies", err) ||
 	    player_line(&r, g, "longest-road", &out->longest_road) ||
 	    player_line(&r, g, "largest-army", &out->largest_army) ||
@@ -1038,7 +1101,7 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		for (int p = 0; p < n; p++)
 			left -= out->players[p].hand[res];
 		if (left < 0) {
-			snprintf(err->path, sizeof err->path, "hands");
+			snprintf(err->path, sizeof err->path, "now");
 			snprintf(err->msg, sizeof err->msg,
 				 "more than %d %s cards in the hands",
 				 catan_res_total(n), catan_res_name(res));

@@ -465,6 +465,7 @@ int catan_store_flush(catan_store *s, catan_err *err)
 {
 	git_packbuilder *pb = NULL;
 	git_revwalk *walk = NULL;
+	git_refdb *refdb = NULL;
 	int rc = -1;
 	if (!s->batch)
 		return 0;
@@ -509,10 +510,27 @@ int catan_store_flush(catan_store *s, catan_err *err)
 			goto done;
 		}
 	}
+	/*
+	 * The branches as one packed-refs file rather than a file each in a
+	 * directory of their own: what a simulated game leaves is then the
+	 * pack, its index, HEAD, config and packed-refs. Later moves write
+	 * loose refs again, as git does.
+	 */
+	if (git_repository_refdb(&refdb, s->repo) || git_refdb_compress(refdb)) {
+		store_git_fail(err, "packing the branches");
+		goto done;
+	}
+	{
+		char dir[4096];
+		snprintf(dir, sizeof dir, "%srefs/heads",
+			 git_repository_path(s->repo));
+		rmdir(dir); /* only if empty */
+	}
 	git_mempack_reset(s->mempack);
 	s->batch = true;
 	rc = 0;
 done:
+	git_refdb_free(refdb);
 	git_revwalk_free(walk);
 	git_packbuilder_free(pb);
 	return rc;
@@ -533,6 +551,37 @@ void catan_store_free(catan_store *s)
 const catan_game *catan_store_game(const catan_store *s)
 {
 	return &s->game;
+}
+
+/*
+ * What `git init` copies from its template and a game never uses: the
+ * sample hooks, info/exclude (a bare repository has no working tree), the
+ * gitweb description, and two empty directories. Stock git recreates none
+ * of them and needs none of them (HEAD, objects/ and refs/ make a
+ * repository), so a game is left without them: they were most of a short
+ * game's .git. Failures are ignored: what stays is only a few bytes.
+ */
+void store_drop_template(const char *gitdir)
+{
+	static const char *const files[] = {
+		"description",	       "info/exclude", "hooks/README.sample",
+		"hooks/applypatch-msg.sample", "hooks/commit-msg.sample",
+		"hooks/post-update.sample",    "hooks/pre-applypatch.sample",
+		"hooks/pre-commit.sample",     "hooks/pre-push.sample",
+		"hooks/pre-rebase.sample",     "hooks/prepare-commit-msg.sample",
+		"hooks/update.sample",
+	};
+	static const char *const dirs[] = {"info", "hooks", "refs/tags",
+					   "objects/info"};
+	char path[4096];
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", gitdir, files[i]);
+		unlink(path);
+	}
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", gitdir, dirs[i]);
+		rmdir(path); /* only if empty: anything else is not ours */
+	}
 }
 
 int catan_store_create(catan_store **out, const char *path,
@@ -576,6 +625,7 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		store_git_fail(err, "creating the repository");
 		goto done;
 	}
+	store_drop_template(git_repository_path(s->repo));
 	if (store_lock(s, err))
 		goto done;
 	/*

@@ -37,6 +37,12 @@ struct catan_store {
  */
 int store_lock(catan_store *s, catan_err *err);
 
+/*
+ * Removes what repository init copied from git's template (sample hooks,
+ * info/, description, empty refs/tags and objects/info): a game uses none.
+ */
+void store_drop_template(const char *gitdir);
+
 /* Fills err with a formatted sentence; returns -1. */
 int store_fail(catan_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -507,6 +507,7 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		store_git_fail(err, "creating the repository");
 		goto done;
 	}
+	store_drop_template(git_repository_path(repo));
 	if (git_repository_config(&cfg, repo) ||
 	    git_config_set_string(cfg, "core.logAllRefUpdates", "always")) {
 		store_git_fail(err, "configuring the repository");

@@ -53,7 +53,7 @@ ok "log, git log, git fsck --strict, verify"
 
 # git worktree of an old commit: its files are the state show reports.
 git -C "$g" worktree add -q --detach "$tmp/wt" HEAD~2 2>/dev/null
-grep -q "^phase setup" "$tmp/wt/turn" || fail "worktree turn file"
+grep -q "^turn 0 [a-z]* setup$" "$tmp/wt/now" || fail "worktree now file"
 grep -q "^ann settlement" "$tmp/wt/buildings" || fail "worktree buildings"
 ok "git worktree add shows the state as files"
 

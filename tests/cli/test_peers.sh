@@ -167,9 +167,9 @@ make_game "$t2" 9
 $catan -C "$t2/red" act setup 0,-1,n 0,-1,nw >/dev/null
 real=$(git -C "$t2/red" rev-parse red)
 genesis=$(git -C "$t2/red" rev-parse "$real^")
-hands=$(git -C "$t2/red" show "$real:hands" | sed '1s/^red none$/red lumber:1/')
-blob=$(printf '%s\n' "$hands" | git -C "$t2/red" hash-object -w --stdin)
-newtree=$(git -C "$t2/red" ls-tree "$real" | sed "s/[0-9a-f]\{40\}\thands\$/$blob\thands/" | git -C "$t2/red" mktree)
+now=$(git -C "$t2/red" show "$real:now" | sed 's/^red 0 0 0 0 0$/red 1 0 0 0 0/')
+blob=$(printf '%s\n' "$now" | git -C "$t2/red" hash-object -w --stdin)
+newtree=$(git -C "$t2/red" ls-tree "$real" | sed "s/[0-9a-f]\{40\}\tnow\$/$blob\tnow/" | git -C "$t2/red" mktree)
 bad=$(GIT_AUTHOR_NAME=red GIT_AUTHOR_EMAIL=red@catan GIT_COMMITTER_NAME=red \
 	GIT_COMMITTER_EMAIL=red@catan git -C "$t2/red" commit-tree "$newtree" -p "$genesis" \
 	-m $'setup 0,-1,n 0,-1,nw\n\nPlayer: red\nTurn: 0')

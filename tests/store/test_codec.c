@@ -237,6 +237,27 @@ static void line_of(fixture *fx, const char *path, int line, char *out,
 	snprintf(out, size, "%.*s", (int)(end - p), p);
 }
 
+/* The line of now that holds player p's hand (the last lines). */
+static int hand_line(fixture *fx, int p)
+{
+	int lines = 0;
+	for (const char *c = text_of(fx, "now"); *c; c++)
+		lines += *c == '\n';
+	return lines - fx->g.opt.nplayers + 1 + p;
+}
+
+/* Inserts `text` (no newline) as line `line` (1-based) of `path`. */
+static void insert_line(fixture *fx, const char *path, int line,
+			const char *text)
+{
+	char out[8192];
+	const char *t = text_of(fx, path), *p = t;
+	for (int i = 1; i < line; i++)
+		p = strchr(p, '\n') + 1;
+	snprintf(out, sizeof out, "%.*s%s\n%s", (int)(p - t), t, text, p);
+	edit(fx, path, out, NULL);
+}
+
 /* Swaps lines `line` and `line` + 1 of `path`. */
 static void swap_lines(fixture *fx, const char *path, int line)
 {
@@ -291,15 +312,16 @@ static void test_codec__initial_files_are_as_documented(void **st)
 	assert_int_equal(strncmp(catan_files_get(&f, "game/board")->data,
 				 "tile 0,-2 ", 10),
 			 0);
-	assert_string_equal(catan_files_get(&f, "pending")->data, "");
+	assert_null(catan_files_get(&f, "pending"));
 	assert_string_equal(catan_files_get(&f, "robber")->data, "0,0\n");
 	assert_int_equal(strncmp(catan_files_get(&f, "trophies")->data,
 				 "longest-road none\nlargest-army none\n",
 				 35),
 			 0);
-	assert_int_equal(strncmp(catan_files_get(&f, "turn")->data, "turn 0\n",
-				 7),
-			 0);
+	assert_string_equal(catan_files_get(&f, "now")->data,
+			    "turn 0 red setup\ndice 0 0\ndraws 0\n"
+			    "red 0 0 0 0 0\nblue 0 0 0 0 0\n"
+			    "white 0 0 0 0 0\norange 0 0 0 0 0\n");
 	/* State files in path order, each UTF-8 text ending in a newline. */
 	catan_files_init(&f2);
 	assert_int_equal(catan_codec_encode_state(&f2, &g, &s), 0);
@@ -576,8 +598,8 @@ static void test_codec__rejects_missing_file(void **st)
 	expect_state_error(&fx, "robber", 0, "missing file");
 	fixture_free(&fx);
 	fixture_played(&fx);
-	edit(&fx, "turn", NULL, NULL);
-	expect_state_error(&fx, "turn", 0, "missing file");
+	edit(&fx, "now", NULL, NULL);
+	expect_state_error(&fx, "now", 0, "missing file");
 	fixture_free(&fx);
 	/* Each file in turn. */
 	fixture_played(&fx);
@@ -621,10 +643,22 @@ static void test_codec__rejects_line_out_of_order(void **st)
 	swap_lines(&fx, "trophies", 1);
 	expect_state_error(&fx, "trophies", 1, "longest-road");
 	fixture_free(&fx);
-	/* turn: the first two lines swapped. */
+	/* now: the first two lines swapped. */
 	fixture_played(&fx);
-	swap_lines(&fx, "turn", 1);
-	expect_state_error(&fx, "turn", 1, "turn");
+	swap_lines(&fx, "now", 1);
+	expect_state_error(&fx, "now", 1, "turn");
+	fixture_free(&fx);
+	/* now: dice and draws swapped. */
+	fixture_played(&fx);
+	locate(&fx, "dice ", path, &line);
+	swap_lines(&fx, path, line);
+	expect_state_error(&fx, path, line, "dice");
+	fixture_free(&fx);
+	/* now: optional lines out of their order. */
+	fixture_played(&fx);
+	insert_line(&fx, "now", 2, "offers 1");
+	insert_line(&fx, "now", 3, "card-played yes");
+	expect_state_error(&fx, "now", 3, "dice");
 	fixture_free(&fx);
 	/* Red's two settlements (listed by vertex id) swapped. */
 	fixture_played(&fx);
@@ -641,8 +675,8 @@ static void test_codec__rejects_number_out_of_range(void **st)
 	int line;
 	(void)st;
 	fixture_played(&fx);
-	edit_line(&fx, "turn", 1, "turn 65536");
-	expect_state_error(&fx, "turn", 1, "turn");
+	edit_line(&fx, "now", 1, "turn 65536 red main");
+	expect_state_error(&fx, "now", 1, "turn");
 	fixture_free(&fx);
 	fixture_played(&fx);
 	locate(&fx, "dice ", path, &line);
@@ -650,9 +684,14 @@ static void test_codec__rejects_number_out_of_range(void **st)
 	expect_state_error(&fx, path, line, "dice");
 	fixture_free(&fx);
 	fixture_played(&fx);
-	locate(&fx, "offers ", path, &line);
-	edit_line(&fx, path, line, "offers 256");
-	expect_state_error(&fx, path, line, "offers");
+	insert_line(&fx, "now", 2, "offers 256");
+	expect_state_error(&fx, "now", 2, "offers");
+	fixture_free(&fx);
+	/* A hand count over the 19 cards of a kind. */
+	fixture_played(&fx);
+	line = hand_line(&fx, 0);
+	edit_line(&fx, "now", line, "red 20 0 0 0 0");
+	expect_state_error(&fx, "now", line, "counts");
 	fixture_free(&fx);
 }
 
@@ -664,19 +703,31 @@ static void test_codec__rejects_non_canonical_number(void **st)
 	(void)st;
 	/* "07": a leading zero. */
 	fixture_played(&fx);
-	snprintf(text, sizeof text, "turn 0%d", fx.s.turn);
-	edit_line(&fx, "turn", 1, text);
-	expect_state_error(&fx, "turn", 1, "turn");
+	snprintf(text, sizeof text, "turn 0%d red main", fx.s.turn);
+	edit_line(&fx, "now", 1, text);
+	expect_state_error(&fx, "now", 1, "turn");
 	fixture_free(&fx);
 	fixture_played(&fx);
-	locate(&fx, "offers ", path, &line);
-	edit_line(&fx, path, line, "offers 00");
-	expect_state_error(&fx, path, line, "offers");
+	insert_line(&fx, "now", 2, "offers 01");
+	expect_state_error(&fx, "now", 2, "offers");
 	fixture_free(&fx);
 	fixture_played(&fx);
-	locate(&fx, "offers ", path, &line);
-	edit_line(&fx, path, line, "offers +0");
-	expect_state_error(&fx, path, line, "offers");
+	insert_line(&fx, "now", 2, "offers +1");
+	expect_state_error(&fx, "now", 2, "offers");
+	fixture_free(&fx);
+	/* A default is left out, never written. */
+	static const char *const defaults[] = {"offers 0", "card-played no",
+					       "bought none"};
+	for (int i = 0; i < 3; i++) {
+		fixture_played(&fx);
+		insert_line(&fx, "now", 2, defaults[i]);
+		expect_state_error(&fx, "now", 2, "left out");
+		fixture_free(&fx);
+	}
+	fixture_played(&fx);
+	line = hand_line(&fx, 0);
+	edit_line(&fx, "now", line, "red 0 0 0 0 00");
+	expect_state_error(&fx, "now", line, "counts");
 	fixture_free(&fx);
 	fixture_played(&fx);
 	locate(&fx, "dice ", path, &line);
@@ -721,7 +772,7 @@ static void test_codec__rejects_trailing_space(void **st)
 
 static void test_codec__rejects_missing_final_newline(void **st)
 {
-	static const char *const paths[] = {"turn", "robber", "trophies"};
+	static const char *const paths[] = {"now", "robber", "trophies"};
 	(void)st;
 	for (int i = 0; i < 3; i++) {
 		fixture fx;
@@ -813,13 +864,12 @@ static void test_codec__rejects_unknown_player(void **st)
 	int line;
 	(void)st;
 	fixture_played(&fx);
-	edit(&fx, "pending", "discard purple 4\n", NULL);
-	expect_state_error(&fx, "pending", 1, "discard");
+	insert_line(&fx, "now", 2, "discard purple 4");
+	expect_state_error(&fx, "now", 2, "discard");
 	fixture_free(&fx);
 	fixture_played(&fx);
-	edit(&fx, "pending",
-	     "offer red purple give lumber:1 get ore:1\n", NULL);
-	expect_state_error(&fx, "pending", 1, "offer");
+	insert_line(&fx, "now", 2, "offer red purple give lumber:1 get ore:1");
+	expect_state_error(&fx, "now", 2, "offer");
 	fixture_free(&fx);
 	fixture_played(&fx);
 	locate(&fx, "largest-army ", path, &line);
@@ -833,9 +883,13 @@ static void test_codec__rejects_unknown_player(void **st)
 	expect_state_error(&fx, path, line, "green");
 	fixture_free(&fx);
 	fixture_played(&fx);
-	locate(&fx, "active ", path, &line);
-	edit_line(&fx, path, line, "active none");
-	expect_state_error(&fx, path, line, "active");
+	edit_line(&fx, "now", 1, "turn 1 none main");
+	expect_state_error(&fx, "now", 1, "none");
+	fixture_free(&fx);
+	fixture_played(&fx);
+	line = hand_line(&fx, 1);
+	edit_line(&fx, "now", line, "purple 0 0 0 0 0");
+	expect_state_error(&fx, "now", line, "blue");
 	fixture_free(&fx);
 }
 
