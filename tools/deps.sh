@@ -8,12 +8,14 @@ set -euo pipefail
 
 # tool -> Debian package
 tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git
-	xvfb-run:xvfb xauth:xauth ip:iproute2)
+	xvfb-run:xvfb xauth:xauth ip:iproute2 ssh-keygen:openssh-client)
 # pkg-config module -> Debian package
 libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
-	SDL2_ttf:libsdl2-ttf-dev libpng:libpng-dev)
+	SDL2_ttf:libsdl2-ttf-dev libpng:libpng-dev libssh2:libssh2-1-dev)
 # file -> Debian package (the window's font)
-files=(/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core)
+# (and the ssh server the ssh:// test starts on loopback)
+files=(/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core
+	/usr/sbin/sshd:openssh-server)
 
 missing=()
 for t in "${tools[@]}"; do

@@ -49,6 +49,25 @@ int store_fail(catan_err *err, const char *fmt, ...)
 /* "what: <libgit2's last error>"; returns -1. */
 int store_git_fail(catan_err *err, const char *what);
 
+/*
+ * ssh:// remotes (ssh.c): keys to log in with and the host-key check that
+ * libgit2 1.5 leaves to its caller. Fill a git_remote_callbacks with
+ * store_ssh_callbacks(cb, &st, url) before connecting; on failure,
+ * store_ssh_fail names what ssh refused, or libgit2's error otherwise.
+ */
+typedef struct store_ssh {
+	int next; /* the next kind of key to offer */
+	int port;
+	char tried[256];
+	char why[1024];
+} store_ssh;
+void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
+			 const char *url);
+int store_ssh_fail(const store_ssh *st, catan_err *err, const char *what);
+/* 0 when known_hosts holds this raw key for host:port, else -1 and why. */
+int store_ssh_check_host(store_ssh *st, const char *host, int port,
+			 int raw_type, const char *key, size_t len);
+
 void store_oid_hex(catan_commit_id *out, const git_oid *id);
 void store_email(char *out, size_t size, const char *name);
 

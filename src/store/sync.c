@@ -11,15 +11,17 @@
  * reported, and the local game is left as it was. Valid candidates move
  * the local branches forward.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +271,9 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 		git_remote_free(remote);
 		return -1;
 	}
+	store_ssh ssh;
+	store_ssh_callbacks(&cb, &ssh, url);
+	opt.callbacks = cb;
 	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL) ||
 	    git_remote_ls(&heads, &nheads, remote))
 		goto fail;
@@ -296,7 +301,7 @@ fail:
 	if (rc) {
 		char what[300];
 		snprintf(what, sizeof what, "fetching from %.200s", name);
-		store_git_fail(err, what);
+		store_ssh_fail(&ssh, err, what);
 	}
 	git_remote_disconnect(remote);
 	git_remote_free(remote);
@@ -383,12 +388,16 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	if (me < 0 || git_remote_lookup(&remote, s->repo, name))
 		return;
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
+	store_ssh ssh;
+	store_ssh_callbacks(&opt.callbacks, &ssh, git_remote_url(remote));
 	snprintf(spec, sizeof spec, "refs/heads/%s:refs/heads/%s",
 		 s->game.names.name[me], s->game.names.name[me]);
 	if (git_remote_push(remote, &refspecs, &opt)) {
 		const git_error *e = git_error_last();
 		note(rep, "could not push %s to %s: %s", s->game.names.name[me],
-		     name, e && e->message ? e->message : "refused");
+		     name,
+		     ssh.why[0] ? ssh.why
+				: e && e->message ? e->message : "refused");
 	} else {
 		note(rep, "pushed %s to %s", s->game.names.name[me], name);
 		rep->pushed++;
@@ -490,6 +499,14 @@ int catan_store_set_me(catan_store *s, int player, catan_err *err)
 	return rc;
 }
 
+static int remove_one(const char *p, const struct stat *sb, int flag,
+		      struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+
 int catan_store_join(catan_store **out, const char *url, const char *path,
 		     const char *me, catan_sync_report *rep, catan_err *err)
 {
@@ -502,6 +519,18 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 
 	*out = NULL;
 	memset(rep, 0, sizeof *rep);
+	/* Only a new or empty directory: a failed join then removes it all. */
+	struct stat sb;
+	if (stat(path, &sb) == 0) {
+		if (!S_ISDIR(sb.st_mode))
+			return store_fail(err, "%s exists and is not a directory",
+					  path);
+		if (rmdir(path) != 0)
+			return store_fail(err,
+					  "%s exists and is not empty: "
+					  "refusing to join into it",
+					  path);
+	}
 	git_libgit2_init();
 	if (git_repository_init(&repo, path, 1)) {
 		store_git_fail(err, "creating the repository");
@@ -632,5 +661,7 @@ done:
 	git_config_free(cfg);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
+	if (rc)
+		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	return rc;
 }

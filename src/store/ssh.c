@@ -1,0 +1,237 @@
+/*
+ * ssh.c - what an ssh:// remote needs that libgit2 1.5 leaves to its
+ * caller: a key to log in with, and a check of the server's host key.
+ *
+ * libgit2 1.5 (Debian 12) accepts any host key unless a certificate
+ * callback says otherwise, so a peer that fetched over ssh without this
+ * file would trust whoever answered. Host keys are checked here against
+ * OpenSSH's known_hosts file with libssh2's own parser (the library
+ * libgit2 uses for ssh), hashed host names and [host]:port entries
+ * included. An unknown host or a changed key refuses the connection; the
+ * error says which and how to add the key (StrictHostKeyChecking=yes).
+ *
+ * Keys, tried in this order, each once:
+ *   CATAN_SSH_KEY (a private key file; CATAN_SSH_PASSPHRASE if it has one),
+ *   the ssh agent (SSH_AUTH_SOCK),
+ *   ~/.ssh/id_ed25519, ~/.ssh/id_ecdsa, ~/.ssh/id_rsa.
+ * Known hosts: CATAN_SSH_KNOWN_HOSTS, else ~/.ssh/known_hosts.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <libssh2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store_internal.h"
+
+enum { TRY_ENV, TRY_AGENT, TRY_ED25519, TRY_ECDSA, TRY_RSA, TRY_DONE };
+
+static const char *const default_keys[] = {"id_ed25519", "id_ecdsa", "id_rsa"};
+
+static void home_file(char *out, size_t n, const char *name)
+{
+	const char *home = getenv("HOME");
+	snprintf(out, n, "%s/.ssh/%s", home && *home ? home : ".", name);
+}
+
+static int credentials(git_credential **out, const char *url,
+		       const char *user_from_url, unsigned int allowed,
+		       void *payload)
+{
+	store_ssh *st = payload;
+	const char *user = user_from_url && *user_from_url ? user_from_url
+							   : getenv("USER");
+	if (!user || !*user)
+		user = "git";
+	(void)url;
+	if (allowed & GIT_CREDENTIAL_USERNAME)
+		return git_credential_username_new(out, user);
+	if (!(allowed & GIT_CREDENTIAL_SSH_KEY)) {
+		snprintf(st->why, sizeof st->why,
+			 "the server asks for a login catan cannot give (only "
+			 "ssh keys are supported)");
+		return GIT_EUSER;
+	}
+	while (st->next < TRY_DONE) {
+		int k = st->next++;
+		if (k == TRY_ENV) {
+			const char *key = getenv("CATAN_SSH_KEY");
+			if (!key || !*key)
+				continue;
+			if (access(key, R_OK)) {
+				snprintf(st->why, sizeof st->why,
+					 "CATAN_SSH_KEY=%.200s cannot be read",
+					 key);
+				return GIT_EUSER;
+			}
+			snprintf(st->tried, sizeof st->tried, "%.200s", key);
+			return git_credential_ssh_key_new(
+				out, user, NULL, key, getenv("CATAN_SSH_PASSPHRASE"));
+		}
+		if (k == TRY_AGENT) {
+			if (!getenv("SSH_AUTH_SOCK"))
+				continue;
+			snprintf(st->tried, sizeof st->tried, "the ssh agent");
+			return git_credential_ssh_key_from_agent(out, user);
+		}
+		char key[4096];
+		home_file(key, sizeof key, default_keys[k - TRY_ED25519]);
+		if (access(key, R_OK))
+			continue;
+		snprintf(st->tried, sizeof st->tried, "%.200s", key);
+		return git_credential_ssh_key_new(out, user, NULL, key, NULL);
+	}
+	if (st->tried[0])
+		snprintf(st->why, sizeof st->why,
+			 "ssh: %.60s was not let in (last key tried: %.200s)",
+			 user, st->tried);
+	else
+		snprintf(st->why, sizeof st->why,
+			 "ssh: no key to log in with (set CATAN_SSH_KEY, run an "
+			 "ssh agent, or create ~/.ssh/id_ed25519)");
+	return GIT_EUSER;
+}
+
+static int key_type(git_cert_ssh_raw_type_t t)
+{
+	switch (t) {
+	case GIT_CERT_SSH_RAW_TYPE_RSA:
+		return LIBSSH2_KNOWNHOST_KEY_SSHRSA;
+	case GIT_CERT_SSH_RAW_TYPE_DSS:
+		return LIBSSH2_KNOWNHOST_KEY_SSHDSS;
+	case GIT_CERT_SSH_RAW_TYPE_KEY_ECDSA_256:
+		return LIBSSH2_KNOWNHOST_KEY_ECDSA_256;
+	case GIT_CERT_SSH_RAW_TYPE_KEY_ECDSA_384:
+		return LIBSSH2_KNOWNHOST_KEY_ECDSA_384;
+	case GIT_CERT_SSH_RAW_TYPE_KEY_ECDSA_521:
+		return LIBSSH2_KNOWNHOST_KEY_ECDSA_521;
+	case GIT_CERT_SSH_RAW_TYPE_KEY_ED25519:
+		return LIBSSH2_KNOWNHOST_KEY_ED25519;
+	default:
+		return LIBSSH2_KNOWNHOST_KEY_UNKNOWN;
+	}
+}
+
+int store_ssh_check_host(store_ssh *st, const char *host, int port,
+			 int raw_type, const char *key, size_t len)
+{
+	char file[4096];
+	const char *env = getenv("CATAN_SSH_KNOWN_HOSTS");
+	if (env && *env)
+		snprintf(file, sizeof file, "%s", env);
+	else
+		home_file(file, sizeof file, "known_hosts");
+	int type = key_type((git_cert_ssh_raw_type_t)raw_type);
+	if (type == LIBSSH2_KNOWNHOST_KEY_UNKNOWN) {
+		snprintf(st->why, sizeof st->why,
+			 "ssh: %.100s offers a host key of a type catan cannot "
+			 "check",
+			 host);
+		return -1;
+	}
+	LIBSSH2_SESSION *session = libssh2_session_init();
+	LIBSSH2_KNOWNHOSTS *kh = session ? libssh2_knownhost_init(session)
+					 : NULL;
+	int rc = -1;
+	if (!kh) {
+		snprintf(st->why, sizeof st->why, "ssh: out of memory");
+		goto done;
+	}
+	if (access(file, R_OK) ||
+	    libssh2_knownhost_readfile(kh, file,
+				       LIBSSH2_KNOWNHOST_FILE_OPENSSH) < 0) {
+		snprintf(st->why, sizeof st->why,
+			 "ssh: cannot read the known hosts file %.200s (add "
+			 "the host with: ssh-keyscan -p %d %.100s >> %.200s)",
+			 file, port, host, file);
+		goto done;
+	}
+	struct libssh2_knownhost *found = NULL;
+	int m = libssh2_knownhost_checkp(kh, host, port, key, len,
+					 LIBSSH2_KNOWNHOST_TYPE_PLAIN |
+						 LIBSSH2_KNOWNHOST_KEYENC_RAW |
+						 type,
+					 &found);
+	if (m == LIBSSH2_KNOWNHOST_CHECK_MATCH)
+		rc = 0;
+	else if (m == LIBSSH2_KNOWNHOST_CHECK_MISMATCH)
+		snprintf(st->why, sizeof st->why,
+			 "ssh: the host key of %.100s port %d does not match "
+			 "%.200s: refusing (someone may be impersonating it; "
+			 "if the key really changed, fix that file)",
+			 host, port, file);
+	else
+		snprintf(st->why, sizeof st->why,
+			 "ssh: %.100s port %d is not in %.200s: refusing (add "
+			 "it with: ssh-keyscan -p %d %.100s >> %.200s)",
+			 host, port, file, port, host, file);
+done:
+	if (kh)
+		libssh2_knownhost_free(kh);
+	if (session)
+		libssh2_session_free(session);
+	return rc;
+}
+
+static int certificate(git_cert *cert, int valid, const char *host,
+		       void *payload)
+{
+	store_ssh *st = payload;
+	(void)valid;
+	if (cert->cert_type != GIT_CERT_HOSTKEY_LIBSSH2)
+		return GIT_PASSTHROUGH; /* https: libgit2 checks it */
+	const git_cert_hostkey *hk = (const git_cert_hostkey *)cert;
+	if (!(hk->type & GIT_CERT_SSH_RAW)) {
+		snprintf(st->why, sizeof st->why,
+			 "ssh: no host key to check for %.100s", host);
+		return GIT_EUSER;
+	}
+	return store_ssh_check_host(st, host, st->port, hk->raw_type,
+				    hk->hostkey, hk->hostkey_len)
+		       ? GIT_EUSER
+		       : 0;
+}
+
+void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
+			 const char *url)
+{
+	memset(st, 0, sizeof *st);
+	st->port = 22;
+	/* ssh://[user@]host[:port]/path; scp-like user@host:path uses 22. */
+	if (url && !strncmp(url, "ssh://", 6)) {
+		const char *h = url + 6, *slash = strchr(h, '/');
+		const char *at = strchr(h, '@');
+		if (at && (!slash || at < slash))
+			h = at + 1;
+		const char *end = slash ? slash : h + strlen(h);
+		const char *colon = NULL;
+		for (const char *p = h; p < end; p++)
+			if (*p == ':')
+				colon = p;
+		if (*h == '[') {
+			const char *br = memchr(h, ']', (size_t)(end - h));
+			colon = br && br + 1 < end && br[1] == ':' ? br + 1
+								 : NULL;
+		}
+		if (colon) {
+			int port = atoi(colon + 1);
+			if (port > 0 && port < 65536)
+				st->port = port;
+		}
+	}
+	cb->credentials = credentials;
+	cb->certificate_check = certificate;
+	cb->payload = st;
+}
+
+int store_ssh_fail(const store_ssh *st, catan_err *err, const char *what)
+{
+	if (st->why[0]) {
+		snprintf(err->msg, sizeof err->msg, "%.100s: %.380s", what,
+			 st->why);
+		return -1;
+	}
+	return store_git_fail(err, what);
+}
