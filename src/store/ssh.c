@@ -200,26 +200,12 @@ void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
 	memset(st, 0, sizeof *st);
 	st->port = 22;
 	/* ssh://[user@]host[:port]/path; scp-like user@host:path uses 22. */
-	if (url && !strncmp(url, "ssh://", 6)) {
-		const char *h = url + 6, *slash = strchr(h, '/');
-		const char *at = strchr(h, '@');
-		if (at && (!slash || at < slash))
-			h = at + 1;
-		const char *end = slash ? slash : h + strlen(h);
-		const char *colon = NULL;
-		for (const char *p = h; p < end; p++)
-			if (*p == ':')
-				colon = p;
-		if (*h == '[') {
-			const char *br = memchr(h, ']', (size_t)(end - h));
-			colon = br && br + 1 < end && br[1] == ':' ? br + 1
-								 : NULL;
-		}
-		if (colon) {
-			int port = atoi(colon + 1);
-			if (port > 0 && port < 65536)
-				st->port = port;
-		}
+	char host[256], port[8];
+	if (url && !strncmp(url, "ssh://", 6) &&
+	    store_url_endpoint(url, host, sizeof host, port, sizeof port)) {
+		int p = atoi(port);
+		if (p > 0 && p < 65536)
+			st->port = p;
 	}
 	cb->credentials = credentials;
 	cb->certificate_check = certificate;

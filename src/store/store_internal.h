@@ -61,6 +61,14 @@ typedef struct store_ssh {
 	char tried[256];
 	char why[1024];
 } store_ssh;
+/*
+ * Host and port of a network URL (git://, ssh://, http(s)://, written
+ * [user@]host[:port] or [v6]:port after the scheme); the scheme's port when
+ * none is given. False for anything else (a path, file://, user@host:path)
+ * and for a host part it cannot take apart. sync.c.
+ */
+bool store_url_endpoint(const char *url, char *host, size_t hn, char *port,
+			size_t pn);
 void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
 			 const char *url);
 int store_ssh_fail(const store_ssh *st, catan_err *err, const char *what);

@@ -150,13 +150,51 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	return 0;
 }
 
-/*
- * Fetches every refs/heads/ branch of remote `name` into refs/remotes/name/.
- * It first lists the remote's branches and stops there when each already
- * equals its remote-tracking ref: a peer with nothing new costs a
- * connection, not a negotiation, a pack and ref updates. *changed says
- * whether anything was downloaded.
- */
+bool store_url_endpoint(const char *url, char *host, size_t hn, char *port,
+			size_t pn)
+{
+	static const struct {
+		const char *scheme, *port;
+	} schemes[] = {{"git://", "9418"},
+		       {"ssh://", "22"},
+		       {"http://", "80"},
+		       {"https://", "443"}};
+	const char *rest = NULL;
+	for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
+		if (!strncmp(url, schemes[i].scheme, strlen(schemes[i].scheme))) {
+			rest = url + strlen(schemes[i].scheme);
+			snprintf(port, pn, "%s", schemes[i].port);
+		}
+	if (!rest)
+		return false;
+	char buf[256];
+	const char *at = strchr(rest, '@'), *slash = strchr(rest, '/');
+	if (at && (!slash || at < slash))
+		rest = at + 1;
+	size_t len = strcspn(rest, "/");
+	if (len == 0 || len >= sizeof buf)
+		return false;
+	memcpy(buf, rest, len);
+	buf[len] = 0;
+	char *h = buf, *colon;
+	if (buf[0] == '[') { /* [v6]:port */
+		char *end = strchr(buf, ']');
+		if (!end)
+			return false;
+		*end = 0;
+		h = buf + 1;
+		colon = end[1] == ':' ? end + 1 : NULL;
+	} else {
+		colon = strrchr(buf, ':');
+	}
+	if (colon) {
+		*colon = 0;
+		snprintf(port, pn, "%.6s", colon + 1);
+	}
+	snprintf(host, hn, "%s", h);
+	return true;
+}
+
 /*
  * For network URLs (git://, ssh://, http://, https://): can a TCP
  * connection to the host be made within `ms` milliseconds? libgit2 1.5
@@ -167,50 +205,14 @@ int catan_store_adopt(catan_store *s, const char *remote,
  */
 static int reachable(const char *url, int ms, char *why, size_t n)
 {
-	static const struct {
-		const char *scheme, *port;
-	} schemes[] = {{"git://", "9418"},
-		       {"ssh://", "22"},
-		       {"http://", "80"},
-		       {"https://", "443"}};
-	const char *rest = NULL, *port = NULL;
-	for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
-		if (!strncmp(url, schemes[i].scheme, strlen(schemes[i].scheme))) {
-			rest = url + strlen(schemes[i].scheme);
-			port = schemes[i].port;
-		}
-	if (!rest)
-		return 0;
-	char host[256], portbuf[8];
-	const char *at = strchr(rest, '@'), *slash = strchr(rest, '/');
-	if (at && (!slash || at < slash))
-		rest = at + 1;
-	size_t len = strcspn(rest, "/");
-	if (len == 0 || len >= sizeof host)
-		return 0; /* let libgit2 say what is wrong with the URL */
-	memcpy(host, rest, len);
-	host[len] = 0;
-	char *h = host, *colon;
-	if (host[0] == '[') { /* [v6]:port */
-		char *end = strchr(host, ']');
-		if (!end)
-			return 0;
-		*end = 0;
-		h = host + 1;
-		colon = end[1] == ':' ? end + 1 : NULL;
-	} else {
-		colon = strrchr(host, ':');
-	}
-	if (colon) {
-		*colon = 0;
-		snprintf(portbuf, sizeof portbuf, "%.6s", colon + 1);
-		port = portbuf;
-	}
+	char host[256], port[8];
+	if (!store_url_endpoint(url, host, sizeof host, port, sizeof port))
+		return 0; /* not a network URL, or libgit2 says what is wrong */
 	struct addrinfo hints, *res = NULL;
 	memset(&hints, 0, sizeof hints);
 	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(h, port, &hints, &res) || !res) {
-		snprintf(why, n, "cannot resolve %.100s", h);
+	if (getaddrinfo(host, port, &hints, &res) || !res) {
+		snprintf(why, n, "cannot resolve %.100s", host);
 		return -1;
 	}
 	int rc = -1;
@@ -235,11 +237,18 @@ static int reachable(const char *url, int ms, char *why, size_t n)
 	}
 	freeaddrinfo(res);
 	if (rc)
-		snprintf(why, n, "no answer from %.100s port %s within %d ms", h,
+		snprintf(why, n, "no answer from %.100s port %s within %d ms", host,
 			 port, ms);
 	return rc;
 }
 
+/*
+ * Fetches every refs/heads/ branch of remote `name` into refs/remotes/name/.
+ * It first lists the remote's branches and stops there when each already
+ * equals its remote-tracking ref: a peer with nothing new costs a
+ * connection, not a negotiation, a pack and ref updates. *changed says
+ * whether anything was downloaded.
+ */
 static int fetch_remote(catan_store *s, const char *name, bool *changed,
 			catan_err *err)
 {
