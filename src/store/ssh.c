@@ -30,6 +30,58 @@ enum { TRY_ENV, TRY_AGENT, TRY_ED25519, TRY_ECDSA, TRY_RSA, TRY_DONE };
 
 static const char *const default_keys[] = {"id_ed25519", "id_ecdsa", "id_rsa"};
 
+/*
+ * Host and port of a network URL (git://, ssh://, http(s)://, written
+ * [user@]host[:port] or [v6]:port after the scheme); the scheme's port when
+ * none is given. False for anything else (a path, file://, user@host:path)
+ * and for a host part it cannot take apart.
+ */
+static bool url_endpoint(const char *url, char *host, size_t hn, char *port,
+			 size_t pn)
+{
+	static const struct {
+		const char *scheme, *port;
+	} schemes[] = {{"git://", "9418"},
+		       {"ssh://", "22"},
+		       {"http://", "80"},
+		       {"https://", "443"}};
+	const char *rest = NULL;
+	for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
+		if (!strncmp(url, schemes[i].scheme,
+			     strlen(schemes[i].scheme))) {
+			rest = url + strlen(schemes[i].scheme);
+			snprintf(port, pn, "%s", schemes[i].port);
+		}
+	if (!rest)
+		return false;
+	char buf[256];
+	const char *at = strchr(rest, '@'), *slash = strchr(rest, '/');
+	if (at && (!slash || at < slash))
+		rest = at + 1;
+	size_t len = strcspn(rest, "/");
+	if (len == 0 || len >= sizeof buf)
+		return false;
+	memcpy(buf, rest, len);
+	buf[len] = 0;
+	char *h = buf, *colon;
+	if (buf[0] == '[') { /* [v6]:port */
+		char *end = strchr(buf, ']');
+		if (!end)
+			return false;
+		*end = 0;
+		h = buf + 1;
+		colon = end[1] == ':' ? end + 1 : NULL;
+	} else {
+		colon = strrchr(buf, ':');
+	}
+	if (colon) {
+		*colon = 0;
+		snprintf(port, pn, "%.6s", colon + 1);
+	}
+	snprintf(host, hn, "%s", h);
+	return true;
+}
+
 static void home_file(char *out, size_t n, const char *name)
 {
 	const char *home = getenv("HOME");
@@ -41,8 +93,8 @@ static int credentials(git_credential **out, const char *url,
 		       void *payload)
 {
 	store_ssh *st = payload;
-	const char *user = user_from_url && *user_from_url ? user_from_url
-							   : getenv("USER");
+	const char *user =
+	    user_from_url && *user_from_url ? user_from_url : getenv("USER");
 	if (!user || !*user)
 		user = "git";
 	(void)url;
@@ -68,7 +120,8 @@ static int credentials(git_credential **out, const char *url,
 			}
 			snprintf(st->tried, sizeof st->tried, "%.200s", key);
 			return git_credential_ssh_key_new(
-				out, user, NULL, key, getenv("CATAN_SSH_PASSPHRASE"));
+			    out, user, NULL, key,
+			    getenv("CATAN_SSH_PASSPHRASE"));
 		}
 		if (k == TRY_AGENT) {
 			if (!getenv("SSH_AUTH_SOCK"))
@@ -88,9 +141,10 @@ static int credentials(git_credential **out, const char *url,
 			 "ssh: %.60s was not let in (last key tried: %.200s)",
 			 user, st->tried);
 	else
-		snprintf(st->why, sizeof st->why,
-			 "ssh: no key to log in with (set CATAN_SSH_KEY, run an "
-			 "ssh agent, or create ~/.ssh/id_ed25519)");
+		snprintf(
+		    st->why, sizeof st->why,
+		    "ssh: no key to log in with (set CATAN_SSH_KEY, run an "
+		    "ssh agent, or create ~/.ssh/id_ed25519)");
 	return GIT_EUSER;
 }
 
@@ -132,8 +186,8 @@ int store_ssh_check_host(store_ssh *st, const char *host, int port,
 		return -1;
 	}
 	LIBSSH2_SESSION *session = libssh2_session_init();
-	LIBSSH2_KNOWNHOSTS *kh = session ? libssh2_knownhost_init(session)
-					 : NULL;
+	LIBSSH2_KNOWNHOSTS *kh =
+	    session ? libssh2_knownhost_init(session) : NULL;
 	int rc = -1;
 	if (!kh) {
 		snprintf(st->why, sizeof st->why, "ssh: out of memory");
@@ -149,11 +203,10 @@ int store_ssh_check_host(store_ssh *st, const char *host, int port,
 		goto done;
 	}
 	struct libssh2_knownhost *found = NULL;
-	int m = libssh2_knownhost_checkp(kh, host, port, key, len,
-					 LIBSSH2_KNOWNHOST_TYPE_PLAIN |
-						 LIBSSH2_KNOWNHOST_KEYENC_RAW |
-						 type,
-					 &found);
+	int m = libssh2_knownhost_checkp(
+	    kh, host, port, key, len,
+	    LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | type,
+	    &found);
 	if (m == LIBSSH2_KNOWNHOST_CHECK_MATCH)
 		rc = 0;
 	else if (m == LIBSSH2_KNOWNHOST_CHECK_MISMATCH)
@@ -190,8 +243,8 @@ static int certificate(git_cert *cert, int valid, const char *host,
 	}
 	return store_ssh_check_host(st, host, st->port, hk->raw_type,
 				    hk->hostkey, hk->hostkey_len)
-		       ? GIT_EUSER
-		       : 0;
+		   ? GIT_EUSER
+		   : 0;
 }
 
 void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
@@ -202,7 +255,7 @@ void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
 	/* ssh://[user@]host[:port]/path; scp-like user@host:path uses 22. */
 	char host[256], port[8];
 	if (url && !strncmp(url, "ssh://", 6) &&
-	    store_url_endpoint(url, host, sizeof host, port, sizeof port)) {
+	    url_endpoint(url, host, sizeof host, port, sizeof port)) {
 		int p = atoi(port);
 		if (p > 0 && p < 65536)
 			st->port = p;

@@ -385,6 +385,7 @@ static catan_store *store_new(void)
 	if (s) {
 		s->lock_fd = -1;
 		git_libgit2_init();
+		store_net_register();
 	}
 	return s;
 }

@@ -61,20 +61,16 @@ typedef struct store_ssh {
 	char tried[256];
 	char why[1024];
 } store_ssh;
-/*
- * Host and port of a network URL (git://, ssh://, http(s)://, written
- * [user@]host[:port] or [v6]:port after the scheme); the scheme's port when
- * none is given. False for anything else (a path, file://, user@host:path)
- * and for a host part it cannot take apart. sync.c.
- */
-bool store_url_endpoint(const char *url, char *host, size_t hn, char *port,
-			size_t pn);
 void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
 			 const char *url);
 int store_ssh_fail(const store_ssh *st, catan_err *err, const char *what);
 /* 0 when known_hosts holds this raw key for host:port, else -1 and why. */
 int store_ssh_check_host(store_ssh *st, const char *host, int port,
 			 int raw_type, const char *key, size_t len);
+
+/* Registers the TCP stream with connect and I/O time limits (net.c) in
+ * place of libgit2's own; call after each git_libgit2_init(). */
+int store_net_register(void);
 
 void store_oid_hex(catan_commit_id *out, const git_oid *id);
 void store_email(char *out, size_t size, const char *name);

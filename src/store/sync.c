@@ -20,17 +20,17 @@
 #include <netdb.h>
 #include <poll.h>
 #include <stdarg.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store_internal.h"
 
 static void note(catan_sync_report *rep, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void note(catan_sync_report *rep, const char *fmt, ...)
 {
@@ -71,7 +71,8 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	for (int p = 0; p < n; p++) {
 		char ref[256];
 		if (store_branch_tip(&local[p], s, p))
-			return store_fail(err, "branch refs/heads/%s is missing",
+			return store_fail(err,
+					  "branch refs/heads/%s is missing",
 					  s->game.names.name[p]);
 		cand[p] = local[p];
 		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
@@ -85,12 +86,13 @@ int catan_store_adopt(catan_store *s, const char *remote,
 		if (git_graph_descendant_of(s->repo, &r, &local[p]) != 1) {
 			git_oid_tostr(hex, sizeof hex, &local[p]);
 			git_oid_tostr(hex2, sizeof hex2, &r);
-			note(rep,
-			     "rejected %s from %s: history rewritten (local %s, "
-			     "remote %s does not contain it); kept as "
-			     "refs/catan/quarantine/%s/%s",
-			     s->game.names.name[p], remote, hex, hex2, remote,
-			     s->game.names.name[p]);
+			note(
+			    rep,
+			    "rejected %s from %s: history rewritten (local %s, "
+			    "remote %s does not contain it); kept as "
+			    "refs/catan/quarantine/%s/%s",
+			    s->game.names.name[p], remote, hex, hex2, remote,
+			    s->game.names.name[p]);
 			quarantine(s, remote, p, &r);
 			rep->rejected++;
 			continue;
@@ -132,8 +134,8 @@ int catan_store_adopt(catan_store *s, const char *remote,
 			if (!ahead[p])
 				continue;
 			if (!git_oid_equal(&cand[p], &badid) &&
-			    git_graph_descendant_of(s->repo, &cand[p], &badid) !=
-				    1)
+			    git_graph_descendant_of(s->repo, &cand[p],
+						    &badid) != 1)
 				continue;
 			git_oid_tostr(hex, sizeof hex, &cand[p]);
 			note(rep,
@@ -148,98 +150,6 @@ int catan_store_adopt(catan_store *s, const char *remote,
 		}
 	}
 	return 0;
-}
-
-bool store_url_endpoint(const char *url, char *host, size_t hn, char *port,
-			size_t pn)
-{
-	static const struct {
-		const char *scheme, *port;
-	} schemes[] = {{"git://", "9418"},
-		       {"ssh://", "22"},
-		       {"http://", "80"},
-		       {"https://", "443"}};
-	const char *rest = NULL;
-	for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
-		if (!strncmp(url, schemes[i].scheme, strlen(schemes[i].scheme))) {
-			rest = url + strlen(schemes[i].scheme);
-			snprintf(port, pn, "%s", schemes[i].port);
-		}
-	if (!rest)
-		return false;
-	char buf[256];
-	const char *at = strchr(rest, '@'), *slash = strchr(rest, '/');
-	if (at && (!slash || at < slash))
-		rest = at + 1;
-	size_t len = strcspn(rest, "/");
-	if (len == 0 || len >= sizeof buf)
-		return false;
-	memcpy(buf, rest, len);
-	buf[len] = 0;
-	char *h = buf, *colon;
-	if (buf[0] == '[') { /* [v6]:port */
-		char *end = strchr(buf, ']');
-		if (!end)
-			return false;
-		*end = 0;
-		h = buf + 1;
-		colon = end[1] == ':' ? end + 1 : NULL;
-	} else {
-		colon = strrchr(buf, ':');
-	}
-	if (colon) {
-		*colon = 0;
-		snprintf(port, pn, "%.6s", colon + 1);
-	}
-	snprintf(host, hn, "%s", h);
-	return true;
-}
-
-/*
- * For network URLs (git://, ssh://, http://, https://): can a TCP
- * connection to the host be made within `ms` milliseconds? libgit2 1.5
- * has no connect timeout, and a peer whose link is down (no RST, just
- * silence) would hold a sync for the kernel's SYN timeout, minutes, during
- * which this peer cannot play. Returns 0 when reachable or not a network
- * URL, -1 with the reason in why. The real fetch connects again.
- */
-static int reachable(const char *url, int ms, char *why, size_t n)
-{
-	char host[256], port[8];
-	if (!store_url_endpoint(url, host, sizeof host, port, sizeof port))
-		return 0; /* not a network URL, or libgit2 says what is wrong */
-	struct addrinfo hints, *res = NULL;
-	memset(&hints, 0, sizeof hints);
-	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(host, port, &hints, &res) || !res) {
-		snprintf(why, n, "cannot resolve %.100s", host);
-		return -1;
-	}
-	int rc = -1;
-	for (struct addrinfo *ai = res; ai && rc; ai = ai->ai_next) {
-		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-				ai->ai_protocol);
-		if (fd < 0)
-			continue;
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
-			rc = 0;
-		} else if (errno == EINPROGRESS) {
-			struct pollfd pfd = {fd, POLLOUT, 0};
-			int soerr = 0;
-			socklen_t sl = sizeof soerr;
-			if (poll(&pfd, 1, ms) == 1 &&
-			    !getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) &&
-			    soerr == 0)
-				rc = 0;
-		}
-		close(fd);
-	}
-	freeaddrinfo(res);
-	if (rc)
-		snprintf(why, n, "no answer from %.100s port %s within %d ms", host,
-			 port, ms);
-	return rc;
 }
 
 /*
@@ -272,14 +182,6 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 	if (git_remote_lookup(&remote, s->repo, name))
 		return store_git_fail(err, "no such remote");
 	const char *url = git_remote_url(remote);
-	const char *env = getenv("CATAN_CONNECT_TIMEOUT_MS");
-	int ms = env ? atoi(env) : 1000;
-	char why[300];
-	if (url && reachable(url, ms > 0 ? ms : 1000, why, sizeof why)) {
-		snprintf(err->msg, sizeof err->msg, "remote %s: %s", name, why);
-		git_remote_free(remote);
-		return -1;
-	}
 	store_ssh ssh;
 	store_ssh_callbacks(&cb, &ssh, url);
 	opt.callbacks = cb;
@@ -293,7 +195,8 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 			continue;
 		char local[512];
 		git_oid have;
-		snprintf(local, sizeof local, "refs/remotes/%s/%s", name, ref + 11);
+		snprintf(local, sizeof local, "refs/remotes/%s/%s", name,
+			 ref + 11);
 		same = git_reference_name_to_id(&have, s->repo, local) == 0 &&
 		       git_oid_equal(&have, &heads[i]->oid);
 	}
@@ -327,7 +230,8 @@ fail:
 static void repack_if_needed(catan_store *s, int limit)
 {
 	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/objects/pack", git_repository_path(s->repo));
+	snprintf(dir, sizeof dir, "%s/objects/pack",
+		 git_repository_path(s->repo));
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int packs = 0;
@@ -351,11 +255,13 @@ static void repack_if_needed(catan_store *s, int limit)
 	const char *keep = ok ? git_packbuilder_name(pb) : NULL;
 	if (keep && (d = opendir(dir))) {
 		while ((e = readdir(d))) {
-			if (strncmp(e->d_name, "pack-", 5) || strstr(e->d_name, keep))
+			if (strncmp(e->d_name, "pack-", 5) ||
+			    strstr(e->d_name, keep))
 				continue;
 			size_t len = strlen(e->d_name);
-			if (len < 5 || (strcmp(e->d_name + len - 5, ".pack") &&
-					(len < 4 || strcmp(e->d_name + len - 4, ".idx"))))
+			if (len < 5 ||
+			    (strcmp(e->d_name + len - 5, ".pack") &&
+			     (len < 4 || strcmp(e->d_name + len - 4, ".idx"))))
 				continue;
 			char path[8192];
 			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -405,8 +311,9 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 		const git_error *e = git_error_last();
 		note(rep, "could not push %s to %s: %s", s->game.names.name[me],
 		     name,
-		     ssh.why[0] ? ssh.why
-				: e && e->message ? e->message : "refused");
+		     ssh.why[0]	       ? ssh.why
+		     : e && e->message ? e->message
+				       : "refused");
 	} else {
 		note(rep, "pushed %s to %s", s->game.names.name[me], name);
 		rep->pushed++;
@@ -433,7 +340,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		bool changed = false;
 		if (fetch_remote(s, remotes[i], &changed, &ferr)) {
 			/* An unreachable peer is not an error: play goes on. */
-			note(rep, "could not reach %s: %s", remotes[i], ferr.msg);
+			note(rep, "could not reach %s: %s", remotes[i],
+			     ferr.msg);
 			rep->unreachable++;
 			continue;
 		}
@@ -532,8 +440,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	struct stat sb;
 	if (stat(path, &sb) == 0) {
 		if (!S_ISDIR(sb.st_mode))
-			return store_fail(err, "%s exists and is not a directory",
-					  path);
+			return store_fail(
+			    err, "%s exists and is not a directory", path);
 		if (rmdir(path) != 0)
 			return store_fail(err,
 					  "%s exists and is not empty: "
@@ -541,6 +449,7 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 					  path);
 	}
 	git_libgit2_init();
+	store_net_register();
 	if (git_repository_init(&repo, path, 1)) {
 		store_git_fail(err, "creating the repository");
 		goto done;
@@ -595,7 +504,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		}
 		const git_tree_entry *ge = git_tree_entry_byname(t, "game");
 		git_tree *gt = NULL;
-		int bad = !ge || git_tree_lookup(&gt, repo, git_tree_entry_id(ge));
+		int bad =
+		    !ge || git_tree_lookup(&gt, repo, git_tree_entry_id(ge));
 		for (size_t i = 0; !bad && i < git_tree_entrycount(gt); i++) {
 			const git_tree_entry *e = git_tree_entry_byindex(gt, i);
 			git_blob *b = NULL;
@@ -608,7 +518,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 				bad = 1;
 				break;
 			}
-			snprintf(p2, sizeof p2, "game/%s", git_tree_entry_name(e));
+			snprintf(p2, sizeof p2, "game/%s",
+				 git_tree_entry_name(e));
 			catan_files_add(&files, p2, git_blob_rawcontent(b),
 					(size_t)git_blob_rawsize(b));
 			git_blob_free(b);
@@ -618,7 +529,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		git_commit_free(c);
 		if (bad || catan_codec_decode_game(&g, &files, &ce)) {
 			catan_files_free(&files);
-			store_fail(err, "the genesis holds no readable game/%s%s",
+			store_fail(err,
+				   "the genesis holds no readable game/%s%s",
 				   bad ? "" : ": ", bad ? "" : ce.msg);
 			goto done;
 		}
@@ -626,7 +538,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		for (int p = 0; p < g.opt.nplayers; p++) {
 			char ref[128];
 			git_reference *r = NULL;
-			snprintf(ref, sizeof ref, "refs/heads/%s", g.names.name[p]);
+			snprintf(ref, sizeof ref, "refs/heads/%s",
+				 g.names.name[p]);
 			if (git_reference_create(&r, repo, ref, &root, 0,
 						 "catan join: genesis")) {
 				store_git_fail(err, "creating the branches");

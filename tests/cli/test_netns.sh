@@ -30,8 +30,10 @@ ip netns del "catan-probe-$$"
 
 tmp=$(mktemp -d)
 tag=c$$
-# A peer that does not answer is given up on after this long (each sync).
+# A peer that does not answer is given up on after this long (each sync),
+# and a connection on which nothing moves for 3 s (a link cut mid-fetch).
 export CATAN_CONNECT_TIMEOUT_MS=300
+export CATAN_IO_TIMEOUT_MS=3000
 sw=$tag-sw
 hosts=()
 pids=()

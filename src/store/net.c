@@ -1,0 +1,223 @@
+/*
+ * net.c - the TCP connections libgit2 makes for git://, ssh:// and
+ * http(s):// remotes, with time limits.
+ *
+ * libgit2 1.5 (Debian 12) connects with a plain blocking connect() and
+ * reads with a plain blocking recv(): a peer whose link goes silent (no
+ * RST, just nothing) holds a fetch for the kernel's SYN timeout when
+ * connecting, and for ever once connected. A peer stuck in such a fetch
+ * cannot play. This file registers our own standard stream in its place
+ * (git_stream_register, GIT_STREAM_STANDARD), which
+ *   - connects without blocking and gives up after CATAN_CONNECT_TIMEOUT_MS
+ *     (1,000 ms unless set), trying each address the name resolves to;
+ *   - sets SO_RCVTIMEO and SO_SNDTIMEO to CATAN_IO_TIMEOUT_MS (15,000 ms
+ *     unless set): a connection on which nothing moves for that long is
+ *     given up, with an error naming the host and port;
+ *   - sets TCP_NODELAY: the git protocol sends small packets and waits for
+ *     the answer, which Nagle's algorithm would delay.
+ *
+ * The first four members of `net_stream` are laid out as libgit2's own
+ * git_socket_stream (the stream, host, port, descriptor): libgit2's ssh
+ * transport reads the descriptor from there to hand it to libssh2. The
+ * ssh test (tests/cli/test_ssh.sh) fails if that ever stops holding.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <git2/sys/stream.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "store_internal.h"
+
+typedef struct {
+	git_stream parent;
+	char *host;
+	char *port;
+	int s;
+	/* ours from here on */
+	int connect_ms, io_ms;
+} net_stream;
+
+static int env_ms(const char *name, int dflt)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return dflt;
+	char *end;
+	long ms = strtol(v, &end, 10);
+	return *end || ms <= 0 || ms > 3600000 ? dflt : (int)ms;
+}
+
+/* Connects fd to ai within ms; 0 on success, else an errno value. */
+static int connect_within(int fd, const struct addrinfo *ai, int ms)
+{
+	int flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return errno;
+	int e = 0;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+		if (errno != EINPROGRESS)
+			return errno;
+		struct pollfd pfd = {fd, POLLOUT, 0};
+		int r;
+		do
+			r = poll(&pfd, 1, ms);
+		while (r < 0 && errno == EINTR);
+		if (r == 0)
+			return ETIMEDOUT;
+		socklen_t sl = sizeof e;
+		if (r < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &sl))
+			return errno ? errno : EIO;
+		if (e)
+			return e;
+	}
+	return fcntl(fd, F_SETFL, flags) < 0 ? errno : 0;
+}
+
+static int net_connect(git_stream *stream)
+{
+	net_stream *st = (net_stream *)stream;
+	struct addrinfo hints, *res = NULL;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	int gai = getaddrinfo(st->host, st->port, &hints, &res);
+	if (gai) {
+		git_error_set(GIT_ERROR_NET, "cannot resolve %s: %s", st->host,
+			      gai_strerror(gai));
+		return -1;
+	}
+	int e = EHOSTUNREACH;
+	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+				ai->ai_protocol);
+		if (fd < 0) {
+			e = errno;
+			continue;
+		}
+		e = connect_within(fd, ai, st->connect_ms);
+		if (e == 0) {
+			st->s = fd;
+			break;
+		}
+		close(fd);
+	}
+	freeaddrinfo(res);
+	if (st->s < 0) {
+		if (e == ETIMEDOUT)
+			git_error_set(GIT_ERROR_NET,
+				      "no answer from %s port %s within %d ms",
+				      st->host, st->port, st->connect_ms);
+		else
+			git_error_set(GIT_ERROR_NET,
+				      "cannot connect to %s port %s: %s",
+				      st->host, st->port, strerror(e));
+		return -1;
+	}
+	int one = 1;
+	struct timeval tv = {st->io_ms / 1000, (st->io_ms % 1000) * 1000};
+	setsockopt(st->s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(st->s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+	setsockopt(st->s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(st->s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	return 0;
+}
+
+static void stalled(net_stream *st, const char *what)
+{
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		git_error_set(GIT_ERROR_NET,
+			      "%s %s port %s: nothing moved for %d ms, "
+			      "giving up on the connection",
+			      what, st->host, st->port, st->io_ms);
+	else
+		git_error_set(GIT_ERROR_NET, "%s %s port %s: %s", what,
+			      st->host, st->port, strerror(errno));
+}
+
+static ssize_t net_read(git_stream *stream, void *data, size_t len)
+{
+	net_stream *st = (net_stream *)stream;
+	ssize_t r;
+	do
+		r = recv(st->s, data, len, 0);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		stalled(st, "reading from");
+	return r;
+}
+
+static ssize_t net_write(git_stream *stream, const char *data, size_t len,
+			 int flags)
+{
+	net_stream *st = (net_stream *)stream;
+	ssize_t r;
+	(void)flags;
+	do
+		r = send(st->s, data, len, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		stalled(st, "writing to");
+	return r;
+}
+
+static int net_close(git_stream *stream)
+{
+	net_stream *st = (net_stream *)stream;
+	int r = 0;
+	if (st->s >= 0)
+		r = close(st->s);
+	st->s = -1;
+	return r;
+}
+
+static void net_free(git_stream *stream)
+{
+	net_stream *st = (net_stream *)stream;
+	if (!st)
+		return;
+	net_close(stream);
+	free(st->host);
+	free(st->port);
+	free(st);
+}
+
+static int net_init(git_stream **out, const char *host, const char *port)
+{
+	net_stream *st = calloc(1, sizeof *st);
+	if (!st || !(st->host = strdup(host)) || !(st->port = strdup(port))) {
+		if (st)
+			free(st->host);
+		free(st);
+		git_error_set_oom();
+		return -1;
+	}
+	st->s = -1;
+	st->connect_ms = env_ms("CATAN_CONNECT_TIMEOUT_MS", 1000);
+	st->io_ms = env_ms("CATAN_IO_TIMEOUT_MS", 15000);
+	st->parent.version = GIT_STREAM_VERSION;
+	st->parent.connect = net_connect;
+	st->parent.read = net_read;
+	st->parent.write = net_write;
+	st->parent.close = net_close;
+	st->parent.free = net_free;
+	*out = &st->parent;
+	return 0;
+}
+
+int store_net_register(void)
+{
+	git_stream_registration reg = {GIT_STREAM_VERSION, net_init, NULL};
+	return git_stream_register(GIT_STREAM_STANDARD, &reg);
+}
