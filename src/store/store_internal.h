@@ -39,7 +39,8 @@ struct catan_store {
 	struct store_peer *peers;
 	int npeers;
 	git_odb_backend *stage;
-	int staged;
+	git_oid *stage_ids; /* what the stage holds, in the order copied */
+	int staged, stage_cap;
 };
 
 /* Closes what sync kept open (peers, stage). Cannot fail. */

@@ -322,54 +322,129 @@ fail:
 }
 
 /*
- * Every fetch leaves a small pack; looking an object up costs a probe per
- * pack, so syncs would slow down as a game goes on. Past `limit` packs,
- * everything reachable is written into one pack and the others removed
- * (an open mapping of a removed pack stays valid; the object database is
- * then rescanned). Best effort: on any failure nothing is removed.
+ * Adds the objects listed in pack index `path` (version 2: a magic, the
+ * version, a 256-entry fan-out whose last entry is the count, then the
+ * sorted ids) to pb. Returns 0 or -1.
  */
+static int insert_idx(git_packbuilder *pb, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char head[8 + 256 * 4];
+	int rc = -1;
+	if (!f)
+		return -1;
+	if (fread(head, 1, sizeof head, f) == sizeof head &&
+	    !memcmp(head, "\377tOc\0\0\0\2", 8)) {
+		const unsigned char *last = head + 8 + 255 * 4;
+		unsigned long n = (unsigned long)last[0] << 24 |
+				  (unsigned long)last[1] << 16 |
+				  (unsigned long)last[2] << 8 | last[3];
+		rc = 0;
+		for (unsigned long i = 0; i < n && rc == 0; i++) {
+			git_oid id;
+			if (fread(id.id, 1, GIT_OID_RAWSZ, f) != GIT_OID_RAWSZ ||
+			    git_packbuilder_insert(pb, &id, NULL))
+				rc = -1;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * Every sync that brings something leaves a small pack; looking an object
+ * up costs a probe per pack, so syncs would slow down as a game goes on.
+ * Past `limit` packs, every pack but the largest is merged into one (the
+ * objects their indexes list) and removed: the work is what came since
+ * the last merge, not the whole history, and the packs stay few (the
+ * merged pack becomes the largest in its turn, as in git's geometric
+ * repacking). An open mapping of a removed pack stays valid; the object
+ * database is then rescanned. Best effort: on any failure nothing is
+ * removed.
+ */
+typedef struct pack_size {
+	int index;
+	off_t bytes;
+} pack_size;
+
+static int by_size(const void *a, const void *b)
+{
+	const pack_size *x = a, *y = b;
+	return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
+}
+
 static void repack_if_needed(catan_store *s, int limit)
 {
-	char dir[4096];
+	char dir[4096], path[8192];
 	snprintf(dir, sizeof dir, "%s/objects/pack", git_repository_path(s->repo));
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int packs = 0;
-	while (d && (e = readdir(d)))
-		packs += strlen(e->d_name) > 5 &&
-			 !strcmp(e->d_name + strlen(e->d_name) - 5, ".pack");
+	char(*name)[64] = NULL; /* "pack-<40 hex>" of each pack */
+	pack_size *size = NULL;
+	int n = 0;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		struct stat sb;
+		if (len != 50 || strncmp(e->d_name, "pack-", 5) ||
+		    strcmp(e->d_name + 45, ".pack"))
+			continue;
+		void *more = realloc(name, sizeof *name * (size_t)(n + 1));
+		if (!more)
+			break;
+		name = more;
+		if (!(more = realloc(size, sizeof *size * (size_t)(n + 1))))
+			break;
+		size = more;
+		snprintf(name[n], sizeof name[n], "%.45s", e->d_name);
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		size[n].index = n;
+		size[n].bytes = stat(path, &sb) == 0 ? sb.st_size : 0;
+		n++;
+	}
 	if (d)
 		closedir(d);
-	if (packs <= limit)
-		return;
 	git_packbuilder *pb = NULL;
-	git_revwalk *walk = NULL;
-	bool ok = git_packbuilder_new(&pb, s->repo) == 0 &&
-		  git_revwalk_new(&walk, s->repo) == 0 &&
-		  git_revwalk_push_glob(walk, "refs/*") == 0;
-	if (ok) {
+	bool ok = n > limit && git_packbuilder_new(&pb, s->repo) == 0;
+	if (ok)
 		git_packbuilder_set_threads(pb, 1);
-		ok = git_packbuilder_insert_walk(pb, walk) == 0 &&
-		     git_packbuilder_write(pb, NULL, 0, NULL, NULL) == 0;
+	/*
+	 * Which to merge: by size, smallest first, the longest run whose
+	 * total stays below half the next pack (that one and the larger ones
+	 * are kept), but at least all but the largest when that run would
+	 * leave too many. Each object is rewritten about log2(game) times.
+	 */
+	if (ok)
+		qsort(size, (size_t)n, sizeof *size, by_size);
+	int merge = 0;
+	off_t total = 0;
+	while (ok && merge < n - 1 &&
+	       (n - merge > limit / 2 || 2 * (total + size[merge].bytes) <
+						 size[merge + 1].bytes)) {
+		total += size[merge].bytes;
+		merge++;
 	}
+	for (int i = 0; ok && i < merge; i++) {
+		snprintf(path, sizeof path, "%s/%s.idx", dir,
+			 name[size[i].index]);
+		ok = insert_idx(pb, path) == 0;
+	}
+	ok = ok && git_packbuilder_write(pb, NULL, 0, NULL, NULL) == 0;
 	const char *keep = ok ? git_packbuilder_name(pb) : NULL;
-	if (keep && (d = opendir(dir))) {
-		while ((e = readdir(d))) {
-			if (strncmp(e->d_name, "pack-", 5) || strstr(e->d_name, keep))
-				continue;
-			size_t len = strlen(e->d_name);
-			if (len < 5 || (strcmp(e->d_name + len - 5, ".pack") &&
-					(len < 4 || strcmp(e->d_name + len - 4, ".idx"))))
-				continue;
-			char path[8192];
-			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-		closedir(d);
-		git_odb_refresh(s->odb);
+	for (int i = 0; keep && i < merge; i++) {
+		if (strstr(name[size[i].index], keep))
+			continue;
+		snprintf(path, sizeof path, "%s/%s.idx", dir,
+			 name[size[i].index]);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/%s.pack", dir,
+			 name[size[i].index]);
+		unlink(path);
 	}
-	git_revwalk_free(walk);
+	if (keep)
+		git_odb_refresh(s->odb);
 	git_packbuilder_free(pb);
+	free(name);
+	free(size);
 }
 
 /* ---- path remotes, read directly ---- */
@@ -404,6 +479,9 @@ void store_sync_free(catan_store *s)
 	free(s->peers);
 	s->peers = NULL;
 	s->npeers = 0;
+	free(s->stage_ids);
+	s->stage_ids = NULL;
+	s->staged = s->stage_cap = 0;
 	/* The stage belongs to the object database, which frees it. */
 }
 
@@ -467,6 +545,20 @@ static int stage_init(catan_store *s)
 	return 0;
 }
 
+/* Room for one more staged id. Returns 0 or -1. */
+static int stage_grow(catan_store *s)
+{
+	if (s->staged < s->stage_cap)
+		return 0;
+	int cap = s->stage_cap ? s->stage_cap * 2 : 64;
+	git_oid *more = realloc(s->stage_ids, sizeof *more * (size_t)cap);
+	if (!more)
+		return -1;
+	s->stage_ids = more;
+	s->stage_cap = cap;
+	return 0;
+}
+
 /* Forgets what the stage holds (nothing refers to it yet). */
 static void stage_drop(catan_store *s)
 {
@@ -482,25 +574,29 @@ static void stage_drop(catan_store *s)
  */
 static int stage_flush(catan_store *s, catan_err *err)
 {
-	git_buf pack = {NULL, 0, 0};
-	git_odb_writepack *wp = NULL;
-	git_indexer_progress st;
+	git_packbuilder *pb = NULL;
 	int rc = -1;
 	if (!s->staged)
 		return 0;
-	memset(&st, 0, sizeof st);
-	if (git_mempack_dump(&pack, s->repo, s->stage) ||
-	    git_odb_write_pack(&wp, s->odb, NULL, NULL) ||
-	    wp->append(wp, pack.ptr, pack.size, &st) || wp->commit(wp, &st)) {
+	/* Exactly the staged objects (git_mempack_dump re-walks trees). */
+	if (git_packbuilder_new(&pb, s->repo)) {
+		store_git_fail(err, "writing the fetched objects");
+		goto done;
+	}
+	git_packbuilder_set_threads(pb, 1);
+	for (int i = 0; i < s->staged; i++)
+		if (git_packbuilder_insert(pb, &s->stage_ids[i], NULL)) {
+			store_git_fail(err, "writing the fetched objects");
+			goto done;
+		}
+	if (git_packbuilder_write(pb, NULL, 0, NULL, NULL)) {
 		store_git_fail(err, "writing the fetched objects");
 		goto done;
 	}
 	git_odb_refresh(s->odb); /* the new pack, before the stage empties */
 	rc = 0;
 done:
-	if (wp)
-		wp->free(wp);
-	git_buf_dispose(&pack);
+	git_packbuilder_free(pb);
 	stage_drop(s);
 	return rc;
 }
@@ -529,9 +625,10 @@ static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
 	if (git_odb_hash(&check, git_odb_object_data(o), git_odb_object_size(o),
 			 type) == 0 &&
 	    git_oid_equal(&check, id) &&
+	    stage_grow(s) == 0 &&
 	    s->stage->write(s->stage, id, git_odb_object_data(o),
 			    git_odb_object_size(o), type) == 0) {
-		s->staged++;
+		s->stage_ids[s->staged++] = *id;
 		*copied = true;
 		rc = 0;
 	}
