@@ -4,13 +4,18 @@
  * A host repository plays a game between random bots (all players, one
  * commit per action); after every commit a second repository, joined to the
  * host, runs catan_store_sync, which fetches the new commit, verifies it and
- * adopts it. Timed per sync, in windows of the history, over:
+ * adopts it. Timed per sync, in windows of the history; then the game is
+ * played on (the peer syncing every 100 commits, untimed) to turn T, and
+ * the syncs of the commits from turn T on are timed again, to compare
+ * with those of turns 5-14: sync cost must not grow with the game's
+ * length. Over:
  *
  *   path      the host's directory as the remote
  *   git       git:// on 127.0.0.1 through `catan serve` (TCP_NODELAY)
  *   git-nagle git:// through a plain `git daemon` (Nagle's algorithm on)
  *
- *   catan-sync-bench CATAN_BINARY [--commits N] [--window W] [--port P]
+ *   catan-sync-bench CATAN_BINARY [--commits N] [--window W] [--turn T]
+ *                    [--port P]
  */
 #define _XOPEN_SOURCE 700
 
@@ -51,8 +56,20 @@ static pid_t spawn(char *const argv[])
 	return pid;
 }
 
+static double median(const double *x, long n)
+{
+	if (n == 0)
+		return 0;
+	double *y = malloc(sizeof(double) * (size_t)n);
+	memcpy(y, x, sizeof(double) * (size_t)n);
+	qsort(y, (size_t)n, sizeof *y, cmp);
+	double m = y[n / 2];
+	free(y);
+	return m;
+}
+
 static int run(const char *mode, const char *catan, long commits, long window,
-	       int port)
+	       int turn, int port)
 {
 	char host[256], peer[256], url[512], cmd[600];
 	catan_game g;
@@ -108,10 +125,18 @@ static int run(const char *mode, const char *catan, long commits, long window,
 	catan_rng rng;
 	catan_rng_seed(&rng, 5);
 	double *t = malloc(sizeof(double) * (size_t)commits);
-	long n = 0;
-	while (n < commits && st.phase != CATAN_PHASE_OVER) {
+	double early[64], late[64];
+	long n = 0, ne = 0, nl = 0, played = 0;
+	int late_turn = -1;
+	while (st.phase != CATAN_PHASE_OVER) {
+		/* Timed: the first `commits`, and 40 from turn `turn` on. */
+		bool late_part = turn > 0 && st.turn >= turn;
+		bool timed = n < commits || late_part;
+		if ((!timed && turn <= 0) || nl == 40)
+			break;
 		catan_action a;
 		int who = catan_state_next_actor(&st);
+		int at = st.turn;
 		if (catan_bot_choose(&a, CATAN_BOT_RANDOM, &g.board, &st, who,
 				     &rng, CATAN_LEGAL_NO_OFFERS) ||
 		    catan_state_apply(&st, &g.board, &st, who, &a, NULL) ||
@@ -119,12 +144,27 @@ static int run(const char *mode, const char *catan, long commits, long window,
 			fprintf(stderr, "act: %s\n", err.msg);
 			break;
 		}
+		played++;
+		/* Untimed stretch: the peer catches up every 100 commits. */
+		if (!timed && played % 100 && !(turn > 0 && st.turn >= turn))
+			continue;
 		double t0 = now_ms();
-		if (catan_store_sync(p, NULL, 0, &rep, &err) || rep.adopted != 1) {
+		if (catan_store_sync(p, NULL, 0, &rep, &err) ||
+		    (timed && rep.adopted != 1)) {
 			fprintf(stderr, "sync: %s %s\n", err.msg, rep.log);
 			break;
 		}
-		t[n++] = now_ms() - t0;
+		double ms = now_ms() - t0;
+		if (!timed)
+			continue;
+		if (n < commits)
+			t[n++] = ms;
+		if (at >= 5 && at < 15 && ne < 64)
+			early[ne++] = ms;
+		if (late_part) {
+			late[nl++] = ms;
+			late_turn = at;
+		}
 	}
 	printf("%s: %ld syncs of one new commit each (fetch + verify + "
 	       "adopt)\n",
@@ -139,6 +179,13 @@ static int run(const char *mode, const char *catan, long commits, long window,
 		       win[(k * 9) / 10]);
 		free(win);
 	}
+	if (turn > 0 && nl > 0)
+		printf("  turns 5-14: median %.2f ms (%ld syncs); turns %d-%d "
+		       "(commits %ld-%ld): median %.2f ms (%ld syncs)\n",
+		       median(early, ne), ne, turn, late_turn, played - nl + 1,
+		       played, median(late, nl), nl);
+	else if (turn > 0)
+		printf("  the game ended before turn %d\n", turn);
 	free(t);
 	catan_store_free(p);
 	catan_store_free(h);
@@ -152,10 +199,11 @@ static int run(const char *mode, const char *catan, long commits, long window,
 int main(int argc, char **argv)
 {
 	long commits = 300, window = 100;
-	int port = 19419;
+	int port = 19419, turn = 1000;
 	if (argc < 2) {
 		fprintf(stderr, "usage: catan-sync-bench CATAN_BINARY "
-				"[--commits N] [--window W] [--port P]\n");
+				"[--commits N] [--window W] [--turn T] "
+				"[--port P]\n");
 		return 2;
 	}
 	for (int i = 2; i + 1 < argc; i += 2) {
@@ -165,9 +213,11 @@ int main(int argc, char **argv)
 			window = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "--port"))
 			port = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--turn"))
+			turn = atoi(argv[i + 1]);
 	}
-	int rc = run("path", argv[1], commits, window, port);
-	rc |= run("git", argv[1], commits, window, port);
-	rc |= run("git-nagle", argv[1], commits / 3, window / 3, port + 1);
+	int rc = run("path", argv[1], commits, window, turn, port);
+	rc |= run("git", argv[1], commits, window, turn, port);
+	rc |= run("git-nagle", argv[1], commits / 3, window / 3, 0, port + 1);
 	return rc;
 }

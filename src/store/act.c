@@ -96,8 +96,7 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 		bool all = true;
 		for (int j = 0; j < n && all; j++)
 			all = git_oid_equal(&tips[i], &tips[j]) ||
-			      git_graph_descendant_of(s->repo, &tips[i],
-						      &tips[j]) == 1;
+			      store_is_ancestor(s, &tips[j], &tips[i]) == 1;
 		if (all)
 			newest = i;
 	}
@@ -130,8 +129,7 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 			bool maximal = true;
 			for (int q = 0; q < n && maximal; q++)
 				maximal = git_oid_equal(&tips[p], &tips[q]) ||
-					  git_graph_descendant_of(
-						  s->repo, &tips[q], &tips[p]) != 1;
+					  store_is_ancestor(s, &tips[p], &tips[q]) != 1;
 			if (!maximal)
 				continue;
 			if (git_commit_lookup(&c, s->repo, &tips[p]))
@@ -160,7 +158,7 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	/* The fan: the tips that are discards on `base`, one per player. */
 	for (int p = 0; p < n; p++) {
 		if (git_oid_equal(&tips[p], &base) ||
-		    git_graph_descendant_of(s->repo, &base, &tips[p]) == 1)
+		    store_is_ancestor(s, &tips[p], &base) == 1)
 			continue;
 		if (git_commit_lookup(&c, s->repo, &tips[p]))
 			return store_git_fail(err, "reading a commit");

@@ -346,7 +346,7 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 	git_reference *r = NULL;
 	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[player]);
 	if (old && !git_oid_equal(old, id)) {
-		int d = git_graph_descendant_of(s->repo, id, old);
+		int d = store_is_ancestor(s, old, id);
 		if (d != 1)
 			return store_fail(err,
 					  "refusing to move %s: not a "
@@ -543,6 +543,7 @@ void catan_store_free(catan_store *s)
 		return;
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
+	store_sync_free(s);
 	git_odb_free(s->odb);
 	git_repository_free(s->repo);
 	free(s);

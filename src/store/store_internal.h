@@ -29,7 +29,22 @@ struct catan_store {
 	bool cached, cache_discard;
 	git_oid cache_id;
 	catan_state cache_state;
+
+	/*
+	 * Sync (sync.c): repositories of path remotes, opened at their first
+	 * sync and kept open; and the in-memory store that objects copied
+	 * from them wait in until they are written as one pack (below the
+	 * loose and pack stores, so nothing else ever writes into it).
+	 */
+	struct store_peer *peers;
+	int npeers;
+	git_odb_backend *stage;
+	git_oid *stage_ids; /* what the stage holds, in the order copied */
+	int staged, stage_cap;
 };
+
+/* Closes what sync kept open (peers, stage). Cannot fail. */
+void store_sync_free(catan_store *s);
 
 /*
  * Takes the repository's writer lock (blocking) and clears lock files a
@@ -93,6 +108,16 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 int store_move_branch(catan_store *s, int player, const git_oid *old,
 		      const git_oid *id, const char *why, catan_err *err);
 int store_branch_tip(git_oid *out, catan_store *s, int player);
+
+/*
+ * Is commit `anc` an ancestor of (or equal to) `desc`? 1, 0, or -1 when a
+ * commit cannot be read. Walks back from desc only through the turns since
+ * anc's (Turn trailers never decrease along a valid history), so it costs
+ * what happened since anc, not the game's length. libgit2's
+ * git_graph_descendant_of orders its walk by commit time; commits made in
+ * the same second tie, and it then walks the whole history.
+ */
+int store_is_ancestor(catan_store *s, const git_oid *anc, const git_oid *desc);
 
 /* Integer value of a "Key: N" trailer in a commit message, or -1. */
 int store_trailer_int(const char *message, const char *key);

@@ -17,15 +17,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 
 #include "store_internal.h"
 
@@ -60,8 +60,14 @@ static void quarantine(catan_store *s, const char *remote, int p,
 		git_reference_free(r);
 }
 
-int catan_store_adopt(catan_store *s, const char *remote,
-		      catan_sync_report *rep, catan_err *err)
+/*
+ * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
+ * player p where has[p]. Every object reachable from the tips is in the
+ * object database on disk. Returns -1 only when the local repository
+ * cannot be updated.
+ */
+static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
+		      const bool *has, catan_sync_report *rep, catan_err *err)
 {
 	int n = s->game.opt.nplayers;
 	git_oid local[CATAN_MAX_PLAYERS], cand[CATAN_MAX_PLAYERS];
@@ -69,21 +75,17 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
 
 	for (int p = 0; p < n; p++) {
-		char ref[256];
 		if (store_branch_tip(&local[p], s, p))
 			return store_fail(err,
 					  "branch refs/heads/%s is missing",
 					  s->game.names.name[p]);
 		cand[p] = local[p];
-		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
-			 s->game.names.name[p]);
-		git_oid r;
-		if (git_reference_name_to_id(&r, s->repo, ref))
+		if (!has[p])
 			continue; /* this remote does not have the branch */
-		if (git_oid_equal(&r, &local[p]) ||
-		    git_graph_descendant_of(s->repo, &local[p], &r) == 1)
+		git_oid r = tips[p];
+		if (store_is_ancestor(s, &r, &local[p]) == 1)
 			continue; /* nothing new */
-		if (git_graph_descendant_of(s->repo, &r, &local[p]) != 1) {
+		if (store_is_ancestor(s, &local[p], &r) != 1) {
 			git_oid_tostr(hex, sizeof hex, &local[p]);
 			git_oid_tostr(hex2, sizeof hex2, &r);
 			note(
@@ -133,9 +135,7 @@ int catan_store_adopt(catan_store *s, const char *remote,
 		for (int p = 0; p < n; p++) {
 			if (!ahead[p])
 				continue;
-			if (!git_oid_equal(&cand[p], &badid) &&
-			    git_graph_descendant_of(s->repo, &cand[p],
-						    &badid) != 1)
+			if (store_is_ancestor(s, &badid, &cand[p]) != 1)
 				continue;
 			git_oid_tostr(hex, sizeof hex, &cand[p]);
 			note(rep,
@@ -150,6 +150,20 @@ int catan_store_adopt(catan_store *s, const char *remote,
 		}
 	}
 	return 0;
+}
+
+int catan_store_adopt(catan_store *s, const char *remote,
+		      catan_sync_report *rep, catan_err *err)
+{
+	git_oid tips[CATAN_MAX_PLAYERS];
+	bool has[CATAN_MAX_PLAYERS] = {false};
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		char ref[256];
+		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
+			 s->game.names.name[p]);
+		has[p] = git_reference_name_to_id(&tips[p], s->repo, ref) == 0;
+	}
+	return adopt_tips(s, remote, tips, has, rep, err);
 }
 
 /*
@@ -221,57 +235,469 @@ fail:
 }
 
 /*
- * Every fetch leaves a small pack; looking an object up costs a probe per
- * pack, so syncs would slow down as a game goes on. Past `limit` packs,
- * everything reachable is written into one pack and the others removed
- * (an open mapping of a removed pack stays valid; the object database is
- * then rescanned). Best effort: on any failure nothing is removed.
+ * Adds the objects listed in pack index `path` (version 2: a magic, the
+ * version, a 256-entry fan-out whose last entry is the count, then the
+ * sorted ids) to pb. Returns 0 or -1.
  */
+static int insert_idx(git_packbuilder *pb, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char head[8 + 256 * 4];
+	int rc = -1;
+	if (!f)
+		return -1;
+	if (fread(head, 1, sizeof head, f) == sizeof head &&
+	    !memcmp(head, "\377tOc\0\0\0\2", 8)) {
+		const unsigned char *last = head + 8 + 255 * 4;
+		unsigned long n = (unsigned long)last[0] << 24 |
+				  (unsigned long)last[1] << 16 |
+				  (unsigned long)last[2] << 8 | last[3];
+		rc = 0;
+		for (unsigned long i = 0; i < n && rc == 0; i++) {
+			git_oid id;
+			if (fread(id.id, 1, GIT_OID_RAWSZ, f) !=
+				GIT_OID_RAWSZ ||
+			    git_packbuilder_insert(pb, &id, NULL))
+				rc = -1;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * Every sync that brings something leaves a small pack; looking an object
+ * up costs a probe per pack, so syncs would slow down as a game goes on.
+ * Past `limit` packs, every pack but the largest is merged into one (the
+ * objects their indexes list) and removed: the work is what came since
+ * the last merge, not the whole history, and the packs stay few (the
+ * merged pack becomes the largest in its turn, as in git's geometric
+ * repacking). An open mapping of a removed pack stays valid; the object
+ * database is then rescanned. Best effort: on any failure nothing is
+ * removed.
+ */
+typedef struct pack_size {
+	int index;
+	off_t bytes;
+} pack_size;
+
+static int by_size(const void *a, const void *b)
+{
+	const pack_size *x = a, *y = b;
+	return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
+}
+
 static void repack_if_needed(catan_store *s, int limit)
 {
-	char dir[4096];
+	char dir[4096], path[8192];
 	snprintf(dir, sizeof dir, "%s/objects/pack",
 		 git_repository_path(s->repo));
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int packs = 0;
-	while (d && (e = readdir(d)))
-		packs += strlen(e->d_name) > 5 &&
-			 !strcmp(e->d_name + strlen(e->d_name) - 5, ".pack");
+	char(*name)[64] = NULL; /* "pack-<40 hex>" of each pack */
+	pack_size *size = NULL;
+	int n = 0;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		struct stat sb;
+		if (len != 50 || strncmp(e->d_name, "pack-", 5) ||
+		    strcmp(e->d_name + 45, ".pack"))
+			continue;
+		void *more = realloc(name, sizeof *name * (size_t)(n + 1));
+		if (!more)
+			break;
+		name = more;
+		if (!(more = realloc(size, sizeof *size * (size_t)(n + 1))))
+			break;
+		size = more;
+		snprintf(name[n], sizeof name[n], "%.45s", e->d_name);
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		size[n].index = n;
+		size[n].bytes = stat(path, &sb) == 0 ? sb.st_size : 0;
+		n++;
+	}
 	if (d)
 		closedir(d);
-	if (packs <= limit)
-		return;
 	git_packbuilder *pb = NULL;
-	git_revwalk *walk = NULL;
-	bool ok = git_packbuilder_new(&pb, s->repo) == 0 &&
-		  git_revwalk_new(&walk, s->repo) == 0 &&
-		  git_revwalk_push_glob(walk, "refs/*") == 0;
-	if (ok) {
+	bool ok = n > limit && git_packbuilder_new(&pb, s->repo) == 0;
+	if (ok)
 		git_packbuilder_set_threads(pb, 1);
-		ok = git_packbuilder_insert_walk(pb, walk) == 0 &&
-		     git_packbuilder_write(pb, NULL, 0, NULL, NULL) == 0;
+	/*
+	 * Which to merge: by size, smallest first, the longest run whose
+	 * total stays below half the next pack (that one and the larger ones
+	 * are kept), but at least all but the largest when that run would
+	 * leave too many. Each object is rewritten about log2(game) times.
+	 */
+	if (ok)
+		qsort(size, (size_t)n, sizeof *size, by_size);
+	int merge = 0;
+	off_t total = 0;
+	while (ok && merge < n - 1 &&
+	       (n - merge > limit / 2 ||
+		2 * (total + size[merge].bytes) < size[merge + 1].bytes)) {
+		total += size[merge].bytes;
+		merge++;
 	}
+	for (int i = 0; ok && i < merge; i++) {
+		snprintf(path, sizeof path, "%s/%s.idx", dir,
+			 name[size[i].index]);
+		ok = insert_idx(pb, path) == 0;
+	}
+	ok = ok && git_packbuilder_write(pb, NULL, 0, NULL, NULL) == 0;
 	const char *keep = ok ? git_packbuilder_name(pb) : NULL;
-	if (keep && (d = opendir(dir))) {
-		while ((e = readdir(d))) {
-			if (strncmp(e->d_name, "pack-", 5) ||
-			    strstr(e->d_name, keep))
-				continue;
-			size_t len = strlen(e->d_name);
-			if (len < 5 ||
-			    (strcmp(e->d_name + len - 5, ".pack") &&
-			     (len < 4 || strcmp(e->d_name + len - 4, ".idx"))))
-				continue;
-			char path[8192];
-			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-		closedir(d);
-		git_odb_refresh(s->odb);
+	for (int i = 0; keep && i < merge; i++) {
+		if (strstr(name[size[i].index], keep))
+			continue;
+		snprintf(path, sizeof path, "%s/%s.idx", dir,
+			 name[size[i].index]);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/%s.pack", dir,
+			 name[size[i].index]);
+		unlink(path);
 	}
-	git_revwalk_free(walk);
+	if (keep)
+		git_odb_refresh(s->odb);
 	git_packbuilder_free(pb);
+	free(name);
+	free(size);
+}
+
+/* ---- path remotes, read directly ---- */
+
+/*
+ * A remote that is a directory on this machine is read directly: its
+ * repository is opened (once per store handle), its branches read, and
+ * the commits this peer lacks copied with their trees and blobs into the
+ * stage, each object hashed again as it is copied. The stage is then
+ * written as one pack, and only after that does anything (a branch, a
+ * quarantine ref) point at what came. libgit2's local transport would do
+ * the same work through a fetch: a pack and its index, every remote branch
+ * as a remote-tracking ref, a lock file per ref; here a sync with one new
+ * commit writes the pack and the branches that move, nothing else.
+ */
+typedef struct store_peer {
+	char *name, *path;
+	git_repository *repo;
+	git_odb *odb;
+} store_peer;
+
+#define MAX_OBJECT 65536 /* no commit, tree or blob of a game comes near */
+
+void store_sync_free(catan_store *s)
+{
+	for (int i = 0; i < s->npeers; i++) {
+		git_odb_free(s->peers[i].odb);
+		git_repository_free(s->peers[i].repo);
+		free(s->peers[i].name);
+		free(s->peers[i].path);
+	}
+	free(s->peers);
+	s->peers = NULL;
+	s->npeers = 0;
+	free(s->stage_ids);
+	s->stage_ids = NULL;
+	s->staged = s->stage_cap = 0;
+	/* The stage belongs to the object database, which frees it. */
+}
+
+/* The directory a path or file:// URL names, or NULL (network URL). */
+static const char *local_dir(const char *url)
+{
+	struct stat sb;
+	if (!url)
+		return NULL;
+	if (!strncmp(url, "file://", 7))
+		url += 7;
+	else if (strstr(url, "://"))
+		return NULL;
+	return stat(url, &sb) == 0 && S_ISDIR(sb.st_mode) ? url : NULL;
+}
+
+/* The open repository of path remote `name` at `path`, or NULL. */
+static store_peer *peer_open(catan_store *s, const char *name, const char *path)
+{
+	for (int i = 0; i < s->npeers; i++)
+		if (!strcmp(s->peers[i].name, name) &&
+		    !strcmp(s->peers[i].path, path))
+			return &s->peers[i];
+	store_peer pe = {strdup(name), strdup(path), NULL, NULL};
+	store_peer *grown =
+	    realloc(s->peers, sizeof *grown * (size_t)(s->npeers + 1));
+	if (!pe.name || !pe.path || !grown ||
+	    git_repository_open_ext(&pe.repo, path,
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) ||
+	    git_repository_odb(&pe.odb, pe.repo)) {
+		git_repository_free(pe.repo);
+		free(pe.name);
+		free(pe.path);
+		if (grown)
+			s->peers = grown;
+		return NULL;
+	}
+	s->peers = grown;
+	s->peers[s->npeers] = pe;
+	return &s->peers[s->npeers++];
+}
+
+/*
+ * The stage: an in-memory object store attached below the disk stores.
+ * git_odb_write never reaches it (the loose store takes every write), so
+ * only what this file copies lands there; reads and lookups see it.
+ */
+static int stage_init(catan_store *s)
+{
+	git_odb_backend *b = NULL;
+	if (s->stage)
+		return 0;
+	if (git_mempack_new(&b))
+		return -1;
+	if (git_odb_add_backend(s->odb, b, 0)) {
+		b->free(b);
+		return -1;
+	}
+	s->stage = b;
+	return 0;
+}
+
+/* Room for one more staged id. Returns 0 or -1. */
+static int stage_grow(catan_store *s)
+{
+	if (s->staged < s->stage_cap)
+		return 0;
+	int cap = s->stage_cap ? s->stage_cap * 2 : 64;
+	git_oid *more = realloc(s->stage_ids, sizeof *more * (size_t)cap);
+	if (!more)
+		return -1;
+	s->stage_ids = more;
+	s->stage_cap = cap;
+	return 0;
+}
+
+/* Forgets what the stage holds (nothing refers to it yet). */
+static void stage_drop(catan_store *s)
+{
+	if (s->stage)
+		git_mempack_reset(s->stage);
+	s->staged = 0;
+}
+
+/*
+ * Writes the stage as one pack into objects/pack and empties it. Until it
+ * returns, nothing points at the staged objects; a crash before that
+ * leaves at most a temporary file.
+ */
+static int stage_flush(catan_store *s, catan_err *err)
+{
+	git_packbuilder *pb = NULL;
+	int rc = -1;
+	if (!s->staged)
+		return 0;
+	/* Exactly the staged objects (git_mempack_dump re-walks trees). */
+	if (git_packbuilder_new(&pb, s->repo)) {
+		store_git_fail(err, "writing the fetched objects");
+		goto done;
+	}
+	git_packbuilder_set_threads(pb, 1);
+	for (int i = 0; i < s->staged; i++)
+		if (git_packbuilder_insert(pb, &s->stage_ids[i], NULL)) {
+			store_git_fail(err, "writing the fetched objects");
+			goto done;
+		}
+	if (git_packbuilder_write(pb, NULL, 0, NULL, NULL)) {
+		store_git_fail(err, "writing the fetched objects");
+		goto done;
+	}
+	git_odb_refresh(s->odb); /* the new pack, before the stage empties */
+	rc = 0;
+done:
+	git_packbuilder_free(pb);
+	stage_drop(s);
+	return rc;
+}
+
+/*
+ * Copies object `id` of type `type` from the peer into the stage, unless
+ * this repository holds it already (*copied says which). Returns 1 when
+ * the peer's object is missing, of another type, too large or does not
+ * hash to its id: the ordinary fetch then handles (and reports) it.
+ */
+static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
+		       git_object_t type, bool *copied)
+{
+	size_t len = 0;
+	git_object_t t;
+	git_odb_object *o = NULL;
+	git_oid check;
+	int rc = 1;
+	*copied = false;
+	/* Our own store changes only through this handle: no rescan. */
+	if (git_odb_exists_ext(s->odb, id, GIT_ODB_LOOKUP_NO_REFRESH))
+		return 0;
+	if (git_odb_read_header(&len, &t, pe->odb, id) || t != type ||
+	    len > MAX_OBJECT || git_odb_read(&o, pe->odb, id))
+		return 1;
+	if (git_odb_hash(&check, git_odb_object_data(o), git_odb_object_size(o),
+			 type) == 0 &&
+	    git_oid_equal(&check, id) && stage_grow(s) == 0 &&
+	    s->stage->write(s->stage, id, git_odb_object_data(o),
+			    git_odb_object_size(o), type) == 0) {
+		s->stage_ids[s->staged++] = *id;
+		*copied = true;
+		rc = 0;
+	}
+	git_odb_object_free(o);
+	return rc;
+}
+
+/*
+ * Copies tree `id` and what it holds. A tree this repository has is
+ * complete already (nothing incomplete is ever written to disk here, and
+ * fetches bring whole histories), so the copy stops there.
+ */
+static int copy_tree(catan_store *s, store_peer *pe, const git_oid *id,
+		     int depth)
+{
+	git_tree *t = NULL;
+	bool copied;
+	int rc;
+	if (depth > 3)
+		return 1;
+	if ((rc = copy_object(s, pe, id, GIT_OBJECT_TREE, &copied)) || !copied)
+		return rc;
+	if (git_tree_lookup(&t, pe->repo, id))
+		return 1;
+	for (size_t i = 0; rc == 0 && i < git_tree_entrycount(t); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		if (git_tree_entry_filemode(e) == GIT_FILEMODE_TREE)
+			rc = copy_tree(s, pe, git_tree_entry_id(e), depth + 1);
+		else if (git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB)
+			rc = copy_object(s, pe, git_tree_entry_id(e),
+					 GIT_OBJECT_BLOB, &copied);
+		else
+			rc = 1;
+	}
+	git_tree_free(t);
+	return rc;
+}
+
+/* Copies the commits reachable from `tip` that this repository lacks. */
+static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip)
+{
+	size_t n = 0, cap = 16;
+	git_oid *todo = malloc(sizeof *todo * cap);
+	int rc = todo ? 0 : -1;
+	if (todo)
+		todo[n++] = *tip;
+	while (rc == 0 && n > 0) {
+		git_oid id = todo[--n];
+		git_commit *c = NULL;
+		bool copied;
+		if ((rc =
+			 copy_object(s, pe, &id, GIT_OBJECT_COMMIT, &copied)) ||
+		    !copied)
+			continue;
+		if (git_commit_lookup(&c, pe->repo, &id)) {
+			rc = 1;
+			break;
+		}
+		rc = copy_tree(s, pe, git_commit_tree_id(c), 0);
+		for (unsigned i = 0; rc == 0 && i < git_commit_parentcount(c);
+		     i++) {
+			if (n == cap) {
+				git_oid *more =
+				    realloc(todo, sizeof *todo * cap * 2);
+				if (!more) {
+					rc = -1;
+					break;
+				}
+				todo = more;
+				cap *= 2;
+			}
+			todo[n++] = *git_commit_parent_id(c, i);
+		}
+		git_commit_free(c);
+	}
+	free(todo);
+	return rc < 0 ? 1 : rc;
+}
+
+/*
+ * The branches of path remote `name` (tips[p] where has[p]), with every
+ * object they need in this repository on disk. *changed is false when no
+ * branch is ahead of (or diverged from) the local one, or each such branch
+ * is already quarantined at that tip: there is nothing to verify.
+ * Returns 0; 1 when this is not a path remote or anything is unusual (the
+ * ordinary fetch then does the work and the reporting); -1 when the
+ * local repository cannot be written.
+ */
+static int read_path_remote(catan_store *s, const char *name, git_oid *tips,
+			    bool *has, bool *changed, catan_err *err)
+{
+	git_remote *remote = NULL;
+	store_peer *pe = NULL;
+	*changed = false;
+	if (git_remote_lookup(&remote, s->repo, name))
+		return 1;
+	const char *dir = local_dir(git_remote_url(remote));
+	if (dir)
+		pe = peer_open(s, name, dir);
+	git_remote_free(remote);
+	if (!pe || stage_init(s))
+		return 1;
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		char ref[256];
+		git_oid local, q;
+		snprintf(ref, sizeof ref, "refs/heads/%s",
+			 s->game.names.name[p]);
+		has[p] = git_reference_name_to_id(&tips[p], pe->repo, ref) == 0;
+		if (!has[p] || (store_branch_tip(&local, s, p) == 0 &&
+				git_oid_equal(&local, &tips[p])))
+			continue;
+		snprintf(ref, sizeof ref, "refs/catan/quarantine/%s/%s", name,
+			 s->game.names.name[p]);
+		if (git_reference_name_to_id(&q, s->repo, ref) == 0 &&
+		    git_oid_equal(&q, &tips[p])) {
+			has[p] = false; /* refused and reported before */
+			continue;
+		}
+		if (git_odb_exists_ext(s->odb, &tips[p],
+				       GIT_ODB_LOOKUP_NO_REFRESH)) {
+			/* Behind the local branch is nothing new. */
+			if (store_is_ancestor(s, &tips[p], &local) != 1)
+				*changed = true;
+			continue;
+		}
+		if (copy_history(s, pe, &tips[p])) {
+			stage_drop(s);
+			return 1;
+		}
+		*changed = true;
+	}
+	if (stage_flush(s, err))
+		return -1;
+	/*
+	 * The remote-tracking refs, as a fetch would leave them (git branch
+	 * -r shows what each peer holds); only the ones that moved are
+	 * written. Best effort: adoption reads the tips read here.
+	 */
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		char ref[256];
+		git_oid id, cur;
+		snprintf(ref, sizeof ref, "refs/heads/%s",
+			 s->game.names.name[p]);
+		if (git_reference_name_to_id(&id, pe->repo, ref))
+			continue;
+		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", name,
+			 s->game.names.name[p]);
+		if (git_reference_name_to_id(&cur, s->repo, ref) == 0 &&
+		    git_oid_equal(&cur, &id))
+			continue;
+		git_reference *r = NULL;
+		if (git_reference_create(&r, s->repo, ref, &id, 1,
+					 "catan sync") == 0)
+			git_reference_free(r);
+	}
+	return 0;
 }
 
 /* Is pushing to remote `name` allowed (remote.<name>.catanpush)? */
@@ -337,17 +763,30 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	}
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
-		bool changed = false;
-		if (fetch_remote(s, remotes[i], &changed, &ferr)) {
+		bool changed = false, has[CATAN_MAX_PLAYERS] = {false};
+		git_oid tips[CATAN_MAX_PLAYERS];
+		int fast =
+		    read_path_remote(s, remotes[i], tips, has, &changed, err);
+		if (fast < 0) {
+			rc = -1;
+			break;
+		}
+		if (fast == 0) {
+			rep->fetched++;
+			if (changed)
+				rc = adopt_tips(s, remotes[i], tips, has, rep,
+						err);
+		} else if (fetch_remote(s, remotes[i], &changed, &ferr)) {
 			/* An unreachable peer is not an error: play goes on. */
 			note(rep, "could not reach %s: %s", remotes[i],
 			     ferr.msg);
 			rep->unreachable++;
 			continue;
+		} else {
+			rep->fetched++;
+			if (changed)
+				rc = catan_store_adopt(s, remotes[i], rep, err);
 		}
-		rep->fetched++;
-		if (changed)
-			rc = catan_store_adopt(s, remotes[i], rep, err);
 		if (rc == 0 && push_allowed(s, remotes[i]))
 			push_own(s, remotes[i], rep);
 	}

@@ -73,6 +73,135 @@ static seen *table_put(table *t, const git_oid *id)
 	return e;
 }
 
+/* ---- ancestry, bounded by turns ---- */
+
+/* A set of commit ids (open addressing), for the walks below. */
+typedef struct oidset {
+	git_oid *id;
+	size_t cap, n;
+} oidset;
+
+/* Adds id; 1 if it was new, 0 if present, -1 out of memory. */
+static int oidset_add(oidset *set, const git_oid *id)
+{
+	if ((set->n + 1) * 2 > set->cap) {
+		oidset bigger = {calloc(set->cap ? set->cap * 2 : 64,
+					sizeof(git_oid)),
+				 set->cap ? set->cap * 2 : 64, 0};
+		if (!bigger.id)
+			return -1;
+		for (size_t i = 0; i < set->cap; i++)
+			if (!git_oid_is_zero(&set->id[i]))
+				oidset_add(&bigger, &set->id[i]);
+		free(set->id);
+		*set = bigger;
+	}
+	size_t h;
+	memcpy(&h, id->id, sizeof h);
+	for (size_t i = h & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
+		if (git_oid_equal(&set->id[i], id))
+			return 0;
+		if (git_oid_is_zero(&set->id[i])) {
+			set->id[i] = *id;
+			set->n++;
+			return 1;
+		}
+	}
+}
+
+/* The Turn trailer of commit id, or -1 (unreadable, none). */
+static int turn_of(catan_store *s, const git_oid *id)
+{
+	git_commit *c = NULL;
+	if (git_commit_lookup(&c, s->repo, id))
+		return -1;
+	int t = store_trailer_int(git_commit_message(c), "Turn");
+	git_commit_free(c);
+	return t;
+}
+
+/*
+ * Visits the commits reachable from `from` (itself included) whose Turn
+ * trailer is at least `floor`, calling fn on each until it returns
+ * non-zero (its value is returned; a commit for which it returns -2 is not
+ * walked past). The trailer never decreases from parent to child in a
+ * valid history (a child's is its parent's state's turn), so nothing
+ * older than `floor` can lead back above it: the walk covers the turns
+ * since `floor`, however long the game. Returns -1 when a commit cannot
+ * be read.
+ */
+static int walk_turns(catan_store *s, const git_oid *from, int floor,
+		      int (*fn)(git_commit *c, void *arg), void *arg)
+{
+	oidset done = {NULL, 0, 0};
+	size_t n = 0, cap = 32;
+	git_oid *todo = malloc(sizeof *todo * cap);
+	int rc = todo ? 0 : -1;
+	if (todo)
+		todo[n++] = *from;
+	while (rc == 0 && n > 0) {
+		git_oid id = todo[--n];
+		git_commit *c = NULL;
+		int added = oidset_add(&done, &id);
+		if (added <= 0) {
+			rc = added;
+			continue;
+		}
+		if (git_commit_lookup(&c, s->repo, &id)) {
+			rc = -1;
+			break;
+		}
+		if (store_trailer_int(git_commit_message(c), "Turn") < floor) {
+			git_commit_free(c);
+			continue;
+		}
+		rc = fn(c, arg);
+		if (rc == -2) {
+			rc = 0;
+			git_commit_free(c);
+			continue;
+		}
+		for (unsigned i = 0; rc == 0 && i < git_commit_parentcount(c);
+		     i++) {
+			if (n == cap) {
+				git_oid *more =
+					realloc(todo, sizeof *todo * cap * 2);
+				if (!more) {
+					rc = -1;
+					break;
+				}
+				todo = more;
+				cap *= 2;
+			}
+			todo[n++] = *git_commit_parent_id(c, i);
+		}
+		git_commit_free(c);
+	}
+	free(todo);
+	free(done.id);
+	return rc;
+}
+
+static int is_target(git_commit *c, void *arg)
+{
+	return git_oid_equal(git_commit_id(c), arg);
+}
+
+static int collect(git_commit *c, void *arg)
+{
+	return oidset_add(arg, git_commit_id(c)) < 0 ? -1 : 0;
+}
+
+int store_is_ancestor(catan_store *s, const git_oid *anc, const git_oid *desc)
+{
+	if (git_oid_equal(anc, desc))
+		return 1;
+	int floor = turn_of(s, anc);
+	if (floor < 0)
+		return 0; /* not a commit of ours: not in desc's history */
+	return walk_turns(s, desc, floor, is_target, (void *)anc);
+}
+
 typedef struct ctx {
 	catan_store *s;
 	table t;
@@ -230,36 +359,38 @@ static int check_genesis(ctx *c, git_commit *commit)
  * In incremental mode: the child of `parent` on the author's own local
  * branch, if that branch already holds one (a second child is a fork).
  */
+typedef struct child_of {
+	const git_oid *parent;
+	const char *author;
+	git_oid found;
+} child_of;
+
+static int is_child_of(git_commit *k, void *arg)
+{
+	child_of *w = arg;
+	const git_signature *a = git_commit_author(k);
+	if (git_oid_equal(git_commit_id(k), w->parent))
+		return -2; /* its ancestors hold no child of it */
+	for (unsigned i = 0; i < git_commit_parentcount(k); i++)
+		if (git_oid_equal(git_commit_parent_id(k, i), w->parent) && a &&
+		    a->name && !strcmp(a->name, w->author)) {
+			git_oid_cpy(&w->found, git_commit_id(k));
+			return 1;
+		}
+	return 0;
+}
+
 static bool trusted_child(ctx *c, git_oid *out, const git_oid *parent,
 			  int author)
 {
-	git_oid head, id;
-	git_revwalk *walk = NULL;
-	bool found = false;
-	if (store_branch_tip(&head, c->s, author) ||
-	    git_revwalk_new(&walk, c->s->repo))
+	git_oid head;
+	child_of w = {parent, c->s->game.names.name[author], {{0}}};
+	int floor = turn_of(c->s, parent);
+	if (floor < 0 || store_branch_tip(&head, c->s, author) ||
+	    walk_turns(c->s, &head, floor, is_child_of, &w) != 1)
 		return false;
-	if (git_revwalk_push(walk, &head) || git_revwalk_hide(walk, parent)) {
-		git_revwalk_free(walk);
-		return false;
-	}
-	while (!found && git_revwalk_next(&id, walk) == 0) {
-		git_commit *k = NULL;
-		if (git_commit_lookup(&k, c->s->repo, &id))
-			break;
-		for (unsigned i = 0; i < git_commit_parentcount(k); i++) {
-			const git_signature *a = git_commit_author(k);
-			if (git_oid_equal(git_commit_parent_id(k, i), parent) &&
-			    a && a->name &&
-			    !strcmp(a->name, c->s->game.names.name[author])) {
-				git_oid_cpy(out, &id);
-				found = true;
-			}
-		}
-		git_commit_free(k);
-	}
-	git_revwalk_free(walk);
-	return found;
+	git_oid_cpy(out, &w.found);
+	return true;
 }
 
 /* Only one child of a commit per author (forks are refused). */
@@ -450,7 +581,7 @@ static int check_branches(ctx *c)
 				const git_oid *nw = git_reflog_entry_id_new(e);
 				if (git_oid_is_zero(o) || git_oid_equal(o, nw))
 					continue;
-				if (git_graph_descendant_of(s->repo, nw, o) != 1)
+				if (store_is_ancestor(s, o, nw) != 1)
 					rc = bad(c, nw,
 						 "branch %s was rewritten (moved "
 						 "from a commit to one that does "
@@ -474,24 +605,31 @@ static int check_branches(ctx *c)
 	git_reference_iterator_free(it);
 	if (rc)
 		return rc;
-	/* Every commit is on its author's own branch. */
-	for (size_t i = 0; i < c->t.cap; i++) {
-		seen *e = &c->t.slot[i];
+	/*
+	 * Every commit is on its author's own branch: one walk per branch
+	 * collects what it holds.
+	 */
+	oidset on[CATAN_MAX_PLAYERS];
+	memset(on, 0, sizeof on);
+	for (int p = 0; p < g->opt.nplayers && rc == 0; p++) {
 		git_oid tip;
-		if (!e->used)
-			continue;
-		if (store_branch_tip(&tip, s, e->author))
-			return bad(c, &e->id, "branch of %s is missing",
-				   g->names.name[e->author]);
-		if (!git_oid_equal(&tip, &e->id) &&
-		    git_graph_descendant_of(s->repo, &tip, &e->id) != 1)
-			return bad(c, &e->id,
+		if (store_branch_tip(&tip, s, p) ||
+		    walk_turns(s, &tip, 0, collect, &on[p]) < 0)
+			rc = bad(c, NULL, "branch of %s cannot be read",
+				 g->names.name[p]);
+	}
+	for (size_t i = 0; i < c->t.cap && rc == 0; i++) {
+		seen *e = &c->t.slot[i];
+		if (e->used && oidset_add(&on[e->author], &e->id) != 0)
+			rc = bad(c, &e->id,
 				   "commit by %s is not on its own branch "
 				   "refs/heads/%s",
 				   g->names.name[e->author],
 				   g->names.name[e->author]);
 	}
-	return 0;
+	for (int p = 0; p < CATAN_MAX_PLAYERS; p++)
+		free(on[p].id);
+	return rc;
 }
 
 /* Incremental mode: each new commit is on its author's new branch tip. */
@@ -502,8 +640,7 @@ static int check_new_on_own_branch(ctx *c)
 		if (!e->used || e->trusted)
 			continue;
 		const git_oid *tip = &c->newtips[e->author];
-		if (!git_oid_equal(tip, &e->id) &&
-		    git_graph_descendant_of(c->s->repo, tip, &e->id) != 1)
+		if (store_is_ancestor(c->s, &e->id, tip) != 1)
 			return bad(c, &e->id,
 				   "commit by %s is not on its own branch "
 				   "refs/heads/%s",

@@ -190,6 +190,35 @@ git -C "$d/red" update-ref refs/heads/red "$bad"
 expect_rejected "an unparsable message" "parse\|may not act"
 ok "illegal action, tampered tree, rewritten branch, unparsable message: rejected, reported, quarantined, local game untouched"
 
+# 5a. A path remote is read directly (no fetch): an object it lacks or that
+#     does not hash to its id is caught as the ordinary fetch catches it
+#     (the remote is reported, nothing adopted), and once the remote is
+#     whole again the same commit is adopted.
+d=$tmp/broken
+make_game "$d" 11
+$catan -C "$d/red" act setup 0,-1,n 0,-1,nw >/dev/null
+tip=$(git -C "$d/red" rev-parse red)
+blob=$(git -C "$d/red" rev-parse "red:now")
+obj=$d/red/objects/${blob:0:2}/${blob:2}
+[[ -f $obj ]] || fail "the new blob is not a loose object"
+cp "$obj" "$tmp/blob.saved"
+before=$(git -C "$d/blue" rev-parse red)
+rm -f "$obj"
+out=$($catan -C "$d/blue" sync origin) || fail "sync failed: $out"
+grep -q "could not reach origin" <<<"$out" || fail "missing object not reported: $out"
+[[ $(git -C "$d/blue" rev-parse red) == "$before" ]] || fail "adopted with a missing object"
+# The same object's name with other contents (a valid zlib stream).
+printf 'blob 5\0junk\n' | python3 -c 'import sys,zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read()))' >"$obj"
+out=$($catan -C "$d/blue" sync origin) || fail "sync failed: $out"
+grep -q "could not reach origin" <<<"$out" || fail "corrupt object not reported: $out"
+[[ $(git -C "$d/blue" rev-parse red) == "$before" ]] || fail "adopted a corrupt object"
+cp "$tmp/blob.saved" "$obj"
+out=$($catan -C "$d/blue" sync origin)
+[[ $(git -C "$d/blue" rev-parse red) == "$tip" ]] || fail "not adopted once whole: $out"
+git -C "$d/blue" fsck --strict >/dev/null 2>&1 || fail "fsck after the broken remote"
+$catan -C "$d/blue" verify >/dev/null || fail "verify after the broken remote"
+ok "path remote read directly: a missing or corrupt object is reported and nothing adopted; adopted once whole"
+
 # 5b. A shared bare repository on a "server": every peer pushes its own
 #     branch there and fetches the others from it; no peer talks to another.
 d=$tmp/hub
