@@ -52,11 +52,12 @@ static void bytes_put(bytes *b, const void *data, size_t n)
 /* ---- the delta encoder ---- */
 
 /*
- * Windows of WINDOW bytes of the base are hashed at every STRIDE-th
+ * Windows of WINDOW bytes of the base are hashed at every stride-th
  * position (every position for bases up to 64 KiB, which is every object
  * of a game; every 16th above, to bound the table), so a common run of at
- * least WINDOW + STRIDE - 1 bytes is always found. Candidates for a
- * target window are tried newest first, at most MAX_CHAIN of them, and the
+ * least WINDOW + STRIDE - 1 bytes is always found; of a run of equal
+ * windows only the first is kept. Candidates for a target window are
+ * tried newest first, at most MAX_CHAIN of them, and the
  * longest match wins (the first of equals, so the result is a function of
  * the inputs).
  */
@@ -163,6 +164,10 @@ int store_delta_encode(unsigned char **out, size_t *out_len,
 		goto fail;
 	memset(head, 0xff, ((size_t)1 << bits) * sizeof *head);
 	for (size_t k = 0; k < npos; k++) {
+		/* In a run of equal windows only the first: it matches longest. */
+		if (k > 0 && !memcmp(base + k * stride, base + (k - 1) * stride,
+				     WINDOW))
+			continue;
 		uint32_t h = window_hash(base + k * stride, bits);
 		next[k] = head[h];
 		head[h] = (uint32_t)k;
