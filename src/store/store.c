@@ -301,12 +301,16 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 	git_time_t when;
 
 	if (s->time == CATAN_TIME_DETERMINISTIC)
-		/* Seed and step: the same game gives the same commit ids. */
+		/*
+		 * Seed and turn: the same game gives the same commit ids.
+		 * Per turn rather than per commit: the commits of a turn then
+		 * share their author and committer lines, which their deltas
+		 * copy whole (7 B less per commit in a pack).
+		 */
 		when = 1700000000 + (git_time_t)(s->game.opt.seed % 100000000) +
-		       s->step;
+		       turn;
 	else
 		when = (git_time_t)time(NULL);
-	s->step++;
 	store_email(email, sizeof email, name);
 	snprintf(message, sizeof message, "%s\n\nPlayer: %s\nTurn: %d\n",
 		 subject, name, turn);
