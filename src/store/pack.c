@@ -5,10 +5,13 @@
 #include "pack.h"
 
 #include <assert.h>
+#include <dirent.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <nettle/sha1.h>
 #include <zlib.h>
@@ -418,7 +421,8 @@ const unsigned char *store_pack_finish(store_pack *p, size_t *len)
 	return p->out.p;
 }
 
-int store_pack_write(store_pack *p, const char *packdir, catan_err *err)
+int store_pack_write(store_pack *p, const char *packdir, char *name,
+		     catan_err *err)
 {
 	git_indexer *ix = NULL;
 	git_indexer_options opts;
@@ -426,6 +430,8 @@ int store_pack_write(store_pack *p, const char *packdir, catan_err *err)
 	size_t len = 0;
 	int rc = -1;
 
+	if (name)
+		name[0] = '\0';
 	if (p->n == 0)
 		return 0;
 	const unsigned char *data = store_pack_finish(p, &len);
@@ -443,6 +449,8 @@ int store_pack_write(store_pack *p, const char *packdir, catan_err *err)
 			   stats.indexed_objects, p->n);
 		goto done;
 	}
+	if (name)
+		snprintf(name, GIT_OID_HEXSZ + 1, "%s", git_indexer_name(ix));
 	rc = 0;
 done:
 	git_indexer_free(ix);
@@ -634,7 +642,7 @@ static int put_commit(history *h, const git_commit *c,
 }
 
 int store_pack_history(git_repository *repo, git_revwalk *walk,
-		       git_odb_backend *only, const char *packdir,
+		       git_odb_backend *only, const char *packdir, char *name,
 		       catan_err *err)
 {
 	history h = {repo, NULL, only, NULL, {NULL, NULL, 0, 0}, err};
@@ -697,7 +705,7 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 				goto done;
 		}
 	}
-	rc = store_pack_write(h.pack, packdir, err);
+	rc = store_pack_write(h.pack, packdir, name, err);
 	if (!rc)
 		git_odb_refresh(h.odb);
 done:
@@ -706,5 +714,92 @@ done:
 	free(h.map.val);
 	store_pack_free(h.pack);
 	git_odb_free(h.odb);
+	return rc;
+}
+
+/* ---- catan gc ---- */
+
+/*
+ * Removes what the new pack (index `keep` in `packdir`) makes redundant:
+ * every other pack without a .keep file, and every loose object the new
+ * pack holds (an object it does not hold is left alone).
+ */
+static void drop_redundant(const char *objdir, const char *packdir,
+			   const char *keep)
+{
+	git_odb_backend *pack = NULL;
+	char path[8800];
+	DIR *d;
+	struct dirent *e;
+	snprintf(path, sizeof path, "%s/pack-%s.idx", packdir, keep);
+	if (git_odb_backend_one_pack(&pack, path))
+		return;
+	if ((d = opendir(packdir))) {
+		while ((e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+			if (strncmp(e->d_name, "pack-", 5) || strstr(e->d_name, keep) ||
+			    n < 10 || strcmp(e->d_name + n - 5, ".pack"))
+				continue;
+			char stem[8600];
+			snprintf(stem, sizeof stem, "%s/%.*s", packdir,
+				 (int)(n - 5), e->d_name);
+			snprintf(path, sizeof path, "%s.keep", stem);
+			if (access(path, F_OK) == 0)
+				continue;
+			snprintf(path, sizeof path, "%s.idx", stem);
+			unlink(path);
+			snprintf(path, sizeof path, "%s.pack", stem);
+			unlink(path);
+		}
+		closedir(d);
+	}
+	for (int x = 0; x < 256; x++) {
+		char sub[4200];
+		snprintf(sub, sizeof sub, "%s/%02x", objdir, x & 0xff);
+		if (!(d = opendir(sub)))
+			continue;
+		while ((e = readdir(d))) {
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid id;
+			if (strlen(e->d_name) != GIT_OID_HEXSZ - 2)
+				continue;
+			snprintf(hex, sizeof hex, "%02x%s", x, e->d_name);
+			if (git_oid_fromstr(&id, hex) ||
+			    pack->exists(pack, &id) != 1)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+			unlink(path);
+		}
+		closedir(d);
+		rmdir(sub); /* only if empty */
+	}
+	pack->free(pack);
+}
+
+int catan_store_gc(catan_store *s, catan_err *err)
+{
+	git_revwalk *walk = NULL;
+	char objdir[4096], packdir[4200], name[GIT_OID_HEXSZ + 1];
+	int rc = -1;
+	if (s->batch)
+		return store_fail(err, "flush the batch before a gc");
+	snprintf(objdir, sizeof objdir, "%sobjects",
+		 git_repository_path(s->repo));
+	snprintf(packdir, sizeof packdir, "%s/pack", objdir);
+	if (git_revwalk_new(&walk, s->repo) ||
+	    git_revwalk_push_glob(walk, "refs/*")) {
+		store_git_fail(err, "walking the history");
+		goto done;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (store_pack_history(s->repo, walk, NULL, packdir, name, err))
+		goto done;
+	if (name[0]) {
+		drop_redundant(objdir, packdir, name);
+		git_odb_refresh(s->odb);
+	}
+	rc = 0;
+done:
+	git_revwalk_free(walk);
 	return rc;
 }

@@ -78,10 +78,12 @@ const unsigned char *store_pack_finish(store_pack *p, size_t *len);
 /*
  * Finishes the pack and stores it in `packdir` (a repository's
  * objects/pack) through git_indexer, which verifies it and writes its
- * .idx: pack-<name>.pack and pack-<name>.idx. An empty pack writes
- * nothing. Returns 0, or -1 with err filled.
+ * .idx: pack-<name>.pack and pack-<name>.idx; name (41 bytes, or NULL)
+ * receives <name> in hex. An empty pack writes nothing (name ""). Returns
+ * 0, or -1 with err filled.
  */
-int store_pack_write(store_pack *p, const char *packdir, catan_err *err);
+int store_pack_write(store_pack *p, const char *packdir, char *name,
+		     catan_err *err);
 
 /* Frees the pack. Accepts NULL. */
 void store_pack_free(store_pack *p);
@@ -95,10 +97,11 @@ void store_pack_free(store_pack *p);
  * tree. With `only` (the batch's in-memory store), an object goes in only
  * if that backend holds it (everything else is on disk already); without
  * it, every object reached goes in. The object database is refreshed
- * afterwards. Returns 0, or -1 with err filled (nothing written).
+ * afterwards; name as for store_pack_write. Returns 0, or -1 with err
+ * filled (nothing written).
  */
 int store_pack_history(git_repository *repo, git_revwalk *walk,
-		       git_odb_backend *only, const char *packdir,
+		       git_odb_backend *only, const char *packdir, char *name,
 		       catan_err *err);
 
 #endif

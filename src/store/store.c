@@ -500,7 +500,8 @@ int catan_store_flush(catan_store *s, catan_err *err)
 		char dir[4096];
 		snprintf(dir, sizeof dir, "%sobjects/pack",
 			 git_repository_path(s->repo));
-		if (store_pack_history(s->repo, walk, s->mempack, dir, err))
+		if (store_pack_history(s->repo, walk, s->mempack, dir, NULL,
+				       err))
 			goto done;
 	}
 	/* Refs last: they never point at objects not yet on disk. */

@@ -309,7 +309,7 @@ static void test_pack__read_back_depth_and_determinism(void **st)
 	}
 	assert_int_equal(deepest, STORE_PACK_MAX_DEPTH);
 	snprintf(packdir, sizeof packdir, "%s/objects/pack", tmp);
-	assert_int_equal(store_pack_write(p, packdir, &err), 0);
+	assert_int_equal(store_pack_write(p, packdir, NULL, &err), 0);
 
 	/* The same from the bytes: follow each object's base. */
 	size_t len = 0, at = 12, offsets[CHAIN];
@@ -423,6 +423,43 @@ static void test_pack__batch_game_flush(void **st)
 	free(tmp);
 }
 
+/* catan gc: a hot-seat game (loose objects) repacked, then played on. */
+static void test_pack__gc_loose_game(void **st)
+{
+	char *tmp = sh_tmpdir("packgc");
+	char dir[600], out[8192];
+	catan_game g;
+	catan_state ref, cur;
+	catan_rng r;
+	catan_err err = {{0}};
+	(void)st;
+	snprintf(dir, sizeof dir, "%s/game", tmp);
+	sh_game(&g, 3, SH_BOARD_RANDOM, CATAN_PHASES_COMBINED,
+		CATAN_DICE_SEEDED, 11);
+	assert_int_equal(catan_state_init(&ref, &g.board, &g.opt), CATAN_OK);
+	catan_rng_seed(&r, 4);
+	catan_store *s = sh_create(dir, &g);
+	sh_play(s, 80, &r, 0, &ref, NULL);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(catan_store_gc(s, &err), 0);
+		sh_must(out, sizeof out,
+			"cd '%s' && git count-objects -v | grep -E "
+			"'^(count|packs):' | tr '\\n' ' '",
+			dir);
+		assert_string_equal(out, "count: 0 packs: 1 ");
+		sh_current(s, &cur, NULL);
+		assert_true(catan_state_hash(&cur) == catan_state_hash(&ref));
+	}
+	/* The game goes on: a loose commit on top of the pack. */
+	sh_play(s, 20, &r, 0, &ref, NULL);
+	catan_store_free(s);
+	sh_must(out, sizeof out, "git -C '%s' fsck --strict 2>&1", dir);
+	sh_must(out, sizeof out, "'%s' -C '%s' verify", CATAN_BIN, dir);
+	assert_true(strncmp(out, "ok:", 3) == 0);
+	sh_rmrf(tmp);
+	free(tmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_pack__read_back_depth_and_determinism),
 		cmocka_unit_test(test_pack__refuses_bad_bases),
 		cmocka_unit_test(test_pack__batch_game_flush),
+		cmocka_unit_test(test_pack__gc_loose_game),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
