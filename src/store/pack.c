@@ -6,9 +6,9 @@
 
 #include <assert.h>
 #include <dirent.h>
-#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -134,7 +134,8 @@ static bool put_copy(bytes *b, uint32_t off, size_t size)
 static bool put_insert(bytes *b, const unsigned char *data, size_t n)
 {
 	while (n > 0) {
-		unsigned char k = n > MAX_INSERT ? MAX_INSERT : (unsigned char)n;
+		unsigned char k =
+		    n > MAX_INSERT ? MAX_INSERT : (unsigned char)n;
 		if (!bytes_reserve(b, 1 + (size_t)k))
 			return false;
 		bytes_put(b, &k, 1);
@@ -167,9 +168,10 @@ int store_delta_encode(unsigned char **out, size_t *out_len,
 		goto fail;
 	memset(head, 0xff, ((size_t)1 << bits) * sizeof *head);
 	for (size_t k = 0; k < npos; k++) {
-		/* In a run of equal windows only the first: it matches longest. */
-		if (k > 0 && !memcmp(base + k * stride, base + (k - 1) * stride,
-				     WINDOW))
+		/* In a run of equal windows only the first: it matches longest.
+		 */
+		if (k > 0 &&
+		    !memcmp(base + k * stride, base + (k - 1) * stride, WINDOW))
 			continue;
 		uint32_t h = window_hash(base + k * stride, bits);
 		next[k] = head[h];
@@ -245,7 +247,7 @@ typedef struct pack_obj {
 struct store_pack {
 	pack_obj *obj;
 	int n, cap;
-	bytes out;	     /* the pack: header, objects, then trailer */
+	bytes out;		   /* the pack: header, objects, then trailer */
 	bytes whole, delta, trial; /* compressed candidates of an object */
 	z_stream z;
 	bool z_ready, finished;
@@ -350,8 +352,7 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 		size_t dlen = 0;
 		if (!b || b->depth >= p->max_depth)
 			continue;
-		if (store_delta_encode(&d, &dlen, b->data, b->len, data,
-				       len) ||
+		if (store_delta_encode(&d, &dlen, b->data, b->len, data, len) ||
 		    !squeeze(p, &p->trial, d, dlen)) {
 			free(d);
 			goto fail;
@@ -582,8 +583,8 @@ static int put_tree(history *h, const git_oid *id, const git_oid *base,
 	for (size_t i = 0; i < git_tree_entrycount(t); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(t, i);
 		const git_tree_entry *be =
-			bt ? git_tree_entry_byname(bt, git_tree_entry_name(e))
-			   : NULL;
+		    bt ? git_tree_entry_byname(bt, git_tree_entry_name(e))
+		       : NULL;
 		git_object_t type = git_tree_entry_type(e);
 		if (be && git_tree_entry_type(be) != type)
 			be = NULL;
@@ -617,8 +618,8 @@ typedef struct author_map {
  * another player's, the author's own previous commit shares the author,
  * committer and Player lines.
  */
-static int put_commit(history *h, const git_commit *c,
-		      const git_commit *parent, author_map *authors)
+static int put_commit(history *h, const git_commit *c, const git_commit *parent,
+		      author_map *authors)
 {
 	const char *email = git_commit_author(c)->email;
 	int a = 0;
@@ -693,7 +694,7 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 				goto done;
 			}
 			const git_oid *ptree =
-				parent ? git_commit_tree_id(parent) : NULL;
+			    parent ? git_commit_tree_id(parent) : NULL;
 			if (pass == 0)
 				bad = put_commit(&h, c, parent, &authors);
 			else
@@ -737,8 +738,9 @@ static void drop_redundant(const char *objdir, const char *packdir,
 	if ((d = opendir(packdir))) {
 		while ((e = readdir(d))) {
 			size_t n = strlen(e->d_name);
-			if (strncmp(e->d_name, "pack-", 5) || strstr(e->d_name, keep) ||
-			    n < 10 || strcmp(e->d_name + n - 5, ".pack"))
+			if (strncmp(e->d_name, "pack-", 5) ||
+			    strstr(e->d_name, keep) || n < 10 ||
+			    strcmp(e->d_name + n - 5, ".pack"))
 				continue;
 			char stem[8600];
 			snprintf(stem, sizeof stem, "%s/%.*s", packdir,

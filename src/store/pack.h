@@ -93,12 +93,12 @@ void store_pack_free(store_pack *p);
  * yields and the trees and blobs they reach, each once: the commits in the
  * walk's order (it must yield parents first), then the trees, then the
  * blobs. A commit's base is its first parent or its author's previous
- * commit (the smaller delta), a tree's the first parent's tree, a blob's or subtree's the entry of the same name in the parent's
- * tree. With `only` (the batch's in-memory store), an object goes in only
- * if that backend holds it (everything else is on disk already); without
- * it, every object reached goes in. The object database is refreshed
- * afterwards; name as for store_pack_write. Returns 0, or -1 with err
- * filled (nothing written).
+ * commit (the smaller delta), a tree's the first parent's tree, a blob's or
+ * subtree's the entry of the same name in the parent's tree. With `only` (the
+ * batch's in-memory store), an object goes in only if that backend holds it
+ * (everything else is on disk already); without it, every object reached goes
+ * in. The object database is refreshed afterwards; name as for
+ * store_pack_write. Returns 0, or -1 with err filled (nothing written).
  */
 int store_pack_history(git_repository *repo, git_revwalk *walk,
 		       git_odb_backend *only, const char *packdir, char *name,

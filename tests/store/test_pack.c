@@ -88,9 +88,9 @@ static size_t round_trip(const unsigned char *base, size_t base_len,
 {
 	unsigned char *d = NULL, *back;
 	size_t dlen = 0, n = 0;
-	assert_int_equal(store_delta_encode(&d, &dlen, base, base_len, target,
-					    target_len),
-			 0);
+	assert_int_equal(
+	    store_delta_encode(&d, &dlen, base, base_len, target, target_len),
+	    0);
 	assert_non_null(d);
 	back = apply(base, base_len, d, dlen, &n, all_bytes);
 	assert_int_equal(n, target_len);
@@ -162,7 +162,7 @@ static void test_pack__delta_random_and_adversarial(void **st)
 				memcpy(t + tlen, base + at, k);
 			} else {
 				unsigned char *fresh =
-					random_bytes(&r, k, alphabet);
+				    random_bytes(&r, k, alphabet);
 				memcpy(t + tlen, fresh, k);
 				free(fresh);
 			}
@@ -392,9 +392,8 @@ static void test_pack__batch_game_flush(void **st)
 	snprintf(dir, sizeof dir, "%s/game", tmp);
 	sh_game(&g, 4, SH_BOARD_RANDOM, CATAN_PHASES_COMBINED,
 		CATAN_DICE_SEEDED, 5);
-	assert_int_equal(catan_store_create_ext(&s, dir, &g,
-						CATAN_TIME_DETERMINISTIC, true,
-						&err),
+	assert_int_equal(catan_store_create_ext(
+			     &s, dir, &g, CATAN_TIME_DETERMINISTIC, true, &err),
 			 0);
 	assert_int_equal(catan_state_init(&ref, &g.board, &g.opt), CATAN_OK);
 	catan_rng_seed(&r, 9);
@@ -463,13 +462,13 @@ static void test_pack__gc_loose_game(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pack__delta_edge_cases),
-		cmocka_unit_test(test_pack__delta_random_and_adversarial),
-		cmocka_unit_test(test_pack__delta_large_inputs),
-		cmocka_unit_test(test_pack__read_back_depth_and_determinism),
-		cmocka_unit_test(test_pack__refuses_bad_bases),
-		cmocka_unit_test(test_pack__batch_game_flush),
-		cmocka_unit_test(test_pack__gc_loose_game),
+	    cmocka_unit_test(test_pack__delta_edge_cases),
+	    cmocka_unit_test(test_pack__delta_random_and_adversarial),
+	    cmocka_unit_test(test_pack__delta_large_inputs),
+	    cmocka_unit_test(test_pack__read_back_depth_and_determinism),
+	    cmocka_unit_test(test_pack__refuses_bad_bases),
+	    cmocka_unit_test(test_pack__batch_game_flush),
+	    cmocka_unit_test(test_pack__gc_loose_game),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
