@@ -104,6 +104,16 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 		    catan_outcome *outcome, catan_commit_id *id,
 		    catan_err *err);
 
+/*
+ * Repacks the repository with catan's pack writer (src/store/pack.h): one
+ * pack of everything reachable from refs/, every object a delta against
+ * its natural base when smaller; then removes the other packs (except
+ * those with a .keep file) and the loose objects the new pack holds.
+ * Nothing is removed before the new pack and its index are complete. Not
+ * in batch mode. Returns 0, or -1 with err filled.
+ */
+int catan_store_gc(catan_store *s, catan_err *err);
+
 /* Result of catan_store_verify. */
 typedef struct catan_verify_report {
 	long commits;	     /* commits checked */

@@ -39,6 +39,7 @@ int cli_show(const char *dir, int argc, char **argv);
 int cli_legal(const char *dir, int argc, char **argv);
 int cli_log(const char *dir, int argc, char **argv);
 int cli_verify(const char *dir, int argc, char **argv);
+int cli_gc(const char *dir, int argc, char **argv);
 int cli_simulate(int argc, char **argv);
 int cli_join(int argc, char **argv);
 int cli_remote(const char *dir, int argc, char **argv);

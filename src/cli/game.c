@@ -593,15 +593,22 @@ static int print_entry(const catan_log_entry *e, void *ctx)
 	return 0;
 }
 
+/* Opens the game of a command that takes no arguments: 0, 1 or 2. */
+static int open_plain(catan_store **s, const char *dir, int argc,
+		      const char *cmd)
+{
+	if (argc) {
+		fprintf(stderr, "catan %s: no arguments expected\n", cmd);
+		return 2;
+	}
+	return open_game(s, dir);
+}
+
 int cli_log(const char *dir, int argc, char **argv)
 {
 	catan_store *s = NULL;
 	(void)argv;
-	if (argc) {
-		fprintf(stderr, "catan log: no arguments expected\n");
-		return 2;
-	}
-	int rc = open_game(&s, dir);
+	int rc = open_plain(&s, dir, argc, "log");
 	if (rc)
 		return rc;
 	catan_err err;
@@ -617,11 +624,7 @@ int cli_verify(const char *dir, int argc, char **argv)
 {
 	catan_store *s = NULL;
 	(void)argv;
-	if (argc) {
-		fprintf(stderr, "catan verify: no arguments expected\n");
-		return 2;
-	}
-	int rc = open_game(&s, dir);
+	int rc = open_plain(&s, dir, argc, "verify");
 	if (rc)
 		return rc;
 	catan_verify_report rep;
@@ -639,6 +642,23 @@ int cli_verify(const char *dir, int argc, char **argv)
 		printf("BAD commit %s: %s\n", rep.bad.hex, rep.why);
 	catan_store_free(s);
 	return rep.ok ? 0 : 1;
+}
+
+int cli_gc(const char *dir, int argc, char **argv)
+{
+	catan_store *s = NULL;
+	(void)argv;
+	int rc = open_plain(&s, dir, argc, "gc");
+	if (rc)
+		return rc;
+	catan_err err;
+	if (catan_store_gc(s, &err)) {
+		fprintf(stderr, "catan gc: %s\n", err.msg);
+		catan_store_free(s);
+		return 1;
+	}
+	catan_store_free(s);
+	return 0;
 }
 
 static void print_sync(const catan_sync_report *rep)

@@ -5,7 +5,7 @@
  *                                 terminal: board, action log, scores
  *   catan new DIR [options]       a new game repository (hot-seat)
  *   catan -C DIR act --as P ...   P does an action: one commit
- *   catan -C DIR show [--json] [REV], legal --as P, log, verify
+ *   catan -C DIR show [--json] [REV], legal --as P, log, verify, gc
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,6 +40,7 @@ static void usage(FILE *f)
 		"       catan -C DIR legal --as PLAYER\n"
 		"       catan -C DIR log\n"
 		"       catan -C DIR verify\n"
+		"       catan -C DIR gc\n"
 		"       catan simulate --games N --players P [--seed S] "
 		"--out DIR [--jobs J]\n"
 		"       catan stats [--csv|--json] DIR...\n"
@@ -309,6 +310,8 @@ int main(int argc, char **argv)
 		return cli_log(dir, argc, argv);
 	if (!strcmp(cmd, "verify"))
 		return cli_verify(dir, argc, argv);
+	if (!strcmp(cmd, "gc"))
+		return cli_gc(dir, argc, argv);
 	if (!strcmp(cmd, "join"))
 		return cli_join(argc, argv);
 	if (!strcmp(cmd, "remote"))

@@ -8,7 +8,9 @@
  * game-* inside; timings then come from its games.csv). Per game: commits;
  * the size of the repository as left (apparent bytes, as `du -sb`, and disk
  * usage, as `du -s`); the packed size (one pack of every object, with
- * deltas, as libgit2's packbuilder writes it); the mean and standard
+ * deltas, as libgit2's packbuilder writes it); the size of the packs the
+ * repository holds (*.pack, as catan's own writer or a fetch left them;
+ * loose objects are not counted there); the mean and standard
  * deviation of the size of `git diff parent child` over every parent-child
  * pair and the share of empty ones; compute and commit time per action.
  */
@@ -29,22 +31,24 @@
 typedef struct game_stats {
 	char name[256];
 	long commits, pairs, empty;
-	double du_bytes, du_disk, packed;
+	double du_bytes, du_disk, packed, written;
 	double diff_sum, diff_sq;
 	double compute_ms, commit_ms, flush_ms, actions; /* -1: unknown */
 } game_stats;
 
-static double walk_bytes, walk_disk;
+static double walk_bytes, walk_disk, walk_packs;
 
 static int add_size(const char *path, const struct stat *sb, int type,
 		    struct FTW *ftw)
 {
-	(void)path;
 	(void)ftw;
+	size_t n = strlen(path);
 	if (type == FTW_F || type == FTW_D) {
 		walk_bytes += (double)sb->st_size;
 		walk_disk += (double)sb->st_blocks * 512.0;
 	}
+	if (type == FTW_F && n > 5 && !strcmp(path + n - 5, ".pack"))
+		walk_packs += (double)sb->st_size;
 	return 0;
 }
 
@@ -74,11 +78,12 @@ static int game_measure(game_stats *gs, const char *dir)
 	git_oid id;
 	int rc = -1;
 
-	walk_bytes = walk_disk = 0;
+	walk_bytes = walk_disk = walk_packs = 0;
 	if (nftw(dir, add_size, 16, FTW_PHYS))
 		return -1;
 	gs->du_bytes = walk_bytes;
 	gs->du_disk = walk_disk;
+	gs->written = walk_packs;
 	if (git_repository_open_ext(&repo, dir, GIT_REPOSITORY_OPEN_NO_SEARCH,
 				    NULL) ||
 	    git_revwalk_new(&walk, repo) ||
@@ -182,25 +187,29 @@ static void print_row(const game_stats *g, int fmt, bool first)
 				? (g->commit_ms + g->flush_ms) / per_action
 				: -1;
 	if (fmt == 1) {
-		printf("%s,%ld,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%.2f,%.5f,%.5f\n",
+		printf("%s,%ld,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%.2f,%.5f,%.5f,"
+		       "%.0f,%.1f\n",
 		       g->name, g->commits, g->du_bytes, g->du_disk, g->packed,
 		       g->packed / n, mean, sd,
-		       100.0 * (double)g->empty / pairs, compute, commit);
+		       100.0 * (double)g->empty / pairs, compute, commit,
+		       g->written, g->written / n);
 	} else if (fmt == 2) {
 		printf("%s{\"game\":\"%s\",\"commits\":%ld,\"du_bytes\":%.0f,"
 		       "\"du_disk\":%.0f,\"packed_bytes\":%.0f,"
 		       "\"packed_per_commit\":%.1f,\"diff_mean\":%.1f,"
 		       "\"diff_sd\":%.1f,\"empty_percent\":%.2f,"
 		       "\"compute_ms_per_action\":%.5f,"
-		       "\"commit_ms_per_action\":%.5f}",
+		       "\"commit_ms_per_action\":%.5f,"
+		       "\"written_bytes\":%.0f,\"written_per_commit\":%.1f}",
 		       first ? "" : ",\n", g->name, g->commits, g->du_bytes,
 		       g->du_disk, g->packed, g->packed / n, mean, sd,
-		       100.0 * (double)g->empty / pairs, compute, commit);
+		       100.0 * (double)g->empty / pairs, compute, commit,
+		       g->written, g->written / n);
 	} else {
-		printf("%-14s %7ld %9.0f %7.0f %9.0f %7.0f %7.0f %7.0f %6.1f%% "
-		       "%9.4f %9.4f\n",
+		printf("%-14s %7ld %9.0f %7.0f %9.0f %7.0f %7.0f %7.0f %7.0f "
+		       "%6.1f%% %9.4f %9.4f\n",
 		       g->name, g->commits, g->du_bytes, g->du_bytes / n,
-		       g->packed, g->packed / n, mean, sd,
+		       g->packed, g->packed / n, g->written / n, mean, sd,
 		       100.0 * (double)g->empty / pairs, compute, commit);
 	}
 }
@@ -226,17 +235,18 @@ int cli_stats(int argc, char **argv)
 	if (fmt == 1)
 		printf("game,commits,du_bytes,du_disk,packed_bytes,"
 		       "packed_per_commit,diff_mean,diff_sd,empty_percent,"
-		       "compute_ms_per_action,commit_ms_per_action\n");
+		       "compute_ms_per_action,commit_ms_per_action,"
+		       "written_bytes,written_per_commit\n");
 	else if (fmt == 2)
 		printf("[");
 	else
-		printf("%-14s %7s %9s %7s %9s %7s %7s %7s %7s %9s %9s\n", "game",
-		       "commits", "du -sb", "B/comm", "packed", "B/comm",
-		       "diff", "sd", "empty", "compute", "commit");
+		printf("%-14s %7s %9s %7s %9s %7s %7s %7s %7s %7s %9s %9s\n",
+		       "game", "commits", "du -sb", "B/comm", "packed", "B/comm",
+		       "written", "diff", "sd", "empty", "compute", "commit");
 	if (!fmt)
-		printf("%-14s %7s %9s %7s %9s %7s %7s %7s %7s %9s %9s\n", "", "",
-		       "(bytes)", "", "(bytes)", "", "mean B", "", "", "ms/act",
-		       "ms/act");
+		printf("%-14s %7s %9s %7s %9s %7s %7s %7s %7s %7s %9s %9s\n", "",
+		       "", "(bytes)", "", "(bytes)", "", "B/comm", "mean B", "",
+		       "", "ms/act", "ms/act");
 	int rc = 0;
 	for (int i = 0; i < argc; i++) {
 		if (argv[i][0] == '-')
@@ -297,6 +307,7 @@ int cli_stats(int argc, char **argv)
 			total.du_bytes += gs.du_bytes;
 			total.du_disk += gs.du_disk;
 			total.packed += gs.packed;
+			total.written += gs.written;
 			total.diff_sum += gs.diff_sum;
 			total.diff_sq += gs.diff_sq;
 			if (gs.actions > 0) {
@@ -318,9 +329,10 @@ int cli_stats(int argc, char **argv)
 		if (total.actions <= 0)
 			total.compute_ms = total.commit_ms = total.actions = -1;
 		print_row(&total, 0, false);
-		printf("(B/comm: bytes per commit; diff: git diff parent child "
-		       "| wc -c over %ld pairs; commit time includes the final "
-		       "pack)\n",
+		printf("(B/comm: bytes per commit; packed: one pack as libgit2's "
+		       "packbuilder writes it; written: the repository's own "
+		       "*.pack files; diff: git diff parent child | wc -c over "
+		       "%ld pairs; commit time includes the final pack)\n",
 		       total.pairs);
 	}
 	git_libgit2_shutdown();

@@ -15,7 +15,6 @@ struct catan_store {
 	git_oid genesis;
 	git_oid game_tree; /* id of game/, shared by every state tree */
 	catan_time_mode time;
-	long step; /* commits written by this handle (deterministic times) */
 
 	/* Exclusive lock on <gitdir>/catan.lock for the handle's lifetime. */
 	int lock_fd;

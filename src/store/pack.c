@@ -1,0 +1,807 @@
+/*
+ * pack.c - our own pack writer: every object as a delta against its
+ * natural base when that is smaller (see pack.h), the index by libgit2.
+ */
+#include "pack.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <nettle/sha1.h>
+#include <zlib.h>
+
+#include "store_internal.h"
+
+/* ---- growing byte buffers ---- */
+
+typedef struct bytes {
+	unsigned char *p;
+	size_t len, cap;
+} bytes;
+
+static bool bytes_reserve(bytes *b, size_t more)
+{
+	if (b->cap - b->len >= more)
+		return true;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap - b->len < more) {
+		if (cap > SIZE_MAX / 2)
+			return false;
+		cap *= 2;
+	}
+	unsigned char *p = realloc(b->p, cap);
+	if (!p)
+		return false;
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+/* Appends n bytes; the caller reserved room. */
+static void bytes_put(bytes *b, const void *data, size_t n)
+{
+	assert(b->cap - b->len >= n);
+	if (n)
+		memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+/* ---- the delta encoder ---- */
+
+/*
+ * Windows of WINDOW bytes of the base are hashed at every stride-th
+ * position (every position for bases up to 64 KiB, which is every object
+ * of a game; every 16th above, to bound the table), so a common run of at
+ * least WINDOW + STRIDE - 1 bytes is always found; of a run of equal
+ * windows only the first is kept. Candidates for a target window are
+ * tried newest first, at most MAX_CHAIN of them, and the
+ * longest match wins (the first of equals, so the result is a function of
+ * the inputs).
+ */
+#define WINDOW	   4
+#define SMALL_BASE 65536
+#define MAX_CHAIN  64
+#define MAX_COPY   0xffffffu /* three size bytes */
+#define MAX_INSERT 127
+#define NONE	   UINT32_MAX
+
+static uint32_t window_hash(const unsigned char *p, int bits)
+{
+	uint32_t x = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+		     (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (x * 2654435761u) >> (32 - bits);
+}
+
+static void put_varint(bytes *b, size_t v)
+{
+	unsigned char c;
+	do {
+		c = v & 0x7f;
+		v >>= 7;
+		if (v)
+			c |= 0x80;
+		bytes_put(b, &c, 1);
+	} while (v);
+}
+
+/* Bytes a copy operation takes: the command and its non-zero bytes. */
+static size_t copy_cost(uint32_t off, uint32_t size)
+{
+	size_t n = 1;
+	for (int i = 0; i < 4; i++)
+		n += ((off >> (8 * i)) & 0xff) != 0;
+	for (int i = 0; i < 3; i++)
+		n += ((size >> (8 * i)) & 0xff) != 0;
+	return n;
+}
+
+static bool put_copy(bytes *b, uint32_t off, size_t size)
+{
+	while (size > 0) {
+		uint32_t n = size > MAX_COPY ? MAX_COPY : (uint32_t)size;
+		unsigned char op[8];
+		size_t k = 1;
+		op[0] = 0x80;
+		for (int i = 0; i < 4; i++) {
+			unsigned char c = (off >> (8 * i)) & 0xff;
+			if (c) {
+				op[0] |= (unsigned char)(1u << i);
+				op[k++] = c;
+			}
+		}
+		for (int i = 0; i < 3; i++) {
+			unsigned char c = (n >> (8 * i)) & 0xff;
+			if (c) {
+				op[0] |= (unsigned char)(0x10u << i);
+				op[k++] = c;
+			}
+		}
+		if (!bytes_reserve(b, k))
+			return false;
+		bytes_put(b, op, k);
+		off += n;
+		size -= n;
+	}
+	return true;
+}
+
+static bool put_insert(bytes *b, const unsigned char *data, size_t n)
+{
+	while (n > 0) {
+		unsigned char k =
+		    n > MAX_INSERT ? MAX_INSERT : (unsigned char)n;
+		if (!bytes_reserve(b, 1 + (size_t)k))
+			return false;
+		bytes_put(b, &k, 1);
+		bytes_put(b, data, k);
+		data += k;
+		n -= k;
+	}
+	return true;
+}
+
+int store_delta_encode(unsigned char **out, size_t *out_len,
+		       const unsigned char *base, size_t base_len,
+		       const unsigned char *target, size_t target_len)
+{
+	bytes b = {NULL, 0, 0};
+	uint32_t *head = NULL, *next = NULL;
+	size_t stride = base_len <= SMALL_BASE ? 1 : 16;
+	size_t npos = base_len >= WINDOW ? (base_len - WINDOW) / stride + 1 : 0;
+	int bits = 4;
+
+	*out = NULL;
+	*out_len = 0;
+	if (base_len >= (size_t)UINT32_MAX)
+		return -1;
+	while (bits < 30 && ((size_t)1 << bits) < npos)
+		bits++;
+	if (!bytes_reserve(&b, 20) ||
+	    !(head = malloc(((size_t)1 << bits) * sizeof *head)) ||
+	    (npos && !(next = malloc(npos * sizeof *next))))
+		goto fail;
+	memset(head, 0xff, ((size_t)1 << bits) * sizeof *head);
+	for (size_t k = 0; k < npos; k++) {
+		/* In a run of equal windows only the first: it matches longest.
+		 */
+		if (k > 0 &&
+		    !memcmp(base + k * stride, base + (k - 1) * stride, WINDOW))
+			continue;
+		uint32_t h = window_hash(base + k * stride, bits);
+		next[k] = head[h];
+		head[h] = (uint32_t)k;
+	}
+	put_varint(&b, base_len);
+	put_varint(&b, target_len);
+
+	size_t i = 0, pending = 0; /* target[pending, i) is still to insert */
+	while (i + WINDOW <= target_len && npos) {
+		uint32_t h = window_hash(target + i, bits);
+		size_t best = 0, best_at = 0;
+		int tries = 0;
+		for (uint32_t k = head[h]; k != NONE && tries < MAX_CHAIN;
+		     k = next[k], tries++) {
+			size_t at = (size_t)k * stride, n = 0;
+			while (at + n < base_len && i + n < target_len &&
+			       base[at + n] == target[i + n])
+				n++;
+			if (n > best) {
+				best = n;
+				best_at = at;
+			}
+		}
+		if (best < WINDOW) {
+			i++;
+			continue;
+		}
+		/* Grow the match back over bytes that would be inserted. */
+		size_t from = i;
+		while (best_at > 0 && from > pending &&
+		       base[best_at - 1] == target[from - 1]) {
+			best_at--;
+			from--;
+			best++;
+		}
+		uint32_t shown = best > MAX_COPY ? MAX_COPY : (uint32_t)best;
+		if (best <= copy_cost((uint32_t)best_at, shown) + 1) {
+			i++;
+			continue;
+		}
+		if (!put_insert(&b, target + pending, from - pending) ||
+		    !put_copy(&b, (uint32_t)best_at, best))
+			goto fail;
+		i = from + best;
+		pending = i;
+	}
+	if (!put_insert(&b, target + pending, target_len - pending))
+		goto fail;
+	free(head);
+	free(next);
+	*out = b.p;
+	*out_len = b.len;
+	return 0;
+fail:
+	free(head);
+	free(next);
+	free(b.p);
+	return -1;
+}
+
+/* ---- the pack ---- */
+
+#define OBJ_OFS_DELTA 6
+
+typedef struct pack_obj {
+	unsigned char *data; /* the object's content, a possible base */
+	size_t len;
+	size_t offset; /* of its header in the pack */
+	int depth;
+} pack_obj;
+
+struct store_pack {
+	pack_obj *obj;
+	int n, cap;
+	bytes out;		   /* the pack: header, objects, then trailer */
+	bytes whole, delta, trial; /* compressed candidates of an object */
+	z_stream z;
+	bool z_ready, finished;
+	int max_depth;
+};
+
+int store_pack_new(store_pack **out, int max_depth)
+{
+	store_pack *p = calloc(1, sizeof *p);
+	*out = NULL;
+	if (!p)
+		return -1;
+	p->max_depth = max_depth;
+	/* Level 9 and zlib's defaults otherwise: the same bytes every run. */
+	if (deflateInit(&p->z, 9) != Z_OK) {
+		free(p);
+		return -1;
+	}
+	p->z_ready = true;
+	if (!bytes_reserve(&p->out, 12)) {
+		store_pack_free(p);
+		return -1;
+	}
+	bytes_put(&p->out, "PACK\0\0\0\2\0\0\0\0", 12); /* count at finish */
+	*out = p;
+	return 0;
+}
+
+/* dst = zlib stream of data. */
+static bool squeeze(store_pack *p, bytes *dst, const void *data, size_t len)
+{
+	if (len > UINT32_MAX || deflateReset(&p->z) != Z_OK)
+		return false;
+	dst->len = 0;
+	size_t bound = deflateBound(&p->z, (uLong)len);
+	if (!bytes_reserve(dst, bound))
+		return false;
+	p->z.next_in = (Bytef *)(uintptr_t)data;
+	p->z.avail_in = (uInt)len;
+	p->z.next_out = dst->p;
+	p->z.avail_out = (uInt)bound;
+	if (deflate(&p->z, Z_FINISH) != Z_STREAM_END)
+		return false;
+	dst->len = bound - p->z.avail_out;
+	return true;
+}
+
+/* Type and size header of a packed object. */
+static void put_obj_header(bytes *b, int type, size_t size)
+{
+	unsigned char c = (unsigned char)(type << 4 | (size & 15));
+	size >>= 4;
+	while (size) {
+		c |= 0x80;
+		bytes_put(b, &c, 1);
+		c = size & 0x7f;
+		size >>= 7;
+	}
+	bytes_put(b, &c, 1);
+}
+
+/* Distance back to the base, as OFS_DELTA writes it (big-endian, +1). */
+static void put_ofs(bytes *b, size_t ofs)
+{
+	unsigned char buf[16];
+	size_t pos = sizeof buf - 1;
+	buf[pos] = ofs & 127;
+	while (ofs >>= 7)
+		buf[--pos] = (unsigned char)(128 | (--ofs & 127));
+	bytes_put(b, buf + pos, sizeof buf - pos);
+}
+
+int store_pack_add(store_pack *p, git_object_t type, const void *data,
+		   size_t len, const int *bases, int nbases)
+{
+	unsigned char *delta = NULL, *copy = NULL;
+	size_t delta_len = 0;
+	int base = -1;
+
+	if (p->finished || type < GIT_OBJECT_COMMIT || type > GIT_OBJECT_TAG)
+		return -1;
+	for (int i = 0; i < nbases; i++)
+		if (bases[i] < -1 || bases[i] >= p->n)
+			return -1;
+	if (p->n == p->cap) {
+		int cap = p->cap ? 2 * p->cap : 64;
+		pack_obj *o = realloc(p->obj, (size_t)cap * sizeof *o);
+		if (!o)
+			return -1;
+		p->obj = o;
+		p->cap = cap;
+	}
+	if (!(copy = malloc(len ? len : 1)) ||
+	    !squeeze(p, &p->whole, data, len))
+		goto fail;
+	if (len)
+		memcpy(copy, data, len);
+	/* The smallest candidate wins; the first of equals. */
+	for (int i = 0; i < nbases; i++) {
+		const pack_obj *b = bases[i] >= 0 ? &p->obj[bases[i]] : NULL;
+		unsigned char *d = NULL;
+		size_t dlen = 0;
+		if (!b || b->depth >= p->max_depth)
+			continue;
+		if (store_delta_encode(&d, &dlen, b->data, b->len, data, len) ||
+		    !squeeze(p, &p->trial, d, dlen)) {
+			free(d);
+			goto fail;
+		}
+		if (p->trial.len < (base >= 0 ? p->delta.len : p->whole.len)) {
+			bytes t = p->delta;
+			p->delta = p->trial;
+			p->trial = t;
+			free(delta);
+			delta = d;
+			delta_len = dlen;
+			base = bases[i];
+		} else {
+			free(d);
+		}
+	}
+
+	pack_obj *o = &p->obj[p->n];
+	o->data = copy;
+	o->len = len;
+	o->offset = p->out.len;
+	o->depth = base >= 0 ? p->obj[base].depth + 1 : 0;
+	const bytes *z = base >= 0 ? &p->delta : &p->whole;
+	if (!bytes_reserve(&p->out, 32 + z->len))
+		goto fail;
+	if (base >= 0) {
+		put_obj_header(&p->out, OBJ_OFS_DELTA, delta_len);
+		put_ofs(&p->out, o->offset - p->obj[base].offset);
+	} else {
+		put_obj_header(&p->out, (int)type, len);
+	}
+	bytes_put(&p->out, z->p, z->len);
+	free(delta);
+	return p->n++;
+fail:
+	free(delta);
+	free(copy);
+	return -1;
+}
+
+int store_pack_count(const store_pack *p)
+{
+	return p->n;
+}
+
+int store_pack_depth(const store_pack *p, int i)
+{
+	return p->obj[i].depth;
+}
+
+const unsigned char *store_pack_finish(store_pack *p, size_t *len)
+{
+	if (!p->finished) {
+		struct sha1_ctx ctx;
+		uint32_t n = (uint32_t)p->n;
+		if (!bytes_reserve(&p->out, SHA1_DIGEST_SIZE))
+			return NULL;
+		for (int i = 0; i < 4; i++)
+			p->out.p[8 + i] = (unsigned char)(n >> (24 - 8 * i));
+		sha1_init(&ctx);
+		sha1_update(&ctx, p->out.len, p->out.p);
+		sha1_digest(&ctx, SHA1_DIGEST_SIZE, p->out.p + p->out.len);
+		p->out.len += SHA1_DIGEST_SIZE;
+		p->finished = true;
+	}
+	*len = p->out.len;
+	return p->out.p;
+}
+
+int store_pack_write(store_pack *p, const char *packdir, char *name,
+		     catan_err *err)
+{
+	git_indexer *ix = NULL;
+	git_indexer_options opts;
+	git_indexer_progress stats;
+	size_t len = 0;
+	int rc = -1;
+
+	if (name)
+		name[0] = '\0';
+	if (p->n == 0)
+		return 0;
+	const unsigned char *data = store_pack_finish(p, &len);
+	if (!data)
+		return store_fail(err, "out of memory");
+	if (git_indexer_options_init(&opts, GIT_INDEXER_OPTIONS_VERSION) ||
+	    git_indexer_new(&ix, packdir, 0, NULL, &opts) ||
+	    git_indexer_append(ix, data, len, &stats) ||
+	    git_indexer_commit(ix, &stats)) {
+		store_git_fail(err, "indexing the pack");
+		goto done;
+	}
+	if (stats.indexed_objects != (unsigned)p->n) {
+		store_fail(err, "the pack indexed %u objects of %d",
+			   stats.indexed_objects, p->n);
+		goto done;
+	}
+	if (name)
+		snprintf(name, GIT_OID_HEXSZ + 1, "%s", git_indexer_name(ix));
+	rc = 0;
+done:
+	git_indexer_free(ix);
+	return rc;
+}
+
+void store_pack_free(store_pack *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < p->n; i++)
+		free(p->obj[i].data);
+	free(p->obj);
+	free(p->out.p);
+	free(p->whole.p);
+	free(p->delta.p);
+	free(p->trial.p);
+	if (p->z_ready)
+		deflateEnd(&p->z);
+	free(p);
+}
+
+/* ---- a history as one pack ---- */
+
+/* Object id -> index in the pack: open addressing, ids are random. */
+typedef struct oid_map {
+	git_oid *key;
+	int *val; /* -1: empty slot */
+	size_t cap, n;
+} oid_map;
+
+static size_t oid_slot(const oid_map *m, const git_oid *id)
+{
+	size_t h;
+	memcpy(&h, id->id, sizeof h);
+	h &= m->cap - 1;
+	while (m->val[h] >= 0 && !git_oid_equal(&m->key[h], id))
+		h = (h + 1) & (m->cap - 1);
+	return h;
+}
+
+static int map_get(const oid_map *m, const git_oid *id)
+{
+	return m->cap ? m->val[oid_slot(m, id)] : -1;
+}
+
+static bool map_put(oid_map *m, const git_oid *id, int val)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		oid_map big = {NULL, NULL, m->cap ? 2 * m->cap : 1024, 0};
+		if (!(big.key = malloc(big.cap * sizeof *big.key)) ||
+		    !(big.val = malloc(big.cap * sizeof *big.val))) {
+			free(big.key);
+			return false;
+		}
+		memset(big.val, 0xff, big.cap * sizeof *big.val);
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->val[i] >= 0)
+				map_put(&big, &m->key[i], m->val[i]);
+		free(m->key);
+		free(m->val);
+		*m = big;
+	}
+	size_t h = oid_slot(m, id);
+	if (m->val[h] < 0)
+		m->n++;
+	git_oid_cpy(&m->key[h], id);
+	m->val[h] = val;
+	return true;
+}
+
+typedef struct history {
+	git_repository *repo;
+	git_odb *odb;
+	git_odb_backend *only;
+	store_pack *pack;
+	oid_map map;
+	catan_err *err;
+} history;
+
+/*
+ * Adds object `id` unless it is in the pack already or not wanted, with
+ * the object `base` (may be NULL) as a candidate delta base if that is in
+ * the pack, and the object of index `other` (or -1) as another. *added
+ * (may be NULL) says whether it went in. Returns 0 or -1.
+ */
+static int put_object(history *h, const git_oid *id, const git_oid *base,
+		      int other, bool *added)
+{
+	git_odb_object *o = NULL;
+	if (added)
+		*added = false;
+	if (map_get(&h->map, id) >= 0 ||
+	    (h->only && !h->only->exists(h->only, id)))
+		return 0;
+	if (git_odb_read(&o, h->odb, id))
+		return store_git_fail(h->err, "reading an object to pack");
+	int bases[2] = {base ? map_get(&h->map, base) : -1, other};
+	int k = store_pack_add(h->pack, git_odb_object_type(o),
+			       git_odb_object_data(o), git_odb_object_size(o),
+			       bases, 2);
+	git_odb_object_free(o);
+	if (k < 0 || !map_put(&h->map, id, k))
+		return store_fail(h->err, "out of memory writing a pack");
+	if (added)
+		*added = true;
+	return 0;
+}
+
+/*
+ * Adds tree `id` and the trees under it (blobs too when `blobs`), each
+ * against the entry of the same name in `base` (a tree or NULL). A tree
+ * equal to its base holds nothing new.
+ */
+static int put_tree(history *h, const git_oid *id, const git_oid *base,
+		    bool blobs)
+{
+	git_tree *t = NULL, *bt = NULL;
+	int rc = -1;
+	if (base && git_oid_equal(id, base))
+		return 0;
+	if (!blobs && put_object(h, id, base, -1, NULL))
+		return -1;
+	if (git_tree_lookup(&t, h->repo, id) ||
+	    (base && git_tree_lookup(&bt, h->repo, base))) {
+		store_git_fail(h->err, "reading a tree to pack");
+		goto done;
+	}
+	for (size_t i = 0; i < git_tree_entrycount(t); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		const git_tree_entry *be =
+		    bt ? git_tree_entry_byname(bt, git_tree_entry_name(e))
+		       : NULL;
+		git_object_t type = git_tree_entry_type(e);
+		if (be && git_tree_entry_type(be) != type)
+			be = NULL;
+		const git_oid *bid = be ? git_tree_entry_id(be) : NULL;
+		if (type == GIT_OBJECT_TREE) {
+			if (put_tree(h, git_tree_entry_id(e), bid, blobs))
+				goto done;
+		} else if (type == GIT_OBJECT_BLOB && blobs) {
+			if (put_object(h, git_tree_entry_id(e), bid, -1, NULL))
+				goto done;
+		}
+	}
+	rc = 0;
+done:
+	git_tree_free(bt);
+	git_tree_free(t);
+	return rc;
+}
+
+/* The last commit of each author in the pack, by e-mail address. */
+#define MAX_AUTHORS 16
+typedef struct author_map {
+	char email[MAX_AUTHORS][64];
+	int last[MAX_AUTHORS];
+	int n;
+} author_map;
+
+/*
+ * Adds commit c against its first parent or against the previous commit
+ * of its author, whichever gives the smaller delta: when the parent was
+ * another player's, the author's own previous commit shares the author,
+ * committer and Player lines.
+ */
+static int put_commit(history *h, const git_commit *c, const git_commit *parent,
+		      author_map *authors)
+{
+	const char *email = git_commit_author(c)->email;
+	int a = 0;
+	bool added;
+	while (a < authors->n && strcmp(authors->email[a], email))
+		a++;
+	if (put_object(h, git_commit_id(c),
+		       parent ? git_commit_id(parent) : NULL,
+		       a < authors->n ? authors->last[a] : -1, &added))
+		return -1;
+	if (!added || strlen(email) >= sizeof authors->email[0])
+		return 0;
+	if (a == authors->n) {
+		if (a == MAX_AUTHORS)
+			return 0;
+		strcpy(authors->email[a], email);
+		authors->n++;
+	}
+	authors->last[a] = map_get(&h->map, git_commit_id(c));
+	return 0;
+}
+
+int store_pack_history(git_repository *repo, git_revwalk *walk,
+		       git_odb_backend *only, const char *packdir, char *name,
+		       catan_err *err)
+{
+	history h = {repo, NULL, only, NULL, {NULL, NULL, 0, 0}, err};
+	git_oid *ids = NULL;
+	size_t n = 0, cap = 0;
+	author_map authors = {.n = 0};
+	git_oid id;
+	int rc = -1, walked;
+
+	if (git_repository_odb(&h.odb, repo)) {
+		store_git_fail(err, "opening the object database");
+		goto done;
+	}
+	if (store_pack_new(&h.pack, STORE_PACK_MAX_DEPTH)) {
+		store_fail(err, "out of memory writing a pack");
+		goto done;
+	}
+	while ((walked = git_revwalk_next(&id, walk)) == 0) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			git_oid *more = realloc(ids, cap * sizeof *ids);
+			if (!more) {
+				store_fail(err, "out of memory writing a pack");
+				goto done;
+			}
+			ids = more;
+		}
+		git_oid_cpy(&ids[n++], &id);
+	}
+	if (walked != GIT_ITEROVER) {
+		store_git_fail(err, "walking the commits to pack");
+		goto done;
+	}
+	/*
+	 * Commits, then trees, then blobs, as git orders a pack; within each,
+	 * in the walk's order (a parent before its children), so every base
+	 * is written before the objects stored against it.
+	 */
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			git_commit *c = NULL, *parent = NULL;
+			int bad = git_commit_lookup(&c, repo, &ids[i]);
+			if (!bad && git_commit_parentcount(c) > 0)
+				bad = git_commit_parent(&parent, c, 0);
+			if (bad) {
+				git_commit_free(c);
+				store_git_fail(err, "reading a commit to pack");
+				goto done;
+			}
+			const git_oid *ptree =
+			    parent ? git_commit_tree_id(parent) : NULL;
+			if (pass == 0)
+				bad = put_commit(&h, c, parent, &authors);
+			else
+				bad = put_tree(&h, git_commit_tree_id(c), ptree,
+					       pass == 2);
+			git_commit_free(parent);
+			git_commit_free(c);
+			if (bad)
+				goto done;
+		}
+	}
+	rc = store_pack_write(h.pack, packdir, name, err);
+	if (!rc)
+		git_odb_refresh(h.odb);
+done:
+	free(ids);
+	free(h.map.key);
+	free(h.map.val);
+	store_pack_free(h.pack);
+	git_odb_free(h.odb);
+	return rc;
+}
+
+/* ---- catan gc ---- */
+
+/*
+ * Removes what the new pack (index `keep` in `packdir`) makes redundant:
+ * every other pack without a .keep file, and every loose object the new
+ * pack holds (an object it does not hold is left alone).
+ */
+static void drop_redundant(const char *objdir, const char *packdir,
+			   const char *keep)
+{
+	git_odb_backend *pack = NULL;
+	char path[8800];
+	DIR *d;
+	struct dirent *e;
+	snprintf(path, sizeof path, "%s/pack-%s.idx", packdir, keep);
+	if (git_odb_backend_one_pack(&pack, path))
+		return;
+	if ((d = opendir(packdir))) {
+		while ((e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+			if (strncmp(e->d_name, "pack-", 5) ||
+			    strstr(e->d_name, keep) || n < 10 ||
+			    strcmp(e->d_name + n - 5, ".pack"))
+				continue;
+			char stem[8600];
+			snprintf(stem, sizeof stem, "%s/%.*s", packdir,
+				 (int)(n - 5), e->d_name);
+			snprintf(path, sizeof path, "%s.keep", stem);
+			if (access(path, F_OK) == 0)
+				continue;
+			snprintf(path, sizeof path, "%s.idx", stem);
+			unlink(path);
+			snprintf(path, sizeof path, "%s.pack", stem);
+			unlink(path);
+		}
+		closedir(d);
+	}
+	for (int x = 0; x < 256; x++) {
+		char sub[4200];
+		snprintf(sub, sizeof sub, "%s/%02x", objdir, x & 0xff);
+		if (!(d = opendir(sub)))
+			continue;
+		while ((e = readdir(d))) {
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid id;
+			if (strlen(e->d_name) != GIT_OID_HEXSZ - 2)
+				continue;
+			snprintf(hex, sizeof hex, "%02x%.38s", x, e->d_name);
+			if (git_oid_fromstr(&id, hex) ||
+			    pack->exists(pack, &id) != 1)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+			unlink(path);
+		}
+		closedir(d);
+		rmdir(sub); /* only if empty */
+	}
+	pack->free(pack);
+}
+
+int catan_store_gc(catan_store *s, catan_err *err)
+{
+	git_revwalk *walk = NULL;
+	char objdir[4096], packdir[4200], name[GIT_OID_HEXSZ + 1];
+	int rc = -1;
+	if (s->batch)
+		return store_fail(err, "flush the batch before a gc");
+	snprintf(objdir, sizeof objdir, "%sobjects",
+		 git_repository_path(s->repo));
+	snprintf(packdir, sizeof packdir, "%s/pack", objdir);
+	if (git_revwalk_new(&walk, s->repo) ||
+	    git_revwalk_push_glob(walk, "refs/*")) {
+		store_git_fail(err, "walking the history");
+		goto done;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (store_pack_history(s->repo, walk, NULL, packdir, name, err))
+		goto done;
+	if (name[0]) {
+		drop_redundant(objdir, packdir, name);
+		git_odb_refresh(s->odb);
+	}
+	rc = 0;
+done:
+	git_revwalk_free(walk);
+	return rc;
+}

@@ -1,0 +1,107 @@
+/*
+ * pack.h - our own pack writer (internal to src/store).
+ *
+ * libgit2's packbuilder looks for deltas only among objects of similar
+ * size and type and only keeps one smaller than half the object minus
+ * 20 bytes, so it never stores a commit of a game as a delta and rarely a
+ * small blob. This writer is told the natural base of each object (a
+ * commit's first parent, the parent's root tree, the parent tree's blob at
+ * the same path) and stores the object as an OFS_DELTA against it when
+ * that is smaller once compressed. The index (.idx) is written by
+ * libgit2's git_indexer, which also checks every object of the pack.
+ *
+ * The pack format is Git's, version 2 (gitformat-pack(5)); the delta
+ * format is Git's too (base size, result size, then copy and insert
+ * operations).
+ */
+#ifndef CATAN_STORE_PACK_H
+#define CATAN_STORE_PACK_H
+
+#include <stddef.h>
+
+#include <git2.h>
+#include <git2/sys/odb_backend.h>
+
+#include "catan/store.h"
+
+/* Git's default --depth: longest chain of deltas a reader has to follow. */
+#define STORE_PACK_MAX_DEPTH 50
+
+/*
+ * Encodes `target` as a Git delta against `base` into a buffer allocated
+ * with malloc (*out, *out_len; the caller frees it). Any input is valid,
+ * empty ones included; the delta is deterministic (a function of the two
+ * inputs). Copies come from a hash of short windows of the base, greedy,
+ * extended both ways. Returns 0, or -1 when out of memory or when the base
+ * is 4 GiB or more (a copy offset has 32 bits); *out is then NULL.
+ */
+int store_delta_encode(unsigned char **out, size_t *out_len,
+		       const unsigned char *base, size_t base_len,
+		       const unsigned char *target, size_t target_len);
+
+typedef struct store_pack store_pack;
+
+/*
+ * A pack being written, in memory. max_depth caps delta chains (0: no
+ * deltas at all). Returns 0, or -1 when out of memory (*out NULL). Free it
+ * with store_pack_free.
+ */
+int store_pack_new(store_pack **out, int max_depth);
+
+/*
+ * Appends an object of `type` (commit, tree, blob or tag) with the given
+ * content, copied. `bases` holds nbases indexes (from earlier calls, -1
+ * for none) of objects to try as its delta base: it is stored as a delta
+ * against the candidate whose chain is shorter than max_depth and whose
+ * compressed delta is the smallest, if that is smaller than the
+ * compressed object, and whole otherwise. Same objects in the same order
+ * with the same bases give the same pack bytes. Returns the new object's
+ * index (0, 1, ...) or -1 (out of memory, zlib failure, or a base that is
+ * not an earlier object).
+ */
+int store_pack_add(store_pack *p, git_object_t type, const void *data,
+		   size_t len, const int *bases, int nbases);
+
+/* Objects added so far. */
+int store_pack_count(const store_pack *p);
+
+/* Delta chain length of object i: 0 when stored whole. */
+int store_pack_depth(const store_pack *p, int i);
+
+/*
+ * Finishes the pack (object count, SHA-1 trailer) and returns its bytes,
+ * borrowed until the pack is freed; no object can be added afterwards.
+ * NULL when out of memory.
+ */
+const unsigned char *store_pack_finish(store_pack *p, size_t *len);
+
+/*
+ * Finishes the pack and stores it in `packdir` (a repository's
+ * objects/pack) through git_indexer, which verifies it and writes its
+ * .idx: pack-<name>.pack and pack-<name>.idx; name (41 bytes, or NULL)
+ * receives <name> in hex. An empty pack writes nothing (name ""). Returns
+ * 0, or -1 with err filled.
+ */
+int store_pack_write(store_pack *p, const char *packdir, char *name,
+		     catan_err *err);
+
+/* Frees the pack. Accepts NULL. */
+void store_pack_free(store_pack *p);
+
+/*
+ * Writes one pack into `packdir` (store_pack_write) of the commits `walk`
+ * yields and the trees and blobs they reach, each once: the commits in the
+ * walk's order (it must yield parents first), then the trees, then the
+ * blobs. A commit's base is its first parent or its author's previous
+ * commit (the smaller delta), a tree's the first parent's tree, a blob's or
+ * subtree's the entry of the same name in the parent's tree. With `only` (the
+ * batch's in-memory store), an object goes in only if that backend holds it
+ * (everything else is on disk already); without it, every object reached goes
+ * in. The object database is refreshed afterwards; name as for
+ * store_pack_write. Returns 0, or -1 with err filled (nothing written).
+ */
+int store_pack_history(git_repository *repo, git_revwalk *walk,
+		       git_odb_backend *only, const char *packdir, char *name,
+		       catan_err *err);
+
+#endif
