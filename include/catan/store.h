@@ -166,8 +166,8 @@ typedef struct catan_sync_report {
 /*
  * Fetches every player branch of the named remotes (all remotes when
  * nremotes == 0) into refs/remotes/REMOTE/ (a path or file:// remote is
- * read directly, its new objects copied as one pack, no remote-tracking
- * refs: spec/replication.md), verifies every new commit,
+ * read directly, its new objects copied as one pack, then the remote-tracking
+ * refs that moved: spec/replication.md), verifies every new commit,
  * and moves the local branches forward to the newest valid history. A
  * remote that rewrote a branch or sent an invalid commit is reported in
  * rep->log and its tip kept under refs/catan/quarantine/<remote>/<player>;

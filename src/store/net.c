@@ -13,6 +13,9 @@
  *   - sets SO_RCVTIMEO and SO_SNDTIMEO to CATAN_IO_TIMEOUT_MS (15,000 ms
  *     unless set): a connection on which nothing moves for that long is
  *     given up, with an error naming the host and port;
+ *   - gives a connection CATAN_NET_DEADLINE_MS in all (120,000 ms unless
+ *     set), so that a peer trickling a byte now and then cannot hold a
+ *     fetch either (a whole game is a few hundred kilobytes);
  *   - sets TCP_NODELAY: the git protocol sends small packets and waits for
  *     the answer, which Nagle's algorithm would delay.
  *
@@ -36,6 +39,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store_internal.h"
@@ -46,8 +50,28 @@ typedef struct {
 	char *port;
 	int s;
 	/* ours from here on */
-	int connect_ms, io_ms;
+	int connect_ms, io_ms, deadline_ms;
+	long long until; /* CLOCK_MONOTONIC ms after which nothing goes */
 } net_stream;
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* 0 while the connection is within its deadline, else -1 and the error. */
+static int in_time(net_stream *st)
+{
+	if (now_ms() <= st->until)
+		return 0;
+	git_error_set(GIT_ERROR_NET,
+		      "%s port %s: the connection took longer than %d ms in "
+		      "all, giving up on it",
+		      st->host, st->port, st->deadline_ms);
+	return -1;
+}
 
 static int env_ms(const char *name, int dflt)
 {
@@ -131,6 +155,7 @@ static int net_connect(git_stream *stream)
 	setsockopt(st->s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
 	setsockopt(st->s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	setsockopt(st->s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	st->until = now_ms() + st->deadline_ms;
 	return 0;
 }
 
@@ -150,6 +175,8 @@ static ssize_t net_read(git_stream *stream, void *data, size_t len)
 {
 	net_stream *st = (net_stream *)stream;
 	ssize_t r;
+	if (in_time(st))
+		return -1;
 	do
 		r = recv(st->s, data, len, 0);
 	while (r < 0 && errno == EINTR);
@@ -164,6 +191,8 @@ static ssize_t net_write(git_stream *stream, const char *data, size_t len,
 	net_stream *st = (net_stream *)stream;
 	ssize_t r;
 	(void)flags;
+	if (in_time(st))
+		return -1;
 	do
 		r = send(st->s, data, len, MSG_NOSIGNAL);
 	while (r < 0 && errno == EINTR);
@@ -206,6 +235,7 @@ static int net_init(git_stream **out, const char *host, const char *port)
 	st->s = -1;
 	st->connect_ms = env_ms("CATAN_CONNECT_TIMEOUT_MS", 1000);
 	st->io_ms = env_ms("CATAN_IO_TIMEOUT_MS", 15000);
+	st->deadline_ms = env_ms("CATAN_NET_DEADLINE_MS", 120000);
 	st->parent.version = GIT_STREAM_VERSION;
 	st->parent.connect = net_connect;
 	st->parent.read = net_read;

@@ -1,0 +1,138 @@
+/*
+ * test_net.c - the time limits of our TCP stream (src/store/net.c) as a
+ * sync sees them: a git:// peer that accepts and then says nothing, one
+ * that trickles a byte now and then, and a port nobody listens on. Each
+ * is reported unreachable within its limit with an error naming the host
+ * and port, and the local repository is left exactly as it was.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store_helpers.h"
+
+/* A socket listening on 127.0.0.1 on a port the kernel chose. */
+static int listener(int *port)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof a;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	memset(&a, 0, sizeof a);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(listen(fd, 8), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Syncs a fresh game with remote git://127.0.0.1:port/game and checks it
+ * was reported unreachable with `expect` in the report, within max_s
+ * seconds, nothing in the repository changed.
+ */
+static void sync_refused(int port, const char *expect, double max_s)
+{
+	char *dir = sh_tmpdir("net");
+	char path[4096], url[128], before[8192], after[8192];
+	catan_game g;
+	catan_err err;
+	catan_sync_report rep;
+	snprintf(path, sizeof path, "%s/g", dir);
+	sh_game(&g, 2, SH_BOARD_BEGINNER, 0, 0, 1);
+	catan_store *s = sh_create(path, &g);
+	snprintf(url, sizeof url, "git://127.0.0.1:%d/game", port);
+	assert_int_equal(catan_store_remote_add(s, "peer", url, &err), 0);
+	sh_fingerprint(path, before, sizeof before);
+	double t0 = now_s();
+	assert_int_equal(catan_store_sync(s, NULL, 0, &rep, &err), 0);
+	double took = now_s() - t0;
+	sh_fingerprint(path, after, sizeof after);
+	assert_string_equal(before, after);
+	assert_int_equal(rep.unreachable, 1);
+	assert_int_equal(rep.fetched, 0);
+	char host[64];
+	snprintf(host, sizeof host, "127.0.0.1 port %d", port);
+	if (!strstr(rep.log, expect) || !strstr(rep.log, host))
+		fail_msg("report lacks '%s' or '%s': %s", expect, host,
+			 rep.log);
+	if (took > max_s)
+		fail_msg("took %.2f s, limit %.2f s", took, max_s);
+	catan_store_free(s);
+	sh_rmrf(dir);
+	free(dir);
+}
+
+/* Accepts a connection (the kernel does) and never says a word. */
+static void test_net__silent_peer(void **st)
+{
+	(void)st;
+	int port, fd = listener(&port);
+	setenv("CATAN_IO_TIMEOUT_MS", "300", 1);
+	sync_refused(port, "nothing moved for 300 ms", 5.0);
+	unsetenv("CATAN_IO_TIMEOUT_MS");
+	close(fd);
+}
+
+/*
+ * Sends "1" every 50 ms for ever: a pkt-line length of 0x1111 whose
+ * payload never ends. The idle limit never fires; the deadline does.
+ */
+static void test_net__trickling_peer(void **st)
+{
+	(void)st;
+	int port, fd = listener(&port);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int c = accept(fd, NULL, NULL);
+		for (;;) {
+			if (c < 0 || write(c, "1", 1) != 1)
+				_exit(0);
+			nanosleep(&(struct timespec){0, 50000000}, NULL);
+		}
+	}
+	setenv("CATAN_NET_DEADLINE_MS", "700", 1);
+	sync_refused(port, "took longer than 700 ms in all", 5.0);
+	unsetenv("CATAN_NET_DEADLINE_MS");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(fd);
+}
+
+/* Nobody listens: refused at once, said so. */
+static void test_net__closed_port(void **st)
+{
+	(void)st;
+	int port, fd = listener(&port);
+	close(fd);
+	sync_refused(port, "cannot connect to 127.0.0.1", 5.0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_net__silent_peer),
+	    cmocka_unit_test(test_net__trickling_peer),
+	    cmocka_unit_test(test_net__closed_port),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
