@@ -18,10 +18,10 @@
 /* States of checked commits, by id (open addressing). */
 typedef struct seen {
 	git_oid id;
-	git_oid parent;	  /* first parent (for fork detection) */
-	int author;	  /* player index */
-	bool discard;	  /* a discard commit */
-	bool trusted;	  /* verified before, loaded from the repository */
+	git_oid parent; /* first parent (for fork detection) */
+	int author;	/* player index */
+	bool discard;	/* a discard commit */
+	bool trusted;	/* verified before, loaded from the repository */
 	bool used;
 	catan_state state;
 } seen;
@@ -52,14 +52,15 @@ static seen *table_get(const table *t, const git_oid *id)
 static seen *table_put(table *t, const git_oid *id)
 {
 	if ((t->n + 1) * 2 > t->cap) {
-		table bigger = {calloc(t->cap ? t->cap * 2 : 1024, sizeof(seen)),
-				t->cap ? t->cap * 2 : 1024, 0};
+		table bigger = {
+		    calloc(t->cap ? t->cap * 2 : 1024, sizeof(seen)),
+		    t->cap ? t->cap * 2 : 1024, 0};
 		if (!bigger.slot)
 			return NULL;
 		for (size_t i = 0; i < t->cap; i++)
 			if (t->slot[i].used) {
 				bigger.slot[slot_of(&bigger, &t->slot[i].id)] =
-					t->slot[i];
+				    t->slot[i];
 				bigger.n++;
 			}
 		free(t->slot);
@@ -85,9 +86,9 @@ typedef struct oidset {
 static int oidset_add(oidset *set, const git_oid *id)
 {
 	if ((set->n + 1) * 2 > set->cap) {
-		oidset bigger = {calloc(set->cap ? set->cap * 2 : 64,
-					sizeof(git_oid)),
-				 set->cap ? set->cap * 2 : 64, 0};
+		oidset bigger = {
+		    calloc(set->cap ? set->cap * 2 : 64, sizeof(git_oid)),
+		    set->cap ? set->cap * 2 : 64, 0};
 		if (!bigger.id)
 			return -1;
 		for (size_t i = 0; i < set->cap; i++)
@@ -165,7 +166,7 @@ static int walk_turns(catan_store *s, const git_oid *from, int floor,
 		     i++) {
 			if (n == cap) {
 				git_oid *more =
-					realloc(todo, sizeof *todo * cap * 2);
+				    realloc(todo, sizeof *todo * cap * 2);
 				if (!more) {
 					rc = -1;
 					break;
@@ -247,14 +248,15 @@ static seen *known(ctx *c, const git_oid *id)
 		e->discard = sum && !strncmp(sum, "discard ", 8);
 		e->trusted = true;
 		if (git_commit_parentcount(commit))
-			git_oid_cpy(&e->parent, git_commit_parent_id(commit, 0));
+			git_oid_cpy(&e->parent,
+				    git_commit_parent_id(commit, 0));
 	}
 	git_commit_free(commit);
 	return e;
 }
 
 static int bad(ctx *c, const git_oid *id, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int bad(ctx *c, const git_oid *id, const char *fmt, ...)
 {
@@ -292,8 +294,9 @@ static int check_message(ctx *c, git_commit *commit, int *author,
 			   g->names.name[p], g->names.name[p], email);
 	const char *nl = msg ? strchr(msg, '\n') : NULL;
 	if (!nl || (size_t)(nl - msg) >= size)
-		return bad(c, id, "commit message does not parse (no subject "
-				  "line)");
+		return bad(c, id,
+			   "commit message does not parse (no subject "
+			   "line)");
 	memcpy(subject, msg, (size_t)(nl - msg));
 	subject[nl - msg] = '\0';
 	int turn = store_trailer_int(msg, "Turn");
@@ -321,11 +324,13 @@ static int check_tree(ctx *c, const git_oid *id, git_commit *commit,
 		catan_err err;
 		if (store_read_state(&got, c->s, git_commit_tree_id(commit),
 				     &err))
-			return bad(c, id, "tree is not the state the action "
-					  "gives: %s",
+			return bad(c, id,
+				   "tree is not the state the action "
+				   "gives: %s",
 				   err.msg);
-		return bad(c, id, "tree is not the state the action gives "
-				  "(its files differ from the replay)");
+		return bad(c, id,
+			   "tree is not the state the action gives "
+			   "(its files differ from the replay)");
 	}
 	return 0;
 }
@@ -442,7 +447,8 @@ static int check_action(ctx *c, git_commit *commit)
 	catan_action a;
 	catan_parse_error pe;
 	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
-		return bad(c, id, "commit message does not parse: \"%.60s\": %s",
+		return bad(c, id,
+			   "commit message does not parse: \"%.60s\": %s",
 			   subject, pe.msg);
 	char canon[160];
 	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
@@ -450,18 +456,20 @@ static int check_action(ctx *c, git_commit *commit)
 		return bad(c, id, "subject \"%.60s\" is not canonical (\"%s\")",
 			   subject, canon);
 	if (store_trailer_int(git_commit_message(commit), "Turn") != ps->turn)
-		return bad(c, id, "Turn trailer is not the turn (%d)", ps->turn);
+		return bad(c, id, "Turn trailer is not the turn (%d)",
+			   ps->turn);
 	if (!catan_state_may_act(ps, author))
-		return bad(c, id, "%s may not act now (%s waits for %s)",
-			   g->names.name[author], catan_phase_name(ps->phase),
-			   g->names.name[catan_state_next_actor(ps) ==
-						 CATAN_NONE
-					 ? 0
-					 : catan_state_next_actor(ps)]);
+		return bad(
+		    c, id, "%s may not act now (%s waits for %s)",
+		    g->names.name[author], catan_phase_name(ps->phase),
+		    g->names.name[catan_state_next_actor(ps) == CATAN_NONE
+				      ? 0
+				      : catan_state_next_actor(ps)]);
 	/* A discard rests on the 7-roll commit, never on another discard. */
 	if (a.kind == CATAN_ACT_DISCARD && parent->discard)
-		return bad(c, id, "a discard must have the 7-roll commit as "
-				  "parent, not another discard");
+		return bad(c, id,
+			   "a discard must have the 7-roll commit as "
+			   "parent, not another discard");
 	catan_state next;
 	int rc = catan_state_apply(&next, &g->board, ps, author, &a, NULL);
 	if (rc)
@@ -469,8 +477,9 @@ static int check_action(ctx *c, git_commit *commit)
 			   g->names.name[author], catan_error_str(rc));
 	/* A discard that leaves others owing must be merged, not extended. */
 	if (parent->discard && ps->phase == CATAN_PHASE_DISCARD)
-		return bad(c, id, "builds on a discard while discards are "
-				  "pending");
+		return bad(c, id,
+			   "builds on a discard while discards are "
+			   "pending");
 	if (check_fork(c, id, pid, author) || check_tree(c, id, commit, &next))
 		return 1;
 	seen *e = table_put(&c->t, id);
@@ -494,7 +503,8 @@ static int check_merge(ctx *c, git_commit *commit)
 	if (check_message(c, commit, &author, &subject, buf, sizeof buf))
 		return 1;
 	if (strcmp(subject, STORE_MERGE_SUBJECT))
-		return bad(c, id, "a merge must be \"%s\"", STORE_MERGE_SUBJECT);
+		return bad(c, id, "a merge must be \"%s\"",
+			   STORE_MERGE_SUBJECT);
 	seen *first = known(c, git_commit_parent_id(commit, 0));
 	if (!first || !first->discard)
 		return bad(c, id, "merge parents must be discard commits");
@@ -503,24 +513,29 @@ static int check_merge(ctx *c, git_commit *commit)
 		return bad(c, id, "merge base was not checked");
 	catan_state st = base->state;
 	if (st.phase != CATAN_PHASE_DISCARD || author != st.active)
-		return bad(c, id, "only %s, who rolled the 7, merges its discards",
+		return bad(c, id,
+			   "only %s, who rolled the 7, merges its discards",
 			   g->names.name[st.active]);
 	int last = -1, owing = 0;
 	for (int p = 0; p < g->opt.nplayers; p++)
 		owing += st.discard[p] > 0;
 	if ((int)n != owing || n < 2)
-		return bad(c, id, "merge has %u parents; %d players owed "
-				  "discards",
+		return bad(c, id,
+			   "merge has %u parents; %d players owed "
+			   "discards",
 			   n, owing);
 	for (unsigned i = 0; i < n; i++) {
 		seen *pe = known(c, git_commit_parent_id(commit, i));
-		if (!pe || !pe->discard || !git_oid_equal(&pe->parent, &base->id))
-			return bad(c, id, "merge parent %u is not a discard on "
-					  "the 7-roll commit",
+		if (!pe || !pe->discard ||
+		    !git_oid_equal(&pe->parent, &base->id))
+			return bad(c, id,
+				   "merge parent %u is not a discard on "
+				   "the 7-roll commit",
 				   i + 1);
 		if (pe->author <= last)
-			return bad(c, id, "merge parents must be in player "
-					  "order, one per player");
+			return bad(c, id,
+				   "merge parents must be in player "
+				   "order, one per player");
 		last = pe->author;
 		/* Each parent's tree is base + its discard; apply it. */
 		git_commit *pc = NULL;
@@ -563,39 +578,55 @@ static int check_branches(ctx *c)
 		int p = catan_names_find(&g->names, name, strlen(name));
 		const git_oid *tip = git_reference_target(ref);
 		if (p < 0 || strcmp(name, g->names.name[p]))
-			rc = bad(c, tip, "branch refs/heads/%.40s belongs to no "
-					 "player",
+			rc = bad(c, tip,
+				 "branch refs/heads/%.40s belongs to no "
+				 "player",
 				 name);
 		else if (!tip || !table_get(&c->t, tip))
 			rc = bad(c, tip, "tip of %s was not verified", name);
 		git_reflog *log = NULL;
 		/* (git_reflog_read would create a missing log: ask first.) */
 		if (rc == 0 &&
-		    git_reference_has_log(s->repo, git_reference_name(ref)) == 1 &&
-		    git_reflog_read(&log, s->repo, git_reference_name(ref)) == 0) {
+		    git_reference_has_log(s->repo, git_reference_name(ref)) ==
+			1 &&
+		    git_reflog_read(&log, s->repo, git_reference_name(ref)) ==
+			0) {
 			size_t n = git_reflog_entrycount(log);
 			for (size_t i = 0; i < n && rc == 0; i++) {
 				const git_reflog_entry *e =
-					git_reflog_entry_byindex(log, i);
+				    git_reflog_entry_byindex(log, i);
 				const git_oid *o = git_reflog_entry_id_old(e);
 				const git_oid *nw = git_reflog_entry_id_new(e);
 				if (git_oid_is_zero(o) || git_oid_equal(o, nw))
 					continue;
 				if (store_is_ancestor(s, o, nw) != 1)
-					rc = bad(c, nw,
-						 "branch %s was rewritten (moved "
-						 "from a commit to one that does "
-						 "not contain it)",
-						 name);
+					rc = bad(
+					    c, nw,
+					    "branch %s was rewritten (moved "
+					    "from a commit to one that does "
+					    "not contain it)",
+					    name);
 			}
-			/* The newest entry must be where the branch is. */
-			if (rc == 0 && n > 0 && tip &&
-			    !git_oid_equal(git_reflog_entry_id_new(
-						   git_reflog_entry_byindex(log,
-									    0)),
-					   tip))
-				rc = bad(c, tip, "branch %s moved outside its "
-						 "log",
+			/*
+			 * The newest entry must be where the branch is, or a
+			 * forward move from there that never landed: libgit2
+			 * appends to the log before it renames the ref into
+			 * place, and a peer killed in between leaves exactly
+			 * that (the commit exists, the branch did not move,
+			 * the action was not reported as done).
+			 */
+			const git_reflog_entry *last =
+			    n > 0 ? git_reflog_entry_byindex(log, 0) : NULL;
+			if (rc == 0 && last && tip &&
+			    !git_oid_equal(git_reflog_entry_id_new(last),
+					   tip) &&
+			    !(git_oid_equal(git_reflog_entry_id_old(last),
+					    tip) &&
+			      store_is_ancestor(
+				  s, tip, git_reflog_entry_id_new(last)) == 1))
+				rc = bad(c, tip,
+					 "branch %s moved outside its "
+					 "log",
 					 name);
 			git_reflog_free(log);
 		}
@@ -622,10 +653,10 @@ static int check_branches(ctx *c)
 		seen *e = &c->t.slot[i];
 		if (e->used && oidset_add(&on[e->author], &e->id) != 0)
 			rc = bad(c, &e->id,
-				   "commit by %s is not on its own branch "
-				   "refs/heads/%s",
-				   g->names.name[e->author],
-				   g->names.name[e->author]);
+				 "commit by %s is not on its own branch "
+				 "refs/heads/%s",
+				 g->names.name[e->author],
+				 g->names.name[e->author]);
 	}
 	for (int p = 0; p < CATAN_MAX_PLAYERS; p++)
 		free(on[p].id);
@@ -665,8 +696,9 @@ static int check_walk(ctx *c, git_revwalk *walk)
 		if (git_commit_lookup(&commit, c->s->repo, &id))
 			return bad(c, &id, "unreadable commit");
 		unsigned n = git_commit_parentcount(commit);
-		rc = n == 0 ? (c->incremental ? bad(c, &id, "a second root commit")
-					      : check_genesis(c, commit))
+		rc = n == 0
+			 ? (c->incremental ? bad(c, &id, "a second root commit")
+					   : check_genesis(c, commit))
 		     : n == 1 ? check_action(c, commit)
 			      : check_merge(c, commit);
 		git_commit_free(commit);
@@ -705,8 +737,7 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 	return 0;
 }
 
-int catan_store_verify(catan_store *s, catan_verify_report *rep,
-		       catan_err *err)
+int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)
 {
 	ctx c = {s, {NULL, 0, 0}, rep, false, NULL};
 	git_revwalk *walk = NULL;

@@ -123,14 +123,13 @@ static catan_action legal(inj *x, int k, char *text, size_t size,
 			  catan_state *after)
 {
 	static catan_action buf[4096];
-	int n = catan_legal_actions(buf, 4096, &x->g->board, &x->cur, x->next,
-				    0);
+	int n =
+	    catan_legal_actions(buf, 4096, &x->g->board, &x->cur, x->next, 0);
 	assert_true(k < n && k < 4096);
 	sh_format(text, size, x->g, &buf[k]);
 	if (after)
-		assert_int_equal(catan_state_apply(after, &x->g->board,
-						   &x->cur, x->next, &buf[k],
-						   NULL),
+		assert_int_equal(catan_state_apply(after, &x->g->board, &x->cur,
+						   x->next, &buf[k], NULL),
 				 CATAN_OK);
 	return buf[k];
 }
@@ -223,8 +222,7 @@ static void test_verify__tampered_tree(void **st)
 	next.players[x.next].ncards++;
 	git_oid tree = state_tree(&x, &next);
 	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
-				     x.g->names.name[x.next], text,
-				     x.cur.turn);
+				     x.g->names.name[x.next], text, x.cur.turn);
 	move_branch(&x, x.next, &c);
 	inj_expect_bad(&x, &c, NULL, "tree");
 }
@@ -242,8 +240,7 @@ static void test_verify__right_tree_is_accepted(void **st)
 	legal(&x, 0, text, sizeof text, &next);
 	git_oid tree = state_tree(&x, &next);
 	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
-				     x.g->names.name[x.next], text,
-				     x.cur.turn);
+				     x.g->names.name[x.next], text, x.cur.turn);
 	move_branch(&x, x.next, &c);
 	catan_store_free(x.s);
 	git_repository_free(x.repo);
@@ -275,16 +272,15 @@ static void test_verify__illegal_action(void **st)
 	assert_true(v >= 0);
 	catan_vertex_format(name, sizeof name, &x.g->board, v);
 	snprintf(text, sizeof text, "build city %s", name);
-	assert_int_equal(catan_action_parse(&a, &x.g->board, &x.g->names, text,
-					    NULL),
-			 CATAN_OK);
+	assert_int_equal(
+	    catan_action_parse(&a, &x.g->board, &x.g->names, text, NULL),
+	    CATAN_OK);
 	catan_state tmp;
-	assert_int_not_equal(catan_state_apply(&tmp, &x.g->board, &x.cur,
-					       x.next, &a, NULL),
-			     CATAN_OK);
+	assert_int_not_equal(
+	    catan_state_apply(&tmp, &x.g->board, &x.cur, x.next, &a, NULL),
+	    CATAN_OK);
 	git_oid c = sh_commit_action(x.repo, &x.head_tree, &x.head,
-				     x.g->names.name[x.next], text,
-				     x.cur.turn);
+				     x.g->names.name[x.next], text, x.cur.turn);
 	move_branch(&x, x.next, &c);
 	/* The CLI says so too. */
 	{
@@ -387,6 +383,76 @@ static void test_verify__rewritten_branch(void **st)
 	inj_expect_bad(&x, &c, NULL, "rewritten");
 }
 
+/*
+ * Appends a log entry tip -> to on player p's branch without moving it:
+ * what libgit2 leaves when the process dies between writing the log and
+ * renaming the ref into place.
+ */
+static void log_unlanded_move(inj *x, int p, const git_oid *to)
+{
+	char ref[64];
+	git_reflog *log = NULL;
+	git_signature *sig = NULL;
+	branch_of(ref, sizeof ref, x, p);
+	assert_int_equal(git_reflog_read(&log, x->repo, ref), 0);
+	assert_int_equal(git_signature_now(&sig, "catan", "catan@catan"), 0);
+	assert_int_equal(git_reflog_append(log, to, sig, "killed"), 0);
+	assert_int_equal(git_reflog_write(log), 0);
+	git_signature_free(sig);
+	git_reflog_free(log);
+}
+
+/* A peer killed mid-commit: its log says it moved, the branch did not. */
+static void test_verify__move_that_never_landed(void **st)
+{
+	inj x;
+	char text[160];
+	catan_state next;
+	catan_verify_report rep;
+	catan_err err = {{0}};
+	(void)st;
+	inj_begin(&x);
+	move_branch(&x, x.next, &x.head); /* the fast-forward before acting */
+	legal(&x, 0, text, sizeof text, &next);
+	git_oid tree = state_tree(&x, &next);
+	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
+				     x.g->names.name[x.next], text, x.cur.turn);
+	log_unlanded_move(&x, x.next, &c);
+	catan_store_free(x.s);
+	git_repository_free(x.repo);
+	catan_store *s = sh_open(x.dir);
+	assert_int_equal(catan_store_verify(s, &rep, &err), 0);
+	if (!rep.ok)
+		fail_msg("verify refused a move that never landed: %s: %s",
+			 rep.bad.hex, rep.why);
+	catan_store_free(s);
+	sh_rmrf(x.tmp);
+	free(x.tmp);
+}
+
+/* A branch moved with no log entry at all is still refused. */
+static void test_verify__unlogged_move(void **st)
+{
+	inj x;
+	char text[160], path[1024], hex[GIT_OID_HEXSZ + 1];
+	catan_state next;
+	(void)st;
+	inj_begin(&x);
+	move_branch(&x, x.next, &x.head);
+	legal(&x, 0, text, sizeof text, &next);
+	git_oid tree = state_tree(&x, &next);
+	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
+				     x.g->names.name[x.next], text, x.cur.turn);
+	/* Written as a file, as a hand or a script would: no log entry. */
+	snprintf(path, sizeof path, "%s/refs/heads/%s", x.dir,
+		 x.g->names.name[x.next]);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", git_oid_tostr(hex, sizeof hex, &c));
+	fclose(f);
+	inj_expect_bad(&x, &c, NULL, "moved outside its log");
+}
+
 static void test_verify__fork(void **st)
 {
 	inj x;
@@ -399,10 +465,10 @@ static void test_verify__fork(void **st)
 	assert_string_not_equal(t1, t2);
 	git_oid tr1 = state_tree(&x, &n1), tr2 = state_tree(&x, &n2);
 	const char *name = x.g->names.name[x.next];
-	git_oid c1 = sh_commit_action(x.repo, &tr1, &x.head, name, t1,
-				      x.cur.turn);
-	git_oid c2 = sh_commit_action(x.repo, &tr2, &x.head, name, t2,
-				      x.cur.turn);
+	git_oid c1 =
+	    sh_commit_action(x.repo, &tr1, &x.head, name, t1, x.cur.turn);
+	git_oid c2 =
+	    sh_commit_action(x.repo, &tr2, &x.head, name, t2, x.cur.turn);
 	move_branch(&x, x.next, &c1);
 	move_branch(&x, (x.next + 1) % x.g->opt.nplayers, &c2);
 	inj_expect_bad(&x, &c1, &c2, "fork");
@@ -413,9 +479,9 @@ static git_oid commit_next(inj *x, const git_oid *tree)
 {
 	char text[160];
 	legal(x, 0, text, sizeof text, NULL);
-	git_oid c = sh_commit_action(x->repo, tree, &x->head,
-				     x->g->names.name[x->next], text,
-				     x->cur.turn);
+	git_oid c =
+	    sh_commit_action(x->repo, tree, &x->head, x->g->names.name[x->next],
+			     text, x->cur.turn);
 	move_branch(x, x->next, &c);
 	return c;
 }
@@ -476,8 +542,7 @@ static void test_verify__huge_blob(void **st)
 	assert_non_null(buf);
 	memset(buf, 'a', chunk);
 	assert_int_equal(git_repository_odb(&odb, x.repo), 0);
-	assert_int_equal(git_odb_open_wstream(&ws, odb, total,
-					      GIT_OBJECT_BLOB),
+	assert_int_equal(git_odb_open_wstream(&ws, odb, total, GIT_OBJECT_BLOB),
 			 0);
 	for (size_t done = 0; done < total; done += chunk)
 		assert_int_equal(git_odb_stream_write(ws, buf, chunk), 0);
@@ -542,9 +607,9 @@ static void test_verify__wrong_turn_trailer(void **st)
 	inj_begin(&x);
 	legal(&x, 0, text, sizeof text, &next);
 	git_oid tree = state_tree(&x, &next);
-	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
-				     x.g->names.name[x.next], text,
-				     x.cur.turn + 1);
+	git_oid c =
+	    sh_commit_action(x.repo, &tree, &x.head, x.g->names.name[x.next],
+			     text, x.cur.turn + 1);
 	move_branch(&x, x.next, &c);
 	inj_expect_bad(&x, &c, NULL, "Turn");
 }
@@ -562,12 +627,11 @@ static void test_verify__non_canonical_subject(void **st)
 	size_t i;
 	for (i = 0; text[i]; i++)
 		upper[i] = (text[i] >= 'a' && text[i] <= 'z')
-				   ? (char)(text[i] - 'a' + 'A')
-				   : text[i];
+			       ? (char)(text[i] - 'a' + 'A')
+			       : text[i];
 	upper[i] = '\0';
-	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
-				     x.g->names.name[x.next], upper,
-				     x.cur.turn);
+	git_oid c = sh_commit_action(
+	    x.repo, &tree, &x.head, x.g->names.name[x.next], upper, x.cur.turn);
 	move_branch(&x, x.next, &c);
 	inj_expect_bad(&x, &c, NULL, "canonical");
 }
@@ -575,28 +639,30 @@ static void test_verify__non_canonical_subject(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_verify__fixture_is_valid),
-		cmocka_unit_test(test_verify__right_tree_is_accepted),
-		cmocka_unit_test(test_verify__tampered_tree),
-		cmocka_unit_test(test_verify__illegal_action),
-		cmocka_unit_test(test_verify__trailer_names_another_player),
-		cmocka_unit_test(test_verify__author_may_not_act),
-		cmocka_unit_test(test_verify__author_is_not_a_player),
-		cmocka_unit_test(test_verify__rewritten_branch),
-		cmocka_unit_test(test_verify__fork),
-		cmocka_unit_test(test_verify__stray_file),
-		cmocka_unit_test(test_verify__stray_directory_file),
-		cmocka_unit_test(test_verify__missing_file),
-		cmocka_unit_test(test_verify__huge_blob),
-		cmocka_unit_test(test_verify__file_name_not_utf8),
-		cmocka_unit_test(test_verify__subject_does_not_parse),
-		cmocka_unit_test(test_verify__message_without_trailers),
-		cmocka_unit_test(test_verify__wrong_turn_trailer),
-		cmocka_unit_test(test_verify__non_canonical_subject),
+	    cmocka_unit_test(test_verify__fixture_is_valid),
+	    cmocka_unit_test(test_verify__right_tree_is_accepted),
+	    cmocka_unit_test(test_verify__tampered_tree),
+	    cmocka_unit_test(test_verify__illegal_action),
+	    cmocka_unit_test(test_verify__trailer_names_another_player),
+	    cmocka_unit_test(test_verify__author_may_not_act),
+	    cmocka_unit_test(test_verify__author_is_not_a_player),
+	    cmocka_unit_test(test_verify__rewritten_branch),
+	    cmocka_unit_test(test_verify__move_that_never_landed),
+	    cmocka_unit_test(test_verify__unlogged_move),
+	    cmocka_unit_test(test_verify__fork),
+	    cmocka_unit_test(test_verify__stray_file),
+	    cmocka_unit_test(test_verify__stray_directory_file),
+	    cmocka_unit_test(test_verify__missing_file),
+	    cmocka_unit_test(test_verify__huge_blob),
+	    cmocka_unit_test(test_verify__file_name_not_utf8),
+	    cmocka_unit_test(test_verify__subject_does_not_parse),
+	    cmocka_unit_test(test_verify__message_without_trailers),
+	    cmocka_unit_test(test_verify__wrong_turn_trailer),
+	    cmocka_unit_test(test_verify__non_canonical_subject),
 	};
 	git_libgit2_init();
-	int failed = cmocka_run_group_tests(tests, fixture_setup,
-					    fixture_teardown);
+	int failed =
+	    cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 	git_libgit2_shutdown();
 	return failed;
 }
