@@ -170,16 +170,23 @@ for p in green brown purple; do
 done
 count() { git -C "$tmp/part/$1" rev-list --all | wc -l; }
 next_of() { "$catan" -C "$tmp/part/$1" show | head -1 | sed 's/.*: \([a-z]*\) .*/\1/'; }
+# Does what $1 waits for name purple (to move, discard or answer)?
+waits_purple() { "$catan" -C "$tmp/part/$1" show | head -1 | grep -q purple; }
 # Cut purple when the game is well under way, purple is up to date, and
-# someone else is to move: they can go on until the rules need purple.
+# nobody waits for purple in either view (not even for a discard, which
+# purple could still commit alone): the others go on until the rules
+# need purple.
 for _ in $(seq 1 600); do
-	if [[ $(count purple) -ge 30 && $(count purple) -eq $(count green) &&
-		$(next_of green) != purple ]]; then
+	if [[ $(count purple) -ge 30 && $(count purple) -eq $(count green) ]] &&
+		! waits_purple green && ! waits_purple purple; then
 		link purple down
 		break
 	fi
 	sleep 0.05
 done
+# What purple fetched just before the cut it may still answer alone (a
+# discard, say): give it a moment, then it must stand still.
+sleep 2
 cut_at=$(count purple)
 # Green and brown go on until the rules need purple, then stop there.
 last=-1 same=0
