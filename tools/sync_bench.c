@@ -15,7 +15,7 @@
  *   git-nagle git:// through a plain `git daemon` (Nagle's algorithm on)
  *
  *   catan-sync-bench CATAN_BINARY [--commits N] [--window W] [--turn T]
- *                    [--port P]
+ *                    [--port P] [--only path|git|git-nagle]
  */
 #define _XOPEN_SOURCE 700
 
@@ -200,10 +200,11 @@ int main(int argc, char **argv)
 {
 	long commits = 300, window = 100;
 	int port = 19419, turn = 1000;
+	const char *only = NULL;
 	if (argc < 2) {
 		fprintf(stderr, "usage: catan-sync-bench CATAN_BINARY "
 				"[--commits N] [--window W] [--turn T] "
-				"[--port P]\n");
+				"[--port P] [--only path|git|git-nagle]\n");
 		return 2;
 	}
 	for (int i = 2; i + 1 < argc; i += 2) {
@@ -215,9 +216,16 @@ int main(int argc, char **argv)
 			port = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--turn"))
 			turn = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--only"))
+			only = argv[i + 1];
 	}
-	int rc = run("path", argv[1], commits, window, turn, port);
-	rc |= run("git", argv[1], commits, window, turn, port);
-	rc |= run("git-nagle", argv[1], commits / 3, window / 3, 0, port + 1);
+	int rc = 0;
+	if (!only || !strcmp(only, "path"))
+		rc |= run("path", argv[1], commits, window, turn, port);
+	if (!only || !strcmp(only, "git"))
+		rc |= run("git", argv[1], commits, window, turn, port);
+	if (!only || !strcmp(only, "git-nagle"))
+		rc |= run("git-nagle", argv[1], commits / 3, window / 3, 0,
+			  port + 1);
 	return rc;
 }
