@@ -625,12 +625,11 @@ typedef struct history {
 
 /*
  * Adds object `id` unless it is in the pack already or not wanted, with
- * the object `base` (may be NULL) as a candidate delta base if that is in
- * the pack, and the object of index `other` (or -1) as another. *added
- * (may be NULL) says whether it went in. Returns 0 or -1.
+ * the objects of indexes bases[0 .. nbases) (-1: none) as candidate delta
+ * bases. *added (may be NULL) says whether it went in. Returns 0 or -1.
  */
-static int put_object(history *h, const git_oid *id, const git_oid *base,
-		      int other, bool *added)
+static int put_object(history *h, const git_oid *id, const int *bases,
+		      int nbases, bool *added)
 {
 	git_odb_object *o = NULL;
 	if (added)
@@ -640,16 +639,22 @@ static int put_object(history *h, const git_oid *id, const git_oid *base,
 		return 0;
 	if (git_odb_read(&o, h->odb, id))
 		return store_git_fail(h->err, "reading an object to pack");
-	int bases[2] = {base ? map_get(&h->map, base) : -1, other};
 	int k = store_pack_add(h->pack, git_odb_object_type(o),
 			       git_odb_object_data(o), git_odb_object_size(o),
-			       bases, 2);
+			       bases, nbases);
 	git_odb_object_free(o);
 	if (k < 0 || !map_put(&h->map, id, k))
 		return store_fail(h->err, "out of memory writing a pack");
 	if (added)
 		*added = true;
 	return 0;
+}
+
+/* put_object with `base` (may be NULL) as the candidate if it is packed. */
+static int put_against(history *h, const git_oid *id, const git_oid *base)
+{
+	int b = base ? map_get(&h->map, base) : -1;
+	return put_object(h, id, &b, 1, NULL);
 }
 
 /*
@@ -664,7 +669,7 @@ static int put_tree(history *h, const git_oid *id, const git_oid *base,
 	int rc = -1;
 	if (base && git_oid_equal(id, base))
 		return 0;
-	if (!blobs && put_object(h, id, base, -1, NULL))
+	if (!blobs && put_against(h, id, base))
 		return -1;
 	if (git_tree_lookup(&t, h->repo, id) ||
 	    (base && git_tree_lookup(&bt, h->repo, base))) {
@@ -684,7 +689,7 @@ static int put_tree(history *h, const git_oid *id, const git_oid *base,
 			if (put_tree(h, git_tree_entry_id(e), bid, blobs))
 				goto done;
 		} else if (type == GIT_OBJECT_BLOB && blobs) {
-			if (put_object(h, git_tree_entry_id(e), bid, -1, NULL))
+			if (put_against(h, git_tree_entry_id(e), bid))
 				goto done;
 		}
 	}
@@ -695,41 +700,91 @@ done:
 	return rc;
 }
 
-/* The last commit of each author in the pack, by e-mail address. */
-#define MAX_AUTHORS 16
-typedef struct author_map {
-	char email[MAX_AUTHORS][64];
-	int last[MAX_AUTHORS];
+/*
+ * The last commit in the pack of each author, of each author with each
+ * verb (the subject's first word: roll, end, build...) and of each verb:
+ * keys "email", "email\nverb" and "\nverb" in an open-addressed table.
+ * Keys that do not fit (very long names, a full table) are not kept: a
+ * commit then simply has fewer candidates.
+ */
+#define LAST_SLOTS 1024
+#define LAST_KEY   96
+typedef struct last_map {
+	char key[LAST_SLOTS][LAST_KEY];
+	int val[LAST_SLOTS]; /* -1: empty slot */
 	int n;
-} author_map;
+} last_map;
+
+static uint32_t key_hash(const char *k)
+{
+	uint32_t x = 2166136261u; /* FNV-1a */
+	for (; *k; k++)
+		x = (x ^ (unsigned char)*k) * 16777619u;
+	return x;
+}
+
+/* The slot of key k: where it is, or the empty one where it would go. */
+static size_t last_slot(const last_map *m, const char *k)
+{
+	size_t i = key_hash(k) & (LAST_SLOTS - 1);
+	while (m->val[i] >= 0 && strcmp(m->key[i], k))
+		i = (i + 1) & (LAST_SLOTS - 1);
+	return i;
+}
+
+static int last_get(const last_map *m, const char *k)
+{
+	return m->val[last_slot(m, k)];
+}
+
+static void last_put(last_map *m, const char *k, int val)
+{
+	size_t i = last_slot(m, k);
+	if (m->val[i] < 0) {
+		if (strlen(k) >= LAST_KEY || 2 * (m->n + 1) > LAST_SLOTS)
+			return;
+		strcpy(m->key[i], k);
+		m->n++;
+	}
+	m->val[i] = val;
+}
 
 /*
- * Adds commit c against its first parent or against the previous commit
- * of its author, whichever gives the smaller delta: when the parent was
- * another player's, the author's own previous commit shares the author,
- * committer and Player lines.
+ * Adds commit c, stored against whichever of these gives the smallest
+ * delta: its first parent (the same turn: the same author, committer and
+ * Player lines); the author's previous commit; the author's previous
+ * commit with the same verb (the same message but for the Turn trailer:
+ * the best base of most commits that start a turn); the last commit with
+ * that verb by anyone.
  */
 static int put_commit(history *h, const git_commit *c, const git_commit *parent,
-		      author_map *authors)
+		      last_map *last)
 {
 	const char *email = git_commit_author(c)->email;
-	int a = 0;
-	bool added;
-	while (a < authors->n && strcmp(authors->email[a], email))
-		a++;
-	if (put_object(h, git_commit_id(c),
-		       parent ? git_commit_id(parent) : NULL,
-		       a < authors->n ? authors->last[a] : -1, &added))
-		return -1;
-	if (!added || strlen(email) >= sizeof authors->email[0])
-		return 0;
-	if (a == authors->n) {
-		if (a == MAX_AUTHORS)
-			return 0;
-		strcpy(authors->email[a], email);
-		authors->n++;
+	const char *msg = git_commit_message(c);
+	char keys[3][LAST_KEY];
+	int bases[4];
+	bool added, keyed = strlen(email) + 34 < LAST_KEY;
+	size_t verb = strcspn(msg, " \n");
+	if (verb > 32)
+		verb = 32;
+	snprintf(keys[0], LAST_KEY, "%s", email);
+	snprintf(keys[1], LAST_KEY, "%s\n%.*s", email, (int)verb, msg);
+	snprintf(keys[2], LAST_KEY, "\n%.*s", (int)verb, msg);
+	bases[0] = parent ? map_get(&h->map, git_commit_id(parent)) : -1;
+	for (int i = 1; i < 4; i++) {
+		bases[i] = keyed ? last_get(last, keys[i - 1]) : -1;
+		for (int j = 0; j < i; j++)
+			if (bases[j] == bases[i])
+				bases[i] = -1; /* tried already */
 	}
-	authors->last[a] = map_get(&h->map, git_commit_id(c));
+	if (put_object(h, git_commit_id(c), bases, 4, &added))
+		return -1;
+	if (!added || !keyed)
+		return 0;
+	int k = map_get(&h->map, git_commit_id(c));
+	for (int i = 0; i < 3; i++)
+		last_put(last, keys[i], k);
 	return 0;
 }
 
@@ -740,7 +795,7 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 	history h = {repo, NULL, only, NULL, {NULL, NULL, 0, 0}, err};
 	git_oid *ids = NULL;
 	size_t n = 0, cap = 0;
-	author_map authors = {.n = 0};
+	last_map *last = NULL;
 	git_oid id;
 	int rc = -1, walked;
 
@@ -748,10 +803,13 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 		store_git_fail(err, "opening the object database");
 		goto done;
 	}
-	if (store_pack_new(&h.pack, STORE_PACK_MAX_DEPTH)) {
+	if (!(last = malloc(sizeof *last)) ||
+	    store_pack_new(&h.pack, STORE_PACK_MAX_DEPTH)) {
 		store_fail(err, "out of memory writing a pack");
 		goto done;
 	}
+	memset(last->val, 0xff, sizeof last->val);
+	last->n = 0;
 	while ((walked = git_revwalk_next(&id, walk)) == 0) {
 		if (n == cap) {
 			cap = cap ? 2 * cap : 1024;
@@ -787,7 +845,7 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 			const git_oid *ptree =
 			    parent ? git_commit_tree_id(parent) : NULL;
 			if (pass == 0)
-				bad = put_commit(&h, c, parent, &authors);
+				bad = put_commit(&h, c, parent, last);
 			else
 				bad = put_tree(&h, git_commit_tree_id(c), ptree,
 					       pass == 2);
@@ -801,6 +859,7 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 	if (!rc)
 		git_odb_refresh(h.odb);
 done:
+	free(last);
 	free(ids);
 	free(h.map.key);
 	free(h.map.val);
