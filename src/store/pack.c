@@ -257,6 +257,7 @@ typedef struct pack_obj {
 	size_t len;
 	size_t offset; /* of its header in the pack */
 	int depth;
+	int head; /* the first object of its segment (see store_pack_add) */
 } pack_obj;
 
 struct store_pack {
@@ -401,6 +402,7 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 	unsigned char *delta = NULL, *copy = NULL;
 	size_t delta_len = 0, best_cost = 0;
 	int base = -1;
+	bool jump = false; /* base is the head of a full chain's segment */
 
 	if (p->finished || type < GIT_OBJECT_COMMIT || type > GIT_OBJECT_TAG)
 		return -1;
@@ -423,12 +425,27 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 	 * The candidate of the smallest estimated size wins (the first of
 	 * equals), its header and distance counted; only that one is
 	 * compressed.
+	 *
+	 * A chain that reached max_depth is not ended by an object stored
+	 * whole (a root tree of a game: 253 B against 45 for a delta) but
+	 * continued from the first object of its last segment: the new object
+	 * is a delta against that one (about 50 objects older, so a longer
+	 * delta, 118 B for that tree) and starts a segment of its own, one
+	 * level deeper. The first segment of a chain holds max_depth + 1
+	 * objects, the next one fewer, ...; when a segment would start at half
+	 * the cap, the object is stored whole and a new chain begins.
 	 */
 	for (int i = 0; i < nbases; i++) {
 		const pack_obj *b = bases[i] >= 0 ? &p->obj[bases[i]] : NULL;
 		unsigned char *d = NULL;
 		size_t dlen = 0;
-		if (!b || b->depth >= p->max_depth)
+		int bi = bases[i];
+		if (b && b->depth >= p->max_depth) {
+			bi = b->head;
+			b = &p->obj[bi];
+		}
+		if (!b || b->depth >= p->max_depth ||
+		    (bi != bases[i] && 2 * b->depth >= p->max_depth))
 			continue;
 		if (store_delta_encode(&d, &dlen, b->data, b->len, data, len))
 			goto fail;
@@ -439,7 +456,8 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 			delta = d;
 			delta_len = dlen;
 			best_cost = cost;
-			base = bases[i];
+			base = bi;
+			jump = bi != bases[i];
 		} else {
 			free(d);
 		}
@@ -466,6 +484,7 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 	o->len = len;
 	o->offset = p->out.len;
 	o->depth = base >= 0 ? p->obj[base].depth + 1 : 0;
+	o->head = base >= 0 && !jump ? p->obj[base].head : p->n;
 	const bytes *z = base >= 0 ? &p->delta : &p->whole;
 	if (!bytes_reserve(&p->out, 32 + z->len))
 		goto fail;

@@ -52,15 +52,17 @@ int store_pack_new(store_pack **out, int max_depth);
 /*
  * Appends an object of `type` (commit, tree, blob or tag) with the given
  * content, copied. `bases` holds nbases indexes (from earlier calls, -1
- * for none) of objects to try as its delta base: of the candidates whose
- * chain is shorter than max_depth, the one whose delta is estimated
- * smallest once compressed (header and base distance counted; the first
- * of equals) is compressed, and the object is stored as that delta unless
- * stored whole it is no larger. Every stream is the smallest of zlib's
- * level 9 with the strategies tried (pack.c). Same objects in the same
- * order with the same bases give the same pack bytes. Returns the new
- * object's index (0, 1, ...) or -1 (out of memory, zlib failure, or a
- * base that is not an earlier object).
+ * for none) of objects to try as its delta base; a candidate whose chain
+ * is max_depth long stands for the first object of that chain's last
+ * segment, unless that one is at half the cap already (see pack.c). Of
+ * the candidates whose chain is then shorter than max_depth, the one whose
+ * delta is estimated smallest once compressed (header and base distance
+ * counted; the first of equals) is compressed, and the object is stored
+ * as that delta unless stored whole it is no larger. Every stream is the
+ * smallest of zlib's level 9 with the strategies tried (pack.c). Same
+ * objects in the same order with the same bases give the same pack bytes.
+ * Returns the new object's index (0, 1, ...) or -1 (out of memory, zlib
+ * failure, or a base that is not an earlier object).
  */
 int store_pack_add(store_pack *p, git_object_t type, const void *data,
 		   size_t len, const int *bases, int nbases);
