@@ -432,8 +432,9 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 	 * is a delta against that one (about 50 objects older, so a longer
 	 * delta, 118 B for that tree) and starts a segment of its own, one
 	 * level deeper. The first segment of a chain holds max_depth + 1
-	 * objects, the next one fewer, ...; when a segment would start at half
-	 * the cap, the object is stored whole and a new chain begins.
+	 * objects, the next one fewer, ...; once the last segment's head is
+	 * at half the cap, the object is stored whole and a new chain begins
+	 * (after 1001 objects with a cap of 50).
 	 */
 	for (int i = 0; i < nbases; i++) {
 		const pack_obj *b = bases[i] >= 0 ? &p->obj[bases[i]] : NULL;
