@@ -237,20 +237,38 @@ fail:
 
 #define OBJ_OFS_DELTA 6
 
+/*
+ * The chosen stream of an object is compressed at level 9 with each of
+ * these strategies and the smallest kept (the first of equals): for the
+ * few dozen bytes of a delta in a game, Z_FILTERED saves a byte now and
+ * then over the default (0.6 B per commit over 100 games); Z_RLE,
+ * Z_HUFFMAN_ONLY and Z_FIXED never did better than both. Inputs shorter
+ * than SMALL_INPUT go through streams with memLevel 3: the same output
+ * there (its 512-symbol block buffer holds them whole, and level 9 follows
+ * every hash chain) and a hash table 32 times smaller to clear at each
+ * deflateReset. Larger inputs use zlib's default memLevel 8.
+ */
+#define NSTRATEGY   2
+#define SMALL_INPUT 256
+static const int strategies[NSTRATEGY] = {Z_DEFAULT_STRATEGY, Z_FILTERED};
+
 typedef struct pack_obj {
 	unsigned char *data; /* the object's content, a possible base */
 	size_t len;
 	size_t offset; /* of its header in the pack */
 	int depth;
+	int head; /* the first object of its segment (see store_pack_add) */
 } pack_obj;
 
 struct store_pack {
 	pack_obj *obj;
 	int n, cap;
-	bytes out;		   /* the pack: header, objects, then trailer */
-	bytes whole, delta, trial; /* compressed candidates of an object */
-	z_stream z;
-	bool z_ready, finished;
+	bytes out;		  /* the pack: header, objects, then trailer */
+	bytes whole, delta;	  /* the object compressed, and its delta */
+	bytes spare;		  /* a stream being tried (squeeze) */
+	z_stream z[2][NSTRATEGY]; /* [0] small inputs, [1] the others */
+	int z_ready;		  /* streams initialised, in z's order */
+	bool finished;
 	int max_depth;
 };
 
@@ -261,12 +279,16 @@ int store_pack_new(store_pack **out, int max_depth)
 	if (!p)
 		return -1;
 	p->max_depth = max_depth;
-	/* Level 9 and zlib's defaults otherwise: the same bytes every run. */
-	if (deflateInit(&p->z, 9) != Z_OK) {
-		free(p);
-		return -1;
+	/* Fixed parameters and zlib's own code: the same bytes every run. */
+	for (int k = 0; k < 2 * NSTRATEGY; k++) {
+		if (deflateInit2(&p->z[k / NSTRATEGY][k % NSTRATEGY], 9,
+				 Z_DEFLATED, 15, k < NSTRATEGY ? 3 : 8,
+				 strategies[k % NSTRATEGY]) != Z_OK) {
+			store_pack_free(p);
+			return -1;
+		}
+		p->z_ready++;
 	}
-	p->z_ready = true;
 	if (!bytes_reserve(&p->out, 12)) {
 		store_pack_free(p);
 		return -1;
@@ -276,22 +298,40 @@ int store_pack_new(store_pack **out, int max_depth)
 	return 0;
 }
 
-/* dst = zlib stream of data. */
-static bool squeeze(store_pack *p, bytes *dst, const void *data, size_t len)
+/* dst = data compressed by stream z. */
+static bool deflate_one(z_stream *z, bytes *dst, const void *data, size_t len)
 {
-	if (len > UINT32_MAX || deflateReset(&p->z) != Z_OK)
+	if (deflateReset(z) != Z_OK)
 		return false;
 	dst->len = 0;
-	size_t bound = deflateBound(&p->z, (uLong)len);
+	size_t bound = deflateBound(z, (uLong)len);
 	if (!bytes_reserve(dst, bound))
 		return false;
-	p->z.next_in = (Bytef *)(uintptr_t)data;
-	p->z.avail_in = (uInt)len;
-	p->z.next_out = dst->p;
-	p->z.avail_out = (uInt)bound;
-	if (deflate(&p->z, Z_FINISH) != Z_STREAM_END)
+	z->next_in = (Bytef *)(uintptr_t)data;
+	z->avail_in = (uInt)len;
+	z->next_out = dst->p;
+	z->avail_out = (uInt)bound;
+	if (deflate(z, Z_FINISH) != Z_STREAM_END)
 		return false;
-	dst->len = bound - p->z.avail_out;
+	dst->len = bound - z->avail_out;
+	return true;
+}
+
+/* dst = the smallest zlib stream of data among the strategies tried. */
+static bool squeeze(store_pack *p, bytes *dst, const void *data, size_t len)
+{
+	z_stream *z = p->z[len >= SMALL_INPUT];
+	if (len > UINT32_MAX || !deflate_one(&z[0], dst, data, len))
+		return false;
+	for (int k = 1; k < NSTRATEGY; k++) {
+		if (!deflate_one(&z[k], &p->spare, data, len))
+			return false;
+		if (p->spare.len < dst->len) {
+			bytes t = *dst;
+			*dst = p->spare;
+			p->spare = t;
+		}
+	}
 	return true;
 }
 
@@ -320,12 +360,49 @@ static void put_ofs(bytes *b, size_t ofs)
 	bytes_put(b, buf + pos, sizeof buf - pos);
 }
 
+/* Bytes of the type and size header of a packed object. */
+static size_t obj_header_len(size_t size)
+{
+	size_t n = 1;
+	for (size >>= 4; size; size >>= 7)
+		n++;
+	return n;
+}
+
+/* Bytes of an OFS_DELTA distance. */
+static size_t ofs_len(size_t ofs)
+{
+	size_t n = 1;
+	while (ofs >>= 7) {
+		ofs--;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * What a delta of len bytes costs compressed, about: a fixed-Huffman
+ * block of literals (8 bits a byte below 144, 9 above, 10 bits of block
+ * header and end) and zlib's 6 bytes. Deltas of a game carry ids, numbers
+ * and names that repeat little, so this is within a byte or two of
+ * deflate's result and ranks candidates as well (0.1 B per commit lost
+ * over 100 games) at a fraction of the cost of compressing each one.
+ */
+static size_t delta_cost(const unsigned char *d, size_t len)
+{
+	size_t bits = 10;
+	for (size_t i = 0; i < len; i++)
+		bits += d[i] < 144 ? 8 : 9;
+	return (bits + 7) / 8 + 6;
+}
+
 int store_pack_add(store_pack *p, git_object_t type, const void *data,
 		   size_t len, const int *bases, int nbases)
 {
 	unsigned char *delta = NULL, *copy = NULL;
-	size_t delta_len = 0;
+	size_t delta_len = 0, best_cost = 0;
 	int base = -1;
+	bool jump = false; /* base is the head of a full chain's segment */
 
 	if (p->finished || type < GIT_OBJECT_COMMIT || type > GIT_OBJECT_TAG)
 		return -1;
@@ -340,34 +417,67 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 		p->obj = o;
 		p->cap = cap;
 	}
-	if (!(copy = malloc(len ? len : 1)) ||
-	    !squeeze(p, &p->whole, data, len))
+	if (!(copy = malloc(len ? len : 1)))
 		goto fail;
 	if (len)
 		memcpy(copy, data, len);
-	/* The smallest candidate wins; the first of equals. */
+	/*
+	 * The candidate of the smallest estimated size wins (the first of
+	 * equals), its header and distance counted; only that one is
+	 * compressed.
+	 *
+	 * A chain that reached max_depth is not ended by an object stored
+	 * whole (a root tree of a game: 253 B against 45 for a delta) but
+	 * continued from the first object of its last segment: the new object
+	 * is a delta against that one (about 50 objects older, so a longer
+	 * delta, 118 B for that tree) and starts a segment of its own, one
+	 * level deeper. The first segment of a chain holds max_depth + 1
+	 * objects, the next one fewer, ...; once the last segment's head is
+	 * at half the cap, the object is stored whole and a new chain begins
+	 * (after 1001 objects with a cap of 50).
+	 */
 	for (int i = 0; i < nbases; i++) {
 		const pack_obj *b = bases[i] >= 0 ? &p->obj[bases[i]] : NULL;
 		unsigned char *d = NULL;
 		size_t dlen = 0;
-		if (!b || b->depth >= p->max_depth)
-			continue;
-		if (store_delta_encode(&d, &dlen, b->data, b->len, data, len) ||
-		    !squeeze(p, &p->trial, d, dlen)) {
-			free(d);
-			goto fail;
+		int bi = bases[i];
+		if (b && b->depth >= p->max_depth) {
+			bi = b->head;
+			b = &p->obj[bi];
 		}
-		if (p->trial.len < (base >= 0 ? p->delta.len : p->whole.len)) {
-			bytes t = p->delta;
-			p->delta = p->trial;
-			p->trial = t;
+		if (!b || b->depth >= p->max_depth ||
+		    (bi != bases[i] && 2 * b->depth >= p->max_depth))
+			continue;
+		if (store_delta_encode(&d, &dlen, b->data, b->len, data, len))
+			goto fail;
+		size_t cost = delta_cost(d, dlen) + obj_header_len(dlen) +
+			      ofs_len(p->out.len - b->offset);
+		if (base < 0 || cost < best_cost) {
 			free(delta);
 			delta = d;
 			delta_len = dlen;
-			base = bases[i];
+			best_cost = cost;
+			base = bi;
+			jump = bi != bases[i];
 		} else {
 			free(d);
 		}
+	}
+	/*
+	 * The object whole, when that may be smaller: not when the delta is
+	 * at most half its size, since what the delta inserts compresses as
+	 * the object would.
+	 */
+	if (base >= 0 && !squeeze(p, &p->delta, delta, delta_len))
+		goto fail;
+	if (base < 0 || 2 * delta_len > len) {
+		if (!squeeze(p, &p->whole, data, len))
+			goto fail;
+		if (base >= 0 &&
+		    p->whole.len + obj_header_len(len) <=
+			p->delta.len + obj_header_len(delta_len) +
+			    ofs_len(p->out.len - p->obj[base].offset))
+			base = -1;
 	}
 
 	pack_obj *o = &p->obj[p->n];
@@ -375,6 +485,7 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 	o->len = len;
 	o->offset = p->out.len;
 	o->depth = base >= 0 ? p->obj[base].depth + 1 : 0;
+	o->head = base >= 0 && !jump ? p->obj[base].head : p->n;
 	const bytes *z = base >= 0 ? &p->delta : &p->whole;
 	if (!bytes_reserve(&p->out, 32 + z->len))
 		goto fail;
@@ -468,9 +579,9 @@ void store_pack_free(store_pack *p)
 	free(p->out.p);
 	free(p->whole.p);
 	free(p->delta.p);
-	free(p->trial.p);
-	if (p->z_ready)
-		deflateEnd(&p->z);
+	free(p->spare.p);
+	for (int k = 0; k < p->z_ready; k++)
+		deflateEnd(&p->z[k / NSTRATEGY][k % NSTRATEGY]);
 	free(p);
 }
 
@@ -534,12 +645,11 @@ typedef struct history {
 
 /*
  * Adds object `id` unless it is in the pack already or not wanted, with
- * the object `base` (may be NULL) as a candidate delta base if that is in
- * the pack, and the object of index `other` (or -1) as another. *added
- * (may be NULL) says whether it went in. Returns 0 or -1.
+ * the objects of indexes bases[0 .. nbases) (-1: none) as candidate delta
+ * bases. *added (may be NULL) says whether it went in. Returns 0 or -1.
  */
-static int put_object(history *h, const git_oid *id, const git_oid *base,
-		      int other, bool *added)
+static int put_object(history *h, const git_oid *id, const int *bases,
+		      int nbases, bool *added)
 {
 	git_odb_object *o = NULL;
 	if (added)
@@ -549,16 +659,22 @@ static int put_object(history *h, const git_oid *id, const git_oid *base,
 		return 0;
 	if (git_odb_read(&o, h->odb, id))
 		return store_git_fail(h->err, "reading an object to pack");
-	int bases[2] = {base ? map_get(&h->map, base) : -1, other};
 	int k = store_pack_add(h->pack, git_odb_object_type(o),
 			       git_odb_object_data(o), git_odb_object_size(o),
-			       bases, 2);
+			       bases, nbases);
 	git_odb_object_free(o);
 	if (k < 0 || !map_put(&h->map, id, k))
 		return store_fail(h->err, "out of memory writing a pack");
 	if (added)
 		*added = true;
 	return 0;
+}
+
+/* put_object with `base` (may be NULL) as the candidate if it is packed. */
+static int put_against(history *h, const git_oid *id, const git_oid *base)
+{
+	int b = base ? map_get(&h->map, base) : -1;
+	return put_object(h, id, &b, 1, NULL);
 }
 
 /*
@@ -573,7 +689,7 @@ static int put_tree(history *h, const git_oid *id, const git_oid *base,
 	int rc = -1;
 	if (base && git_oid_equal(id, base))
 		return 0;
-	if (!blobs && put_object(h, id, base, -1, NULL))
+	if (!blobs && put_against(h, id, base))
 		return -1;
 	if (git_tree_lookup(&t, h->repo, id) ||
 	    (base && git_tree_lookup(&bt, h->repo, base))) {
@@ -593,7 +709,7 @@ static int put_tree(history *h, const git_oid *id, const git_oid *base,
 			if (put_tree(h, git_tree_entry_id(e), bid, blobs))
 				goto done;
 		} else if (type == GIT_OBJECT_BLOB && blobs) {
-			if (put_object(h, git_tree_entry_id(e), bid, -1, NULL))
+			if (put_against(h, git_tree_entry_id(e), bid))
 				goto done;
 		}
 	}
@@ -604,41 +720,91 @@ done:
 	return rc;
 }
 
-/* The last commit of each author in the pack, by e-mail address. */
-#define MAX_AUTHORS 16
-typedef struct author_map {
-	char email[MAX_AUTHORS][64];
-	int last[MAX_AUTHORS];
+/*
+ * The last commit in the pack of each author, of each author with each
+ * verb (the subject's first word: roll, end, build...) and of each verb:
+ * keys "email", "email\nverb" and "\nverb" in an open-addressed table.
+ * Keys that do not fit (very long names, a full table) are not kept: a
+ * commit then simply has fewer candidates.
+ */
+#define LAST_SLOTS 1024
+#define LAST_KEY   96
+typedef struct last_map {
+	char key[LAST_SLOTS][LAST_KEY];
+	int val[LAST_SLOTS]; /* -1: empty slot */
 	int n;
-} author_map;
+} last_map;
+
+static uint32_t key_hash(const char *k)
+{
+	uint32_t x = 2166136261u; /* FNV-1a */
+	for (; *k; k++)
+		x = (x ^ (unsigned char)*k) * 16777619u;
+	return x;
+}
+
+/* The slot of key k: where it is, or the empty one where it would go. */
+static size_t last_slot(const last_map *m, const char *k)
+{
+	size_t i = key_hash(k) & (LAST_SLOTS - 1);
+	while (m->val[i] >= 0 && strcmp(m->key[i], k))
+		i = (i + 1) & (LAST_SLOTS - 1);
+	return i;
+}
+
+static int last_get(const last_map *m, const char *k)
+{
+	return m->val[last_slot(m, k)];
+}
+
+static void last_put(last_map *m, const char *k, int val)
+{
+	size_t i = last_slot(m, k);
+	if (m->val[i] < 0) {
+		if (strlen(k) >= LAST_KEY || 2 * (m->n + 1) > LAST_SLOTS)
+			return;
+		strcpy(m->key[i], k);
+		m->n++;
+	}
+	m->val[i] = val;
+}
 
 /*
- * Adds commit c against its first parent or against the previous commit
- * of its author, whichever gives the smaller delta: when the parent was
- * another player's, the author's own previous commit shares the author,
- * committer and Player lines.
+ * Adds commit c, stored against whichever of these gives the smallest
+ * delta: its first parent (the same turn: the same author, committer and
+ * Player lines); the author's previous commit; the author's previous
+ * commit with the same verb (the same message but for the Turn trailer:
+ * the best base of most commits that start a turn); the last commit with
+ * that verb by anyone.
  */
 static int put_commit(history *h, const git_commit *c, const git_commit *parent,
-		      author_map *authors)
+		      last_map *last)
 {
 	const char *email = git_commit_author(c)->email;
-	int a = 0;
-	bool added;
-	while (a < authors->n && strcmp(authors->email[a], email))
-		a++;
-	if (put_object(h, git_commit_id(c),
-		       parent ? git_commit_id(parent) : NULL,
-		       a < authors->n ? authors->last[a] : -1, &added))
-		return -1;
-	if (!added || strlen(email) >= sizeof authors->email[0])
-		return 0;
-	if (a == authors->n) {
-		if (a == MAX_AUTHORS)
-			return 0;
-		strcpy(authors->email[a], email);
-		authors->n++;
+	const char *msg = git_commit_message(c);
+	char keys[3][LAST_KEY];
+	int bases[4];
+	bool added, keyed = strlen(email) + 34 < LAST_KEY;
+	size_t verb = strcspn(msg, " \n");
+	if (verb > 32)
+		verb = 32;
+	snprintf(keys[0], LAST_KEY, "%s", email);
+	snprintf(keys[1], LAST_KEY, "%s\n%.*s", email, (int)verb, msg);
+	snprintf(keys[2], LAST_KEY, "\n%.*s", (int)verb, msg);
+	bases[0] = parent ? map_get(&h->map, git_commit_id(parent)) : -1;
+	for (int i = 1; i < 4; i++) {
+		bases[i] = keyed ? last_get(last, keys[i - 1]) : -1;
+		for (int j = 0; j < i; j++)
+			if (bases[j] == bases[i])
+				bases[i] = -1; /* tried already */
 	}
-	authors->last[a] = map_get(&h->map, git_commit_id(c));
+	if (put_object(h, git_commit_id(c), bases, 4, &added))
+		return -1;
+	if (!added || !keyed)
+		return 0;
+	int k = map_get(&h->map, git_commit_id(c));
+	for (int i = 0; i < 3; i++)
+		last_put(last, keys[i], k);
 	return 0;
 }
 
@@ -649,7 +815,7 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 	history h = {repo, NULL, only, NULL, {NULL, NULL, 0, 0}, err};
 	git_oid *ids = NULL;
 	size_t n = 0, cap = 0;
-	author_map authors = {.n = 0};
+	last_map *last = NULL;
 	git_oid id;
 	int rc = -1, walked;
 
@@ -657,10 +823,13 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 		store_git_fail(err, "opening the object database");
 		goto done;
 	}
-	if (store_pack_new(&h.pack, STORE_PACK_MAX_DEPTH)) {
+	if (!(last = malloc(sizeof *last)) ||
+	    store_pack_new(&h.pack, STORE_PACK_MAX_DEPTH)) {
 		store_fail(err, "out of memory writing a pack");
 		goto done;
 	}
+	memset(last->val, 0xff, sizeof last->val);
+	last->n = 0;
 	while ((walked = git_revwalk_next(&id, walk)) == 0) {
 		if (n == cap) {
 			cap = cap ? 2 * cap : 1024;
@@ -696,7 +865,7 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 			const git_oid *ptree =
 			    parent ? git_commit_tree_id(parent) : NULL;
 			if (pass == 0)
-				bad = put_commit(&h, c, parent, &authors);
+				bad = put_commit(&h, c, parent, last);
 			else
 				bad = put_tree(&h, git_commit_tree_id(c), ptree,
 					       pass == 2);
@@ -710,6 +879,7 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 	if (!rc)
 		git_odb_refresh(h.odb);
 done:
+	free(last);
 	free(ids);
 	free(h.map.key);
 	free(h.map.val);

@@ -4,11 +4,12 @@
  * libgit2's packbuilder looks for deltas only among objects of similar
  * size and type and only keeps one smaller than half the object minus
  * 20 bytes, so it never stores a commit of a game as a delta and rarely a
- * small blob. This writer is told the natural base of each object (a
- * commit's first parent, the parent's root tree, the parent tree's blob at
- * the same path) and stores the object as an OFS_DELTA against it when
- * that is smaller once compressed. The index (.idx) is written by
- * libgit2's git_indexer, which also checks every object of the pack.
+ * small blob. This writer is told the natural bases of each object (a
+ * commit's first parent or its author's earlier commits, the parent's root
+ * tree, the parent tree's blob at the same path) and stores the object as
+ * an OFS_DELTA against one when that is smaller once compressed. The
+ * index (.idx) is written by libgit2's git_indexer, which also checks every
+ * object of the pack.
  *
  * The pack format is Git's, version 2 (gitformat-pack(5)); the delta
  * format is Git's too (base size, result size, then copy and insert
@@ -51,13 +52,17 @@ int store_pack_new(store_pack **out, int max_depth);
 /*
  * Appends an object of `type` (commit, tree, blob or tag) with the given
  * content, copied. `bases` holds nbases indexes (from earlier calls, -1
- * for none) of objects to try as its delta base: it is stored as a delta
- * against the candidate whose chain is shorter than max_depth and whose
- * compressed delta is the smallest, if that is smaller than the
- * compressed object, and whole otherwise. Same objects in the same order
- * with the same bases give the same pack bytes. Returns the new object's
- * index (0, 1, ...) or -1 (out of memory, zlib failure, or a base that is
- * not an earlier object).
+ * for none) of objects to try as its delta base; a candidate whose chain
+ * is max_depth long stands for the first object of that chain's last
+ * segment, unless that one is at half the cap already (see pack.c). Of
+ * the candidates whose chain is then shorter than max_depth, the one whose
+ * delta is estimated smallest once compressed (header and base distance
+ * counted; the first of equals) is compressed, and the object is stored
+ * as that delta unless stored whole it is no larger. Every stream is the
+ * smallest of zlib's level 9 with the strategies tried (pack.c). Same
+ * objects in the same order with the same bases give the same pack bytes.
+ * Returns the new object's index (0, 1, ...) or -1 (out of memory, zlib
+ * failure, or a base that is not an earlier object).
  */
 int store_pack_add(store_pack *p, git_object_t type, const void *data,
 		   size_t len, const int *bases, int nbases);
@@ -92,13 +97,15 @@ void store_pack_free(store_pack *p);
  * Writes one pack into `packdir` (store_pack_write) of the commits `walk`
  * yields and the trees and blobs they reach, each once: the commits in the
  * walk's order (it must yield parents first), then the trees, then the
- * blobs. A commit's base is its first parent or its author's previous
- * commit (the smaller delta), a tree's the first parent's tree, a blob's or
- * subtree's the entry of the same name in the parent's tree. With `only` (the
- * batch's in-memory store), an object goes in only if that backend holds it
- * (everything else is on disk already); without it, every object reached goes
- * in. The object database is refreshed afterwards; name as for
- * store_pack_write. Returns 0, or -1 with err filled (nothing written).
+ * blobs. A commit's candidate bases are its first parent, its author's
+ * previous commit, its author's previous commit with the same first word
+ * of the subject and the last commit with that word by anyone; a tree's
+ * the first parent's tree, a blob's or subtree's the entry of the same
+ * name in the parent's tree. With `only` (the batch's in-memory store), an
+ * object goes in only if that backend holds it (everything else is on disk
+ * already); without it, every object reached goes in. The object database
+ * is refreshed afterwards; name as for store_pack_write. Returns 0, or -1
+ * with err filled (nothing written).
  */
 int store_pack_history(git_repository *repo, git_revwalk *walk,
 		       git_odb_backend *only, const char *packdir, char *name,

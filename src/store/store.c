@@ -302,13 +302,15 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 
 	if (s->time == CATAN_TIME_DETERMINISTIC)
 		/*
-		 * Seed and turn: the same game gives the same commit ids.
-		 * Per turn rather than per commit: the commits of a turn then
-		 * share their author and committer lines, which their deltas
-		 * copy whole (7 B less per commit in a pack).
+		 * The seed alone: the same game gives the same commit ids.
+		 * One time for the whole game rather than one per turn or
+		 * per commit: every author and committer line of a player is
+		 * then the same, so a commit's delta against that player's
+		 * earlier commit copies them whole, also for the first commit
+		 * of a turn (8 B less per commit in a pack). The Turn
+		 * trailer says when the action was played.
 		 */
-		when = 1700000000 + (git_time_t)(s->game.opt.seed % 100000000) +
-		       turn;
+		when = 1700000000 + (git_time_t)(s->game.opt.seed % 100000000);
 	else
 		when = (git_time_t)time(NULL);
 	store_email(email, sizeof email, name);

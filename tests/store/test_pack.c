@@ -324,7 +324,7 @@ static void test_pack__read_back_depth_and_determinism(void **st)
 		assert_int_equal(depth[i], store_pack_depth(p, i));
 	}
 	assert_int_equal(at + 20, len);
-	assert_true(deltas > CHAIN - 5);
+	assert_int_equal(deltas, CHAIN - 1); /* the cap ends no chain here */
 
 	/* Same objects, same order: same bytes. */
 	store_pack *again = chain_pack(ids, v, lens);
@@ -357,6 +357,148 @@ static void test_pack__read_back_depth_and_determinism(void **st)
 	snprintf(want, sizeof want, "in-pack: %d\n", CHAIN);
 	assert_string_equal(out, want);
 	git_libgit2_shutdown();
+	sh_rmrf(tmp);
+	free(tmp);
+}
+
+/*
+ * Object i of a pack read at *at: its base's index (-1 when whole), the
+ * size of its zlib stream and what the stream holds (malloc'ed).
+ */
+static int pack_object(const unsigned char *p, size_t len, size_t *at,
+		       const size_t *offsets, int i, size_t *zlen,
+		       unsigned char **payload, size_t *payload_len)
+{
+	size_t start = *at;
+	int base = pack_parse(p, len, at, offsets, i);
+	size_t head = start;
+	unsigned char c = p[head++];
+	while (c & 0x80)
+		c = p[head++];
+	if (base >= 0)
+		while (p[head++] & 0x80)
+			;
+	*zlen = *at - head;
+	uLongf n = 1 << 20;
+	*payload = malloc(n);
+	assert_non_null(*payload);
+	assert_int_equal(uncompress(*payload, &n, p + head, (uLong)*zlen),
+			 Z_OK);
+	*payload_len = n;
+	return base;
+}
+
+/* Size of data compressed at level 9 with zlib's defaults but strategy. */
+static size_t deflated_size(const unsigned char *data, size_t len, int strategy)
+{
+	z_stream z;
+	unsigned char out[1 << 16];
+	memset(&z, 0, sizeof z);
+	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 15, 8, strategy),
+			 Z_OK);
+	z.next_in = (unsigned char *)data;
+	z.avail_in = (uInt)len;
+	z.next_out = out;
+	z.avail_out = sizeof out;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t n = z.total_out;
+	deflateEnd(&z);
+	return n;
+}
+
+#define LONG_CHAIN 1200
+
+/*
+ * A chain longer than the cap allows goes on from the heads of its
+ * segments (51 objects, then 50, ..., 26: 1001 objects, then one stored
+ * whole),
+ * never deeper than the cap; every stream is no larger than zlib's level 9
+ * with the default strategy or Z_FILTERED would make it; libgit2 and git
+ * read every object back.
+ */
+static void test_pack__long_chain_in_segments(void **st)
+{
+	char *tmp = sh_tmpdir("packlong");
+	char packdir[600], out[4096];
+	static git_oid ids[LONG_CHAIN];
+	static unsigned char *v[LONG_CHAIN];
+	static size_t lens[LONG_CHAIN], offsets[LONG_CHAIN];
+	catan_err err = {{0}};
+	store_pack *p = NULL;
+	(void)st;
+	assert_int_equal(store_pack_new(&p, STORE_PACK_MAX_DEPTH), 0);
+	for (int i = 0; i < LONG_CHAIN; i++) {
+		char buf[2400];
+		int k = snprintf(buf, sizeof buf, "turn %d red main\n", i / 3);
+		for (int line = 0; line < 40; line++)
+			k += snprintf(buf + k, sizeof buf - (size_t)k,
+				      "line %d of a long file: %d\n", line,
+				      line == i % 40 ? i : line * 7);
+		v[i] = malloc((size_t)k);
+		memcpy(v[i], buf, (size_t)k);
+		lens[i] = (size_t)k;
+		int base = i - 1;
+		assert_int_equal(
+		    store_pack_add(p, GIT_OBJECT_BLOB, v[i], lens[i], &base, 1),
+		    i);
+		assert_int_equal(
+		    git_odb_hash(&ids[i], v[i], lens[i], GIT_OBJECT_BLOB), 0);
+	}
+	int whole = 0, far = 0;
+	for (int i = 0; i < LONG_CHAIN; i++) {
+		int d = store_pack_depth(p, i);
+		assert_true(d <= STORE_PACK_MAX_DEPTH);
+		if (d == 0)
+			assert_true(i == 0 || i == 1001);
+		whole += d == 0;
+	}
+	assert_int_equal(whole, 2);
+
+	size_t len = 0, at = 12;
+	const unsigned char *bytes = store_pack_finish(p, &len);
+	for (int i = 0; i < LONG_CHAIN; i++) {
+		unsigned char *payload = NULL;
+		size_t zlen = 0, plen = 0;
+		offsets[i] = at;
+		int base = pack_object(bytes, len, &at, offsets, i, &zlen,
+				       &payload, &plen);
+		far += base >= 0 && base < i - 1;
+		if (base < 0) {
+			assert_int_equal(plen, lens[i]);
+			assert_memory_equal(payload, v[i], plen);
+		}
+		assert_true(zlen <=
+			    deflated_size(payload, plen, Z_DEFAULT_STRATEGY));
+		assert_true(zlen <= deflated_size(payload, plen, Z_FILTERED));
+		free(payload);
+	}
+	assert_int_equal(at + 20, len);
+	assert_int_equal(far, 25 + 4); /* heads of segments 1-25, then 1-4 */
+
+	git_libgit2_init();
+	git_repository *repo = NULL;
+	git_odb *odb = NULL;
+	assert_int_equal(git_repository_init(&repo, tmp, 1), 0);
+	snprintf(packdir, sizeof packdir, "%s/objects/pack", tmp);
+	assert_int_equal(store_pack_write(p, packdir, NULL, &err), 0);
+	store_pack_free(p);
+	assert_int_equal(git_repository_odb(&odb, repo), 0);
+	for (int i = 0; i < LONG_CHAIN; i++) {
+		git_odb_object *o = NULL;
+		assert_int_equal(git_odb_read(&o, odb, &ids[i]), 0);
+		assert_int_equal(git_odb_object_size(o), lens[i]);
+		assert_memory_equal(git_odb_object_data(o), v[i], lens[i]);
+		git_odb_object_free(o);
+		free(v[i]);
+	}
+	git_odb_free(odb);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	sh_must(out, sizeof out,
+		"cd '%s' && git verify-pack -v objects/pack/*.idx | "
+		"grep -c '^chain length = 50:'",
+		tmp);
+	assert_true(atoi(out) == 1);
 	sh_rmrf(tmp);
 	free(tmp);
 }
@@ -466,6 +608,7 @@ int main(void)
 	    cmocka_unit_test(test_pack__delta_random_and_adversarial),
 	    cmocka_unit_test(test_pack__delta_large_inputs),
 	    cmocka_unit_test(test_pack__read_back_depth_and_determinism),
+	    cmocka_unit_test(test_pack__long_chain_in_segments),
 	    cmocka_unit_test(test_pack__refuses_bad_bases),
 	    cmocka_unit_test(test_pack__batch_game_flush),
 	    cmocka_unit_test(test_pack__gc_loose_game),
