@@ -7,8 +7,9 @@
  * small blob. This writer is told the natural base of each object (a
  * commit's first parent, the parent's root tree, the parent tree's blob at
  * the same path) and stores the object as an OFS_DELTA against it when
- * that is smaller once compressed. The index (.idx) is written by
- * libgit2's git_indexer, which also checks every object of the pack.
+ * that is smaller once compressed. It writes the index (.idx, version 2)
+ * itself: it knows every object's id, offset and CRC-32 as it packs, where
+ * libgit2's git_indexer would inflate and hash every object again.
  *
  * The pack format is Git's, version 2 (gitformat-pack(5)); the delta
  * format is Git's too (base size, result size, then copy and insert
@@ -68,6 +69,12 @@ int store_pack_count(const store_pack *p);
 /* Delta chain length of object i: 0 when stored whole. */
 int store_pack_depth(const store_pack *p, int i);
 
+/* Id of object i (hashed by store_pack_add), borrowed from the pack. */
+const git_oid *store_pack_id(const store_pack *p, int i);
+
+/* Index of the first object added with this id, or -1. Cannot fail. */
+int store_pack_find(const store_pack *p, const git_oid *id);
+
 /*
  * Finishes the pack (object count, SHA-1 trailer) and returns its bytes,
  * borrowed until the pack is freed; no object can be added afterwards.
@@ -77,13 +84,28 @@ const unsigned char *store_pack_finish(store_pack *p, size_t *len);
 
 /*
  * Finishes the pack and stores it in `packdir` (a repository's
- * objects/pack) through git_indexer, which verifies it and writes its
- * .idx: pack-<name>.pack and pack-<name>.idx; name (41 bytes, or NULL)
- * receives <name> in hex. An empty pack writes nothing (name ""). Returns
- * 0, or -1 with err filled.
+ * objects/pack) with its index: pack-<name>.pack, then pack-<name>.idx,
+ * each written to a temporary file and renamed into place (a reader never
+ * sees half a file; a pack is only used once its index exists). <name> is
+ * the pack's SHA-1 trailer; name (41 bytes, or NULL) receives it in hex.
+ * An empty pack writes nothing (name ""). An object added twice makes it
+ * fail. Returns 0, or -1 with err filled.
  */
 int store_pack_write(store_pack *p, const char *packdir, char *name,
 		     catan_err *err);
+
+/*
+ * Merges the packs `stems` ("pack-<hex>", n of them, in packdir, each with
+ * a version 2 index) into one new pack with its index, as
+ * store_pack_write stores one: every entry is copied as it is (no
+ * inflating, no compressing), an OFS_DELTA's distance to its base
+ * rewritten, an object held by several packs kept once. The sources are
+ * left in place (the caller removes them once the new one is written).
+ * Returns 0, or -1 with err filled (an unreadable pack, an index that does
+ * not describe its pack, out of memory, a write failure).
+ */
+int store_pack_merge(const char *packdir, const char *const *stems, int n,
+		     char *name, catan_err *err);
 
 /* Frees the pack. Accepts NULL. */
 void store_pack_free(store_pack *p);

@@ -31,15 +31,15 @@ struct catan_store {
 
 	/*
 	 * Sync (sync.c): repositories of path remotes, opened at their first
-	 * sync and kept open; and the in-memory store that objects copied
-	 * from them wait in until they are written as one pack (below the
-	 * loose and pack stores, so nothing else ever writes into it).
+	 * sync and kept open; and the pack (pack.h) that objects copied from
+	 * them are compressed into as they come, written with its index
+	 * before anything points at them (the object database does not see
+	 * it until then).
 	 */
 	struct store_peer *peers;
 	int npeers;
-	git_odb_backend *stage;
-	git_oid *stage_ids; /* what the stage holds, in the order copied */
-	int staged, stage_cap;
+	struct store_pack *stage;
+	bool packs_added; /* by this sync: see whether to merge some */
 };
 
 /* Closes what sync kept open (peers, stage). Cannot fail. */

@@ -24,9 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <git2/sys/mempack.h>
-#include <git2/sys/odb_backend.h>
-
+#include "pack.h"
 #include "store_internal.h"
 
 static void note(catan_sync_report *rep, const char *fmt, ...)
@@ -235,41 +233,10 @@ fail:
 }
 
 /*
- * Adds the objects listed in pack index `path` (version 2: a magic, the
- * version, a 256-entry fan-out whose last entry is the count, then the
- * sorted ids) to pb. Returns 0 or -1.
- */
-static int insert_idx(git_packbuilder *pb, const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char head[8 + 256 * 4];
-	int rc = -1;
-	if (!f)
-		return -1;
-	if (fread(head, 1, sizeof head, f) == sizeof head &&
-	    !memcmp(head, "\377tOc\0\0\0\2", 8)) {
-		const unsigned char *last = head + 8 + 255 * 4;
-		unsigned long n = (unsigned long)last[0] << 24 |
-				  (unsigned long)last[1] << 16 |
-				  (unsigned long)last[2] << 8 | last[3];
-		rc = 0;
-		for (unsigned long i = 0; i < n && rc == 0; i++) {
-			git_oid id;
-			if (fread(id.id, 1, GIT_OID_RAWSZ, f) !=
-				GIT_OID_RAWSZ ||
-			    git_packbuilder_insert(pb, &id, NULL))
-				rc = -1;
-		}
-	}
-	fclose(f);
-	return rc;
-}
-
-/*
  * Every sync that brings something leaves a small pack; looking an object
  * up costs a probe per pack, so syncs would slow down as a game goes on.
- * Past `limit` packs, every pack but the largest is merged into one (the
- * objects their indexes list) and removed: the work is what came since
+ * Past `limit` packs, the small ones are merged into one (their entries
+ * copied as they are, store_pack_merge) and removed: the work is what came since
  * the last merge, not the whole history, and the packs stay few (the
  * merged pack becomes the largest in its turn, as in git's geometric
  * repacking). An open mapping of a removed pack stays valid; the object
@@ -318,10 +285,7 @@ static void repack_if_needed(catan_store *s, int limit)
 	}
 	if (d)
 		closedir(d);
-	git_packbuilder *pb = NULL;
-	bool ok = n > limit && git_packbuilder_new(&pb, s->repo) == 0;
-	if (ok)
-		git_packbuilder_set_threads(pb, 1);
+	bool ok = n > limit;
 	/*
 	 * Which to merge: by size, smallest first, the longest run whose
 	 * total stays below half the next pack (that one and the larger ones
@@ -338,14 +302,13 @@ static void repack_if_needed(catan_store *s, int limit)
 		total += size[merge].bytes;
 		merge++;
 	}
+	const char **stems = ok ? malloc(sizeof *stems * (size_t)merge) : NULL;
+	char keep[GIT_OID_HEXSZ + 1];
+	catan_err err;
+	for (int i = 0; stems && i < merge; i++)
+		stems[i] = name[size[i].index];
+	ok = stems && store_pack_merge(dir, stems, merge, keep, &err) == 0;
 	for (int i = 0; ok && i < merge; i++) {
-		snprintf(path, sizeof path, "%s/%s.idx", dir,
-			 name[size[i].index]);
-		ok = insert_idx(pb, path) == 0;
-	}
-	ok = ok && git_packbuilder_write(pb, NULL, 0, NULL, NULL) == 0;
-	const char *keep = ok ? git_packbuilder_name(pb) : NULL;
-	for (int i = 0; keep && i < merge; i++) {
 		if (strstr(name[size[i].index], keep))
 			continue;
 		snprintf(path, sizeof path, "%s/%s.idx", dir,
@@ -355,9 +318,9 @@ static void repack_if_needed(catan_store *s, int limit)
 			 name[size[i].index]);
 		unlink(path);
 	}
-	if (keep)
+	if (ok)
 		git_odb_refresh(s->odb);
-	git_packbuilder_free(pb);
+	free(stems);
 	free(name);
 	free(size);
 }
@@ -394,10 +357,8 @@ void store_sync_free(catan_store *s)
 	free(s->peers);
 	s->peers = NULL;
 	s->npeers = 0;
-	free(s->stage_ids);
-	s->stage_ids = NULL;
-	s->staged = s->stage_cap = 0;
-	/* The stage belongs to the object database, which frees it. */
+	store_pack_free(s->stage);
+	s->stage = NULL;
 }
 
 /* The directory a path or file:// URL names, or NULL (network URL). */
@@ -440,45 +401,22 @@ static store_peer *peer_open(catan_store *s, const char *name, const char *path)
 }
 
 /*
- * The stage: an in-memory object store attached below the disk stores.
- * git_odb_write never reaches it (the loose store takes every write), so
- * only what this file copies lands there; reads and lookups see it.
+ * The stage: a pack being written in memory (pack.h), with no deltas (a
+ * sync brings a few turns; their bases are mostly on disk already, and a
+ * pack on disk may only hold deltas against its own objects). The object
+ * database never sees it: it is written with its index, then the database
+ * rescanned, before anything refers to what it holds.
  */
 static int stage_init(catan_store *s)
 {
-	git_odb_backend *b = NULL;
-	if (s->stage)
-		return 0;
-	if (git_mempack_new(&b))
-		return -1;
-	if (git_odb_add_backend(s->odb, b, 0)) {
-		b->free(b);
-		return -1;
-	}
-	s->stage = b;
-	return 0;
-}
-
-/* Room for one more staged id. Returns 0 or -1. */
-static int stage_grow(catan_store *s)
-{
-	if (s->staged < s->stage_cap)
-		return 0;
-	int cap = s->stage_cap ? s->stage_cap * 2 : 64;
-	git_oid *more = realloc(s->stage_ids, sizeof *more * (size_t)cap);
-	if (!more)
-		return -1;
-	s->stage_ids = more;
-	s->stage_cap = cap;
-	return 0;
+	return s->stage ? 0 : store_pack_new(&s->stage, 0);
 }
 
 /* Forgets what the stage holds (nothing refers to it yet). */
 static void stage_drop(catan_store *s)
 {
-	if (s->stage)
-		git_mempack_reset(s->stage);
-	s->staged = 0;
+	store_pack_free(s->stage);
+	s->stage = NULL;
 }
 
 /*
@@ -488,38 +426,27 @@ static void stage_drop(catan_store *s)
  */
 static int stage_flush(catan_store *s, catan_err *err)
 {
-	git_packbuilder *pb = NULL;
-	int rc = -1;
-	if (!s->staged)
+	char dir[4200];
+	int rc = 0;
+	if (!s->stage || store_pack_count(s->stage) == 0)
 		return 0;
-	/* Exactly the staged objects (git_mempack_dump re-walks trees). */
-	if (git_packbuilder_new(&pb, s->repo)) {
-		store_git_fail(err, "writing the fetched objects");
-		goto done;
-	}
-	git_packbuilder_set_threads(pb, 1);
-	for (int i = 0; i < s->staged; i++)
-		if (git_packbuilder_insert(pb, &s->stage_ids[i], NULL)) {
-			store_git_fail(err, "writing the fetched objects");
-			goto done;
-		}
-	if (git_packbuilder_write(pb, NULL, 0, NULL, NULL)) {
-		store_git_fail(err, "writing the fetched objects");
-		goto done;
-	}
-	git_odb_refresh(s->odb); /* the new pack, before the stage empties */
-	rc = 0;
-done:
-	git_packbuilder_free(pb);
+	snprintf(dir, sizeof dir, "%sobjects/pack",
+		 git_repository_path(s->repo));
+	if (store_pack_write(s->stage, dir, NULL, err))
+		rc = -1;
+	else
+		git_odb_refresh(s->odb); /* the new pack */
 	stage_drop(s);
+	s->packs_added = true;
 	return rc;
 }
 
 /*
  * Copies object `id` of type `type` from the peer into the stage, unless
- * this repository holds it already (*copied says which). Returns 1 when
- * the peer's object is missing, of another type, too large or does not
- * hash to its id: the ordinary fetch then handles (and reports) it.
+ * this repository holds it already or it is staged (*copied says which).
+ * Returns 1 when the peer's object is missing, of another type, too large
+ * or does not hash to its id: the ordinary fetch then handles (and
+ * reports) it.
  */
 static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
 		       git_object_t type, bool *copied)
@@ -527,21 +454,19 @@ static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
 	size_t len = 0;
 	git_object_t t;
 	git_odb_object *o = NULL;
-	git_oid check;
 	int rc = 1;
 	*copied = false;
 	/* Our own store changes only through this handle: no rescan. */
-	if (git_odb_exists_ext(s->odb, id, GIT_ODB_LOOKUP_NO_REFRESH))
+	if (store_pack_find(s->stage, id) >= 0 ||
+	    git_odb_exists_ext(s->odb, id, GIT_ODB_LOOKUP_NO_REFRESH))
 		return 0;
 	if (git_odb_read_header(&len, &t, pe->odb, id) || t != type ||
 	    len > MAX_OBJECT || git_odb_read(&o, pe->odb, id))
 		return 1;
-	if (git_odb_hash(&check, git_odb_object_data(o), git_odb_object_size(o),
-			 type) == 0 &&
-	    git_oid_equal(&check, id) && stage_grow(s) == 0 &&
-	    s->stage->write(s->stage, id, git_odb_object_data(o),
-			    git_odb_object_size(o), type) == 0) {
-		s->stage_ids[s->staged++] = *id;
+	/* The stage hashes what it packs: the id must be the content's. */
+	int k = store_pack_add(s->stage, type, git_odb_object_data(o),
+			       git_odb_object_size(o), NULL, 0);
+	if (k >= 0 && git_oid_equal(store_pack_id(s->stage, k), id)) {
 		*copied = true;
 		rc = 0;
 	}
@@ -630,18 +555,26 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip)
  * ordinary fetch then does the work and the reporting); -1 when the
  * local repository cannot be written.
  */
-static int read_path_remote(catan_store *s, const char *name, git_oid *tips,
-			    bool *has, bool *changed, catan_err *err)
+static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
+			    git_oid *tips, bool *has, bool *changed,
+			    catan_err *err)
 {
-	git_remote *remote = NULL;
 	store_peer *pe = NULL;
+	git_buf url = {NULL, 0, 0};
+	char key[300];
 	*changed = false;
-	if (git_remote_lookup(&remote, s->repo, name))
+	/*
+	 * The URL as configured (git_remote_lookup would read the whole
+	 * configuration again for each remote; a path is never rewritten by
+	 * url.<base>.insteadOf here: only a directory that exists is read).
+	 */
+	snprintf(key, sizeof key, "remote.%s.url", name);
+	if (git_config_get_string_buf(&url, cfg, key))
 		return 1;
-	const char *dir = local_dir(git_remote_url(remote));
+	const char *dir = local_dir(url.ptr);
 	if (dir)
 		pe = peer_open(s, name, dir);
-	git_remote_free(remote);
+	git_buf_dispose(&url);
 	if (!pe || stage_init(s))
 		return 1;
 	for (int p = 0; p < s->game.opt.nplayers; p++) {
@@ -701,15 +634,12 @@ static int read_path_remote(catan_store *s, const char *name, git_oid *tips,
 }
 
 /* Is pushing to remote `name` allowed (remote.<name>.catanpush)? */
-static bool push_allowed(catan_store *s, const char *name)
+static bool push_allowed(git_config *cfg, const char *name)
 {
-	git_config *cfg = NULL;
 	char key[300];
 	int on = 0;
 	snprintf(key, sizeof key, "remote.%s.catanpush", name);
-	if (git_repository_config_snapshot(&cfg, s->repo) == 0)
-		git_config_get_bool(&on, cfg, key);
-	git_config_free(cfg);
+	git_config_get_bool(&on, cfg, key);
 	return on != 0;
 }
 
@@ -751,22 +681,29 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		     catan_sync_report *rep, catan_err *err)
 {
 	git_strarray all = {NULL, 0};
+	git_config *cfg = NULL;
 	int rc = 0;
 	memset(rep, 0, sizeof *rep);
 	if (s->batch)
 		return store_fail(err, "cannot sync in batch mode");
+	/* One reading of the configuration for the whole sync. */
+	if (git_repository_config_snapshot(&cfg, s->repo))
+		return store_git_fail(err, "reading the configuration");
 	if (nremotes == 0) {
-		if (git_remote_list(&all, s->repo))
+		if (git_remote_list(&all, s->repo)) {
+			git_config_free(cfg);
 			return store_git_fail(err, "listing remotes");
+		}
 		remotes = (const char *const *)all.strings;
 		nremotes = (int)all.count;
 	}
+	s->packs_added = false;
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
 		bool changed = false, has[CATAN_MAX_PLAYERS] = {false};
 		git_oid tips[CATAN_MAX_PLAYERS];
-		int fast =
-		    read_path_remote(s, remotes[i], tips, has, &changed, err);
+		int fast = read_path_remote(s, cfg, remotes[i], tips, has,
+					    &changed, err);
 		if (fast < 0) {
 			rc = -1;
 			break;
@@ -784,14 +721,17 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 			continue;
 		} else {
 			rep->fetched++;
+			s->packs_added |= changed;
 			if (changed)
 				rc = catan_store_adopt(s, remotes[i], rep, err);
 		}
-		if (rc == 0 && push_allowed(s, remotes[i]))
+		if (rc == 0 && push_allowed(cfg, remotes[i]))
 			push_own(s, remotes[i], rep);
 	}
 	git_strarray_dispose(&all);
-	if (rc == 0)
+	git_config_free(cfg);
+	/* Only a sync that brought packs can have made too many. */
+	if (rc == 0 && s->packs_added)
 		repack_if_needed(s, 16);
 	return rc;
 }
