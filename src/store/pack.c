@@ -307,19 +307,20 @@ struct store_pack {
 	bytes whole, delta, trial; /* compressed candidates of an object */
 	z_stream z;
 	bool z_ready, finished;
+	bool stored; /* zlib streams of stored blocks: no compression */
 	int max_depth;
 	oid_map ids; /* id -> index of its first copy */
 };
 
-int store_pack_new(store_pack **out, int max_depth)
+static int pack_new(store_pack **out, int max_depth, int level, int mem_level)
 {
 	store_pack *p = calloc(1, sizeof *p);
 	*out = NULL;
 	if (!p)
 		return -1;
 	p->max_depth = max_depth;
-	/* Level 9 and zlib's defaults otherwise: the same bytes every run. */
-	if (deflateInit(&p->z, 9) != Z_OK) {
+	if (deflateInit2(&p->z, level, Z_DEFLATED, 15, mem_level,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(p);
 		return -1;
 	}
@@ -333,9 +334,53 @@ int store_pack_new(store_pack **out, int max_depth)
 	return 0;
 }
 
+int store_pack_new(store_pack **out, int max_depth)
+{
+	/* Level 9 and zlib's defaults otherwise: the same bytes every run. */
+	return pack_new(out, max_depth, 9, 8);
+}
+
+int store_pack_new_fast(store_pack **out)
+{
+	int rc = pack_new(out, 0, 0, 1);
+	if (rc == 0)
+		(*out)->stored = true;
+	return rc;
+}
+
+/*
+ * dst = a zlib stream of data in stored blocks (RFC 1950 and 1951: the
+ * header of level 0, blocks of at most 65535 bytes, the Adler-32).
+ */
+static bool store_blocks(bytes *dst, const unsigned char *data, size_t len)
+{
+	dst->len = 0;
+	if (!bytes_reserve(dst, 6 + len + 5 * (len / 65535 + 1)))
+		return false;
+	bytes_put(dst, "\x78\x01", 2);
+	size_t at = 0;
+	do {
+		size_t k = len - at < 65535 ? len - at : 65535;
+		unsigned char h[5] = {at + k == len, (unsigned char)k,
+				      (unsigned char)(k >> 8),
+				      (unsigned char)~k,
+				      (unsigned char)(~k >> 8)};
+		bytes_put(dst, h, 5);
+		bytes_put(dst, data + at, k);
+		at += k;
+	} while (at < len);
+	uLong a = adler32(adler32(0, NULL, 0), data, (uInt)len);
+	unsigned char t[4] = {(unsigned char)(a >> 24), (unsigned char)(a >> 16),
+			      (unsigned char)(a >> 8), (unsigned char)a};
+	bytes_put(dst, t, 4);
+	return true;
+}
+
 /* dst = zlib stream of data. */
 static bool squeeze(store_pack *p, bytes *dst, const void *data, size_t len)
 {
+	if (len <= UINT32_MAX && p->stored)
+		return store_blocks(dst, data, len);
 	if (len > UINT32_MAX || deflateReset(&p->z) != Z_OK)
 		return false;
 	dst->len = 0;

@@ -50,6 +50,15 @@ typedef struct store_pack store_pack;
 int store_pack_new(store_pack **out, int max_depth);
 
 /*
+ * As store_pack_new for a few small objects written at once (a sync's):
+ * no deltas, and no compression (zlib streams of stored blocks, as git
+ * writes at core.compression 0). The objects of a game are a few hundred
+ * bytes, which deflate shrinks by a sixth, for more time than all the
+ * rest of copying them; `catan gc` packs them small again.
+ */
+int store_pack_new_fast(store_pack **out);
+
+/*
  * Appends an object of `type` (commit, tree, blob or tag) with the given
  * content, copied. `bases` holds nbases indexes (from earlier calls, -1
  * for none) of objects to try as its delta base: it is stored as a delta

@@ -21,8 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "pack.h"
 #include "store_internal.h"
@@ -125,7 +129,7 @@ static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 				     s->game.names.name[p], remote, hex);
 				rep->adopted++;
 			}
-			s->cached = false;
+			/* (store_verify_new kept the newest state it checked.) */
 			return 0;
 		}
 		git_oid badid;
@@ -342,6 +346,10 @@ typedef struct store_peer {
 	char *name, *path;
 	git_repository *repo;
 	git_odb *odb;
+	/* Its remote-tracking refs here, as this handle last read or
+	 * wrote them (it alone writes them: it holds the writer lock). */
+	git_oid tracked[CATAN_MAX_PLAYERS];
+	bool tracked_known[CATAN_MAX_PLAYERS];
 } store_peer;
 
 #define MAX_OBJECT 65536 /* no commit, tree or blob of a game comes near */
@@ -381,7 +389,7 @@ static store_peer *peer_open(catan_store *s, const char *name, const char *path)
 		if (!strcmp(s->peers[i].name, name) &&
 		    !strcmp(s->peers[i].path, path))
 			return &s->peers[i];
-	store_peer pe = {strdup(name), strdup(path), NULL, NULL};
+	store_peer pe = {strdup(name), strdup(path), NULL, NULL, {{{0}}}, {0}};
 	store_peer *grown =
 	    realloc(s->peers, sizeof *grown * (size_t)(s->npeers + 1));
 	if (!pe.name || !pe.path || !grown ||
@@ -409,7 +417,7 @@ static store_peer *peer_open(catan_store *s, const char *name, const char *path)
  */
 static int stage_init(catan_store *s)
 {
-	return s->stage ? 0 : store_pack_new(&s->stage, 0);
+	return s->stage ? 0 : store_pack_new_fast(&s->stage);
 }
 
 /* Forgets what the stage holds (nothing refers to it yet). */
@@ -441,109 +449,415 @@ static int stage_flush(catan_store *s, catan_err *err)
 	return rc;
 }
 
+/* An object read from a peer: its content, owned by one of the two. */
+typedef struct peer_obj {
+	unsigned char *buf; /* malloc'ed: read from a loose file */
+	git_odb_object *o;  /* or read through the peer's object database */
+	const unsigned char *data;
+	size_t len;
+} peer_obj;
+
+static void peer_obj_free(peer_obj *po)
+{
+	free(po->buf);
+	git_odb_object_free(po->o);
+	memset(po, 0, sizeof *po);
+}
+
 /*
- * Copies object `id` of type `type` from the peer into the stage, unless
- * this repository holds it already or it is staged (*copied says which).
- * Returns 1 when the peer's object is missing, of another type, too large
- * or does not hash to its id: the ordinary fetch then handles (and
- * reports) it.
+ * Reads the loose object file of `id` in the peer's repository: zlib of
+ * "<type> <size>\0" and the content. Returns 0; 1 when there is no such
+ * file (the object may be packed); -1 when the file is unreadable, not of
+ * `type` or over MAX_OBJECT.
  */
-static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
-		       git_object_t type, bool *copied)
+static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
+		      peer_obj *po)
+{
+	char path[4200], hex[GIT_OID_HEXSZ + 1];
+	unsigned char z[MAX_OBJECT + 512];
+	git_oid_tostr(hex, sizeof hex, id);
+	snprintf(path, sizeof path, "%sobjects/%.2s/%s",
+		 git_repository_path(pe->repo), hex, hex + 2);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : -1;
+	ssize_t n = read(fd, z, sizeof z);
+	close(fd);
+	if (n <= 0 || n == (ssize_t)sizeof z)
+		return -1; /* (a game's objects compress well below this) */
+	const size_t room = MAX_OBJECT + 64;
+	unsigned char *out = malloc(room + 1);
+	z_stream st;
+	memset(&st, 0, sizeof st);
+	if (!out || inflateInit(&st) != Z_OK) {
+		free(out);
+		return -1;
+	}
+	st.next_in = z;
+	st.avail_in = (uInt)n;
+	st.next_out = out;
+	st.avail_out = (uInt)room + 1;
+	int zr = inflate(&st, Z_FINISH);
+	size_t got = room + 1 - st.avail_out;
+	inflateEnd(&st);
+	const char *want = git_object_type2string(type);
+	size_t wl = strlen(want);
+	const unsigned char *nul = memchr(out, '\0', got < 32 ? got : 32);
+	char *end = NULL;
+	unsigned long long size =
+	    nul && got > wl + 1 && !memcmp(out, want, wl) && out[wl] == ' '
+		? strtoull((const char *)out + wl + 1, &end, 10)
+		: 0;
+	if (zr != Z_STREAM_END || !nul || !end || end != (const char *)nul ||
+	    size > MAX_OBJECT || size != got - (size_t)(nul + 1 - out)) {
+		free(out);
+		return -1;
+	}
+	po->buf = out;
+	po->data = nul + 1;
+	po->len = (size_t)size;
+	return 0;
+}
+
+/*
+ * Reads object `id` of type `type` from the peer: its loose file directly
+ * (what the peer wrote itself is loose, and libgit2 would first look for
+ * it in every pack, formatting an error for each), else through its object
+ * database. Returns 0, or 1 when it is missing, unreadable, of another
+ * type or over MAX_OBJECT.
+ */
+static int peer_read(store_peer *pe, const git_oid *id, git_object_t type,
+		     peer_obj *po)
 {
 	size_t len = 0;
 	git_object_t t;
-	git_odb_object *o = NULL;
-	int rc = 1;
-	*copied = false;
-	/* Our own store changes only through this handle: no rescan. */
-	if (store_pack_find(s->stage, id) >= 0 ||
-	    git_odb_exists_ext(s->odb, id, GIT_ODB_LOOKUP_NO_REFRESH))
-		return 0;
+	memset(po, 0, sizeof *po);
+	int rc = read_loose(pe, id, type, po);
+	if (rc <= 0)
+		return -rc;
 	if (git_odb_read_header(&len, &t, pe->odb, id) || t != type ||
-	    len > MAX_OBJECT || git_odb_read(&o, pe->odb, id))
+	    len > MAX_OBJECT || git_odb_read(&po->o, pe->odb, id))
 		return 1;
-	/* The stage hashes what it packs: the id must be the content's. */
-	int k = store_pack_add(s->stage, type, git_odb_object_data(o),
-			       git_odb_object_size(o), NULL, 0);
-	if (k >= 0 && git_oid_equal(store_pack_id(s->stage, k), id)) {
-		*copied = true;
-		rc = 0;
-	}
-	git_odb_object_free(o);
-	return rc;
+	po->data = git_odb_object_data(po->o);
+	po->len = git_odb_object_size(po->o);
+	return 0;
 }
 
 /*
- * Copies tree `id` and what it holds. A tree this repository has is
- * complete already (nothing incomplete is ever written to disk here, and
- * fetches bring whole histories), so the copy stops there.
+ * Copies object `id` of type `type` from the peer into the stage, unless
+ * it is staged already or (when `look`) this repository holds it; *copied
+ * says which, and po (may be NULL) keeps the content when copied. Returns
+ * 1 when the peer's object is missing, of another type, too large or does
+ * not hash to its id: the ordinary fetch then handles (and reports) it.
+ */
+static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
+		       git_object_t type, bool look, bool *copied,
+		       peer_obj *keep)
+{
+	peer_obj po;
+	*copied = false;
+	/* Our own store changes only through this handle: no rescan. */
+	if (store_pack_find(s->stage, id) >= 0 ||
+	    (look && git_odb_exists_ext(s->odb, id, GIT_ODB_LOOKUP_NO_REFRESH)))
+		return 0;
+	if (peer_read(pe, id, type, &po))
+		return 1;
+	/* The stage hashes what it packs: the id must be the content's. */
+	int k = store_pack_add(s->stage, type, po.data, po.len, NULL, 0);
+	if (k < 0 || !git_oid_equal(store_pack_id(s->stage, k), id)) {
+		peer_obj_free(&po);
+		return 1;
+	}
+	*copied = true;
+	if (keep)
+		*keep = po;
+	else
+		peer_obj_free(&po);
+	return 0;
+}
+
+/* An entry of a raw tree: "<octal mode> <name>\0<20-byte id>". */
+typedef struct tree_entry {
+	unsigned mode;
+	const char *name;
+	git_oid id;
+} tree_entry;
+
+#define MAX_ENTRIES 64 /* a state tree has about ten */
+
+/* Parses a raw tree into e (at most MAX_ENTRIES); the count, or -1. */
+static int parse_tree(tree_entry *e, const unsigned char *d, size_t len)
+{
+	int n = 0;
+	size_t i = 0;
+	while (i < len) {
+		unsigned mode = 0;
+		size_t start = i;
+		while (i < len && d[i] >= '0' && d[i] <= '7' && i - start < 7)
+			mode = mode * 8 + (unsigned)(d[i++] - '0');
+		if (i == start || i >= len || d[i++] != ' ' || n == MAX_ENTRIES)
+			return -1;
+		const unsigned char *nul = memchr(d + i, '\0', len - i);
+		if (!nul || nul == d + i || (size_t)(d + len - nul) < 21)
+			return -1;
+		e[n].mode = mode;
+		e[n].name = (const char *)d + i;
+		git_oid_fromraw(&e[n].id, nul + 1);
+		n++;
+		i = (size_t)(nul + 21 - d);
+	}
+	return n;
+}
+
+/*
+ * Copies tree `id` and what it holds. A tree this repository has (or has
+ * staged) is complete already (nothing incomplete is ever written to disk
+ * here, and fetches bring whole histories), so the copy stops there. With
+ * `base` (the parent commit's tree at the same place, complete here), an
+ * entry equal to the one of the same name there is skipped, and one that
+ * differs is new (a turn changes a few files): it is copied without
+ * asking this repository first. (The rare blob that comes back to an
+ * older content is then stored twice, in two packs; a merge keeps one.)
  */
 static int copy_tree(catan_store *s, store_peer *pe, const git_oid *id,
-		     int depth)
+		     const git_oid *base, int depth)
 {
-	git_tree *t = NULL;
+	peer_obj t = {0}, bt = {0};
+	tree_entry te[MAX_ENTRIES], be[MAX_ENTRIES];
+	int nt, nb = 0, rc;
 	bool copied;
-	int rc;
 	if (depth > 3)
 		return 1;
-	if ((rc = copy_object(s, pe, id, GIT_OBJECT_TREE, &copied)) || !copied)
+	if (base && git_oid_equal(id, base))
+		return 0;
+	if ((rc = copy_object(s, pe, id, GIT_OBJECT_TREE, !base, &copied,
+			      &t)) ||
+	    !copied)
 		return rc;
-	if (git_tree_lookup(&t, pe->repo, id))
-		return 1;
-	for (size_t i = 0; rc == 0 && i < git_tree_entrycount(t); i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(t, i);
-		if (git_tree_entry_filemode(e) == GIT_FILEMODE_TREE)
-			rc = copy_tree(s, pe, git_tree_entry_id(e), depth + 1);
-		else if (git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB)
-			rc = copy_object(s, pe, git_tree_entry_id(e),
-					 GIT_OBJECT_BLOB, &copied);
+	if (depth == 0)
+		store_tree_remember(s, id, t.data, t.len);
+	/* The base: built or copied lately here, or read from the peer. */
+	const unsigned char *bd = NULL;
+	size_t blen = 0;
+	if (base && !(bd = store_tree_recall(s, base, &blen)) &&
+	    peer_read(pe, base, GIT_OBJECT_TREE, &bt) == 0) {
+		bd = bt.data;
+		blen = bt.len;
+	}
+	if ((nt = parse_tree(te, t.data, t.len)) < 0 ||
+	    (base && (!bd || (nb = parse_tree(be, bd, blen)) < 0))) {
+		rc = 1;
+		goto done;
+	}
+	for (int i = 0; rc == 0 && i < nt; i++) {
+		const git_oid *prev = NULL;
+		for (int j = 0; j < nb && !prev; j++)
+			if (be[j].mode == te[i].mode &&
+			    !strcmp(be[j].name, te[i].name))
+				prev = &be[j].id;
+		if (prev && git_oid_equal(prev, &te[i].id))
+			continue;
+		if (te[i].mode == GIT_FILEMODE_TREE)
+			rc = copy_tree(s, pe, &te[i].id, prev, depth + 1);
+		else if (te[i].mode == GIT_FILEMODE_BLOB)
+			rc = copy_object(s, pe, &te[i].id, GIT_OBJECT_BLOB,
+					 !base, &copied, NULL);
 		else
 			rc = 1;
 	}
-	git_tree_free(t);
+done:
+	peer_obj_free(&t);
+	peer_obj_free(&bt);
 	return rc;
 }
 
-/* Copies the commits reachable from `tip` that this repository lacks. */
-static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip)
+/* Is id among the first n of list? */
+static bool listed(const git_oid *list, size_t n, const git_oid *id)
 {
-	size_t n = 0, cap = 16;
+	for (size_t i = 0; i < n; i++)
+		if (git_oid_equal(&list[i], id))
+			return true;
+	return false;
+}
+
+/* The tree and first parent of a raw commit; -1 when it does not parse. */
+static int parse_commit(git_oid *tree, git_oid *parents, unsigned *np,
+			unsigned max, const peer_obj *po)
+{
+	const char *d = (const char *)po->data, *end = d + po->len;
+	*np = 0;
+	if (po->len < 46 || memcmp(d, "tree ", 5) || d[45] != '\n' ||
+	    git_oid_fromstrn(tree, d + 5, GIT_OID_HEXSZ))
+		return -1;
+	d += 46;
+	while (end - d >= 48 && !memcmp(d, "parent ", 7) && d[47] == '\n') {
+		if (*np == max ||
+		    git_oid_fromstrn(&parents[*np], d + 7, GIT_OID_HEXSZ))
+			return -1;
+		(*np)++;
+		d += 48;
+	}
+	return 0;
+}
+
+/*
+ * Copies the commits reachable from `tip` that this repository lacks:
+ * first the commits (newest first; held[] are nheld commits known to be
+ * here), then, oldest first, the tree of each.
+ * A commit's tree is compared with its first parent's when that parent's
+ * tree is complete here: a commit this repository had, or one whose tree
+ * was copied before it.
+ */
+#define MAX_PARENTS CATAN_MAX_PLAYERS /* a merge has one per discard */
+
+typedef struct got_commit {
+	git_oid id, tree, parent; /* parent: the first, or zero */
+} got_commit;
+
+static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
+			const git_oid *held, int nheld)
+{
+	size_t n = 0, cap = 16, nc = 0, ccap = 16;
 	git_oid *todo = malloc(sizeof *todo * cap);
-	int rc = todo ? 0 : -1;
-	if (todo)
+	got_commit *got = malloc(sizeof *got * ccap); /* newest first */
+	git_oid *ids = NULL;
+	int rc = todo && got ? 0 : -1;
+	if (rc == 0)
 		todo[n++] = *tip;
 	while (rc == 0 && n > 0) {
-		git_oid id = todo[--n];
-		git_commit *c = NULL;
+		git_oid id = todo[--n], parents[MAX_PARENTS];
+		got_commit g;
+		peer_obj po = {0};
+		unsigned k = 0;
 		bool copied;
-		if ((rc =
-			 copy_object(s, pe, &id, GIT_OBJECT_COMMIT, &copied)) ||
+		if (listed(held, (size_t)nheld, &id))
+			continue; /* a local tip: the usual end of the walk */
+		if ((rc = copy_object(s, pe, &id, GIT_OBJECT_COMMIT, true,
+				      &copied, &po)) ||
 		    !copied)
 			continue;
-		if (git_commit_lookup(&c, pe->repo, &id)) {
+		if (parse_commit(&g.tree, parents, &k, MAX_PARENTS, &po)) {
+			peer_obj_free(&po);
 			rc = 1;
 			break;
 		}
-		rc = copy_tree(s, pe, git_commit_tree_id(c), 0);
-		for (unsigned i = 0; rc == 0 && i < git_commit_parentcount(c);
-		     i++) {
-			if (n == cap) {
-				git_oid *more =
-				    realloc(todo, sizeof *todo * cap * 2);
-				if (!more) {
-					rc = -1;
-					break;
-				}
+		peer_obj_free(&po);
+		g.id = id;
+		memset(&g.parent, 0, sizeof g.parent);
+		if (k > 0)
+			g.parent = parents[0];
+		if (n + k > cap || nc == ccap) {
+			cap = 2 * (n + k) + 16;
+			ccap *= 2;
+			git_oid *more = realloc(todo, sizeof *todo * cap);
+			if (more)
 				todo = more;
-				cap *= 2;
+			got_commit *more2 =
+			    more ? realloc(got, sizeof *got * ccap) : NULL;
+			if (more2)
+				got = more2;
+			if (!more || !more2) {
+				rc = -1;
+				break;
 			}
-			todo[n++] = *git_commit_parent_id(c, i);
 		}
-		git_commit_free(c);
+		got[nc++] = g;
+		for (unsigned i = 0; i < k; i++)
+			todo[n++] = parents[i];
 	}
+	if (rc == 0 && nc > 0 && !(ids = malloc(sizeof *ids * nc)))
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < nc; i++)
+		ids[i] = got[i].id;
+	/* Oldest first; got[0..i) are those whose trees are not copied yet. */
+	for (size_t i = nc; rc == 0 && i-- > 0;) {
+		git_oid ptree;
+		const git_oid *base = NULL;
+		const git_oid *parent = &got[i].parent;
+		git_commit *pc = NULL;
+		size_t j = i + 1;
+		while (j < nc && !git_oid_equal(&got[j].id, parent))
+			j++;
+		if (git_oid_is_zero(parent) || listed(ids, i, parent))
+			base = NULL; /* not complete here yet */
+		else if (j < nc)
+			base = &got[j].tree; /* copied just now */
+		else if (git_commit_lookup(&pc, s->repo, parent) == 0) {
+			ptree = *git_commit_tree_id(pc); /* held here */
+			base = &ptree;
+		}
+		git_commit_free(pc);
+		rc = copy_tree(s, pe, &got[i].tree, base, 0);
+	}
+	free(ids);
 	free(todo);
+	free(got);
 	return rc < 0 ? 1 : rc;
+}
+
+/*
+ * Moves remote-tracking ref `ref` from `old` to `id` as libgit2 would
+ * (a lock file created exclusively, written, renamed over the ref; a line
+ * appended to its reflog when core.logAllRefUpdates is "always" or true,
+ * or the reflog exists), in a fraction of its system calls: libgit2 also
+ * checks every directory on the way, packed-refs and the old value again.
+ * Returns 0; -1 when anything is not as expected (the lock, a directory
+ * missing): nothing was moved, and libgit2 then does it.
+ */
+static int set_tracking(catan_store *s, git_config *cfg, const char *ref,
+			const git_oid *old, const git_oid *id)
+{
+	char path[4300], lock[4310], logp[4310], line[512];
+	char ohex[GIT_OID_HEXSZ + 1], nhex[GIT_OID_HEXSZ + 1];
+	const char *gitdir = git_repository_path(s->repo);
+	int all = 0, log = -1;
+	snprintf(path, sizeof path, "%s%s", gitdir, ref);
+	snprintf(lock, sizeof lock, "%s.lock", path);
+	snprintf(logp, sizeof logp, "%slogs/%s", gitdir, ref);
+	if (git_config_get_bool(&all, cfg, "core.logAllRefUpdates") != 0) {
+		git_buf v = {NULL, 0, 0};
+		all = git_config_get_string_buf(&v, cfg,
+						"core.logAllRefUpdates") == 0 &&
+		      !strcasecmp(v.ptr, "always");
+		git_buf_dispose(&v);
+	}
+	log = open(logp, O_WRONLY | O_APPEND | O_CLOEXEC | (all ? O_CREAT : 0),
+		   0666);
+	if (log < 0 && (all || errno != ENOENT))
+		return -1;
+	int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		if (log >= 0)
+			close(log);
+		return -1;
+	}
+	git_oid_tostr(ohex, sizeof ohex, old);
+	git_oid_tostr(nhex, sizeof nhex, id);
+	int len = snprintf(line, sizeof line, "%s\n", nhex);
+	if (write(fd, line, (size_t)len) != len || close(fd) ||
+	    rename(lock, path)) {
+		unlink(lock);
+		if (log >= 0)
+			close(log);
+		return -1;
+	}
+	if (log >= 0) {
+		/* As git_signature_now dates it: the local offset in minutes. */
+		time_t now = time(NULL);
+		struct tm utc;
+		gmtime_r(&now, &utc);
+		utc.tm_isdst = -1;
+		long off = (long)difftime(now, mktime(&utc)) / 60;
+		len = snprintf(line, sizeof line,
+			       "%s %s %s %lld %c%02ld%02ld\tcatan sync\n", ohex,
+			       nhex, s->ident, (long long)now,
+			       off < 0 ? '-' : '+', labs(off) / 60,
+			       labs(off) % 60);
+		if (len > 0 && len < (int)sizeof line)
+			(void)!write(log, line, (size_t)len);
+		close(log);
+	}
+	return 0;
 }
 
 /*
@@ -577,12 +891,19 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	git_buf_dispose(&url);
 	if (!pe || stage_init(s))
 		return 1;
-	for (int p = 0; p < s->game.opt.nplayers; p++) {
+	int n = s->game.opt.nplayers, nmine = 0;
+	git_oid mine[CATAN_MAX_PLAYERS]; /* the local tips */
+	bool read[CATAN_MAX_PLAYERS] = {false};
+	for (int p = 0; p < n; p++)
+		if (store_branch_tip(&mine[nmine], s, p) == 0)
+			nmine++;
+	for (int p = 0; p < n; p++) {
 		char ref[256];
 		git_oid local, q;
 		snprintf(ref, sizeof ref, "refs/heads/%s",
 			 s->game.names.name[p]);
-		has[p] = git_reference_name_to_id(&tips[p], pe->repo, ref) == 0;
+		has[p] = read[p] =
+		    git_reference_name_to_id(&tips[p], pe->repo, ref) == 0;
 		if (!has[p] || (store_branch_tip(&local, s, p) == 0 &&
 				git_oid_equal(&local, &tips[p])))
 			continue;
@@ -593,14 +914,15 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			has[p] = false; /* refused and reported before */
 			continue;
 		}
-		if (git_odb_exists_ext(s->odb, &tips[p],
+		if (listed(mine, (size_t)nmine, &tips[p]) ||
+		    git_odb_exists_ext(s->odb, &tips[p],
 				       GIT_ODB_LOOKUP_NO_REFRESH)) {
 			/* Behind the local branch is nothing new. */
 			if (store_is_ancestor(s, &tips[p], &local) != 1)
 				*changed = true;
 			continue;
 		}
-		if (copy_history(s, pe, &tips[p])) {
+		if (copy_history(s, pe, &tips[p], mine, nmine)) {
 			stage_drop(s);
 			return 1;
 		}
@@ -613,20 +935,33 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	 * -r shows what each peer holds); only the ones that moved are
 	 * written. Best effort: adoption reads the tips read here.
 	 */
-	for (int p = 0; p < s->game.opt.nplayers; p++) {
+	for (int p = 0; p < n; p++) {
 		char ref[256];
-		git_oid id, cur;
-		snprintf(ref, sizeof ref, "refs/heads/%s",
-			 s->game.names.name[p]);
-		if (git_reference_name_to_id(&id, pe->repo, ref))
+		git_oid cur;
+		if (!read[p])
 			continue;
 		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", name,
 			 s->game.names.name[p]);
-		if (git_reference_name_to_id(&cur, s->repo, ref) == 0 &&
-		    git_oid_equal(&cur, &id))
+		if (pe->tracked_known[p] && git_oid_equal(&pe->tracked[p],
+							  &tips[p]))
 			continue;
+		bool known = pe->tracked_known[p] ||
+			     git_reference_name_to_id(&cur, s->repo, ref) == 0;
+		if (!pe->tracked_known[p] && known)
+			pe->tracked[p] = cur;
+		if (known && git_oid_equal(&pe->tracked[p], &tips[p])) {
+			pe->tracked_known[p] = true;
+			continue;
+		}
+		pe->tracked_known[p] = false;
+		if (known && set_tracking(s, cfg, ref, &pe->tracked[p],
+					  &tips[p]) == 0) {
+			pe->tracked[p] = tips[p];
+			pe->tracked_known[p] = true;
+			continue;
+		}
 		git_reference *r = NULL;
-		if (git_reference_create(&r, s->repo, ref, &id, 1,
+		if (git_reference_create(&r, s->repo, ref, &tips[p], 1,
 					 "catan sync") == 0)
 			git_reference_free(r);
 	}
@@ -698,6 +1033,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		nremotes = (int)all.count;
 	}
 	s->packs_added = false;
+	store_hold_tips(s); /* (not held if a branch is missing) */
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
 		bool changed = false, has[CATAN_MAX_PLAYERS] = {false};
@@ -730,6 +1066,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	}
 	git_strarray_dispose(&all);
 	git_config_free(cfg);
+	s->tips_held = false;
 	/* Only a sync that brought packs can have made too many. */
 	if (rc == 0 && s->packs_added)
 		repack_if_needed(s, 16);
