@@ -525,6 +525,30 @@ int store_pack_depth(const store_pack *p, int i)
 	return p->obj[i].depth;
 }
 
+int store_pack_truncate(store_pack *p, int n)
+{
+	if (p->finished || n < 0 || n > p->n)
+		return -1;
+	if (n == p->n)
+		return 0;
+	oid_map ids = {NULL, NULL, 0, 0};
+	for (int i = 0; i < n; i++)
+		if (map_get(&ids, &p->obj[i].id) < 0 &&
+		    !map_put(&ids, &p->obj[i].id, i)) {
+			free(ids.key);
+			free(ids.val);
+			return -1;
+		}
+	for (int i = n; i < p->n; i++)
+		free(p->obj[i].data);
+	p->out.len = p->obj[n].offset;
+	p->n = n;
+	free(p->ids.key);
+	free(p->ids.val);
+	p->ids = ids;
+	return 0;
+}
+
 const git_oid *store_pack_id(const store_pack *p, int i)
 {
 	return &p->obj[i].id;

@@ -78,6 +78,13 @@ int store_pack_count(const store_pack *p);
 /* Delta chain length of object i: 0 when stored whole. */
 int store_pack_depth(const store_pack *p, int i);
 
+/*
+ * Forgets the objects added after the first n (the pack is then as it was
+ * when it held n). Returns 0, or -1 (finished, n out of range, out of
+ * memory: the pack is unchanged).
+ */
+int store_pack_truncate(store_pack *p, int n);
+
 /* Id of object i (hashed by store_pack_add), borrowed from the pack. */
 const git_oid *store_pack_id(const store_pack *p, int i);
 

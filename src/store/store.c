@@ -101,13 +101,38 @@ static int put_tree(git_oid *out, catan_store *s, tree_entry *e, int n,
 	return rc;
 }
 
-static int put_blob(git_oid *out, git_odb *odb, const catan_file *f,
-		    bool write)
+/*
+ * The id of file f as a blob, written if asked. Most files of a state are
+ * those of the state before: each path's last content and id are kept
+ * (s->blobs), and an unchanged file is not hashed again when only its id
+ * is wanted. (A write always goes to the object database: the memo says
+ * what an id is, never that the object is stored.)
+ */
+static int put_blob(git_oid *out, catan_store *s, int slot,
+		    const catan_file *f, bool write)
 {
-	if (write)
-		return git_odb_write(out, odb, f->data, f->len,
-				     GIT_OBJECT_BLOB);
-	return git_odb_hash(out, f->data, f->len, GIT_OBJECT_BLOB);
+	store_blob_memo *m = slot < CATAN_FILES_MAX ? &s->blobs[slot] : NULL;
+	bool same = m && m->data && m->len == f->len &&
+		    !strcmp(m->path, f->path) &&
+		    !memcmp(m->data, f->data, f->len);
+	if (same && !write) {
+		*out = m->id;
+		return 0;
+	}
+	int rc = write ? git_odb_write(out, s->odb, f->data, f->len,
+				       GIT_OBJECT_BLOB)
+		       : git_odb_hash(out, f->data, f->len, GIT_OBJECT_BLOB);
+	if (rc == 0 && m && !same) {
+		char *copy = realloc(m->data, f->len ? f->len : 1);
+		if (copy) {
+			memcpy(copy, f->data, f->len);
+			m->data = copy;
+			m->len = f->len;
+			m->id = *out;
+			snprintf(m->path, sizeof m->path, "%s", f->path);
+		}
+	}
+	return rc;
 }
 
 void store_tree_remember(catan_store *s, const git_oid *id,
@@ -145,7 +170,7 @@ int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
 		snprintf(root[nroot].name, sizeof root[nroot].name, "%s",
 			 f->path);
 		root[nroot].dir = false;
-		if (put_blob(&root[nroot].id, s->odb, f, write))
+		if (put_blob(&root[nroot].id, s, i, f, write))
 			return -1;
 		nroot++;
 	}
@@ -617,6 +642,8 @@ void catan_store_free(catan_store *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
 	store_sync_free(s);
+	for (int i = 0; i < CATAN_FILES_MAX; i++)
+		free(s->blobs[i].data);
 	git_odb_free(s->odb);
 	git_repository_free(s->repo);
 	free(s);
@@ -741,7 +768,8 @@ int catan_store_create_ext(catan_store **out, const char *path,
 			snprintf(e[i].name, sizeof e[i].name, "%s",
 				 files.file[i].path + 5);
 			e[i].dir = false;
-			if (put_blob(&e[i].id, s->odb, &files.file[i], true)) {
+			if (put_blob(&e[i].id, s, CATAN_FILES_MAX, &files.file[i],
+				     true)) {
 				store_git_fail(err, "writing game/");
 				goto done;
 			}

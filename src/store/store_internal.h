@@ -6,6 +6,7 @@
 
 #include <git2.h>
 
+#include "catan/codec.h"
 #include "catan/store.h"
 
 /* A root tree's bytes, kept for sync to compare a new tree with. */
@@ -15,6 +16,14 @@ typedef struct store_tree_memo {
 	size_t len; /* 0: empty slot */
 	unsigned char buf[1024];
 } store_tree_memo;
+
+/* A state file's last content and blob id (store_tree_of). */
+typedef struct store_blob_memo {
+	char path[CATAN_PATH_MAX];
+	char *data; /* malloc'ed, NULL: empty slot */
+	size_t len;
+	git_oid id;
+} store_blob_memo;
 
 struct catan_store {
 	git_repository *repo;
@@ -46,6 +55,7 @@ struct catan_store {
 	 */
 	store_tree_memo trees[STORE_TREE_MEMO];
 	int trees_next;
+	store_blob_memo blobs[CATAN_FILES_MAX]; /* by index in the file set */
 
 	/* "name <email>" of reflog lines (user.name, user.email or unknown). */
 	char ident[256];

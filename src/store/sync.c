@@ -350,6 +350,7 @@ typedef struct store_peer {
 	 * wrote them (it alone writes them: it holds the writer lock). */
 	git_oid tracked[CATAN_MAX_PLAYERS];
 	bool tracked_known[CATAN_MAX_PLAYERS];
+	bool packed[CATAN_MAX_PLAYERS]; /* and only in packed-refs */
 } store_peer;
 
 #define MAX_OBJECT 65536 /* no commit, tree or blob of a game comes near */
@@ -389,7 +390,8 @@ static store_peer *peer_open(catan_store *s, const char *name, const char *path)
 		if (!strcmp(s->peers[i].name, name) &&
 		    !strcmp(s->peers[i].path, path))
 			return &s->peers[i];
-	store_peer pe = {strdup(name), strdup(path), NULL, NULL, {{{0}}}, {0}};
+	store_peer pe = {strdup(name), strdup(path), NULL, NULL, {{{0}}}, {0},
+			 {0}};
 	store_peer *grown =
 	    realloc(s->peers, sizeof *grown * (size_t)(s->npeers + 1));
 	if (!pe.name || !pe.path || !grown ||
@@ -732,7 +734,9 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 		bool copied;
 		if (listed(held, (size_t)nheld, &id))
 			continue; /* a local tip: the usual end of the walk */
-		if ((rc = copy_object(s, pe, &id, GIT_OBJECT_COMMIT, true,
+		/* (The caller found the tip missing here already.) */
+		bool look = !git_oid_equal(&id, tip);
+		if ((rc = copy_object(s, pe, &id, GIT_OBJECT_COMMIT, look,
 				      &copied, &po)) ||
 		    !copied)
 			continue;
@@ -778,8 +782,9 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 		size_t j = i + 1;
 		while (j < nc && !git_oid_equal(&got[j].id, parent))
 			j++;
-		if (git_oid_is_zero(parent) || listed(ids, i, parent))
-			base = NULL; /* not complete here yet */
+		if (git_oid_is_zero(parent) || listed(ids, i, parent) ||
+		    (j == nc && store_pack_find(s->stage, parent) >= 0))
+			base = NULL; /* not complete here yet, or not on disk */
 		else if (j < nc)
 			base = &got[j].tree; /* copied just now */
 		else if (git_commit_lookup(&pc, s->repo, parent) == 0) {
@@ -795,25 +800,168 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 	return rc < 0 ? 1 : rc;
 }
 
-/*
- * Moves remote-tracking ref `ref` from `old` to `id` as libgit2 would
- * (a lock file created exclusively, written, renamed over the ref; a line
- * appended to its reflog when core.logAllRefUpdates is "always" or true,
- * or the reflog exists), in a fraction of its system calls: libgit2 also
- * checks every directory on the way, packed-refs and the old value again.
- * Returns 0; -1 when anything is not as expected (the lock, a directory
- * missing): nothing was moved, and libgit2 then does it.
- */
-static int set_tracking(catan_store *s, git_config *cfg, const char *ref,
-			const git_oid *old, const git_oid *id)
+/* A remote-tracking ref to move after the stage is written. */
+typedef struct tracking {
+	char ref[256];
+	git_oid old, id; /* old: zero when there is none */
+	int peer, player; /* s->peers[peer] (which may move as it grows) */
+} tracking;
+
+/* The reflog of ref: appended to when there is one or `all` says so. */
+static int open_log(catan_store *s, const char *ref, bool all)
 {
-	char path[4300], lock[4310], logp[4310], line[512];
-	char ohex[GIT_OID_HEXSZ + 1], nhex[GIT_OID_HEXSZ + 1];
+	char path[4300];
+	int len = snprintf(path, sizeof path, "%slogs/%s",
+			   git_repository_path(s->repo), ref);
+	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | (all ? O_CREAT : 0);
+	int fd = open(path, flags, 0666);
+	if (fd >= 0 || !all || errno != ENOENT || len >= (int)sizeof path)
+		return fd;
+	/* A new log in a directory not made yet (logs/refs/remotes/<r>). */
+	for (char *sl = strchr(path + strlen(git_repository_path(s->repo)),
+			       '/');
+	     sl; sl = strchr(sl + 1, '/')) {
+		*sl = '\0';
+		mkdir(path, 0777);
+		*sl = '/';
+	}
+	return open(path, flags, 0666);
+}
+
+/*
+ * Appends the line git and libgit2 write for a move to an open reflog,
+ * dated `now` at `off` minutes from UTC.
+ */
+static void log_move(catan_store *s, int fd, const git_oid *old,
+		     const git_oid *id, time_t now, long off)
+{
+	char line[512], ohex[GIT_OID_HEXSZ + 1], nhex[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(ohex, sizeof ohex, old);
+	git_oid_tostr(nhex, sizeof nhex, id);
+	int len = snprintf(line, sizeof line,
+			   "%s %s %s %lld %c%02ld%02ld\tcatan sync\n", ohex, nhex,
+			   s->ident, (long long)now, off < 0 ? '-' : '+',
+			   labs(off) / 60, labs(off) % 60);
+	if (len > 0 && len < (int)sizeof line)
+		(void)!write(fd, line, (size_t)len);
+}
+
+/* A record of packed-refs: "<hex> <name>\n" and any "^<hex>\n" after it. */
+typedef struct packed {
+	const char *name;
+	size_t name_len;
+	const char *text; /* the whole record, or NULL: write `id` */
+	size_t len;
+	const git_oid *id;
+} packed;
+
+static int by_name(const void *a, const void *b)
+{
+	const packed *x = a, *y = b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = memcmp(x->name, y->name, n);
+	return c ? c : (x->name_len > y->name_len) - (x->name_len < y->name_len);
+}
+
+#define PACKED_HEADER "# pack-refs with: peeled fully-peeled sorted \n"
+
+/*
+ * Moves the remote-tracking refs t[0..n) in one write of packed-refs (git's
+ * format, as libgit2 and git write it: the header, then records sorted by
+ * name) rather than a loose ref each: a lock file, written, renamed over
+ * packed-refs, then the loose files of those refs removed (they would
+ * hide the packed values) and their reflogs appended to (when
+ * core.logAllRefUpdates is "always" or true, or the log exists). File
+ * creations are what a sync costs most on a disk; this is one per sync
+ * instead of one per ref. Returns 0; -1 when packed-refs is locked or not
+ * in that format, or cannot be written: nothing moved then.
+ */
+static int write_tracking(catan_store *s, git_config *cfg, const tracking *t,
+			  int n)
+{
 	const char *gitdir = git_repository_path(s->repo);
-	int all = 0, log = -1;
-	snprintf(path, sizeof path, "%s%s", gitdir, ref);
-	snprintf(lock, sizeof lock, "%s.lock", path);
-	snprintf(logp, sizeof logp, "%slogs/%s", gitdir, ref);
+	char path[4300], lock[4310];
+	char *old = NULL;
+	packed *rec = NULL;
+	size_t olen = 0, nrec = 0;
+	int rc = -1, fd = -1;
+	snprintf(path, sizeof path, "%spacked-refs", gitdir);
+	snprintf(lock, sizeof lock, "%spacked-refs.lock", gitdir);
+	fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -1;
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		struct stat sb;
+		if (fstat(fileno(f), &sb) == 0 &&
+		    (old = malloc((size_t)sb.st_size + 1)) &&
+		    fread(old, 1, (size_t)sb.st_size, f) == (size_t)sb.st_size)
+			olen = (size_t)sb.st_size;
+		else
+			olen = (size_t)-1;
+		fclose(f);
+		if (olen == (size_t)-1 ||
+		    (olen > 0 && (olen < strlen(PACKED_HEADER) ||
+				  memcmp(old, PACKED_HEADER,
+					 strlen(PACKED_HEADER)))))
+			goto done; /* another layout: libgit2 handles it */
+	} else if (errno != ENOENT) {
+		goto done;
+	}
+	size_t cap = (size_t)n + olen / 42 + 1;
+	if (!(rec = malloc(sizeof *rec * cap)))
+		goto done;
+	for (size_t i = olen ? strlen(PACKED_HEADER) : 0; i < olen;) {
+		char *nl = memchr(old + i, '\n', olen - i);
+		if (!nl || nl - (old + i) < GIT_OID_HEXSZ + 2 ||
+		    old[i + GIT_OID_HEXSZ] != ' ' || nrec == cap)
+			goto done;
+		packed r = {old + i + GIT_OID_HEXSZ + 1,
+			    (size_t)(nl - (old + i)) - GIT_OID_HEXSZ - 1, old + i,
+			    0, NULL};
+		char *end = nl + 1;
+		while (end < old + olen && *end == '^') {
+			char *nl2 = memchr(end, '\n', (size_t)(old + olen - end));
+			if (!nl2)
+				goto done;
+			end = nl2 + 1;
+		}
+		r.len = (size_t)(end - r.text);
+		bool moved = false;
+		for (int k = 0; k < n && !moved; k++)
+			moved = strlen(t[k].ref) == r.name_len &&
+				!memcmp(t[k].ref, r.name, r.name_len);
+		if (!moved)
+			rec[nrec++] = r;
+		i = (size_t)(end - old);
+	}
+	for (int k = 0; k < n; k++) {
+		if (nrec == cap)
+			goto done;
+		packed r = {t[k].ref, strlen(t[k].ref), NULL, 0, &t[k].id};
+		rec[nrec++] = r;
+	}
+	qsort(rec, nrec, sizeof *rec, by_name);
+	FILE *w = fdopen(fd, "wb");
+	if (!w)
+		goto done;
+	fd = -1;
+	fputs(PACKED_HEADER, w);
+	for (size_t i = 0; i < nrec; i++) {
+		if (rec[i].text) {
+			fwrite(rec[i].text, 1, rec[i].len, w);
+		} else {
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(hex, sizeof hex, rec[i].id);
+			fprintf(w, "%s %.*s\n", hex, (int)rec[i].name_len,
+				rec[i].name);
+		}
+	}
+	if (fclose(w) || rename(lock, path))
+		goto done;
+	rc = 0;
+	/* What the move leaves to do: best effort, as for a fetch. */
+	int all = 0;
 	if (git_config_get_bool(&all, cfg, "core.logAllRefUpdates") != 0) {
 		git_buf v = {NULL, 0, 0};
 		all = git_config_get_string_buf(&v, cfg,
@@ -821,57 +969,70 @@ static int set_tracking(catan_store *s, git_config *cfg, const char *ref,
 		      !strcasecmp(v.ptr, "always");
 		git_buf_dispose(&v);
 	}
-	log = open(logp, O_WRONLY | O_APPEND | O_CLOEXEC | (all ? O_CREAT : 0),
-		   0666);
-	if (log < 0 && (all || errno != ENOENT))
-		return -1;
-	int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		if (log >= 0)
+	/* As git_signature_now dates a line: the local offset in minutes. */
+	time_t now = time(NULL);
+	struct tm utc;
+	gmtime_r(&now, &utc);
+	utc.tm_isdst = -1;
+	long off = (long)difftime(now, mktime(&utc)) / 60;
+	for (int k = 0; k < n; k++) {
+		store_peer *pe = &s->peers[t[k].peer];
+		if (!pe->packed[t[k].player]) {
+			char loose[4300];
+			snprintf(loose, sizeof loose, "%s%s", gitdir, t[k].ref);
+			unlink(loose);
+		}
+		int log = open_log(s, t[k].ref, all != 0);
+		if (log >= 0) {
+			log_move(s, log, &t[k].old, &t[k].id, now, off);
 			close(log);
-		return -1;
+		}
 	}
-	git_oid_tostr(ohex, sizeof ohex, old);
-	git_oid_tostr(nhex, sizeof nhex, id);
-	int len = snprintf(line, sizeof line, "%s\n", nhex);
-	if (write(fd, line, (size_t)len) != len || close(fd) ||
-	    rename(lock, path)) {
+done:
+	if (rc) {
+		if (fd >= 0)
+			close(fd);
 		unlink(lock);
-		if (log >= 0)
-			close(log);
-		return -1;
 	}
-	if (log >= 0) {
-		/* As git_signature_now dates it: the local offset in minutes. */
-		time_t now = time(NULL);
-		struct tm utc;
-		gmtime_r(&now, &utc);
-		utc.tm_isdst = -1;
-		long off = (long)difftime(now, mktime(&utc)) / 60;
-		len = snprintf(line, sizeof line,
-			       "%s %s %s %lld %c%02ld%02ld\tcatan sync\n", ohex,
-			       nhex, s->ident, (long long)now,
-			       off < 0 ? '-' : '+', labs(off) / 60,
-			       labs(off) % 60);
-		if (len > 0 && len < (int)sizeof line)
-			(void)!write(log, line, (size_t)len);
-		close(log);
-	}
-	return 0;
+	free(rec);
+	free(old);
+	return rc;
 }
 
 /*
- * The branches of path remote `name` (tips[p] where has[p]), with every
- * object they need in this repository on disk. *changed is false when no
- * branch is ahead of (or diverged from) the local one, or each such branch
- * is already quarantined at that tip: there is nothing to verify.
- * Returns 0; 1 when this is not a path remote or anything is unusual (the
- * ordinary fetch then does the work and the reporting); -1 when the
- * local repository cannot be written.
+ * The target of the peer's ref `ref`, from its loose file when there is
+ * one holding an id (two system calls fewer than libgit2, which also
+ * looks at packed-refs first), else through libgit2. 0 or -1.
+ */
+static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
+{
+	char path[4300], buf[GIT_OID_HEXSZ + 2];
+	snprintf(path, sizeof path, "%s%s", git_repository_path(pe->repo), ref);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		close(fd);
+		if (n == GIT_OID_HEXSZ + 1 && buf[GIT_OID_HEXSZ] == '\n' &&
+		    git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0)
+			return 0;
+	}
+	return git_reference_name_to_id(out, pe->repo, ref) ? -1 : 0;
+}
+
+/*
+ * Stages what path remote `name` holds that this repository lacks: its
+ * branches (tips[p] where has[p]) with every object they need go into the
+ * stage, written later by stage_flush; the remote-tracking refs that are
+ * to move are added to t (*nt of them, room for CATAN_MAX_PLAYERS more).
+ * *changed is false when no branch is ahead of (or diverged from) the
+ * local one, or each such branch is already quarantined at that tip:
+ * there is nothing to verify. Returns 0; 1 when this is not a path remote
+ * or anything is unusual (what it staged is dropped, and the ordinary
+ * fetch then does the work and the reporting).
  */
 static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			    git_oid *tips, bool *has, bool *changed,
-			    catan_err *err)
+			    tracking *t, int *nt)
 {
 	store_peer *pe = NULL;
 	git_buf url = {NULL, 0, 0};
@@ -892,6 +1053,7 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	if (!pe || stage_init(s))
 		return 1;
 	int n = s->game.opt.nplayers, nmine = 0;
+	int mark = store_pack_count(s->stage);
 	git_oid mine[CATAN_MAX_PLAYERS]; /* the local tips */
 	bool read[CATAN_MAX_PLAYERS] = {false};
 	for (int p = 0; p < n; p++)
@@ -902,8 +1064,7 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 		git_oid local, q;
 		snprintf(ref, sizeof ref, "refs/heads/%s",
 			 s->game.names.name[p]);
-		has[p] = read[p] =
-		    git_reference_name_to_id(&tips[p], pe->repo, ref) == 0;
+		has[p] = read[p] = peer_ref(&tips[p], pe, ref) == 0;
 		if (!has[p] || (store_branch_tip(&local, s, p) == 0 &&
 				git_oid_equal(&local, &tips[p])))
 			continue;
@@ -915,53 +1076,73 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			continue;
 		}
 		if (listed(mine, (size_t)nmine, &tips[p]) ||
+		    store_pack_find(s->stage, &tips[p]) >= 0 ||
 		    git_odb_exists_ext(s->odb, &tips[p],
 				       GIT_ODB_LOOKUP_NO_REFRESH)) {
 			/* Behind the local branch is nothing new. */
-			if (store_is_ancestor(s, &tips[p], &local) != 1)
+			if (store_pack_find(s->stage, &tips[p]) >= 0 ||
+			    store_is_ancestor(s, &tips[p], &local) != 1)
 				*changed = true;
 			continue;
 		}
 		if (copy_history(s, pe, &tips[p], mine, nmine)) {
-			stage_drop(s);
+			if (store_pack_truncate(s->stage, mark))
+				stage_drop(s);
 			return 1;
 		}
 		*changed = true;
 	}
-	if (stage_flush(s, err))
-		return -1;
 	/*
 	 * The remote-tracking refs, as a fetch would leave them (git branch
-	 * -r shows what each peer holds); only the ones that moved are
-	 * written. Best effort: adoption reads the tips read here.
+	 * -r shows what each peer holds); only the ones that move.
 	 */
 	for (int p = 0; p < n; p++) {
-		char ref[256];
-		git_oid cur;
+		tracking *k = &t[*nt];
 		if (!read[p])
 			continue;
-		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", name,
+		snprintf(k->ref, sizeof k->ref, "refs/remotes/%s/%s", name,
 			 s->game.names.name[p]);
-		if (pe->tracked_known[p] && git_oid_equal(&pe->tracked[p],
-							  &tips[p]))
-			continue;
-		bool known = pe->tracked_known[p] ||
-			     git_reference_name_to_id(&cur, s->repo, ref) == 0;
-		if (!pe->tracked_known[p] && known)
-			pe->tracked[p] = cur;
-		if (known && git_oid_equal(&pe->tracked[p], &tips[p])) {
+		if (!pe->tracked_known[p]) {
+			if (git_reference_name_to_id(&pe->tracked[p], s->repo,
+						     k->ref))
+				memset(&pe->tracked[p], 0,
+				       sizeof pe->tracked[p]);
 			pe->tracked_known[p] = true;
-			continue;
 		}
-		pe->tracked_known[p] = false;
-		if (known && set_tracking(s, cfg, ref, &pe->tracked[p],
-					  &tips[p]) == 0) {
-			pe->tracked[p] = tips[p];
-			pe->tracked_known[p] = true;
+		if (git_oid_equal(&pe->tracked[p], &tips[p]))
 			continue;
+		k->old = pe->tracked[p];
+		k->id = tips[p];
+		k->peer = (int)(pe - s->peers);
+		k->player = p;
+		(*nt)++;
+	}
+	return 0;
+}
+
+/*
+ * Writes the stage, then moves the remote-tracking refs t[0..n): one
+ * packed-refs write, or libgit2 ref by ref if that cannot be done. Only
+ * then does anything point at the staged objects. Returns 0, or -1 when
+ * the stage cannot be written.
+ */
+static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
+		  catan_err *err)
+{
+	if (stage_flush(s, err))
+		return -1;
+	if (n == 0 || write_tracking(s, cfg, t, n) == 0) {
+		for (int k = 0; k < n; k++) {
+			s->peers[t[k].peer].tracked[t[k].player] = t[k].id;
+			s->peers[t[k].peer].packed[t[k].player] = true;
 		}
+		return 0;
+	}
+	for (int k = 0; k < n; k++) {
 		git_reference *r = NULL;
-		if (git_reference_create(&r, s->repo, ref, &tips[p], 1,
+		s->peers[t[k].peer].tracked_known[t[k].player] = false;
+		s->peers[t[k].peer].packed[t[k].player] = false;
+		if (git_reference_create(&r, s->repo, t[k].ref, &t[k].id, 1,
 					 "catan sync") == 0)
 			git_reference_free(r);
 	}
@@ -1034,21 +1215,38 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	}
 	s->packs_added = false;
 	store_hold_tips(s); /* (not held if a branch is missing) */
+	/*
+	 * First every path remote is read and what it brings staged, then
+	 * the stage written as one pack and the remote-tracking refs moved
+	 * in one write, then each remote's branches verified and adopted in
+	 * turn (the ordinary fetch for the others, at their turn).
+	 */
+	typedef struct pending {
+		int fast;
+		bool changed, has[CATAN_MAX_PLAYERS];
+		git_oid tips[CATAN_MAX_PLAYERS];
+	} pending;
+	pending *pend = calloc((size_t)nremotes + 1, sizeof *pend);
+	tracking *track =
+	    calloc((size_t)nremotes * CATAN_MAX_PLAYERS + 1, sizeof *track);
+	int ntrack = 0;
+	if (!pend || !track)
+		rc = store_fail(err, "out of memory");
+	for (int i = 0; i < nremotes && rc == 0; i++)
+		pend[i].fast =
+		    read_path_remote(s, cfg, remotes[i], pend[i].tips,
+				     pend[i].has, &pend[i].changed, track,
+				     &ntrack);
+	if (rc == 0)
+		rc = settle(s, cfg, track, ntrack, err);
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
-		bool changed = false, has[CATAN_MAX_PLAYERS] = {false};
-		git_oid tips[CATAN_MAX_PLAYERS];
-		int fast = read_path_remote(s, cfg, remotes[i], tips, has,
-					    &changed, err);
-		if (fast < 0) {
-			rc = -1;
-			break;
-		}
-		if (fast == 0) {
+		bool changed = false;
+		if (pend[i].fast == 0) {
 			rep->fetched++;
-			if (changed)
-				rc = adopt_tips(s, remotes[i], tips, has, rep,
-						err);
+			if (pend[i].changed)
+				rc = adopt_tips(s, remotes[i], pend[i].tips,
+						pend[i].has, rep, err);
 		} else if (fetch_remote(s, remotes[i], &changed, &ferr)) {
 			/* An unreachable peer is not an error: play goes on. */
 			note(rep, "could not reach %s: %s", remotes[i],
@@ -1058,12 +1256,22 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		} else {
 			rep->fetched++;
 			s->packs_added |= changed;
+			/* (A fetch writes remote-tracking refs itself.) */
+			for (int k = 0; k < s->npeers; k++)
+				if (!strcmp(s->peers[k].name, remotes[i])) {
+					memset(s->peers[k].tracked_known, 0,
+					       sizeof s->peers[k].tracked_known);
+					memset(s->peers[k].packed, 0,
+					       sizeof s->peers[k].packed);
+				}
 			if (changed)
 				rc = catan_store_adopt(s, remotes[i], rep, err);
 		}
 		if (rc == 0 && push_allowed(cfg, remotes[i]))
 			push_own(s, remotes[i], rep);
 	}
+	free(pend);
+	free(track);
 	git_strarray_dispose(&all);
 	git_config_free(cfg);
 	s->tips_held = false;
