@@ -25,6 +25,13 @@ typedef struct store_blob_memo {
 	git_oid id;
 } store_blob_memo;
 
+/* A verified commit's state, kept for the next sync's replay. */
+#define STORE_STATE_MEMO 8
+typedef struct store_state_memo {
+	git_oid id; /* zero: empty slot */
+	catan_state state;
+} store_state_memo;
+
 struct catan_store {
 	git_repository *repo;
 	git_odb *odb;
@@ -59,6 +66,14 @@ struct catan_store {
 
 	/* "name <email>" of reflog lines (user.name, user.email or unknown). */
 	char ident[256];
+
+	/*
+	 * The states of the last commits sync verified: the next sync's
+	 * commits build on them (a discard merge on the 7-roll commit and
+	 * the discards, which the single cached state below cannot all be).
+	 */
+	store_state_memo states[STORE_STATE_MEMO];
+	int states_next;
 
 	/* The last state this handle committed, to skip decoding it. */
 	bool cached, cache_discard;

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <git2/sys/repository.h>
 #include <zlib.h>
 
 #include "pack.h"
@@ -258,6 +259,27 @@ static int by_size(const void *a, const void *b)
 	return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
 }
 
+/*
+ * A new object database for the handle, once packs were removed: libgit2
+ * 1.5 adds the packs a rescan finds but never forgets a removed one, so
+ * every lookup of a missing object would go on probing every pack the
+ * handle ever saw (and a sync looks up objects it does not have yet).
+ * On failure the old one stays (still valid: a removed pack stays mapped).
+ */
+static void reopen_odb(catan_store *s)
+{
+	char dir[4200];
+	git_odb *fresh = NULL;
+	snprintf(dir, sizeof dir, "%sobjects", git_repository_path(s->repo));
+	if (git_odb_open(&fresh, dir)) {
+		git_odb_refresh(s->odb);
+		return;
+	}
+	git_repository_set_odb(s->repo, fresh); /* takes its own reference */
+	git_odb_free(s->odb);
+	s->odb = fresh;
+}
+
 static void repack_if_needed(catan_store *s, int limit)
 {
 	char dir[4096], path[8192];
@@ -323,7 +345,7 @@ static void repack_if_needed(catan_store *s, int limit)
 		unlink(path);
 	}
 	if (ok)
-		git_odb_refresh(s->odb);
+		reopen_odb(s);
 	free(stems);
 	free(name);
 	free(size);

@@ -252,10 +252,15 @@ static seen *known(ctx *c, const git_oid *id)
 	int author = a && a->name ? catan_names_find(&c->s->game.names, a->name,
 						     strlen(a->name))
 				  : -1;
-	/* The state this handle last wrote or adopted is at hand. */
+	/* The state this handle last wrote or verified is at hand. */
 	bool cached = c->s->cached && git_oid_equal(&c->s->cache_id, id);
 	if (cached)
 		st = c->s->cache_state;
+	for (int i = 0; i < STORE_STATE_MEMO && !cached; i++)
+		if (git_oid_equal(&c->s->states[i].id, id)) {
+			st = c->s->states[i].state;
+			cached = true;
+		}
 	if (author < 0 ||
 	    (!cached &&
 	     store_read_state(&st, c->s, git_commit_tree_id(commit), &err))) {
@@ -881,6 +886,16 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 	 * The newest state checked is the one the next action or sync most
 	 * likely starts from: keep it at hand (catan_store_current, known()).
 	 */
+	for (size_t i = n > STORE_STATE_MEMO ? n - STORE_STATE_MEMO : 0;
+	     rc == 0 && i < n; i++) {
+		seen *k = table_get(&c.t, &ids[i]);
+		store_state_memo *m = &s->states[s->states_next];
+		if (!k)
+			continue;
+		m->id = ids[i];
+		m->state = k->state;
+		s->states_next = (s->states_next + 1) % STORE_STATE_MEMO;
+	}
 	seen *e = rc == 0 && n > 0 ? table_get(&c.t, &last) : NULL;
 	if (e) {
 		s->cached = true;
