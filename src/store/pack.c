@@ -361,17 +361,17 @@ static bool store_blocks(bytes *dst, const unsigned char *data, size_t len)
 	size_t at = 0;
 	do {
 		size_t k = len - at < 65535 ? len - at : 65535;
-		unsigned char h[5] = {at + k == len, (unsigned char)k,
-				      (unsigned char)(k >> 8),
-				      (unsigned char)~k,
-				      (unsigned char)(~k >> 8)};
+		unsigned char h[5] = {
+		    at + k == len, (unsigned char)k, (unsigned char)(k >> 8),
+		    (unsigned char)~k, (unsigned char)(~k >> 8)};
 		bytes_put(dst, h, 5);
 		bytes_put(dst, data + at, k);
 		at += k;
 	} while (at < len);
 	uLong a = adler32(adler32(0, NULL, 0), data, (uInt)len);
-	unsigned char t[4] = {(unsigned char)(a >> 24), (unsigned char)(a >> 16),
-			      (unsigned char)(a >> 8), (unsigned char)a};
+	unsigned char t[4] = {(unsigned char)(a >> 24),
+			      (unsigned char)(a >> 16), (unsigned char)(a >> 8),
+			      (unsigned char)a};
 	bytes_put(dst, t, 4);
 	return true;
 }
@@ -595,8 +595,9 @@ static int by_id(const void *a, const void *b)
 
 static void put_be32(bytes *b, uint32_t v)
 {
-	unsigned char c[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16),
-			      (unsigned char)(v >> 8), (unsigned char)v};
+	unsigned char c[4] = {(unsigned char)(v >> 24),
+			      (unsigned char)(v >> 16), (unsigned char)(v >> 8),
+			      (unsigned char)v};
 	bytes_put(b, c, 4);
 }
 
@@ -632,9 +633,8 @@ static bool build_idx(bytes *out, idx_entry *e, size_t n,
 		put_be32(out, e[i].crc);
 	uint32_t next = 0;
 	for (size_t i = 0; i < n; i++)
-		put_be32(out, e[i].offset < 0x80000000u
-				  ? (uint32_t)e[i].offset
-				  : 0x80000000u | next++);
+		put_be32(out, e[i].offset < 0x80000000u ? (uint32_t)e[i].offset
+							: 0x80000000u | next++);
 	for (size_t i = 0; i < n; i++)
 		if (e[i].offset >= 0x80000000u) {
 			put_be32(out, (uint32_t)(e[i].offset >> 32));
@@ -736,8 +736,8 @@ int store_pack_write(store_pack *p, const char *packdir, char *name,
 		e[i].crc = p->obj[i].crc;
 		e[i].offset = p->obj[i].offset;
 	}
-	int rc = write_pack_files(packdir, data, len, e, (size_t)p->n, name,
-				  err);
+	int rc =
+	    write_pack_files(packdir, data, len, e, (size_t)p->n, name, err);
 	free(e);
 	return rc;
 }
@@ -901,7 +901,8 @@ int store_pack_merge(const char *packdir, const char *const *stems, int n,
 				     first = 0) {
 					c = *q++;
 					ofs = first ? (c & 127u)
-						    : ((ofs + 1) << 7) | (c & 127u);
+						    : ((ofs + 1) << 7) |
+							  (c & 127u);
 				}
 				const src_entry *b =
 				    ofs <= e[i].offset
@@ -915,8 +916,9 @@ int store_pack_merge(const char *packdir, const char *const *stems, int n,
 				}
 				if (bk < 0 || (c & 0x80)) {
 					ok = false;
-					store_fail(err, "pack %s: a delta "
-							"without its base",
+					store_fail(err,
+						   "pack %s: a delta "
+						   "without its base",
 						   stems[k]);
 					break;
 				}

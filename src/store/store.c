@@ -108,8 +108,8 @@ static int put_tree(git_oid *out, catan_store *s, tree_entry *e, int n,
  * is wanted. (A write always goes to the object database: the memo says
  * what an id is, never that the object is stored.)
  */
-static int put_blob(git_oid *out, catan_store *s, int slot,
-		    const catan_file *f, bool write)
+static int put_blob(git_oid *out, catan_store *s, int slot, const catan_file *f,
+		    bool write)
 {
 	store_blob_memo *m = slot < CATAN_FILES_MAX ? &s->blobs[slot] : NULL;
 	bool same = m && m->data && m->len == f->len &&
@@ -119,9 +119,9 @@ static int put_blob(git_oid *out, catan_store *s, int slot,
 		*out = m->id;
 		return 0;
 	}
-	int rc = write ? git_odb_write(out, s->odb, f->data, f->len,
-				       GIT_OBJECT_BLOB)
-		       : git_odb_hash(out, f->data, f->len, GIT_OBJECT_BLOB);
+	int rc =
+	    write ? git_odb_write(out, s->odb, f->data, f->len, GIT_OBJECT_BLOB)
+		  : git_odb_hash(out, f->data, f->len, GIT_OBJECT_BLOB);
 	if (rc == 0 && m && !same) {
 		char *copy = realloc(m->data, f->len ? f->len : 1);
 		if (copy) {

@@ -130,7 +130,8 @@ static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 				     s->game.names.name[p], remote, hex);
 				rep->adopted++;
 			}
-			/* (store_verify_new kept the newest state it checked.) */
+			/* (store_verify_new kept the newest state it checked.)
+			 */
 			return 0;
 		}
 		git_oid badid;
@@ -241,8 +242,8 @@ fail:
  * Every sync that brings something leaves a small pack; looking an object
  * up costs a probe per pack, so syncs would slow down as a game goes on.
  * Past `limit` packs, the small ones are merged into one (their entries
- * copied as they are, store_pack_merge) and removed: the work is what came since
- * the last merge, not the whole history, and the packs stay few (the
+ * copied as they are, store_pack_merge) and removed: the work is what came
+ * since the last merge, not the whole history, and the packs stay few (the
  * merged pack becomes the largest in its turn, as in git's geometric
  * repacking). An open mapping of a removed pack stays valid; the object
  * database is then rescanned. Best effort: on any failure nothing is
@@ -412,8 +413,8 @@ static store_peer *peer_open(catan_store *s, const char *name, const char *path)
 		if (!strcmp(s->peers[i].name, name) &&
 		    !strcmp(s->peers[i].path, path))
 			return &s->peers[i];
-	store_peer pe = {strdup(name), strdup(path), NULL, NULL, {{{0}}}, {0},
-			 {0}};
+	store_peer pe = {strdup(name), strdup(path), NULL, NULL,
+			 {{{0}}},      {0},	     {0}};
 	store_peer *grown =
 	    realloc(s->peers, sizeof *grown * (size_t)(s->npeers + 1));
 	if (!pe.name || !pe.path || !grown ||
@@ -654,8 +655,8 @@ static int copy_tree(catan_store *s, store_peer *pe, const git_oid *id,
 		return 1;
 	if (base && git_oid_equal(id, base))
 		return 0;
-	if ((rc = copy_object(s, pe, id, GIT_OBJECT_TREE, !base, &copied,
-			      &t)) ||
+	if ((rc =
+		 copy_object(s, pe, id, GIT_OBJECT_TREE, !base, &copied, &t)) ||
 	    !copied)
 		return rc;
 	if (depth == 0)
@@ -825,7 +826,7 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 /* A remote-tracking ref to move after the stage is written. */
 typedef struct tracking {
 	char ref[256];
-	git_oid old, id; /* old: zero when there is none */
+	git_oid old, id;  /* old: zero when there is none */
 	int peer, player; /* s->peers[peer] (which may move as it grows) */
 } tracking;
 
@@ -840,8 +841,8 @@ static int open_log(catan_store *s, const char *ref, bool all)
 	if (fd >= 0 || !all || errno != ENOENT || len >= (int)sizeof path)
 		return fd;
 	/* A new log in a directory not made yet (logs/refs/remotes/<r>). */
-	for (char *sl = strchr(path + strlen(git_repository_path(s->repo)),
-			       '/');
+	for (char *sl =
+		 strchr(path + strlen(git_repository_path(s->repo)), '/');
 	     sl; sl = strchr(sl + 1, '/')) {
 		*sl = '\0';
 		mkdir(path, 0777);
@@ -861,8 +862,8 @@ static void log_move(catan_store *s, int fd, const git_oid *old,
 	git_oid_tostr(ohex, sizeof ohex, old);
 	git_oid_tostr(nhex, sizeof nhex, id);
 	int len = snprintf(line, sizeof line,
-			   "%s %s %s %lld %c%02ld%02ld\tcatan sync\n", ohex, nhex,
-			   s->ident, (long long)now, off < 0 ? '-' : '+',
+			   "%s %s %s %lld %c%02ld%02ld\tcatan sync\n", ohex,
+			   nhex, s->ident, (long long)now, off < 0 ? '-' : '+',
 			   labs(off) / 60, labs(off) % 60);
 	if (len > 0 && len < (int)sizeof line)
 		(void)!write(fd, line, (size_t)len);
@@ -882,7 +883,8 @@ static int by_name(const void *a, const void *b)
 	const packed *x = a, *y = b;
 	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
 	int c = memcmp(x->name, y->name, n);
-	return c ? c : (x->name_len > y->name_len) - (x->name_len < y->name_len);
+	return c ? c
+		 : (x->name_len > y->name_len) - (x->name_len < y->name_len);
 }
 
 #define PACKED_HEADER "# pack-refs with: peeled fully-peeled sorted \n"
@@ -923,9 +925,9 @@ static int write_tracking(catan_store *s, git_config *cfg, const tracking *t,
 			olen = (size_t)-1;
 		fclose(f);
 		if (olen == (size_t)-1 ||
-		    (olen > 0 && (olen < strlen(PACKED_HEADER) ||
-				  memcmp(old, PACKED_HEADER,
-					 strlen(PACKED_HEADER)))))
+		    (olen > 0 &&
+		     (olen < strlen(PACKED_HEADER) ||
+		      memcmp(old, PACKED_HEADER, strlen(PACKED_HEADER)))))
 			goto done; /* another layout: libgit2 handles it */
 	} else if (errno != ENOENT) {
 		goto done;
@@ -939,11 +941,12 @@ static int write_tracking(catan_store *s, git_config *cfg, const tracking *t,
 		    old[i + GIT_OID_HEXSZ] != ' ' || nrec == cap)
 			goto done;
 		packed r = {old + i + GIT_OID_HEXSZ + 1,
-			    (size_t)(nl - (old + i)) - GIT_OID_HEXSZ - 1, old + i,
-			    0, NULL};
+			    (size_t)(nl - (old + i)) - GIT_OID_HEXSZ - 1,
+			    old + i, 0, NULL};
 		char *end = nl + 1;
 		while (end < old + olen && *end == '^') {
-			char *nl2 = memchr(end, '\n', (size_t)(old + olen - end));
+			char *nl2 =
+			    memchr(end, '\n', (size_t)(old + olen - end));
 			if (!nl2)
 				goto done;
 			end = nl2 + 1;
@@ -1255,10 +1258,9 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	if (!pend || !track)
 		rc = store_fail(err, "out of memory");
 	for (int i = 0; i < nremotes && rc == 0; i++)
-		pend[i].fast =
-		    read_path_remote(s, cfg, remotes[i], pend[i].tips,
-				     pend[i].has, &pend[i].changed, track,
-				     &ntrack);
+		pend[i].fast = read_path_remote(
+		    s, cfg, remotes[i], pend[i].tips, pend[i].has,
+		    &pend[i].changed, track, &ntrack);
 	if (rc == 0)
 		rc = settle(s, cfg, track, ntrack, err);
 	for (int i = 0; i < nremotes && rc == 0; i++) {
@@ -1281,8 +1283,9 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 			/* (A fetch writes remote-tracking refs itself.) */
 			for (int k = 0; k < s->npeers; k++)
 				if (!strcmp(s->peers[k].name, remotes[i])) {
-					memset(s->peers[k].tracked_known, 0,
-					       sizeof s->peers[k].tracked_known);
+					memset(
+					    s->peers[k].tracked_known, 0,
+					    sizeof s->peers[k].tracked_known);
 					memset(s->peers[k].packed, 0,
 					       sizeof s->peers[k].packed);
 				}

@@ -873,7 +873,7 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 			break;
 		}
 		unsigned np = git_commit_parentcount(commit);
-		rc = np == 0	? bad(&c, &ids[i], "a second root commit")
+		rc = np == 0   ? bad(&c, &ids[i], "a second root commit")
 		     : np == 1 ? check_action(&c, commit)
 			       : check_merge(&c, commit);
 		git_commit_free(commit);

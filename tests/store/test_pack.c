@@ -416,8 +416,8 @@ static void test_pack__stored_merged_truncated(void **st)
 	for (int i = 0; i < CHAIN; i++) {
 		char buf[400];
 		int k = snprintf(buf, sizeof buf,
-				 "turn %d red main\ndice %d %d\ndraws %d\n",
-				 i, i % 6 + 1, i % 5 + 1, 7 * i);
+				 "turn %d red main\ndice %d %d\ndraws %d\n", i,
+				 i % 6 + 1, i % 5 + 1, 7 * i);
 		v[i] = malloc((size_t)k);
 		memcpy(v[i], buf, (size_t)k);
 		lens[i] = (size_t)k;
@@ -435,21 +435,22 @@ static void test_pack__stored_merged_truncated(void **st)
 	/* 2: stored, three objects of pack 1 again, two new, one dropped. */
 	assert_int_equal(store_pack_new_fast(&p), 0);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(store_pack_add(p, GIT_OBJECT_BLOB, v[i],
-						lens[i], NULL, 0),
-				 i);
+		assert_int_equal(
+		    store_pack_add(p, GIT_OBJECT_BLOB, v[i], lens[i], NULL, 0),
+		    i);
 	static const char *more[3] = {"one more\n", "", "dropped\n"};
 	for (int i = 0; i < 3; i++) {
 		v[CHAIN + i] = (unsigned char *)strdup(more[i]);
 		lens[CHAIN + i] = strlen(more[i]);
-		assert_int_equal(store_pack_add(p, GIT_OBJECT_BLOB, v[CHAIN + i],
-						lens[CHAIN + i], NULL, 0),
+		assert_int_equal(store_pack_add(p, GIT_OBJECT_BLOB,
+						v[CHAIN + i], lens[CHAIN + i],
+						NULL, 0),
 				 3 + i);
 		assert_int_equal(git_odb_hash(&ids[CHAIN + i], more[i],
 					      strlen(more[i]), GIT_OBJECT_BLOB),
 				 0);
-		assert_true(git_oid_equal(store_pack_id(p, 3 + i),
-					  &ids[CHAIN + i]));
+		assert_true(
+		    git_oid_equal(store_pack_id(p, 3 + i), &ids[CHAIN + i]));
 	}
 	assert_int_equal(store_pack_find(p, &ids[CHAIN + 2]), 5);
 	assert_int_equal(store_pack_truncate(p, 5), 0);
@@ -498,7 +499,8 @@ static void test_pack__stored_merged_truncated(void **st)
 	sh_must(out, sizeof out, "git -C '%s' fsck --strict 2>&1", tmp);
 	read_back(tmp, ids, v, lens, CHAIN + 2);
 	/* A pack that is not there, or an index of another pack: refused. */
-	const char *missing[1] = {"pack-0000000000000000000000000000000000000000"};
+	const char *missing[1] = {
+	    "pack-0000000000000000000000000000000000000000"};
 	assert_int_equal(store_pack_merge(packdir, missing, 1, NULL, &err), -1);
 	for (int i = 0; i < CHAIN + 3; i++)
 		free(v[i]);
