@@ -284,7 +284,7 @@ static void reopen_odb(catan_store *s)
 static void repack_if_needed(catan_store *s, int limit)
 {
 	char dir[4096], path[8192];
-	snprintf(dir, sizeof dir, "%s/objects/pack",
+	snprintf(dir, sizeof dir, "%sobjects/pack",
 		 git_repository_path(s->repo));
 	DIR *d = opendir(dir);
 	struct dirent *e;
