@@ -1,16 +1,21 @@
 /*
  * pack.c - our own pack writer: every object as a delta against its
- * natural base when that is smaller (see pack.h), the index by libgit2.
+ * natural base when that is smaller, and its index (see pack.h); merging
+ * packs by copying their entries.
  */
+#define _XOPEN_SOURCE 700
+
 #include "pack.h"
 
 #include <assert.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nettle/sha1.h>
@@ -233,6 +238,55 @@ fail:
 	return -1;
 }
 
+/* ---- object ids ---- */
+
+/* Object id -> index in the pack: open addressing, ids are random. */
+typedef struct oid_map {
+	git_oid *key;
+	int *val; /* -1: empty slot */
+	size_t cap, n;
+} oid_map;
+
+static size_t oid_slot(const oid_map *m, const git_oid *id)
+{
+	size_t h;
+	memcpy(&h, id->id, sizeof h);
+	h &= m->cap - 1;
+	while (m->val[h] >= 0 && !git_oid_equal(&m->key[h], id))
+		h = (h + 1) & (m->cap - 1);
+	return h;
+}
+
+static int map_get(const oid_map *m, const git_oid *id)
+{
+	return m->cap ? m->val[oid_slot(m, id)] : -1;
+}
+
+static bool map_put(oid_map *m, const git_oid *id, int val)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		oid_map big = {NULL, NULL, m->cap ? 2 * m->cap : 64, 0};
+		if (!(big.key = malloc(big.cap * sizeof *big.key)) ||
+		    !(big.val = malloc(big.cap * sizeof *big.val))) {
+			free(big.key);
+			return false;
+		}
+		memset(big.val, 0xff, big.cap * sizeof *big.val);
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->val[i] >= 0)
+				map_put(&big, &m->key[i], m->val[i]);
+		free(m->key);
+		free(m->val);
+		*m = big;
+	}
+	size_t h = oid_slot(m, id);
+	if (m->val[h] < 0)
+		m->n++;
+	git_oid_cpy(&m->key[h], id);
+	m->val[h] = val;
+	return true;
+}
+
 /* ---- the pack ---- */
 
 #define OBJ_OFS_DELTA 6
@@ -258,6 +312,8 @@ typedef struct pack_obj {
 	size_t offset; /* of its header in the pack */
 	int depth;
 	int head; /* the first object of its segment (see store_pack_add) */
+	git_oid id;
+	uint32_t crc; /* CRC-32 of its bytes in the pack, for the .idx */
 } pack_obj;
 
 struct store_pack {
@@ -269,18 +325,21 @@ struct store_pack {
 	z_stream z[2][NSTRATEGY]; /* [0] small inputs, [1] the others */
 	int z_ready;		  /* streams initialised, in z's order */
 	bool finished;
+	bool stored; /* zlib streams of stored blocks: no compression */
 	int max_depth;
+	oid_map ids; /* id -> index of its first copy */
 };
 
-int store_pack_new(store_pack **out, int max_depth)
+static int pack_new(store_pack **out, int max_depth, bool stored)
 {
 	store_pack *p = calloc(1, sizeof *p);
 	*out = NULL;
 	if (!p)
 		return -1;
 	p->max_depth = max_depth;
+	p->stored = stored;
 	/* Fixed parameters and zlib's own code: the same bytes every run. */
-	for (int k = 0; k < 2 * NSTRATEGY; k++) {
+	for (int k = 0; !stored && k < 2 * NSTRATEGY; k++) {
 		if (deflateInit2(&p->z[k / NSTRATEGY][k % NSTRATEGY], 9,
 				 Z_DEFLATED, 15, k < NSTRATEGY ? 3 : 8,
 				 strategies[k % NSTRATEGY]) != Z_OK) {
@@ -296,6 +355,44 @@ int store_pack_new(store_pack **out, int max_depth)
 	bytes_put(&p->out, "PACK\0\0\0\2\0\0\0\0", 12); /* count at finish */
 	*out = p;
 	return 0;
+}
+
+int store_pack_new(store_pack **out, int max_depth)
+{
+	return pack_new(out, max_depth, false);
+}
+
+int store_pack_new_fast(store_pack **out)
+{
+	return pack_new(out, 0, true);
+}
+
+/*
+ * dst = a zlib stream of data in stored blocks (RFC 1950 and 1951: the
+ * header of level 0, blocks of at most 65535 bytes, the Adler-32).
+ */
+static bool store_blocks(bytes *dst, const unsigned char *data, size_t len)
+{
+	dst->len = 0;
+	if (!bytes_reserve(dst, 6 + len + 5 * (len / 65535 + 1)))
+		return false;
+	bytes_put(dst, "\x78\x01", 2);
+	size_t at = 0;
+	do {
+		size_t k = len - at < 65535 ? len - at : 65535;
+		unsigned char h[5] = {
+		    at + k == len, (unsigned char)k, (unsigned char)(k >> 8),
+		    (unsigned char)~k, (unsigned char)(~k >> 8)};
+		bytes_put(dst, h, 5);
+		bytes_put(dst, data + at, k);
+		at += k;
+	} while (at < len);
+	uLong a = adler32(adler32(0, NULL, 0), data, (uInt)len);
+	unsigned char t[4] = {(unsigned char)(a >> 24),
+			      (unsigned char)(a >> 16), (unsigned char)(a >> 8),
+			      (unsigned char)a};
+	bytes_put(dst, t, 4);
+	return true;
 }
 
 /* dst = data compressed by stream z. */
@@ -320,6 +417,8 @@ static bool deflate_one(z_stream *z, bytes *dst, const void *data, size_t len)
 /* dst = the smallest zlib stream of data among the strategies tried. */
 static bool squeeze(store_pack *p, bytes *dst, const void *data, size_t len)
 {
+	if (len <= UINT32_MAX && p->stored)
+		return store_blocks(dst, data, len);
 	z_stream *z = p->z[len >= SMALL_INPUT];
 	if (len > UINT32_MAX || !deflate_one(&z[0], dst, data, len))
 		return false;
@@ -396,6 +495,20 @@ static size_t delta_cost(const unsigned char *d, size_t len)
 	return (bits + 7) / 8 + 6;
 }
 
+/* Git's id of an object: SHA-1 of "<type> <size>\0" and the content. */
+static void object_id(git_oid *out, git_object_t type, const void *data,
+		      size_t len)
+{
+	struct sha1_ctx ctx;
+	char head[64];
+	int n = snprintf(head, sizeof head, "%s %zu",
+			 git_object_type2string(type), len);
+	sha1_init(&ctx);
+	sha1_update(&ctx, (size_t)n + 1, (const uint8_t *)head);
+	sha1_update(&ctx, len, data);
+	sha1_digest(&ctx, GIT_OID_RAWSZ, out->id);
+}
+
 int store_pack_add(store_pack *p, git_object_t type, const void *data,
 		   size_t len, const int *bases, int nbases)
 {
@@ -417,9 +530,10 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 		p->obj = o;
 		p->cap = cap;
 	}
-	if (!(copy = malloc(len ? len : 1)))
+	/* A copy only where it may serve as a base. */
+	if (p->max_depth > 0 && !(copy = malloc(len ? len : 1)))
 		goto fail;
-	if (len)
+	if (copy && len)
 		memcpy(copy, data, len);
 	/*
 	 * The candidate of the smallest estimated size wins (the first of
@@ -496,6 +610,11 @@ int store_pack_add(store_pack *p, git_object_t type, const void *data,
 		put_obj_header(&p->out, (int)type, len);
 	}
 	bytes_put(&p->out, z->p, z->len);
+	object_id(&o->id, type, data, len);
+	o->crc = (uint32_t)crc32(0, p->out.p + o->offset,
+				 (uInt)(p->out.len - o->offset));
+	if (map_get(&p->ids, &o->id) < 0 && !map_put(&p->ids, &o->id, p->n))
+		goto fail;
 	free(delta);
 	return p->n++;
 fail:
@@ -512,6 +631,40 @@ int store_pack_count(const store_pack *p)
 int store_pack_depth(const store_pack *p, int i)
 {
 	return p->obj[i].depth;
+}
+
+int store_pack_truncate(store_pack *p, int n)
+{
+	if (p->finished || n < 0 || n > p->n)
+		return -1;
+	if (n == p->n)
+		return 0;
+	oid_map ids = {NULL, NULL, 0, 0};
+	for (int i = 0; i < n; i++)
+		if (map_get(&ids, &p->obj[i].id) < 0 &&
+		    !map_put(&ids, &p->obj[i].id, i)) {
+			free(ids.key);
+			free(ids.val);
+			return -1;
+		}
+	for (int i = n; i < p->n; i++)
+		free(p->obj[i].data);
+	p->out.len = p->obj[n].offset;
+	p->n = n;
+	free(p->ids.key);
+	free(p->ids.val);
+	p->ids = ids;
+	return 0;
+}
+
+const git_oid *store_pack_id(const store_pack *p, int i)
+{
+	return &p->obj[i].id;
+}
+
+int store_pack_find(const store_pack *p, const git_oid *id)
+{
+	return map_get(&p->ids, id);
 }
 
 const unsigned char *store_pack_finish(store_pack *p, size_t *len)
@@ -533,39 +686,385 @@ const unsigned char *store_pack_finish(store_pack *p, size_t *len)
 	return p->out.p;
 }
 
+/* ---- the files: the pack and its index ---- */
+
+/* An object as the index lists it. */
+typedef struct idx_entry {
+	git_oid id;
+	uint32_t crc;
+	uint64_t offset;
+} idx_entry;
+
+static int by_id(const void *a, const void *b)
+{
+	return git_oid_cmp(&((const idx_entry *)a)->id,
+			   &((const idx_entry *)b)->id);
+}
+
+static void put_be32(bytes *b, uint32_t v)
+{
+	unsigned char c[4] = {(unsigned char)(v >> 24),
+			      (unsigned char)(v >> 16), (unsigned char)(v >> 8),
+			      (unsigned char)v};
+	bytes_put(b, c, 4);
+}
+
+/*
+ * The .idx (version 2, gitformat-pack(5)) of a pack whose trailer is
+ * `sum`: magic and version, the fan-out table, the sorted ids, their
+ * CRC-32s, their offsets (31 bits, or an index into a table of 64-bit
+ * ones), the pack's checksum and the index's own. Sorts e. False when out
+ * of memory or when an id is listed twice.
+ */
+static bool build_idx(bytes *out, idx_entry *e, size_t n,
+		      const unsigned char *sum)
+{
+	size_t large = 0;
+	qsort(e, n, sizeof *e, by_id);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && git_oid_equal(&e[i - 1].id, &e[i].id))
+			return false;
+		large += e[i].offset >= 0x80000000u;
+	}
+	if (!bytes_reserve(out, 8 + 1024 + n * 28 + large * 8 + 40))
+		return false;
+	bytes_put(out, "\377tOc\0\0\0\2", 8);
+	size_t k = 0;
+	for (int x = 0; x < 256; x++) {
+		while (k < n && e[k].id.id[0] <= x)
+			k++;
+		put_be32(out, (uint32_t)k);
+	}
+	for (size_t i = 0; i < n; i++)
+		bytes_put(out, e[i].id.id, GIT_OID_RAWSZ);
+	for (size_t i = 0; i < n; i++)
+		put_be32(out, e[i].crc);
+	uint32_t next = 0;
+	for (size_t i = 0; i < n; i++)
+		put_be32(out, e[i].offset < 0x80000000u ? (uint32_t)e[i].offset
+							: 0x80000000u | next++);
+	for (size_t i = 0; i < n; i++)
+		if (e[i].offset >= 0x80000000u) {
+			put_be32(out, (uint32_t)(e[i].offset >> 32));
+			put_be32(out, (uint32_t)e[i].offset);
+		}
+	bytes_put(out, sum, SHA1_DIGEST_SIZE);
+	struct sha1_ctx ctx;
+	sha1_init(&ctx);
+	sha1_update(&ctx, out->len, out->p);
+	sha1_digest(&ctx, SHA1_DIGEST_SIZE, out->p + out->len);
+	out->len += SHA1_DIGEST_SIZE;
+	return true;
+}
+
+/*
+ * Writes data into a new file `path` (read-only, as git leaves packs) by
+ * way of a temporary file in dir renamed over it: a reader sees the whole
+ * file or none. Returns 0 or -1 (nothing left behind).
+ */
+static int write_file(const char *dir, const char *path,
+		      const unsigned char *data, size_t len)
+{
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s/tmp_pack_XXXXXX", dir);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	size_t at = 0;
+	while (at < len) {
+		ssize_t k = write(fd, data + at, len - at);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		at += (size_t)k;
+	}
+	if (fchmod(fd, 0444) || close(fd) || at < len || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Stores a finished pack (its bytes end with their SHA-1) and the index of
+ * its n objects in packdir as pack-<that SHA-1>.pack and .idx, the pack
+ * first: libgit2 and git only look at a pack once its index is there.
+ * name (41 bytes, or NULL) receives the hex. Returns 0, or -1 with err.
+ */
+static int write_pack_files(const char *packdir, const unsigned char *pack,
+			    size_t len, idx_entry *e, size_t n, char *name,
+			    catan_err *err)
+{
+	bytes idx = {NULL, 0, 0};
+	char hex[GIT_OID_HEXSZ + 1], path[4300];
+	git_oid sum;
+	int rc = -1;
+	git_oid_fromraw(&sum, pack + len - SHA1_DIGEST_SIZE);
+	git_oid_tostr(hex, sizeof hex, &sum);
+	if (!build_idx(&idx, e, n, sum.id)) {
+		store_fail(err, "indexing the pack: out of memory or an "
+				"object twice");
+		goto done;
+	}
+	snprintf(path, sizeof path, "%s/pack-%s.pack", packdir, hex);
+	if (write_file(packdir, path, pack, len)) {
+		store_fail(err, "writing %s: %s", path, strerror(errno));
+		goto done;
+	}
+	snprintf(path, sizeof path, "%s/pack-%s.idx", packdir, hex);
+	if (write_file(packdir, path, idx.p, idx.len)) {
+		store_fail(err, "writing %s: %s", path, strerror(errno));
+		goto done;
+	}
+	if (name)
+		memcpy(name, hex, sizeof hex);
+	rc = 0;
+done:
+	free(idx.p);
+	return rc;
+}
+
 int store_pack_write(store_pack *p, const char *packdir, char *name,
 		     catan_err *err)
 {
-	git_indexer *ix = NULL;
-	git_indexer_options opts;
-	git_indexer_progress stats;
 	size_t len = 0;
-	int rc = -1;
-
 	if (name)
 		name[0] = '\0';
 	if (p->n == 0)
 		return 0;
 	const unsigned char *data = store_pack_finish(p, &len);
-	if (!data)
+	idx_entry *e = malloc(sizeof *e * (size_t)p->n);
+	if (!data || !e) {
+		free(e);
 		return store_fail(err, "out of memory");
-	if (git_indexer_options_init(&opts, GIT_INDEXER_OPTIONS_VERSION) ||
-	    git_indexer_new(&ix, packdir, 0, NULL, &opts) ||
-	    git_indexer_append(ix, data, len, &stats) ||
-	    git_indexer_commit(ix, &stats)) {
-		store_git_fail(err, "indexing the pack");
-		goto done;
 	}
-	if (stats.indexed_objects != (unsigned)p->n) {
-		store_fail(err, "the pack indexed %u objects of %d",
-			   stats.indexed_objects, p->n);
-		goto done;
+	for (int i = 0; i < p->n; i++) {
+		e[i].id = p->obj[i].id;
+		e[i].crc = p->obj[i].crc;
+		e[i].offset = p->obj[i].offset;
 	}
+	int rc =
+	    write_pack_files(packdir, data, len, e, (size_t)p->n, name, err);
+	free(e);
+	return rc;
+}
+
+/* ---- merging packs ---- */
+
+/* A whole file read into memory (malloc'ed); NULL on failure. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat sb;
+	unsigned char *buf = NULL;
+	if (!f)
+		return NULL;
+	if (fstat(fileno(f), &sb) == 0 && sb.st_size > 0 &&
+	    (buf = malloc((size_t)sb.st_size)) &&
+	    fread(buf, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*len = buf ? (size_t)sb.st_size : 0;
+	return buf;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* An entry of a source pack: where it is and what it is. */
+typedef struct src_entry {
+	uint64_t offset, end;
+	const unsigned char *id;
+} src_entry;
+
+static int by_offset(const void *a, const void *b)
+{
+	const src_entry *x = a, *y = b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * The entries of the pack `pack` (len bytes) from its version 2 index,
+ * sorted by offset, each ending where the next begins (the last at the
+ * trailer). NULL when the index does not describe this pack.
+ */
+static src_entry *read_entries(const unsigned char *idx, size_t idx_len,
+			       const unsigned char *pack, size_t len,
+			       uint32_t *count)
+{
+	if (idx_len < 8 + 1024 + 40 || memcmp(idx, "\377tOc\0\0\0\2", 8) ||
+	    len < 32 || memcmp(pack, "PACK\0\0\0\2", 8))
+		return NULL;
+	uint32_t n = be32(idx + 8 + 255 * 4);
+	if (n != be32(pack + 8) || (idx_len - 1072) / 28 < n ||
+	    memcmp(idx + idx_len - 40, pack + len - 20, 20))
+		return NULL;
+	const unsigned char *ids = idx + 1032, *off = ids + (size_t)n * 24,
+			    *large = off + (size_t)n * 4;
+	size_t nlarge = (idx_len - 1072 - (size_t)n * 28) / 8;
+	src_entry *e = malloc(sizeof *e * (n ? n : 1));
+	if (!e)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t o = be32(off + (size_t)i * 4);
+		if (o & 0x80000000u) {
+			size_t k = o & 0x7fffffffu;
+			if (k >= nlarge) {
+				free(e);
+				return NULL;
+			}
+			o = (uint64_t)be32(large + k * 8) << 32 |
+			    be32(large + k * 8 + 4);
+		}
+		e[i].offset = o;
+		e[i].id = ids + (size_t)i * 20;
+	}
+	qsort(e, n, sizeof *e, by_offset);
+	for (uint32_t i = 0; i < n; i++) {
+		e[i].end = i + 1 < n ? e[i + 1].offset : len - 20;
+		if (e[i].offset < 12 || e[i].offset >= e[i].end) {
+			free(e);
+			return NULL;
+		}
+	}
+	*count = n;
+	return e;
+}
+
+/* The entry of e (n, sorted) at offset `at`, or NULL. */
+static const src_entry *entry_at(const src_entry *e, uint32_t n, uint64_t at)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e[mid].offset < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && e[lo].offset == at ? &e[lo] : NULL;
+}
+
+int store_pack_merge(const char *packdir, const char *const *stems, int n,
+		     char *name, catan_err *err)
+{
+	bytes out = {NULL, 0, 0};
+	idx_entry *ix = NULL;
+	size_t nix = 0, cap = 0;
+	oid_map seen = {NULL, NULL, 0, 0};
+	int rc = -1;
+
 	if (name)
-		snprintf(name, GIT_OID_HEXSZ + 1, "%s", git_indexer_name(ix));
-	rc = 0;
+		name[0] = '\0';
+	if (!bytes_reserve(&out, 12))
+		goto oom;
+	bytes_put(&out, "PACK\0\0\0\2\0\0\0\0", 12);
+	for (int k = 0; k < n; k++) {
+		char path[4300];
+		size_t plen = 0, ilen = 0;
+		uint32_t count = 0;
+		snprintf(path, sizeof path, "%s/%s.pack", packdir, stems[k]);
+		unsigned char *pack = slurp(path, &plen);
+		snprintf(path, sizeof path, "%s/%s.idx", packdir, stems[k]);
+		unsigned char *idx = pack ? slurp(path, &ilen) : NULL;
+		src_entry *e =
+		    idx ? read_entries(idx, ilen, pack, plen, &count) : NULL;
+		bool ok = e != NULL;
+		if (!ok)
+			store_fail(err, "cannot read pack %s", stems[k]);
+		for (uint32_t i = 0; ok && i < count; i++) {
+			git_oid id;
+			git_oid_fromraw(&id, e[i].id);
+			if (map_get(&seen, &id) >= 0)
+				continue; /* in an earlier pack too */
+			const unsigned char *p = pack + e[i].offset,
+					    *end = pack + e[i].end;
+			const unsigned char *q = p;
+			int type = (*q >> 4) & 7;
+			while (q < end && (*q++ & 0x80))
+				;
+			if (nix == cap) {
+				cap = cap ? 2 * cap : 256;
+				idx_entry *more = realloc(ix, cap * sizeof *ix);
+				if (!more)
+					goto oom;
+				ix = more;
+			}
+			size_t at = out.len;
+			if (!bytes_reserve(&out, (size_t)(end - p) + 16) ||
+			    !map_put(&seen, &id, (int)nix))
+				goto oom;
+			if (type == OBJ_OFS_DELTA) {
+				/* The distance back to the base changes. */
+				uint64_t ofs = 0;
+				unsigned char c = 0x80;
+				bytes_put(&out, p, (size_t)(q - p));
+				for (int first = 1; q < end && (c & 0x80);
+				     first = 0) {
+					c = *q++;
+					ofs = first ? (c & 127u)
+						    : ((ofs + 1) << 7) |
+							  (c & 127u);
+				}
+				const src_entry *b =
+				    ofs <= e[i].offset
+					? entry_at(e, count, e[i].offset - ofs)
+					: NULL;
+				git_oid bid;
+				int bk = -1;
+				if (b) {
+					git_oid_fromraw(&bid, b->id);
+					bk = map_get(&seen, &bid);
+				}
+				if (bk < 0 || (c & 0x80)) {
+					ok = false;
+					store_fail(err,
+						   "pack %s: a delta "
+						   "without its base",
+						   stems[k]);
+					break;
+				}
+				put_ofs(&out, at - ix[bk].offset);
+			} else {
+				q = p; /* copied whole */
+			}
+			bytes_put(&out, q, (size_t)(end - q));
+			ix[nix].id = id;
+			ix[nix].offset = at;
+			ix[nix].crc = (uint32_t)crc32(0, out.p + at,
+						      (uInt)(out.len - at));
+			nix++;
+		}
+		free(e);
+		free(idx);
+		free(pack);
+		if (!ok)
+			goto done;
+	}
+	if (nix > UINT32_MAX || !bytes_reserve(&out, SHA1_DIGEST_SIZE))
+		goto oom;
+	for (int i = 0; i < 4; i++)
+		out.p[8 + i] = (unsigned char)(nix >> (24 - 8 * i));
+	struct sha1_ctx ctx;
+	sha1_init(&ctx);
+	sha1_update(&ctx, out.len, out.p);
+	sha1_digest(&ctx, SHA1_DIGEST_SIZE, out.p + out.len);
+	out.len += SHA1_DIGEST_SIZE;
+	rc = write_pack_files(packdir, out.p, out.len, ix, nix, name, err);
+	goto done;
+oom:
+	store_fail(err, "out of memory merging packs");
 done:
-	git_indexer_free(ix);
+	free(out.p);
+	free(ix);
+	free(seen.key);
+	free(seen.val);
 	return rc;
 }
 
@@ -580,59 +1079,14 @@ void store_pack_free(store_pack *p)
 	free(p->whole.p);
 	free(p->delta.p);
 	free(p->spare.p);
+	free(p->ids.key);
+	free(p->ids.val);
 	for (int k = 0; k < p->z_ready; k++)
 		deflateEnd(&p->z[k / NSTRATEGY][k % NSTRATEGY]);
 	free(p);
 }
 
 /* ---- a history as one pack ---- */
-
-/* Object id -> index in the pack: open addressing, ids are random. */
-typedef struct oid_map {
-	git_oid *key;
-	int *val; /* -1: empty slot */
-	size_t cap, n;
-} oid_map;
-
-static size_t oid_slot(const oid_map *m, const git_oid *id)
-{
-	size_t h;
-	memcpy(&h, id->id, sizeof h);
-	h &= m->cap - 1;
-	while (m->val[h] >= 0 && !git_oid_equal(&m->key[h], id))
-		h = (h + 1) & (m->cap - 1);
-	return h;
-}
-
-static int map_get(const oid_map *m, const git_oid *id)
-{
-	return m->cap ? m->val[oid_slot(m, id)] : -1;
-}
-
-static bool map_put(oid_map *m, const git_oid *id, int val)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		oid_map big = {NULL, NULL, m->cap ? 2 * m->cap : 1024, 0};
-		if (!(big.key = malloc(big.cap * sizeof *big.key)) ||
-		    !(big.val = malloc(big.cap * sizeof *big.val))) {
-			free(big.key);
-			return false;
-		}
-		memset(big.val, 0xff, big.cap * sizeof *big.val);
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->val[i] >= 0)
-				map_put(&big, &m->key[i], m->val[i]);
-		free(m->key);
-		free(m->val);
-		*m = big;
-	}
-	size_t h = oid_slot(m, id);
-	if (m->val[h] < 0)
-		m->n++;
-	git_oid_cpy(&m->key[h], id);
-	m->val[h] = val;
-	return true;
-}
 
 typedef struct history {
 	git_repository *repo;

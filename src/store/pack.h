@@ -7,9 +7,10 @@
  * small blob. This writer is told the natural bases of each object (a
  * commit's first parent or its author's earlier commits, the parent's root
  * tree, the parent tree's blob at the same path) and stores the object as
- * an OFS_DELTA against one when that is smaller once compressed. The
- * index (.idx) is written by libgit2's git_indexer, which also checks every
- * object of the pack.
+ * an OFS_DELTA against one when that is smaller once compressed. It writes
+ * the index (.idx, version 2) itself: it knows every object's id, offset
+ * and CRC-32 as it packs, where libgit2's git_indexer would inflate and
+ * hash every object again.
  *
  * The pack format is Git's, version 2 (gitformat-pack(5)); the delta
  * format is Git's too (base size, result size, then copy and insert
@@ -50,6 +51,15 @@ typedef struct store_pack store_pack;
 int store_pack_new(store_pack **out, int max_depth);
 
 /*
+ * As store_pack_new for a few small objects written at once (a sync's):
+ * no deltas, and no compression (zlib streams of stored blocks, as git
+ * writes at core.compression 0). The objects of a game are a few hundred
+ * bytes, which deflate shrinks by a sixth, for more time than all the
+ * rest of copying them; `catan gc` packs them small again.
+ */
+int store_pack_new_fast(store_pack **out);
+
+/*
  * Appends an object of `type` (commit, tree, blob or tag) with the given
  * content, copied. `bases` holds nbases indexes (from earlier calls, -1
  * for none) of objects to try as its delta base; a candidate whose chain
@@ -74,6 +84,19 @@ int store_pack_count(const store_pack *p);
 int store_pack_depth(const store_pack *p, int i);
 
 /*
+ * Forgets the objects added after the first n (the pack is then as it was
+ * when it held n). Returns 0, or -1 (finished, n out of range, out of
+ * memory: the pack is unchanged).
+ */
+int store_pack_truncate(store_pack *p, int n);
+
+/* Id of object i (hashed by store_pack_add), borrowed from the pack. */
+const git_oid *store_pack_id(const store_pack *p, int i);
+
+/* Index of the first object added with this id, or -1. Cannot fail. */
+int store_pack_find(const store_pack *p, const git_oid *id);
+
+/*
  * Finishes the pack (object count, SHA-1 trailer) and returns its bytes,
  * borrowed until the pack is freed; no object can be added afterwards.
  * NULL when out of memory.
@@ -82,13 +105,28 @@ const unsigned char *store_pack_finish(store_pack *p, size_t *len);
 
 /*
  * Finishes the pack and stores it in `packdir` (a repository's
- * objects/pack) through git_indexer, which verifies it and writes its
- * .idx: pack-<name>.pack and pack-<name>.idx; name (41 bytes, or NULL)
- * receives <name> in hex. An empty pack writes nothing (name ""). Returns
- * 0, or -1 with err filled.
+ * objects/pack) with its index: pack-<name>.pack, then pack-<name>.idx,
+ * each written to a temporary file and renamed into place (a reader never
+ * sees half a file; a pack is only used once its index exists). <name> is
+ * the pack's SHA-1 trailer; name (41 bytes, or NULL) receives it in hex.
+ * An empty pack writes nothing (name ""). An object added twice makes it
+ * fail. Returns 0, or -1 with err filled.
  */
 int store_pack_write(store_pack *p, const char *packdir, char *name,
 		     catan_err *err);
+
+/*
+ * Merges the packs `stems` ("pack-<hex>", n of them, in packdir, each with
+ * a version 2 index) into one new pack with its index, as
+ * store_pack_write stores one: every entry is copied as it is (no
+ * inflating, no compressing), an OFS_DELTA's distance to its base
+ * rewritten, an object held by several packs kept once. The sources are
+ * left in place (the caller removes them once the new one is written).
+ * Returns 0, or -1 with err filled (an unreadable pack, an index that does
+ * not describe its pack, out of memory, a write failure).
+ */
+int store_pack_merge(const char *packdir, const char *const *stems, int n,
+		     char *name, catan_err *err);
 
 /* Frees the pack. Accepts NULL. */
 void store_pack_free(store_pack *p);

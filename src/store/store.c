@@ -78,7 +78,7 @@ static int entry_cmp(const void *a, const void *b)
 }
 
 /* Serialises entries as a Git tree; hashes it, and writes it if asked. */
-static int put_tree(git_oid *out, git_odb *odb, tree_entry *e, int n,
+static int put_tree(git_oid *out, catan_store *s, tree_entry *e, int n,
 		    bool write)
 {
 	char buf[4096];
@@ -93,18 +93,70 @@ static int put_tree(git_oid *out, git_odb *odb, tree_entry *e, int n,
 		memcpy(buf + len, e[i].id.id, GIT_OID_RAWSZ);
 		len += GIT_OID_RAWSZ;
 	}
-	if (write)
-		return git_odb_write(out, odb, buf, len, GIT_OBJECT_TREE);
-	return git_odb_hash(out, buf, len, GIT_OBJECT_TREE);
+	int rc = write ? git_odb_write(out, s->odb, buf, len, GIT_OBJECT_TREE)
+		       : git_odb_hash(out, buf, len, GIT_OBJECT_TREE);
+	/* A state tree built now is the base of the next sync's copy. */
+	if (rc == 0)
+		store_tree_remember(s, out, (const unsigned char *)buf, len);
+	return rc;
 }
 
-static int put_blob(git_oid *out, git_odb *odb, const catan_file *f,
+/*
+ * The id of file f as a blob, written if asked. Most files of a state are
+ * those of the state before: each path's last content and id are kept
+ * (s->blobs), and an unchanged file is not hashed again when only its id
+ * is wanted. (A write always goes to the object database: the memo says
+ * what an id is, never that the object is stored.)
+ */
+static int put_blob(git_oid *out, catan_store *s, int slot, const catan_file *f,
 		    bool write)
 {
-	if (write)
-		return git_odb_write(out, odb, f->data, f->len,
-				     GIT_OBJECT_BLOB);
-	return git_odb_hash(out, f->data, f->len, GIT_OBJECT_BLOB);
+	store_blob_memo *m = slot < CATAN_FILES_MAX ? &s->blobs[slot] : NULL;
+	bool same = m && m->data && m->len == f->len &&
+		    !strcmp(m->path, f->path) &&
+		    !memcmp(m->data, f->data, f->len);
+	if (same && !write) {
+		*out = m->id;
+		return 0;
+	}
+	int rc =
+	    write ? git_odb_write(out, s->odb, f->data, f->len, GIT_OBJECT_BLOB)
+		  : git_odb_hash(out, f->data, f->len, GIT_OBJECT_BLOB);
+	if (rc == 0 && m && !same) {
+		char *copy = realloc(m->data, f->len ? f->len : 1);
+		if (copy) {
+			memcpy(copy, f->data, f->len);
+			m->data = copy;
+			m->len = f->len;
+			m->id = *out;
+			snprintf(m->path, sizeof m->path, "%s", f->path);
+		}
+	}
+	return rc;
+}
+
+void store_tree_remember(catan_store *s, const git_oid *id,
+			 const unsigned char *data, size_t len)
+{
+	store_tree_memo *m = &s->trees[s->trees_next];
+	if (len > sizeof m->buf || store_tree_recall(s, id, NULL))
+		return;
+	m->id = *id;
+	m->len = len;
+	memcpy(m->buf, data, len);
+	s->trees_next = (s->trees_next + 1) % STORE_TREE_MEMO;
+}
+
+const unsigned char *store_tree_recall(const catan_store *s, const git_oid *id,
+				       size_t *len)
+{
+	for (int i = 0; i < STORE_TREE_MEMO; i++)
+		if (s->trees[i].len && git_oid_equal(&s->trees[i].id, id)) {
+			if (len)
+				*len = s->trees[i].len;
+			return s->trees[i].buf;
+		}
+	return NULL;
 }
 
 int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
@@ -118,7 +170,7 @@ int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
 		snprintf(root[nroot].name, sizeof root[nroot].name, "%s",
 			 f->path);
 		root[nroot].dir = false;
-		if (put_blob(&root[nroot].id, s->odb, f, write))
+		if (put_blob(&root[nroot].id, s, i, f, write))
 			return -1;
 		nroot++;
 	}
@@ -126,7 +178,7 @@ int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
 	root[nroot].dir = true;
 	git_oid_cpy(&root[nroot].id, &s->game_tree);
 	nroot++;
-	return put_tree(out, s->odb, root, nroot, write);
+	return put_tree(out, s, root, nroot, write);
 }
 
 int store_state_tree(git_oid *out, catan_store *s, const catan_state *st,
@@ -368,8 +420,12 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 						     old, why)
 		     : git_reference_create(&r, s->repo, ref, id, 0, why);
 	git_reference_free(r);
-	if (rc)
+	if (rc) {
+		s->tips_held = false; /* where is it now? read it again */
 		return store_git_fail(err, "moving the branch");
+	}
+	if (s->tips_held)
+		git_oid_cpy(&s->held_tips[player], id);
 	return 0;
 }
 
@@ -380,8 +436,22 @@ int store_branch_tip(git_oid *out, catan_store *s, int player)
 		git_oid_cpy(out, &s->tips[player]);
 		return 0;
 	}
+	if (s->tips_held) {
+		git_oid_cpy(out, &s->held_tips[player]);
+		return 0;
+	}
 	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[player]);
 	return git_reference_name_to_id(out, s->repo, ref);
+}
+
+int store_hold_tips(catan_store *s)
+{
+	s->tips_held = false;
+	for (int p = 0; p < s->game.opt.nplayers; p++)
+		if (store_branch_tip(&s->held_tips[p], s, p))
+			return -1;
+	s->tips_held = true;
+	return 0;
 }
 
 /* ---- create and open ---- */
@@ -451,6 +521,29 @@ int store_lock(catan_store *s, catan_err *err)
 	snprintf(path, sizeof path, "%slogs", gitdir);
 	clear_locks(path, 0);
 	return 0;
+}
+
+/*
+ * The name and e-mail address reflog lines carry, read once: libgit2
+ * otherwise reads the whole configuration again for every ref it moves
+ * (git_signature_default). The same as it would find: user.name and
+ * user.email, or "unknown" for both when either is missing. Best effort.
+ */
+static void reflog_ident(catan_store *s)
+{
+	git_config *cfg = NULL;
+	git_buf name = {NULL, 0, 0}, email = {NULL, 0, 0};
+	bool both = git_repository_config_snapshot(&cfg, s->repo) == 0 &&
+		    git_config_get_string_buf(&name, cfg, "user.name") == 0 &&
+		    git_config_get_string_buf(&email, cfg, "user.email") == 0 &&
+		    name.ptr[0] && email.ptr[0];
+	git_repository_set_ident(s->repo, both ? name.ptr : "unknown",
+				 both ? email.ptr : "unknown");
+	snprintf(s->ident, sizeof s->ident, "%s <%s>",
+		 both ? name.ptr : "unknown", both ? email.ptr : "unknown");
+	git_buf_dispose(&name);
+	git_buf_dispose(&email);
+	git_config_free(cfg);
 }
 
 int catan_store_batch(catan_store *s, catan_err *err)
@@ -551,6 +644,8 @@ void catan_store_free(catan_store *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
 	store_sync_free(s);
+	for (int i = 0; i < CATAN_FILES_MAX; i++)
+		free(s->blobs[i].data);
 	git_odb_free(s->odb);
 	git_repository_free(s->repo);
 	free(s);
@@ -637,6 +732,7 @@ int catan_store_create_ext(catan_store **out, const char *path,
 	store_drop_template(git_repository_path(s->repo));
 	if (store_lock(s, err))
 		goto done;
+	reflog_ident(s);
 	/*
 	 * Reflogs in a bare repository let verify see every branch move. A
 	 * deterministic (simulated) game keeps none: reflog lines carry the
@@ -674,12 +770,13 @@ int catan_store_create_ext(catan_store **out, const char *path,
 			snprintf(e[i].name, sizeof e[i].name, "%s",
 				 files.file[i].path + 5);
 			e[i].dir = false;
-			if (put_blob(&e[i].id, s->odb, &files.file[i], true)) {
+			if (put_blob(&e[i].id, s, CATAN_FILES_MAX, &files.file[i],
+				     true)) {
 				store_git_fail(err, "writing game/");
 				goto done;
 			}
 		}
-		if (put_tree(&s->game_tree, s->odb, e, 2, true)) {
+		if (put_tree(&s->game_tree, s, e, 2, true)) {
 			store_git_fail(err, "writing game/");
 			goto done;
 		}
@@ -733,6 +830,7 @@ int catan_store_open(catan_store **out, const char *path, catan_err *err)
 	}
 	if (store_lock(s, err))
 		goto done;
+	reflog_ident(s);
 	if (git_repository_odb(&s->odb, s->repo)) {
 		store_git_fail(err, "opening the object database");
 		goto done;

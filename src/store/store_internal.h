@@ -6,7 +6,31 @@
 
 #include <git2.h>
 
+#include "catan/codec.h"
 #include "catan/store.h"
+
+/* A root tree's bytes, kept for sync to compare a new tree with. */
+#define STORE_TREE_MEMO 8
+typedef struct store_tree_memo {
+	git_oid id;
+	size_t len; /* 0: empty slot */
+	unsigned char buf[1024];
+} store_tree_memo;
+
+/* A state file's last content and blob id (store_tree_of). */
+typedef struct store_blob_memo {
+	char path[CATAN_PATH_MAX];
+	char *data; /* malloc'ed, NULL: empty slot */
+	size_t len;
+	git_oid id;
+} store_blob_memo;
+
+/* A verified commit's state, kept for the next sync's replay. */
+#define STORE_STATE_MEMO 8
+typedef struct store_state_memo {
+	git_oid id; /* zero: empty slot */
+	catan_state state;
+} store_state_memo;
 
 struct catan_store {
 	git_repository *repo;
@@ -24,6 +48,33 @@ struct catan_store {
 	git_odb_backend *mempack;
 	git_oid tips[CATAN_MAX_PLAYERS];
 
+	/*
+	 * The branch tips, read once for the length of a sync
+	 * (store_hold_tips): this handle holds the writer lock, so only it
+	 * moves them, through store_move_branch, which keeps them current.
+	 */
+	bool tips_held;
+	git_oid held_tips[CATAN_MAX_PLAYERS];
+
+	/*
+	 * The trees this handle built (act, verify) or copied (sync) last: a
+	 * new commit's parent tree is nearly always among them.
+	 */
+	store_tree_memo trees[STORE_TREE_MEMO];
+	int trees_next;
+	store_blob_memo blobs[CATAN_FILES_MAX]; /* by index in the file set */
+
+	/* "name <email>" of reflog lines (user.name, user.email or unknown). */
+	char ident[256];
+
+	/*
+	 * The states of the last commits sync verified: the next sync's
+	 * commits build on them (a discard merge on the 7-roll commit and
+	 * the discards, which the single cached state below cannot all be).
+	 */
+	store_state_memo states[STORE_STATE_MEMO];
+	int states_next;
+
 	/* The last state this handle committed, to skip decoding it. */
 	bool cached, cache_discard;
 	git_oid cache_id;
@@ -31,15 +82,15 @@ struct catan_store {
 
 	/*
 	 * Sync (sync.c): repositories of path remotes, opened at their first
-	 * sync and kept open; and the in-memory store that objects copied
-	 * from them wait in until they are written as one pack (below the
-	 * loose and pack stores, so nothing else ever writes into it).
+	 * sync and kept open; and the pack (pack.h) that objects copied from
+	 * them are compressed into as they come, written with its index
+	 * before anything points at them (the object database does not see
+	 * it until then).
 	 */
 	struct store_peer *peers;
 	int npeers;
-	git_odb_backend *stage;
-	git_oid *stage_ids; /* what the stage holds, in the order copied */
-	int staged, stage_cap;
+	struct store_pack *stage;
+	bool packs_added; /* by this sync: see whether to merge some */
 };
 
 /* Closes what sync kept open (peers, stage). Cannot fail. */
@@ -89,6 +140,16 @@ int store_net_register(void);
 void store_oid_hex(catan_commit_id *out, const git_oid *id);
 void store_email(char *out, size_t size, const char *name);
 
+/*
+ * Remembers the bytes of tree `id` (at most 1 KiB; the oldest of
+ * STORE_TREE_MEMO is forgotten), and recalls them: NULL when not kept
+ * (*len may be NULL). Cannot fail.
+ */
+void store_tree_remember(catan_store *s, const git_oid *id,
+			 const unsigned char *data, size_t len);
+const unsigned char *store_tree_recall(const catan_store *s, const git_oid *id,
+				       size_t *len);
+
 /* Tree id of a file set (state files; game/ is added); writes if asked. */
 int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
 		  bool write);
@@ -107,6 +168,12 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 int store_move_branch(catan_store *s, int player, const git_oid *old,
 		      const git_oid *id, const char *why, catan_err *err);
 int store_branch_tip(git_oid *out, catan_store *s, int player);
+/*
+ * Reads every branch tip once; store_branch_tip answers from memory until
+ * s->tips_held is cleared (the end of a sync). -1 when a branch is missing
+ * (nothing held then).
+ */
+int store_hold_tips(catan_store *s);
 
 /*
  * Is commit `anc` an ancestor of (or equal to) `desc`? 1, 0, or -1 when a
@@ -124,7 +191,10 @@ int store_trailer_int(const char *message, const char *key);
 /*
  * Verifies the commits reachable from newtips[p] (one per player) that the
  * local branches do not hold yet, trusting the local branches (verified
- * when they were adopted). Reads only. Returns -1 only if it cannot run.
+ * when they were adopted). Reads only the repository; when every new
+ * commit is valid, the state of the newest one becomes the handle's cached
+ * state (the next action or sync starts from it). Returns -1 only if it
+ * cannot run.
  */
 int store_verify_new(catan_store *s, const git_oid *newtips,
 		     catan_verify_report *rep, catan_err *err);

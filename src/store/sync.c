@@ -21,12 +21,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#include <git2/sys/mempack.h>
-#include <git2/sys/odb_backend.h>
+#include <git2/sys/repository.h>
+#include <zlib.h>
 
+#include "pack.h"
 #include "store_internal.h"
 
 static void note(catan_sync_report *rep, const char *fmt, ...)
@@ -127,7 +130,8 @@ static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 				     s->game.names.name[p], remote, hex);
 				rep->adopted++;
 			}
-			s->cached = false;
+			/* (store_verify_new kept the newest state it checked.)
+			 */
 			return 0;
 		}
 		git_oid badid;
@@ -235,42 +239,11 @@ fail:
 }
 
 /*
- * Adds the objects listed in pack index `path` (version 2: a magic, the
- * version, a 256-entry fan-out whose last entry is the count, then the
- * sorted ids) to pb. Returns 0 or -1.
- */
-static int insert_idx(git_packbuilder *pb, const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char head[8 + 256 * 4];
-	int rc = -1;
-	if (!f)
-		return -1;
-	if (fread(head, 1, sizeof head, f) == sizeof head &&
-	    !memcmp(head, "\377tOc\0\0\0\2", 8)) {
-		const unsigned char *last = head + 8 + 255 * 4;
-		unsigned long n = (unsigned long)last[0] << 24 |
-				  (unsigned long)last[1] << 16 |
-				  (unsigned long)last[2] << 8 | last[3];
-		rc = 0;
-		for (unsigned long i = 0; i < n && rc == 0; i++) {
-			git_oid id;
-			if (fread(id.id, 1, GIT_OID_RAWSZ, f) !=
-				GIT_OID_RAWSZ ||
-			    git_packbuilder_insert(pb, &id, NULL))
-				rc = -1;
-		}
-	}
-	fclose(f);
-	return rc;
-}
-
-/*
  * Every sync that brings something leaves a small pack; looking an object
  * up costs a probe per pack, so syncs would slow down as a game goes on.
- * Past `limit` packs, every pack but the largest is merged into one (the
- * objects their indexes list) and removed: the work is what came since
- * the last merge, not the whole history, and the packs stay few (the
+ * Past `limit` packs, the small ones are merged into one (their entries
+ * copied as they are, store_pack_merge) and removed: the work is what came
+ * since the last merge, not the whole history, and the packs stay few (the
  * merged pack becomes the largest in its turn, as in git's geometric
  * repacking). An open mapping of a removed pack stays valid; the object
  * database is then rescanned. Best effort: on any failure nothing is
@@ -287,10 +260,31 @@ static int by_size(const void *a, const void *b)
 	return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
 }
 
+/*
+ * A new object database for the handle, once packs were removed: libgit2
+ * 1.5 adds the packs a rescan finds but never forgets a removed one, so
+ * every lookup of a missing object would go on probing every pack the
+ * handle ever saw (and a sync looks up objects it does not have yet).
+ * On failure the old one stays (still valid: a removed pack stays mapped).
+ */
+static void reopen_odb(catan_store *s)
+{
+	char dir[4200];
+	git_odb *fresh = NULL;
+	snprintf(dir, sizeof dir, "%sobjects", git_repository_path(s->repo));
+	if (git_odb_open(&fresh, dir)) {
+		git_odb_refresh(s->odb);
+		return;
+	}
+	git_repository_set_odb(s->repo, fresh); /* takes its own reference */
+	git_odb_free(s->odb);
+	s->odb = fresh;
+}
+
 static void repack_if_needed(catan_store *s, int limit)
 {
 	char dir[4096], path[8192];
-	snprintf(dir, sizeof dir, "%s/objects/pack",
+	snprintf(dir, sizeof dir, "%sobjects/pack",
 		 git_repository_path(s->repo));
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -318,10 +312,7 @@ static void repack_if_needed(catan_store *s, int limit)
 	}
 	if (d)
 		closedir(d);
-	git_packbuilder *pb = NULL;
-	bool ok = n > limit && git_packbuilder_new(&pb, s->repo) == 0;
-	if (ok)
-		git_packbuilder_set_threads(pb, 1);
+	bool ok = n > limit;
 	/*
 	 * Which to merge: by size, smallest first, the longest run whose
 	 * total stays below half the next pack (that one and the larger ones
@@ -338,14 +329,13 @@ static void repack_if_needed(catan_store *s, int limit)
 		total += size[merge].bytes;
 		merge++;
 	}
+	const char **stems = ok ? malloc(sizeof *stems * (size_t)merge) : NULL;
+	char keep[GIT_OID_HEXSZ + 1];
+	catan_err err;
+	for (int i = 0; stems && i < merge; i++)
+		stems[i] = name[size[i].index];
+	ok = stems && store_pack_merge(dir, stems, merge, keep, &err) == 0;
 	for (int i = 0; ok && i < merge; i++) {
-		snprintf(path, sizeof path, "%s/%s.idx", dir,
-			 name[size[i].index]);
-		ok = insert_idx(pb, path) == 0;
-	}
-	ok = ok && git_packbuilder_write(pb, NULL, 0, NULL, NULL) == 0;
-	const char *keep = ok ? git_packbuilder_name(pb) : NULL;
-	for (int i = 0; keep && i < merge; i++) {
 		if (strstr(name[size[i].index], keep))
 			continue;
 		snprintf(path, sizeof path, "%s/%s.idx", dir,
@@ -355,9 +345,9 @@ static void repack_if_needed(catan_store *s, int limit)
 			 name[size[i].index]);
 		unlink(path);
 	}
-	if (keep)
-		git_odb_refresh(s->odb);
-	git_packbuilder_free(pb);
+	if (ok)
+		reopen_odb(s);
+	free(stems);
 	free(name);
 	free(size);
 }
@@ -379,6 +369,11 @@ typedef struct store_peer {
 	char *name, *path;
 	git_repository *repo;
 	git_odb *odb;
+	/* Its remote-tracking refs here, as this handle last read or
+	 * wrote them (it alone writes them: it holds the writer lock). */
+	git_oid tracked[CATAN_MAX_PLAYERS];
+	bool tracked_known[CATAN_MAX_PLAYERS];
+	bool packed[CATAN_MAX_PLAYERS]; /* and only in packed-refs */
 } store_peer;
 
 #define MAX_OBJECT 65536 /* no commit, tree or blob of a game comes near */
@@ -394,10 +389,8 @@ void store_sync_free(catan_store *s)
 	free(s->peers);
 	s->peers = NULL;
 	s->npeers = 0;
-	free(s->stage_ids);
-	s->stage_ids = NULL;
-	s->staged = s->stage_cap = 0;
-	/* The stage belongs to the object database, which frees it. */
+	store_pack_free(s->stage);
+	s->stage = NULL;
 }
 
 /* The directory a path or file:// URL names, or NULL (network URL). */
@@ -420,7 +413,8 @@ static store_peer *peer_open(catan_store *s, const char *name, const char *path)
 		if (!strcmp(s->peers[i].name, name) &&
 		    !strcmp(s->peers[i].path, path))
 			return &s->peers[i];
-	store_peer pe = {strdup(name), strdup(path), NULL, NULL};
+	store_peer pe = {strdup(name), strdup(path), NULL, NULL,
+			 {{{0}}},      {0},	     {0}};
 	store_peer *grown =
 	    realloc(s->peers, sizeof *grown * (size_t)(s->npeers + 1));
 	if (!pe.name || !pe.path || !grown ||
@@ -440,45 +434,22 @@ static store_peer *peer_open(catan_store *s, const char *name, const char *path)
 }
 
 /*
- * The stage: an in-memory object store attached below the disk stores.
- * git_odb_write never reaches it (the loose store takes every write), so
- * only what this file copies lands there; reads and lookups see it.
+ * The stage: a pack being written in memory (pack.h), with no deltas (a
+ * sync brings a few turns; their bases are mostly on disk already, and a
+ * pack on disk may only hold deltas against its own objects). The object
+ * database never sees it: it is written with its index, then the database
+ * rescanned, before anything refers to what it holds.
  */
 static int stage_init(catan_store *s)
 {
-	git_odb_backend *b = NULL;
-	if (s->stage)
-		return 0;
-	if (git_mempack_new(&b))
-		return -1;
-	if (git_odb_add_backend(s->odb, b, 0)) {
-		b->free(b);
-		return -1;
-	}
-	s->stage = b;
-	return 0;
-}
-
-/* Room for one more staged id. Returns 0 or -1. */
-static int stage_grow(catan_store *s)
-{
-	if (s->staged < s->stage_cap)
-		return 0;
-	int cap = s->stage_cap ? s->stage_cap * 2 : 64;
-	git_oid *more = realloc(s->stage_ids, sizeof *more * (size_t)cap);
-	if (!more)
-		return -1;
-	s->stage_ids = more;
-	s->stage_cap = cap;
-	return 0;
+	return s->stage ? 0 : store_pack_new_fast(&s->stage);
 }
 
 /* Forgets what the stage holds (nothing refers to it yet). */
 static void stage_drop(catan_store *s)
 {
-	if (s->stage)
-		git_mempack_reset(s->stage);
-	s->staged = 0;
+	store_pack_free(s->stage);
+	s->stage = NULL;
 }
 
 /*
@@ -488,168 +459,637 @@ static void stage_drop(catan_store *s)
  */
 static int stage_flush(catan_store *s, catan_err *err)
 {
-	git_packbuilder *pb = NULL;
-	int rc = -1;
-	if (!s->staged)
+	char dir[4200];
+	int rc = 0;
+	if (!s->stage || store_pack_count(s->stage) == 0)
 		return 0;
-	/* Exactly the staged objects (git_mempack_dump re-walks trees). */
-	if (git_packbuilder_new(&pb, s->repo)) {
-		store_git_fail(err, "writing the fetched objects");
-		goto done;
-	}
-	git_packbuilder_set_threads(pb, 1);
-	for (int i = 0; i < s->staged; i++)
-		if (git_packbuilder_insert(pb, &s->stage_ids[i], NULL)) {
-			store_git_fail(err, "writing the fetched objects");
-			goto done;
-		}
-	if (git_packbuilder_write(pb, NULL, 0, NULL, NULL)) {
-		store_git_fail(err, "writing the fetched objects");
-		goto done;
-	}
-	git_odb_refresh(s->odb); /* the new pack, before the stage empties */
-	rc = 0;
-done:
-	git_packbuilder_free(pb);
+	snprintf(dir, sizeof dir, "%sobjects/pack",
+		 git_repository_path(s->repo));
+	if (store_pack_write(s->stage, dir, NULL, err))
+		rc = -1;
+	else
+		git_odb_refresh(s->odb); /* the new pack */
 	stage_drop(s);
+	s->packs_added = true;
 	return rc;
+}
+
+/* An object read from a peer: its content, owned by one of the two. */
+typedef struct peer_obj {
+	unsigned char *buf; /* malloc'ed: read from a loose file */
+	git_odb_object *o;  /* or read through the peer's object database */
+	const unsigned char *data;
+	size_t len;
+} peer_obj;
+
+static void peer_obj_free(peer_obj *po)
+{
+	free(po->buf);
+	git_odb_object_free(po->o);
+	memset(po, 0, sizeof *po);
+}
+
+/*
+ * Reads the loose object file of `id` in the peer's repository: zlib of
+ * "<type> <size>\0" and the content. Returns 0; 1 when there is no such
+ * file (the object may be packed); -1 when the file is unreadable, not of
+ * `type` or over MAX_OBJECT.
+ */
+static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
+		      peer_obj *po)
+{
+	char path[4200], hex[GIT_OID_HEXSZ + 1];
+	unsigned char z[MAX_OBJECT + 512];
+	git_oid_tostr(hex, sizeof hex, id);
+	snprintf(path, sizeof path, "%sobjects/%.2s/%s",
+		 git_repository_path(pe->repo), hex, hex + 2);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : -1;
+	ssize_t n = read(fd, z, sizeof z);
+	close(fd);
+	if (n <= 0 || n == (ssize_t)sizeof z)
+		return -1; /* (a game's objects compress well below this) */
+	const size_t room = MAX_OBJECT + 64;
+	unsigned char *out = malloc(room + 1);
+	z_stream st;
+	memset(&st, 0, sizeof st);
+	if (!out || inflateInit(&st) != Z_OK) {
+		free(out);
+		return -1;
+	}
+	st.next_in = z;
+	st.avail_in = (uInt)n;
+	st.next_out = out;
+	st.avail_out = (uInt)room + 1;
+	int zr = inflate(&st, Z_FINISH);
+	size_t got = room + 1 - st.avail_out;
+	inflateEnd(&st);
+	const char *want = git_object_type2string(type);
+	size_t wl = strlen(want);
+	const unsigned char *nul = memchr(out, '\0', got < 32 ? got : 32);
+	char *end = NULL;
+	unsigned long long size =
+	    nul && got > wl + 1 && !memcmp(out, want, wl) && out[wl] == ' '
+		? strtoull((const char *)out + wl + 1, &end, 10)
+		: 0;
+	if (zr != Z_STREAM_END || !nul || !end || end != (const char *)nul ||
+	    size > MAX_OBJECT || size != got - (size_t)(nul + 1 - out)) {
+		free(out);
+		return -1;
+	}
+	po->buf = out;
+	po->data = nul + 1;
+	po->len = (size_t)size;
+	return 0;
+}
+
+/*
+ * Reads object `id` of type `type` from the peer: its loose file directly
+ * (what the peer wrote itself is loose, and libgit2 would first look for
+ * it in every pack, formatting an error for each), else through its object
+ * database. Returns 0, or 1 when it is missing, unreadable, of another
+ * type or over MAX_OBJECT.
+ */
+static int peer_read(store_peer *pe, const git_oid *id, git_object_t type,
+		     peer_obj *po)
+{
+	size_t len = 0;
+	git_object_t t;
+	memset(po, 0, sizeof *po);
+	int rc = read_loose(pe, id, type, po);
+	if (rc <= 0)
+		return -rc;
+	if (git_odb_read_header(&len, &t, pe->odb, id) || t != type ||
+	    len > MAX_OBJECT || git_odb_read(&po->o, pe->odb, id))
+		return 1;
+	po->data = git_odb_object_data(po->o);
+	po->len = git_odb_object_size(po->o);
+	return 0;
 }
 
 /*
  * Copies object `id` of type `type` from the peer into the stage, unless
- * this repository holds it already (*copied says which). Returns 1 when
- * the peer's object is missing, of another type, too large or does not
- * hash to its id: the ordinary fetch then handles (and reports) it.
+ * it is staged already or (when `look`) this repository holds it; *copied
+ * says which, and po (may be NULL) keeps the content when copied. Returns
+ * 1 when the peer's object is missing, of another type, too large or does
+ * not hash to its id: the ordinary fetch then handles (and reports) it.
  */
 static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
-		       git_object_t type, bool *copied)
+		       git_object_t type, bool look, bool *copied,
+		       peer_obj *keep)
 {
-	size_t len = 0;
-	git_object_t t;
-	git_odb_object *o = NULL;
-	git_oid check;
-	int rc = 1;
+	peer_obj po;
 	*copied = false;
 	/* Our own store changes only through this handle: no rescan. */
-	if (git_odb_exists_ext(s->odb, id, GIT_ODB_LOOKUP_NO_REFRESH))
+	if (store_pack_find(s->stage, id) >= 0 ||
+	    (look && git_odb_exists_ext(s->odb, id, GIT_ODB_LOOKUP_NO_REFRESH)))
 		return 0;
-	if (git_odb_read_header(&len, &t, pe->odb, id) || t != type ||
-	    len > MAX_OBJECT || git_odb_read(&o, pe->odb, id))
+	if (peer_read(pe, id, type, &po))
 		return 1;
-	if (git_odb_hash(&check, git_odb_object_data(o), git_odb_object_size(o),
-			 type) == 0 &&
-	    git_oid_equal(&check, id) && stage_grow(s) == 0 &&
-	    s->stage->write(s->stage, id, git_odb_object_data(o),
-			    git_odb_object_size(o), type) == 0) {
-		s->stage_ids[s->staged++] = *id;
-		*copied = true;
-		rc = 0;
+	/* The stage hashes what it packs: the id must be the content's. */
+	int k = store_pack_add(s->stage, type, po.data, po.len, NULL, 0);
+	if (k < 0 || !git_oid_equal(store_pack_id(s->stage, k), id)) {
+		peer_obj_free(&po);
+		return 1;
 	}
-	git_odb_object_free(o);
-	return rc;
+	*copied = true;
+	if (keep)
+		*keep = po;
+	else
+		peer_obj_free(&po);
+	return 0;
+}
+
+/* An entry of a raw tree: "<octal mode> <name>\0<20-byte id>". */
+typedef struct tree_entry {
+	unsigned mode;
+	const char *name;
+	git_oid id;
+} tree_entry;
+
+#define MAX_ENTRIES 64 /* a state tree has about ten */
+
+/* Parses a raw tree into e (at most MAX_ENTRIES); the count, or -1. */
+static int parse_tree(tree_entry *e, const unsigned char *d, size_t len)
+{
+	int n = 0;
+	size_t i = 0;
+	while (i < len) {
+		unsigned mode = 0;
+		size_t start = i;
+		while (i < len && d[i] >= '0' && d[i] <= '7' && i - start < 7)
+			mode = mode * 8 + (unsigned)(d[i++] - '0');
+		if (i == start || i >= len || d[i++] != ' ' || n == MAX_ENTRIES)
+			return -1;
+		const unsigned char *nul = memchr(d + i, '\0', len - i);
+		if (!nul || nul == d + i || (size_t)(d + len - nul) < 21)
+			return -1;
+		e[n].mode = mode;
+		e[n].name = (const char *)d + i;
+		git_oid_fromraw(&e[n].id, nul + 1);
+		n++;
+		i = (size_t)(nul + 21 - d);
+	}
+	return n;
 }
 
 /*
- * Copies tree `id` and what it holds. A tree this repository has is
- * complete already (nothing incomplete is ever written to disk here, and
- * fetches bring whole histories), so the copy stops there.
+ * Copies tree `id` and what it holds. A tree this repository has (or has
+ * staged) is complete already (nothing incomplete is ever written to disk
+ * here, and fetches bring whole histories), so the copy stops there. With
+ * `base` (the parent commit's tree at the same place, complete here), an
+ * entry equal to the one of the same name there is skipped, and one that
+ * differs is new (a turn changes a few files): it is copied without
+ * asking this repository first. (The rare blob that comes back to an
+ * older content is then stored twice, in two packs; a merge keeps one.)
  */
 static int copy_tree(catan_store *s, store_peer *pe, const git_oid *id,
-		     int depth)
+		     const git_oid *base, int depth)
 {
-	git_tree *t = NULL;
+	peer_obj t = {0}, bt = {0};
+	tree_entry te[MAX_ENTRIES], be[MAX_ENTRIES];
+	int nt, nb = 0, rc;
 	bool copied;
-	int rc;
 	if (depth > 3)
 		return 1;
-	if ((rc = copy_object(s, pe, id, GIT_OBJECT_TREE, &copied)) || !copied)
+	if (base && git_oid_equal(id, base))
+		return 0;
+	if ((rc =
+		 copy_object(s, pe, id, GIT_OBJECT_TREE, !base, &copied, &t)) ||
+	    !copied)
 		return rc;
-	if (git_tree_lookup(&t, pe->repo, id))
-		return 1;
-	for (size_t i = 0; rc == 0 && i < git_tree_entrycount(t); i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(t, i);
-		if (git_tree_entry_filemode(e) == GIT_FILEMODE_TREE)
-			rc = copy_tree(s, pe, git_tree_entry_id(e), depth + 1);
-		else if (git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB)
-			rc = copy_object(s, pe, git_tree_entry_id(e),
-					 GIT_OBJECT_BLOB, &copied);
+	if (depth == 0)
+		store_tree_remember(s, id, t.data, t.len);
+	/* The base: built or copied lately here, or read from the peer. */
+	const unsigned char *bd = NULL;
+	size_t blen = 0;
+	if (base && !(bd = store_tree_recall(s, base, &blen)) &&
+	    peer_read(pe, base, GIT_OBJECT_TREE, &bt) == 0) {
+		bd = bt.data;
+		blen = bt.len;
+	}
+	if ((nt = parse_tree(te, t.data, t.len)) < 0 ||
+	    (base && (!bd || (nb = parse_tree(be, bd, blen)) < 0))) {
+		rc = 1;
+		goto done;
+	}
+	for (int i = 0; rc == 0 && i < nt; i++) {
+		const git_oid *prev = NULL;
+		for (int j = 0; j < nb && !prev; j++)
+			if (be[j].mode == te[i].mode &&
+			    !strcmp(be[j].name, te[i].name))
+				prev = &be[j].id;
+		if (prev && git_oid_equal(prev, &te[i].id))
+			continue;
+		if (te[i].mode == GIT_FILEMODE_TREE)
+			rc = copy_tree(s, pe, &te[i].id, prev, depth + 1);
+		else if (te[i].mode == GIT_FILEMODE_BLOB)
+			rc = copy_object(s, pe, &te[i].id, GIT_OBJECT_BLOB,
+					 !base, &copied, NULL);
 		else
 			rc = 1;
 	}
-	git_tree_free(t);
+done:
+	peer_obj_free(&t);
+	peer_obj_free(&bt);
 	return rc;
 }
 
-/* Copies the commits reachable from `tip` that this repository lacks. */
-static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip)
+/* Is id among the first n of list? */
+static bool listed(const git_oid *list, size_t n, const git_oid *id)
 {
-	size_t n = 0, cap = 16;
-	git_oid *todo = malloc(sizeof *todo * cap);
-	int rc = todo ? 0 : -1;
-	if (todo)
-		todo[n++] = *tip;
-	while (rc == 0 && n > 0) {
-		git_oid id = todo[--n];
-		git_commit *c = NULL;
-		bool copied;
-		if ((rc =
-			 copy_object(s, pe, &id, GIT_OBJECT_COMMIT, &copied)) ||
-		    !copied)
-			continue;
-		if (git_commit_lookup(&c, pe->repo, &id)) {
-			rc = 1;
-			break;
-		}
-		rc = copy_tree(s, pe, git_commit_tree_id(c), 0);
-		for (unsigned i = 0; rc == 0 && i < git_commit_parentcount(c);
-		     i++) {
-			if (n == cap) {
-				git_oid *more =
-				    realloc(todo, sizeof *todo * cap * 2);
-				if (!more) {
-					rc = -1;
-					break;
-				}
-				todo = more;
-				cap *= 2;
-			}
-			todo[n++] = *git_commit_parent_id(c, i);
-		}
-		git_commit_free(c);
+	for (size_t i = 0; i < n; i++)
+		if (git_oid_equal(&list[i], id))
+			return true;
+	return false;
+}
+
+/* The tree and first parent of a raw commit; -1 when it does not parse. */
+static int parse_commit(git_oid *tree, git_oid *parents, unsigned *np,
+			unsigned max, const peer_obj *po)
+{
+	const char *d = (const char *)po->data, *end = d + po->len;
+	*np = 0;
+	if (po->len < 46 || memcmp(d, "tree ", 5) || d[45] != '\n' ||
+	    git_oid_fromstrn(tree, d + 5, GIT_OID_HEXSZ))
+		return -1;
+	d += 46;
+	while (end - d >= 48 && !memcmp(d, "parent ", 7) && d[47] == '\n') {
+		if (*np == max ||
+		    git_oid_fromstrn(&parents[*np], d + 7, GIT_OID_HEXSZ))
+			return -1;
+		(*np)++;
+		d += 48;
 	}
-	free(todo);
-	return rc < 0 ? 1 : rc;
+	return 0;
 }
 
 /*
- * The branches of path remote `name` (tips[p] where has[p]), with every
- * object they need in this repository on disk. *changed is false when no
- * branch is ahead of (or diverged from) the local one, or each such branch
- * is already quarantined at that tip: there is nothing to verify.
- * Returns 0; 1 when this is not a path remote or anything is unusual (the
- * ordinary fetch then does the work and the reporting); -1 when the
- * local repository cannot be written.
+ * Copies the commits reachable from `tip` that this repository lacks:
+ * first the commits (newest first; held[] are nheld commits known to be
+ * here), then, oldest first, the tree of each.
+ * A commit's tree is compared with its first parent's when that parent's
+ * tree is complete here: a commit this repository had, or one whose tree
+ * was copied before it.
  */
-static int read_path_remote(catan_store *s, const char *name, git_oid *tips,
-			    bool *has, bool *changed, catan_err *err)
+#define MAX_PARENTS CATAN_MAX_PLAYERS /* a merge has one per discard */
+
+typedef struct got_commit {
+	git_oid id, tree, parent; /* parent: the first, or zero */
+} got_commit;
+
+static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
+			const git_oid *held, int nheld)
 {
-	git_remote *remote = NULL;
+	size_t n = 0, cap = 16, nc = 0, ccap = 16;
+	git_oid *todo = malloc(sizeof *todo * cap);
+	got_commit *got = malloc(sizeof *got * ccap); /* newest first */
+	git_oid *ids = NULL;
+	int rc = todo && got ? 0 : -1;
+	if (rc == 0)
+		todo[n++] = *tip;
+	while (rc == 0 && n > 0) {
+		git_oid id = todo[--n], parents[MAX_PARENTS];
+		got_commit g;
+		peer_obj po = {0};
+		unsigned k = 0;
+		bool copied;
+		if (listed(held, (size_t)nheld, &id))
+			continue; /* a local tip: the usual end of the walk */
+		/* (The caller found the tip missing here already.) */
+		bool look = !git_oid_equal(&id, tip);
+		if ((rc = copy_object(s, pe, &id, GIT_OBJECT_COMMIT, look,
+				      &copied, &po)) ||
+		    !copied)
+			continue;
+		if (parse_commit(&g.tree, parents, &k, MAX_PARENTS, &po)) {
+			peer_obj_free(&po);
+			rc = 1;
+			break;
+		}
+		peer_obj_free(&po);
+		g.id = id;
+		memset(&g.parent, 0, sizeof g.parent);
+		if (k > 0)
+			g.parent = parents[0];
+		if (n + k > cap || nc == ccap) {
+			cap = 2 * (n + k) + 16;
+			ccap *= 2;
+			git_oid *more = realloc(todo, sizeof *todo * cap);
+			if (more)
+				todo = more;
+			got_commit *more2 =
+			    more ? realloc(got, sizeof *got * ccap) : NULL;
+			if (more2)
+				got = more2;
+			if (!more || !more2) {
+				rc = -1;
+				break;
+			}
+		}
+		got[nc++] = g;
+		for (unsigned i = 0; i < k; i++)
+			todo[n++] = parents[i];
+	}
+	if (rc == 0 && nc > 0 && !(ids = malloc(sizeof *ids * nc)))
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < nc; i++)
+		ids[i] = got[i].id;
+	/* Oldest first; got[0..i) are those whose trees are not copied yet. */
+	for (size_t i = nc; rc == 0 && i-- > 0;) {
+		git_oid ptree;
+		const git_oid *base = NULL;
+		const git_oid *parent = &got[i].parent;
+		git_commit *pc = NULL;
+		size_t j = i + 1;
+		while (j < nc && !git_oid_equal(&got[j].id, parent))
+			j++;
+		if (git_oid_is_zero(parent) || listed(ids, i, parent) ||
+		    (j == nc && store_pack_find(s->stage, parent) >= 0))
+			base = NULL; /* not complete here yet, or not on disk */
+		else if (j < nc)
+			base = &got[j].tree; /* copied just now */
+		else if (git_commit_lookup(&pc, s->repo, parent) == 0) {
+			ptree = *git_commit_tree_id(pc); /* held here */
+			base = &ptree;
+		}
+		git_commit_free(pc);
+		rc = copy_tree(s, pe, &got[i].tree, base, 0);
+	}
+	free(ids);
+	free(todo);
+	free(got);
+	return rc < 0 ? 1 : rc;
+}
+
+/* A remote-tracking ref to move after the stage is written. */
+typedef struct tracking {
+	char ref[256];
+	git_oid old, id;  /* old: zero when there is none */
+	int peer, player; /* s->peers[peer] (which may move as it grows) */
+} tracking;
+
+/* The reflog of ref: appended to when there is one or `all` says so. */
+static int open_log(catan_store *s, const char *ref, bool all)
+{
+	char path[4300];
+	int len = snprintf(path, sizeof path, "%slogs/%s",
+			   git_repository_path(s->repo), ref);
+	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | (all ? O_CREAT : 0);
+	int fd = open(path, flags, 0666);
+	if (fd >= 0 || !all || errno != ENOENT || len >= (int)sizeof path)
+		return fd;
+	/* A new log in a directory not made yet (logs/refs/remotes/<r>). */
+	for (char *sl =
+		 strchr(path + strlen(git_repository_path(s->repo)), '/');
+	     sl; sl = strchr(sl + 1, '/')) {
+		*sl = '\0';
+		mkdir(path, 0777);
+		*sl = '/';
+	}
+	return open(path, flags, 0666);
+}
+
+/*
+ * Appends the line git and libgit2 write for a move to an open reflog,
+ * dated `now` at `off` minutes from UTC.
+ */
+static void log_move(catan_store *s, int fd, const git_oid *old,
+		     const git_oid *id, time_t now, long off)
+{
+	char line[512], ohex[GIT_OID_HEXSZ + 1], nhex[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(ohex, sizeof ohex, old);
+	git_oid_tostr(nhex, sizeof nhex, id);
+	int len = snprintf(line, sizeof line,
+			   "%s %s %s %lld %c%02ld%02ld\tcatan sync\n", ohex,
+			   nhex, s->ident, (long long)now, off < 0 ? '-' : '+',
+			   labs(off) / 60, labs(off) % 60);
+	if (len > 0 && len < (int)sizeof line)
+		(void)!write(fd, line, (size_t)len);
+}
+
+/* A record of packed-refs: "<hex> <name>\n" and any "^<hex>\n" after it. */
+typedef struct packed {
+	const char *name;
+	size_t name_len;
+	const char *text; /* the whole record, or NULL: write `id` */
+	size_t len;
+	const git_oid *id;
+} packed;
+
+static int by_name(const void *a, const void *b)
+{
+	const packed *x = a, *y = b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = memcmp(x->name, y->name, n);
+	return c ? c
+		 : (x->name_len > y->name_len) - (x->name_len < y->name_len);
+}
+
+#define PACKED_HEADER "# pack-refs with: peeled fully-peeled sorted \n"
+
+/*
+ * Moves the remote-tracking refs t[0..n) in one write of packed-refs (git's
+ * format, as libgit2 and git write it: the header, then records sorted by
+ * name) rather than a loose ref each: a lock file, written, renamed over
+ * packed-refs, then the loose files of those refs removed (they would
+ * hide the packed values) and their reflogs appended to (when
+ * core.logAllRefUpdates is "always" or true, or the log exists). File
+ * creations are what a sync costs most on a disk; this is one per sync
+ * instead of one per ref. Returns 0; -1 when packed-refs is locked or not
+ * in that format, or cannot be written: nothing moved then.
+ */
+static int write_tracking(catan_store *s, git_config *cfg, const tracking *t,
+			  int n)
+{
+	const char *gitdir = git_repository_path(s->repo);
+	char path[4300], lock[4310];
+	char *old = NULL;
+	packed *rec = NULL;
+	size_t olen = 0, nrec = 0;
+	int rc = -1, fd = -1;
+	snprintf(path, sizeof path, "%spacked-refs", gitdir);
+	snprintf(lock, sizeof lock, "%spacked-refs.lock", gitdir);
+	fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -1;
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		struct stat sb;
+		if (fstat(fileno(f), &sb) == 0 &&
+		    (old = malloc((size_t)sb.st_size + 1)) &&
+		    fread(old, 1, (size_t)sb.st_size, f) == (size_t)sb.st_size)
+			olen = (size_t)sb.st_size;
+		else
+			olen = (size_t)-1;
+		fclose(f);
+		if (olen == (size_t)-1 ||
+		    (olen > 0 &&
+		     (olen < strlen(PACKED_HEADER) ||
+		      memcmp(old, PACKED_HEADER, strlen(PACKED_HEADER)))))
+			goto done; /* another layout: libgit2 handles it */
+	} else if (errno != ENOENT) {
+		goto done;
+	}
+	size_t cap = (size_t)n + olen / 42 + 1;
+	if (!(rec = malloc(sizeof *rec * cap)))
+		goto done;
+	for (size_t i = olen ? strlen(PACKED_HEADER) : 0; i < olen;) {
+		char *nl = memchr(old + i, '\n', olen - i);
+		if (!nl || nl - (old + i) < GIT_OID_HEXSZ + 2 ||
+		    old[i + GIT_OID_HEXSZ] != ' ' || nrec == cap)
+			goto done;
+		packed r = {old + i + GIT_OID_HEXSZ + 1,
+			    (size_t)(nl - (old + i)) - GIT_OID_HEXSZ - 1,
+			    old + i, 0, NULL};
+		char *end = nl + 1;
+		while (end < old + olen && *end == '^') {
+			char *nl2 =
+			    memchr(end, '\n', (size_t)(old + olen - end));
+			if (!nl2)
+				goto done;
+			end = nl2 + 1;
+		}
+		r.len = (size_t)(end - r.text);
+		bool moved = false;
+		for (int k = 0; k < n && !moved; k++)
+			moved = strlen(t[k].ref) == r.name_len &&
+				!memcmp(t[k].ref, r.name, r.name_len);
+		if (!moved)
+			rec[nrec++] = r;
+		i = (size_t)(end - old);
+	}
+	for (int k = 0; k < n; k++) {
+		if (nrec == cap)
+			goto done;
+		packed r = {t[k].ref, strlen(t[k].ref), NULL, 0, &t[k].id};
+		rec[nrec++] = r;
+	}
+	qsort(rec, nrec, sizeof *rec, by_name);
+	FILE *w = fdopen(fd, "wb");
+	if (!w)
+		goto done;
+	fd = -1;
+	fputs(PACKED_HEADER, w);
+	for (size_t i = 0; i < nrec; i++) {
+		if (rec[i].text) {
+			fwrite(rec[i].text, 1, rec[i].len, w);
+		} else {
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(hex, sizeof hex, rec[i].id);
+			fprintf(w, "%s %.*s\n", hex, (int)rec[i].name_len,
+				rec[i].name);
+		}
+	}
+	if (fclose(w) || rename(lock, path))
+		goto done;
+	rc = 0;
+	/* What the move leaves to do: best effort, as for a fetch. */
+	int all = 0;
+	if (git_config_get_bool(&all, cfg, "core.logAllRefUpdates") != 0) {
+		git_buf v = {NULL, 0, 0};
+		all = git_config_get_string_buf(&v, cfg,
+						"core.logAllRefUpdates") == 0 &&
+		      !strcasecmp(v.ptr, "always");
+		git_buf_dispose(&v);
+	}
+	/* As git_signature_now dates a line: the local offset in minutes. */
+	time_t now = time(NULL);
+	struct tm utc;
+	gmtime_r(&now, &utc);
+	utc.tm_isdst = -1;
+	long off = (long)difftime(now, mktime(&utc)) / 60;
+	for (int k = 0; k < n; k++) {
+		store_peer *pe = &s->peers[t[k].peer];
+		if (!pe->packed[t[k].player]) {
+			char loose[4300];
+			snprintf(loose, sizeof loose, "%s%s", gitdir, t[k].ref);
+			unlink(loose);
+		}
+		int log = open_log(s, t[k].ref, all != 0);
+		if (log >= 0) {
+			log_move(s, log, &t[k].old, &t[k].id, now, off);
+			close(log);
+		}
+	}
+done:
+	if (rc) {
+		if (fd >= 0)
+			close(fd);
+		unlink(lock);
+	}
+	free(rec);
+	free(old);
+	return rc;
+}
+
+/*
+ * The target of the peer's ref `ref`, from its loose file when there is
+ * one holding an id (two system calls fewer than libgit2, which also
+ * looks at packed-refs first), else through libgit2. 0 or -1.
+ */
+static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
+{
+	char path[4300], buf[GIT_OID_HEXSZ + 2];
+	snprintf(path, sizeof path, "%s%s", git_repository_path(pe->repo), ref);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		close(fd);
+		if (n == GIT_OID_HEXSZ + 1 && buf[GIT_OID_HEXSZ] == '\n' &&
+		    git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0)
+			return 0;
+	}
+	return git_reference_name_to_id(out, pe->repo, ref) ? -1 : 0;
+}
+
+/*
+ * Stages what path remote `name` holds that this repository lacks: its
+ * branches (tips[p] where has[p]) with every object they need go into the
+ * stage, written later by stage_flush; the remote-tracking refs that are
+ * to move are added to t (*nt of them, room for CATAN_MAX_PLAYERS more).
+ * *changed is false when no branch is ahead of (or diverged from) the
+ * local one, or each such branch is already quarantined at that tip:
+ * there is nothing to verify. Returns 0; 1 when this is not a path remote
+ * or anything is unusual (what it staged is dropped, and the ordinary
+ * fetch then does the work and the reporting).
+ */
+static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
+			    git_oid *tips, bool *has, bool *changed,
+			    tracking *t, int *nt)
+{
 	store_peer *pe = NULL;
+	git_buf url = {NULL, 0, 0};
+	char key[300];
 	*changed = false;
-	if (git_remote_lookup(&remote, s->repo, name))
+	/*
+	 * The URL as configured (git_remote_lookup would read the whole
+	 * configuration again for each remote; a path is never rewritten by
+	 * url.<base>.insteadOf here: only a directory that exists is read).
+	 */
+	snprintf(key, sizeof key, "remote.%s.url", name);
+	if (git_config_get_string_buf(&url, cfg, key))
 		return 1;
-	const char *dir = local_dir(git_remote_url(remote));
+	const char *dir = local_dir(url.ptr);
 	if (dir)
 		pe = peer_open(s, name, dir);
-	git_remote_free(remote);
+	git_buf_dispose(&url);
 	if (!pe || stage_init(s))
 		return 1;
-	for (int p = 0; p < s->game.opt.nplayers; p++) {
+	int n = s->game.opt.nplayers, nmine = 0;
+	int mark = store_pack_count(s->stage);
+	git_oid mine[CATAN_MAX_PLAYERS]; /* the local tips */
+	bool read[CATAN_MAX_PLAYERS] = {false};
+	for (int p = 0; p < n; p++)
+		if (store_branch_tip(&mine[nmine], s, p) == 0)
+			nmine++;
+	for (int p = 0; p < n; p++) {
 		char ref[256];
 		git_oid local, q;
 		snprintf(ref, sizeof ref, "refs/heads/%s",
 			 s->game.names.name[p]);
-		has[p] = git_reference_name_to_id(&tips[p], pe->repo, ref) == 0;
+		has[p] = read[p] = peer_ref(&tips[p], pe, ref) == 0;
 		if (!has[p] || (store_branch_tip(&local, s, p) == 0 &&
 				git_oid_equal(&local, &tips[p])))
 			continue;
@@ -660,40 +1100,74 @@ static int read_path_remote(catan_store *s, const char *name, git_oid *tips,
 			has[p] = false; /* refused and reported before */
 			continue;
 		}
-		if (git_odb_exists_ext(s->odb, &tips[p],
+		if (listed(mine, (size_t)nmine, &tips[p]) ||
+		    store_pack_find(s->stage, &tips[p]) >= 0 ||
+		    git_odb_exists_ext(s->odb, &tips[p],
 				       GIT_ODB_LOOKUP_NO_REFRESH)) {
 			/* Behind the local branch is nothing new. */
-			if (store_is_ancestor(s, &tips[p], &local) != 1)
+			if (store_pack_find(s->stage, &tips[p]) >= 0 ||
+			    store_is_ancestor(s, &tips[p], &local) != 1)
 				*changed = true;
 			continue;
 		}
-		if (copy_history(s, pe, &tips[p])) {
-			stage_drop(s);
+		if (copy_history(s, pe, &tips[p], mine, nmine)) {
+			if (store_pack_truncate(s->stage, mark))
+				stage_drop(s);
 			return 1;
 		}
 		*changed = true;
 	}
-	if (stage_flush(s, err))
-		return -1;
 	/*
 	 * The remote-tracking refs, as a fetch would leave them (git branch
-	 * -r shows what each peer holds); only the ones that moved are
-	 * written. Best effort: adoption reads the tips read here.
+	 * -r shows what each peer holds); only the ones that move.
 	 */
-	for (int p = 0; p < s->game.opt.nplayers; p++) {
-		char ref[256];
-		git_oid id, cur;
-		snprintf(ref, sizeof ref, "refs/heads/%s",
-			 s->game.names.name[p]);
-		if (git_reference_name_to_id(&id, pe->repo, ref))
+	for (int p = 0; p < n; p++) {
+		tracking *k = &t[*nt];
+		if (!read[p])
 			continue;
-		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", name,
+		snprintf(k->ref, sizeof k->ref, "refs/remotes/%s/%s", name,
 			 s->game.names.name[p]);
-		if (git_reference_name_to_id(&cur, s->repo, ref) == 0 &&
-		    git_oid_equal(&cur, &id))
+		if (!pe->tracked_known[p]) {
+			if (git_reference_name_to_id(&pe->tracked[p], s->repo,
+						     k->ref))
+				memset(&pe->tracked[p], 0,
+				       sizeof pe->tracked[p]);
+			pe->tracked_known[p] = true;
+		}
+		if (git_oid_equal(&pe->tracked[p], &tips[p]))
 			continue;
+		k->old = pe->tracked[p];
+		k->id = tips[p];
+		k->peer = (int)(pe - s->peers);
+		k->player = p;
+		(*nt)++;
+	}
+	return 0;
+}
+
+/*
+ * Writes the stage, then moves the remote-tracking refs t[0..n): one
+ * packed-refs write, or libgit2 ref by ref if that cannot be done. Only
+ * then does anything point at the staged objects. Returns 0, or -1 when
+ * the stage cannot be written.
+ */
+static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
+		  catan_err *err)
+{
+	if (stage_flush(s, err))
+		return -1;
+	if (n == 0 || write_tracking(s, cfg, t, n) == 0) {
+		for (int k = 0; k < n; k++) {
+			s->peers[t[k].peer].tracked[t[k].player] = t[k].id;
+			s->peers[t[k].peer].packed[t[k].player] = true;
+		}
+		return 0;
+	}
+	for (int k = 0; k < n; k++) {
 		git_reference *r = NULL;
-		if (git_reference_create(&r, s->repo, ref, &id, 1,
+		s->peers[t[k].peer].tracked_known[t[k].player] = false;
+		s->peers[t[k].peer].packed[t[k].player] = false;
+		if (git_reference_create(&r, s->repo, t[k].ref, &t[k].id, 1,
 					 "catan sync") == 0)
 			git_reference_free(r);
 	}
@@ -701,15 +1175,12 @@ static int read_path_remote(catan_store *s, const char *name, git_oid *tips,
 }
 
 /* Is pushing to remote `name` allowed (remote.<name>.catanpush)? */
-static bool push_allowed(catan_store *s, const char *name)
+static bool push_allowed(git_config *cfg, const char *name)
 {
-	git_config *cfg = NULL;
 	char key[300];
 	int on = 0;
 	snprintf(key, sizeof key, "remote.%s.catanpush", name);
-	if (git_repository_config_snapshot(&cfg, s->repo) == 0)
-		git_config_get_bool(&on, cfg, key);
-	git_config_free(cfg);
+	git_config_get_bool(&on, cfg, key);
 	return on != 0;
 }
 
@@ -751,31 +1222,55 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		     catan_sync_report *rep, catan_err *err)
 {
 	git_strarray all = {NULL, 0};
+	git_config *cfg = NULL;
 	int rc = 0;
 	memset(rep, 0, sizeof *rep);
 	if (s->batch)
 		return store_fail(err, "cannot sync in batch mode");
+	/* One reading of the configuration for the whole sync. */
+	if (git_repository_config_snapshot(&cfg, s->repo))
+		return store_git_fail(err, "reading the configuration");
 	if (nremotes == 0) {
-		if (git_remote_list(&all, s->repo))
+		if (git_remote_list(&all, s->repo)) {
+			git_config_free(cfg);
 			return store_git_fail(err, "listing remotes");
+		}
 		remotes = (const char *const *)all.strings;
 		nremotes = (int)all.count;
 	}
+	s->packs_added = false;
+	store_hold_tips(s); /* (not held if a branch is missing) */
+	/*
+	 * First every path remote is read and what it brings staged, then
+	 * the stage written as one pack and the remote-tracking refs moved
+	 * in one write, then each remote's branches verified and adopted in
+	 * turn (the ordinary fetch for the others, at their turn).
+	 */
+	typedef struct pending {
+		int fast;
+		bool changed, has[CATAN_MAX_PLAYERS];
+		git_oid tips[CATAN_MAX_PLAYERS];
+	} pending;
+	pending *pend = calloc((size_t)nremotes + 1, sizeof *pend);
+	tracking *track =
+	    calloc((size_t)nremotes * CATAN_MAX_PLAYERS + 1, sizeof *track);
+	int ntrack = 0;
+	if (!pend || !track)
+		rc = store_fail(err, "out of memory");
+	for (int i = 0; i < nremotes && rc == 0; i++)
+		pend[i].fast = read_path_remote(
+		    s, cfg, remotes[i], pend[i].tips, pend[i].has,
+		    &pend[i].changed, track, &ntrack);
+	if (rc == 0)
+		rc = settle(s, cfg, track, ntrack, err);
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
-		bool changed = false, has[CATAN_MAX_PLAYERS] = {false};
-		git_oid tips[CATAN_MAX_PLAYERS];
-		int fast =
-		    read_path_remote(s, remotes[i], tips, has, &changed, err);
-		if (fast < 0) {
-			rc = -1;
-			break;
-		}
-		if (fast == 0) {
+		bool changed = false;
+		if (pend[i].fast == 0) {
 			rep->fetched++;
-			if (changed)
-				rc = adopt_tips(s, remotes[i], tips, has, rep,
-						err);
+			if (pend[i].changed)
+				rc = adopt_tips(s, remotes[i], pend[i].tips,
+						pend[i].has, rep, err);
 		} else if (fetch_remote(s, remotes[i], &changed, &ferr)) {
 			/* An unreachable peer is not an error: play goes on. */
 			note(rep, "could not reach %s: %s", remotes[i],
@@ -784,14 +1279,29 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 			continue;
 		} else {
 			rep->fetched++;
+			s->packs_added |= changed;
+			/* (A fetch writes remote-tracking refs itself.) */
+			for (int k = 0; k < s->npeers; k++)
+				if (!strcmp(s->peers[k].name, remotes[i])) {
+					memset(
+					    s->peers[k].tracked_known, 0,
+					    sizeof s->peers[k].tracked_known);
+					memset(s->peers[k].packed, 0,
+					       sizeof s->peers[k].packed);
+				}
 			if (changed)
 				rc = catan_store_adopt(s, remotes[i], rep, err);
 		}
-		if (rc == 0 && push_allowed(s, remotes[i]))
+		if (rc == 0 && push_allowed(cfg, remotes[i]))
 			push_own(s, remotes[i], rep);
 	}
+	free(pend);
+	free(track);
 	git_strarray_dispose(&all);
-	if (rc == 0)
+	git_config_free(cfg);
+	s->tips_held = false;
+	/* Only a sync that brought packs can have made too many. */
+	if (rc == 0 && s->packs_added)
 		repack_if_needed(s, 16);
 	return rc;
 }

@@ -52,9 +52,10 @@ static seen *table_get(const table *t, const git_oid *id)
 static seen *table_put(table *t, const git_oid *id)
 {
 	if ((t->n + 1) * 2 > t->cap) {
-		table bigger = {
-		    calloc(t->cap ? t->cap * 2 : 1024, sizeof(seen)),
-		    t->cap ? t->cap * 2 : 1024, 0};
+		/* Small at first: a sync checks a few commits, and each
+		 * entry holds a whole state. */
+		table bigger = {calloc(t->cap ? t->cap * 2 : 16, sizeof(seen)),
+				t->cap ? t->cap * 2 : 16, 0};
 		if (!bigger.slot)
 			return NULL;
 		for (size_t i = 0; i < t->cap; i++)
@@ -107,6 +108,21 @@ static int oidset_add(oidset *set, const git_oid *id)
 			set->n++;
 			return 1;
 		}
+	}
+}
+
+/* Is id in the set? */
+static bool oidset_has(const oidset *set, const git_oid *id)
+{
+	if (!set->cap)
+		return false;
+	size_t h;
+	memcpy(&h, id->id, sizeof h);
+	for (size_t i = h & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
+		if (git_oid_equal(&set->id[i], id))
+			return true;
+		if (git_oid_is_zero(&set->id[i]))
+			return false;
 	}
 }
 
@@ -236,8 +252,18 @@ static seen *known(ctx *c, const git_oid *id)
 	int author = a && a->name ? catan_names_find(&c->s->game.names, a->name,
 						     strlen(a->name))
 				  : -1;
+	/* The state this handle last wrote or verified is at hand. */
+	bool cached = c->s->cached && git_oid_equal(&c->s->cache_id, id);
+	if (cached)
+		st = c->s->cache_state;
+	for (int i = 0; i < STORE_STATE_MEMO && !cached; i++)
+		if (git_oid_equal(&c->s->states[i].id, id)) {
+			st = c->s->states[i].state;
+			cached = true;
+		}
 	if (author < 0 ||
-	    store_read_state(&st, c->s, git_commit_tree_id(commit), &err)) {
+	    (!cached &&
+	     store_read_state(&st, c->s, git_commit_tree_id(commit), &err))) {
 		git_commit_free(commit);
 		return NULL;
 	}
@@ -707,32 +733,208 @@ static int check_walk(ctx *c, git_revwalk *walk)
 	return rc;
 }
 
+/*
+ * The commits reachable from newtips[] that no local branch holds, parents
+ * before children, in *out (malloc'ed, *n of them). A commit is held when
+ * it is an ancestor of a local tip, which store_is_ancestor decides by
+ * walking back only through the turns since it: the work is what is new,
+ * not the game's length. (libgit2's revwalk with the local tips hidden
+ * orders by commit time, and commits of one second tie.) A commit that
+ * cannot be read is listed all the same: the check reports it. Returns 0
+ * or -1 (out of memory).
+ */
+static int new_commits(catan_store *s, const git_oid *newtips, git_oid **out,
+		       size_t *nout)
+{
+	int np = s->game.opt.nplayers, nl = 0;
+	git_oid local[CATAN_MAX_PLAYERS];
+	oidset visited = {NULL, 0, 0}, listed = {NULL, 0, 0};
+	git_oid *todo = NULL, *found = NULL;
+	size_t n = 0, cap = 0, nf = 0, fcap = 0;
+	int rc = -1;
+
+	*out = NULL;
+	*nout = 0;
+	for (int p = 0; p < np; p++) {
+		git_oid t;
+		bool dup = false;
+		if (store_branch_tip(&t, s, p))
+			continue;
+		for (int k = 0; k < nl; k++)
+			dup |= git_oid_equal(&local[k], &t);
+		if (!dup)
+			local[nl++] = t;
+	}
+	/* Newest first: every commit that is new, with its parents. */
+	for (int p = 0; p < np; p++) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			git_oid *more = realloc(todo, cap * sizeof *todo);
+			if (!more)
+				goto done;
+			todo = more;
+		}
+		todo[n++] = newtips[p];
+	}
+	while (n > 0) {
+		git_oid id = todo[--n];
+		int added = oidset_add(&visited, &id);
+		if (added < 0)
+			goto done;
+		if (added == 0)
+			continue;
+		bool held = false;
+		for (int k = 0; k < nl && !held; k++)
+			held = store_is_ancestor(s, &id, &local[k]) == 1;
+		if (held)
+			continue;
+		if (nf == fcap) {
+			fcap = fcap ? 2 * fcap : 32;
+			git_oid *more = realloc(found, fcap * sizeof *found);
+			if (!more)
+				goto done;
+			found = more;
+		}
+		found[nf++] = id;
+		if (oidset_add(&listed, &id) < 0)
+			goto done;
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, s->repo, &id))
+			continue;
+		unsigned np2 = git_commit_parentcount(c);
+		if (n + np2 > cap) {
+			cap = 2 * (n + np2);
+			git_oid *more = realloc(todo, cap * sizeof *todo);
+			if (!more) {
+				git_commit_free(c);
+				goto done;
+			}
+			todo = more;
+		}
+		for (unsigned i = 0; i < np2; i++)
+			todo[n++] = *git_commit_parent_id(c, i);
+		git_commit_free(c);
+	}
+	/*
+	 * Parents first: a depth-first post-order over the listed commits
+	 * (todo is the stack; a commit is pushed back above its unlisted
+	 * parents and emitted when it comes up again with all of them out).
+	 */
+	oidset emitted = {NULL, 0, 0};
+	git_oid *order = malloc((nf ? nf : 1) * sizeof *order);
+	size_t no = 0;
+	if (!order)
+		goto done;
+	for (size_t i = nf; i-- > 0;) {
+		n = 0;
+		todo[n++] = found[i];
+		while (n > 0) {
+			git_oid id = todo[n - 1];
+			git_commit *c = NULL;
+			bool ready = true;
+			size_t at = n;
+			if (oidset_has(&emitted, &id)) {
+				n--;
+				continue;
+			}
+			if (git_commit_lookup(&c, s->repo, &id) == 0) {
+				unsigned k = git_commit_parentcount(c);
+				if (n + k > cap) {
+					cap = 2 * (n + k);
+					git_oid *more =
+					    realloc(todo, cap * sizeof *todo);
+					if (!more) {
+						git_commit_free(c);
+						free(order);
+						free(emitted.id);
+						goto done;
+					}
+					todo = more;
+				}
+				for (unsigned j = k; j-- > 0;) {
+					const git_oid *pid =
+					    git_commit_parent_id(c, j);
+					if (oidset_has(&listed, pid) &&
+					    !oidset_has(&emitted, pid)) {
+						todo[n++] = *pid;
+						ready = false;
+					}
+				}
+				git_commit_free(c);
+			}
+			if (!ready)
+				continue;
+			n = at - 1;
+			if (oidset_add(&emitted, &id) < 0) {
+				free(order);
+				free(emitted.id);
+				goto done;
+			}
+			order[no++] = id;
+		}
+	}
+	free(emitted.id);
+	*out = order;
+	*nout = no;
+	rc = 0;
+done:
+	free(todo);
+	free(found);
+	free(visited.id);
+	free(listed.id);
+	return rc;
+}
+
 int store_verify_new(catan_store *s, const git_oid *newtips,
 		     catan_verify_report *rep, catan_err *err)
 {
 	ctx c = {s, {NULL, 0, 0}, rep, true, newtips};
-	git_revwalk *walk = NULL;
+	git_oid *ids = NULL, last;
+	size_t n = 0;
 	int rc = 0;
 
 	memset(rep, 0, sizeof *rep);
 	rep->ok = true;
-	if (git_revwalk_new(&walk, s->repo)) {
-		return store_git_fail(err, "walking the history");
-	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	for (int p = 0; p < s->game.opt.nplayers; p++) {
-		git_oid local;
-		if (git_revwalk_push(walk, &newtips[p]) ||
-		    (store_branch_tip(&local, s, p) == 0 &&
-		     git_revwalk_hide(walk, &local))) {
-			git_revwalk_free(walk);
-			return store_git_fail(err, "walking the new commits");
+	if (new_commits(s, newtips, &ids, &n))
+		return store_fail(err, "out of memory walking the new commits");
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		git_commit *commit = NULL;
+		if (git_commit_lookup(&commit, s->repo, &ids[i])) {
+			rc = bad(&c, &ids[i], "unreadable commit");
+			break;
 		}
+		unsigned np = git_commit_parentcount(commit);
+		rc = np == 0   ? bad(&c, &ids[i], "a second root commit")
+		     : np == 1 ? check_action(&c, commit)
+			       : check_merge(&c, commit);
+		git_commit_free(commit);
+		rep->commits++;
+		last = ids[i];
 	}
-	rc = check_walk(&c, walk);
-	git_revwalk_free(walk);
 	if (rc == 0)
-		check_new_on_own_branch(&c);
+		rc = check_new_on_own_branch(&c);
+	/*
+	 * The newest state checked is the one the next action or sync most
+	 * likely starts from: keep it at hand (catan_store_current, known()).
+	 */
+	for (size_t i = n > STORE_STATE_MEMO ? n - STORE_STATE_MEMO : 0;
+	     rc == 0 && i < n; i++) {
+		seen *k = table_get(&c.t, &ids[i]);
+		store_state_memo *m = &s->states[s->states_next];
+		if (!k)
+			continue;
+		m->id = ids[i];
+		m->state = k->state;
+		s->states_next = (s->states_next + 1) % STORE_STATE_MEMO;
+	}
+	seen *e = rc == 0 && n > 0 ? table_get(&c.t, &last) : NULL;
+	if (e) {
+		s->cached = true;
+		s->cache_discard = e->discard;
+		git_oid_cpy(&s->cache_id, &last);
+		s->cache_state = e->state;
+	}
+	free(ids);
 	free(c.t.slot);
 	return 0;
 }

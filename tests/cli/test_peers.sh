@@ -66,6 +66,34 @@ converged "$d"
 merges=$($catan -C "$d/red" verify | sed -n 's/.*(\([0-9]*\) discard merges.*/\1/p')
 ok "4 peers, full mesh over paths and file://, a complete game ($merges discard merges), identical tips, verify and fsck everywhere"
 
+# 1a. What a path remote's sync leaves for git: remote-tracking refs (in
+#     packed-refs, one write per sync) equal to the remotes' branches, a
+#     reflog for each that git reads and that ends where the ref is, and
+#     packs (written with our own index) that git verifies.
+for p in "${players[@]}"; do
+	for r in $(git -C "$d/$p" remote); do
+		[[ $r == origin ]] && src=$d/red || src=$d/$r
+		for q in "${players[@]}"; do
+			want=$(git -C "$src" rev-parse "refs/heads/$q")
+			got=$(git -C "$d/$p" rev-parse "refs/remotes/$r/$q") || fail "$p: no refs/remotes/$r/$q"
+			[[ $got == "$want" ]] || fail "$p: refs/remotes/$r/$q is $got, $r has $want"
+			if [[ -f $d/$p/logs/refs/remotes/$r/$q ]]; then
+				last=$(git -C "$d/$p" reflog show --format=%H -n 1 "refs/remotes/$r/$q") ||
+					fail "$p: git cannot read the reflog of refs/remotes/$r/$q"
+				[[ $last == "$want" ]] || fail "$p: reflog of refs/remotes/$r/$q ends at $last"
+			fi
+		done
+	done
+	git -C "$d/$p" for-each-ref >/dev/null 2>&1 || fail "$p: git cannot list the refs"
+	for idx in "$d/$p"/objects/pack/*.idx; do
+		git -C "$d/$p" verify-pack "$idx" >/dev/null 2>&1 || fail "$p: git verify-pack $idx"
+	done
+done
+[[ -f $d/blue/packed-refs ]] || fail "no packed-refs at blue"
+git -C "$d/blue" pack-refs --all && $catan -C "$d/blue" sync >/dev/null &&
+	$catan -C "$d/blue" verify >/dev/null || fail "sync or verify after git pack-refs"
+ok "remote-tracking refs equal each remote's branches, with reflogs git reads; every pack passes git verify-pack"
+
 # 2. Gossip: a ring, each peer fetches from one neighbour only.
 d=$tmp/ring
 make_game "$d" 6

@@ -520,6 +520,137 @@ static void test_pack__refuses_bad_bases(void **st)
 	store_pack_free(p);
 }
 
+/* Reads every id back through libgit2 and compares it with its content. */
+static void read_back(const char *dir, const git_oid *ids,
+		      unsigned char *const *v, const size_t *lens, int n)
+{
+	git_repository *repo = NULL;
+	git_odb *odb = NULL;
+	assert_int_equal(git_repository_open(&repo, dir), 0);
+	assert_int_equal(git_repository_odb(&odb, repo), 0);
+	for (int i = 0; i < n; i++) {
+		git_odb_object *o = NULL;
+		assert_int_equal(git_odb_read(&o, odb, &ids[i]), 0);
+		assert_int_equal(git_odb_object_size(o), lens[i]);
+		assert_memory_equal(git_odb_object_data(o), v[i], lens[i]);
+		git_odb_object_free(o);
+	}
+	git_odb_free(odb);
+	git_repository_free(repo);
+}
+
+/*
+ * The sync stage's packs (stored blocks, no deltas), packs merged by
+ * copying their entries (OFS_DELTA distances rewritten, an object in two
+ * packs kept once) and a truncated pack: each index is what git expects
+ * (git verify-pack recomputes it from the pack) and every object reads
+ * back.
+ */
+static void test_pack__stored_merged_truncated(void **st)
+{
+	char *tmp = sh_tmpdir("packmerge");
+	char packdir[600], out[8192], name[3][GIT_OID_HEXSZ + 1];
+	git_oid ids[CHAIN + 3];
+	unsigned char *v[CHAIN + 3];
+	size_t lens[CHAIN + 3];
+	catan_err err = {{0}};
+	(void)st;
+	for (int i = 0; i < CHAIN; i++) {
+		char buf[400];
+		int k = snprintf(buf, sizeof buf,
+				 "turn %d red main\ndice %d %d\ndraws %d\n", i,
+				 i % 6 + 1, i % 5 + 1, 7 * i);
+		v[i] = malloc((size_t)k);
+		memcpy(v[i], buf, (size_t)k);
+		lens[i] = (size_t)k;
+	}
+	git_libgit2_init();
+	git_repository *repo = NULL;
+	assert_int_equal(git_repository_init(&repo, tmp, 1), 0);
+	git_repository_free(repo);
+	snprintf(packdir, sizeof packdir, "%s/objects/pack", tmp);
+
+	/* 1: deltas (OFS) against the previous version. */
+	store_pack *p = chain_pack(ids, v, lens);
+	assert_int_equal(store_pack_write(p, packdir, name[0], &err), 0);
+	store_pack_free(p);
+	/* 2: stored, three objects of pack 1 again, two new, one dropped. */
+	assert_int_equal(store_pack_new_fast(&p), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(
+		    store_pack_add(p, GIT_OBJECT_BLOB, v[i], lens[i], NULL, 0),
+		    i);
+	static const char *more[3] = {"one more\n", "", "dropped\n"};
+	for (int i = 0; i < 3; i++) {
+		v[CHAIN + i] = (unsigned char *)strdup(more[i]);
+		lens[CHAIN + i] = strlen(more[i]);
+		assert_int_equal(store_pack_add(p, GIT_OBJECT_BLOB,
+						v[CHAIN + i], lens[CHAIN + i],
+						NULL, 0),
+				 3 + i);
+		assert_int_equal(git_odb_hash(&ids[CHAIN + i], more[i],
+					      strlen(more[i]), GIT_OBJECT_BLOB),
+				 0);
+		assert_true(
+		    git_oid_equal(store_pack_id(p, 3 + i), &ids[CHAIN + i]));
+	}
+	assert_int_equal(store_pack_find(p, &ids[CHAIN + 2]), 5);
+	assert_int_equal(store_pack_truncate(p, 5), 0);
+	assert_int_equal(store_pack_count(p), 5);
+	assert_int_equal(store_pack_find(p, &ids[CHAIN + 2]), -1);
+	assert_int_equal(store_pack_find(p, &ids[1]), 1);
+	assert_int_equal(store_pack_truncate(p, 6), -1);
+	/* Stored blocks: the content is there as it is. */
+	size_t len = 0;
+	const unsigned char *bytes = store_pack_finish(p, &len);
+	bool found = false;
+	for (size_t i = 0; i + 9 <= len && !found; i++)
+		found = !memcmp(bytes + i, "one more\n", 9);
+	assert_true(found);
+	assert_int_equal(store_pack_write(p, packdir, name[1], &err), 0);
+	store_pack_free(p);
+	sh_must(out, sizeof out,
+		"cd '%s' && git verify-pack objects/pack/pack-%s.idx && "
+		"git verify-pack objects/pack/pack-%s.idx",
+		tmp, name[0], name[1]);
+	read_back(tmp, ids, v, lens, CHAIN + 2);
+
+	/* Merged: one pack, every object once, git agrees. */
+	char stem[2][64];
+	const char *stems[2] = {stem[1], stem[0]};
+	for (int i = 0; i < 2; i++)
+		snprintf(stem[i], sizeof stem[i], "pack-%s", name[i]);
+	assert_int_equal(store_pack_merge(packdir, stems, 2, name[2], &err), 0);
+	for (int i = 0; i < 2; i++) {
+		char path[800];
+		snprintf(path, sizeof path, "%s/%s.idx", packdir, stem[i]);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/%s.pack", packdir, stem[i]);
+		unlink(path);
+	}
+	sh_must(out, sizeof out,
+		"cd '%s' && git verify-pack -v objects/pack/pack-%s.idx | "
+		"grep -c ' blob '",
+		tmp, name[2]);
+	assert_int_equal(atoi(out), CHAIN + 2);
+	sh_must(out, sizeof out,
+		"cd '%s' && git verify-pack -v objects/pack/pack-%s.idx | "
+		"awk '$2==\"blob\" && NF > 5' | wc -l",
+		tmp, name[2]);
+	assert_true(atoi(out) > CHAIN - 10); /* the deltas survived */
+	sh_must(out, sizeof out, "git -C '%s' fsck --strict 2>&1", tmp);
+	read_back(tmp, ids, v, lens, CHAIN + 2);
+	/* A pack that is not there, or an index of another pack: refused. */
+	const char *missing[1] = {
+	    "pack-0000000000000000000000000000000000000000"};
+	assert_int_equal(store_pack_merge(packdir, missing, 1, NULL, &err), -1);
+	for (int i = 0; i < CHAIN + 3; i++)
+		free(v[i]);
+	git_libgit2_shutdown();
+	sh_rmrf(tmp);
+	free(tmp);
+}
+
 /* A batch game (as simulate plays it), flushed: what stock git sees. */
 static void test_pack__batch_game_flush(void **st)
 {
@@ -610,6 +741,7 @@ int main(void)
 	    cmocka_unit_test(test_pack__read_back_depth_and_determinism),
 	    cmocka_unit_test(test_pack__long_chain_in_segments),
 	    cmocka_unit_test(test_pack__refuses_bad_bases),
+	    cmocka_unit_test(test_pack__stored_merged_truncated),
 	    cmocka_unit_test(test_pack__batch_game_flush),
 	    cmocka_unit_test(test_pack__gc_loose_game),
 	};
