@@ -89,7 +89,13 @@ static int run(const char *mode, const char *catan, long commits, long window,
 	g.opt.seed = 3;
 	catan_names_default(&g.names, 4);
 	catan_board_beginner(&g.board);
-	if (catan_store_create(&h, host, &g, CATAN_TIME_DETERMINISTIC, &err)) {
+	/*
+	 * Dated a minute a turn, as a real game's commits grow older: git's
+	 * upload-pack stops its walks at commits older than what it looks
+	 * for, and commits all of one date (simulate's) would make it walk
+	 * the whole history on every fetch.
+	 */
+	if (catan_store_create(&h, host, &g, CATAN_TIME_TURNS, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
@@ -100,17 +106,17 @@ static int run(const char *mode, const char *catan, long commits, long window,
 		snprintf(portarg, sizeof portarg, "%d", port);
 		snprintf(url, sizeof url, "git://127.0.0.1:%d/", port);
 		if (!strcmp(mode, "git")) {
-			char *argv[] = {(char *)catan, "-C", host, "serve",
-					"--port", portarg, NULL};
+			char *argv[] = {(char *)catan, "-C",	host, "serve",
+					"--port",      portarg, NULL};
 			server = spawn(argv);
 		} else {
 			char listen[32], portopt[32];
 			snprintf(base, sizeof base, "--base-path=%s", host);
 			snprintf(listen, sizeof listen, "--listen=127.0.0.1");
 			snprintf(portopt, sizeof portopt, "--port=%d", port);
-			char *argv[] = {"git", "daemon", "--export-all",
-					"--reuseaddr", listen, portopt, base,
-					NULL};
+			char *argv[] = {"git",	       "daemon", "--export-all",
+					"--reuseaddr", listen,	 portopt,
+					base,	       NULL};
 			server = spawn(argv);
 		}
 	}
@@ -175,8 +181,8 @@ static int run(const char *mode, const char *catan, long commits, long window,
 		double *win = malloc(sizeof(double) * (size_t)k);
 		memcpy(win, t + w0, sizeof(double) * (size_t)k);
 		qsort(win, (size_t)k, sizeof *win, cmp);
-		printf("  %5ld .. %-7ld %10.2f %10.2f\n", w0 + 1, w1, win[k / 2],
-		       win[(k * 9) / 10]);
+		printf("  %5ld .. %-7ld %10.2f %10.2f\n", w0 + 1, w1,
+		       win[k / 2], win[(k * 9) / 10]);
 		free(win);
 	}
 	if (turn > 0 && nl > 0)

@@ -34,10 +34,16 @@ typedef struct catan_commit_id {
 	char hex[41];
 } catan_commit_id;
 
-/* Commit timestamps: real time, or derived from seed and step (simulate). */
+/*
+ * Commit timestamps: real time; the seed's date for every commit (simulate:
+ * the same game gives the same ids, and the smallest packs); or the seed's
+ * date plus a minute a turn (the benchmarks of peers: reproducible, with
+ * dates that grow as a real game's do, which git's walks rely on).
+ */
 typedef enum {
 	CATAN_TIME_NOW,
 	CATAN_TIME_DETERMINISTIC,
+	CATAN_TIME_TURNS,
 } catan_time_mode;
 
 /*
@@ -45,9 +51,8 @@ typedef enum {
  * an empty directory) with the genesis commit for game `g`, every player's
  * branch pointing at it, and HEAD at the first player's branch.
  */
-int catan_store_create(catan_store **out, const char *path,
-		       const catan_game *g, catan_time_mode time,
-		       catan_err *err);
+int catan_store_create(catan_store **out, const char *path, const catan_game *g,
+		       catan_time_mode time, catan_err *err);
 
 /*
  * The same, already in batch mode (see catan_store_batch): even the genesis
@@ -84,12 +89,12 @@ const catan_game *catan_store_game(const catan_store *s);
  * the next ordinary action builds on (the 7-roll commit while discards are
  * pending). May be NULL.
  */
-int catan_store_current(catan_state *out, catan_commit_id *head,
-			catan_store *s, catan_err *err);
+int catan_store_current(catan_state *out, catan_commit_id *head, catan_store *s,
+			catan_err *err);
 
 /* The state at revision `rev` (any git revision syntax; NULL = current). */
-int catan_store_state_at(catan_state *out, catan_commit_id *id,
-			 catan_store *s, const char *rev, catan_err *err);
+int catan_store_state_at(catan_state *out, catan_commit_id *id, catan_store *s,
+			 const char *rev, catan_err *err);
 
 /*
  * Player `actor` does `a`: fast-forwards the actor's branch to the current
@@ -116,8 +121,8 @@ int catan_store_gc(catan_store *s, catan_err *err);
 
 /* Result of catan_store_verify. */
 typedef struct catan_verify_report {
-	long commits;	     /* commits checked */
-	long merges;	     /* discard merges among them */
+	long commits; /* commits checked */
+	long merges;  /* discard merges among them */
 	bool ok;
 	catan_commit_id bad; /* first bad commit, when !ok */
 	char why[512];	     /* what is wrong with it */

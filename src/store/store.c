@@ -8,17 +8,17 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "store_internal.h"
 #include "pack.h"
+#include "store_internal.h"
 
 #include <git2/sys/mempack.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -243,8 +243,9 @@ static int read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
 		    !join(sub, sizeof sub, path, "/")) {
 			char shown[128];
 			printable(shown, sizeof shown, name);
-			store_fail(err, "unexpected entry \"%s%.40s\" (name too "
-					"long)",
+			store_fail(err,
+				   "unexpected entry \"%s%.40s\" (name too "
+				   "long)",
 				   prefix, shown);
 			goto done;
 		}
@@ -276,13 +277,15 @@ static int read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
 			store_git_fail(err, "reading a blob");
 			goto done;
 		}
-		int added = catan_files_add(out, path, git_blob_rawcontent(blob),
-					    (size_t)git_blob_rawsize(blob));
+		int added =
+		    catan_files_add(out, path, git_blob_rawcontent(blob),
+				    (size_t)git_blob_rawsize(blob));
 		git_blob_free(blob);
 		if (added) {
 			char shown[128];
 			printable(shown, sizeof shown, path);
-			store_fail(err, "unexpected entry \"%s\" (too many files)",
+			store_fail(err,
+				   "unexpected entry \"%s\" (too many files)",
 				   shown);
 			goto done;
 		}
@@ -292,7 +295,6 @@ done:
 	git_tree_free(tree);
 	return rc;
 }
-
 
 int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 		     catan_err *err)
@@ -343,15 +345,17 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 		 int turn, const git_oid *tree_id, const git_oid *parents,
 		 int nparents, catan_err *err)
 {
-	git_signature *sig = NULL;
+	git_signature *sig = NULL, *asig = NULL;
 	git_tree *tree = NULL;
 	const git_commit *pc[CATAN_MAX_PLAYERS + 1];
 	git_commit *owned[CATAN_MAX_PLAYERS + 1] = {NULL};
 	char email[64], message[256];
 	int rc = -1;
 	const char *name = s->game.names.name[author];
-	git_time_t when;
 
+	git_time_t when, authored;
+	git_time_t base =
+	    1700000000 + (git_time_t)(s->game.opt.seed % 100000000);
 	if (s->time == CATAN_TIME_DETERMINISTIC)
 		/*
 		 * The seed alone: the same game gives the same commit ids.
@@ -360,15 +364,22 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 		 * then the same, so a commit's delta against that player's
 		 * earlier commit copies them whole, also for the first commit
 		 * of a turn (8 B less per commit in a pack). The Turn
-		 * trailer says when the action was played.
+		 * trailer says when the action was played. The price: git's
+		 * own walks (`git log A..B`, upload-pack answering a fetch)
+		 * stop at commits older than what they look for, and with
+		 * one date for all they walk the whole history.
 		 */
-		when = 1700000000 + (git_time_t)(s->game.opt.seed % 100000000);
+		when = authored = base;
+	else if (s->time == CATAN_TIME_TURNS)
+		/* A minute a turn from the seed's date: a table's pace. */
+		when = authored = base + (git_time_t)turn * 60;
 	else
-		when = (git_time_t)time(NULL);
+		when = authored = (git_time_t)time(NULL);
 	store_email(email, sizeof email, name);
 	snprintf(message, sizeof message, "%s\n\nPlayer: %s\nTurn: %d\n",
 		 subject, name, turn);
-	if (git_signature_new(&sig, name, email, when, 0)) {
+	if (git_signature_new(&sig, name, email, when, 0) ||
+	    git_signature_new(&asig, name, email, authored, 0)) {
 		store_git_fail(err, "making a signature");
 		goto done;
 	}
@@ -383,8 +394,8 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 		}
 		pc[i] = owned[i];
 	}
-	if (git_commit_create(out, s->repo, NULL, sig, sig, NULL, message, tree,
-			      (size_t)nparents, pc)) {
+	if (git_commit_create(out, s->repo, NULL, asig, sig, NULL, message,
+			      tree, (size_t)nparents, pc)) {
 		store_git_fail(err, "writing the commit");
 		goto done;
 	}
@@ -394,6 +405,7 @@ done:
 		git_commit_free(owned[i]);
 	git_tree_free(tree);
 	git_signature_free(sig);
+	git_signature_free(asig);
 	return rc;
 }
 
@@ -584,7 +596,8 @@ int catan_store_flush(catan_store *s, catan_err *err)
 	for (int p = 0; p < s->game.opt.nplayers; p++) {
 		git_oid old;
 		char ref[128];
-		snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[p]);
+		snprintf(ref, sizeof ref, "refs/heads/%s",
+			 s->game.names.name[p]);
 		if (git_revwalk_push(walk, &s->tips[p]) ||
 		    (git_reference_name_to_id(&old, s->repo, ref) == 0 &&
 		     git_revwalk_hide(walk, &old))) {
@@ -618,7 +631,8 @@ int catan_store_flush(catan_store *s, catan_err *err)
 	 * pack, its index, HEAD, config and packed-refs. Later moves write
 	 * loose refs again, as git does.
 	 */
-	if (git_repository_refdb(&refdb, s->repo) || git_refdb_compress(refdb)) {
+	if (git_repository_refdb(&refdb, s->repo) ||
+	    git_refdb_compress(refdb)) {
 		store_git_fail(err, "packing the branches");
 		goto done;
 	}
@@ -668,12 +682,18 @@ const catan_game *catan_store_game(const catan_store *s)
 void store_drop_template(const char *gitdir)
 {
 	static const char *const files[] = {
-		"description",	       "info/exclude", "hooks/README.sample",
-		"hooks/applypatch-msg.sample", "hooks/commit-msg.sample",
-		"hooks/post-update.sample",    "hooks/pre-applypatch.sample",
-		"hooks/pre-commit.sample",     "hooks/pre-push.sample",
-		"hooks/pre-rebase.sample",     "hooks/prepare-commit-msg.sample",
-		"hooks/update.sample",
+	    "description",
+	    "info/exclude",
+	    "hooks/README.sample",
+	    "hooks/applypatch-msg.sample",
+	    "hooks/commit-msg.sample",
+	    "hooks/post-update.sample",
+	    "hooks/pre-applypatch.sample",
+	    "hooks/pre-commit.sample",
+	    "hooks/pre-push.sample",
+	    "hooks/pre-rebase.sample",
+	    "hooks/prepare-commit-msg.sample",
+	    "hooks/update.sample",
 	};
 	static const char *const dirs[] = {"info", "hooks", "refs/tags",
 					   "objects/info"};
@@ -688,9 +708,8 @@ void store_drop_template(const char *gitdir)
 	}
 }
 
-int catan_store_create(catan_store **out, const char *path,
-		       const catan_game *g, catan_time_mode time,
-		       catan_err *err)
+int catan_store_create(catan_store **out, const char *path, const catan_game *g,
+		       catan_time_mode time, catan_err *err)
 {
 	return catan_store_create_ext(out, path, g, time, false, err);
 }
@@ -711,8 +730,8 @@ int catan_store_create_ext(catan_store **out, const char *path,
 	catan_files_init(&files);
 	if (stat(path, &sb) == 0) {
 		if (!S_ISDIR(sb.st_mode))
-			return store_fail(err, "%s exists and is not a directory",
-					  path);
+			return store_fail(
+			    err, "%s exists and is not a directory", path);
 		if (rmdir(path) != 0) /* only an empty directory may exist */
 			return store_fail(err,
 					  "%s exists and is not empty: "
@@ -739,9 +758,9 @@ int catan_store_create_ext(catan_store **out, const char *path,
 	 * wall-clock time, and its branches move once, when flushed.
 	 */
 	if (git_repository_config(&cfg, s->repo) ||
-	    git_config_set_string(cfg, "core.logAllRefUpdates",
-				  time == CATAN_TIME_DETERMINISTIC ? "false"
-								   : "always")) {
+	    git_config_set_string(
+		cfg, "core.logAllRefUpdates",
+		time == CATAN_TIME_DETERMINISTIC ? "false" : "always")) {
 		store_git_fail(err, "configuring the repository");
 		goto done;
 	}
@@ -770,8 +789,8 @@ int catan_store_create_ext(catan_store **out, const char *path,
 			snprintf(e[i].name, sizeof e[i].name, "%s",
 				 files.file[i].path + 5);
 			e[i].dir = false;
-			if (put_blob(&e[i].id, s, CATAN_FILES_MAX, &files.file[i],
-				     true)) {
+			if (put_blob(&e[i].id, s, CATAN_FILES_MAX,
+				     &files.file[i], true)) {
 				store_git_fail(err, "writing game/");
 				goto done;
 			}
@@ -861,8 +880,8 @@ int catan_store_open(catan_store **out, const char *path, catan_err *err)
 		store_fail(err, "the genesis has no game/ directory");
 		goto done;
 	}
-	if (read_tree_into(&files, s, git_tree_entry_id(game), "game/", 1,
-			   NULL, err))
+	if (read_tree_into(&files, s, git_tree_entry_id(game), "game/", 1, NULL,
+			   err))
 		goto done;
 	if (catan_codec_decode_game(&s->game, &files, &ce)) {
 		store_fail(err, "%s:%d: %s", ce.path, ce.line, ce.msg);
