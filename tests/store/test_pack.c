@@ -275,6 +275,25 @@ static store_pack *chain_pack(git_oid *ids, unsigned char **versions,
 	return p;
 }
 
+/* Reads every id back through libgit2 and compares it with its content. */
+static void read_back(const char *dir, const git_oid *ids,
+		      unsigned char *const *v, const size_t *lens, int n)
+{
+	git_repository *repo = NULL;
+	git_odb *odb = NULL;
+	assert_int_equal(git_repository_open(&repo, dir), 0);
+	assert_int_equal(git_repository_odb(&odb, repo), 0);
+	for (int i = 0; i < n; i++) {
+		git_odb_object *o = NULL;
+		assert_int_equal(git_odb_read(&o, odb, &ids[i]), 0);
+		assert_int_equal(git_odb_object_size(o), lens[i]);
+		assert_memory_equal(git_odb_object_data(o), v[i], lens[i]);
+		git_odb_object_free(o);
+	}
+	git_odb_free(odb);
+	git_repository_free(repo);
+}
+
 static void test_pack__read_back_depth_and_determinism(void **st)
 {
 	char *tmp = sh_tmpdir("pack");
@@ -336,18 +355,10 @@ static void test_pack__read_back_depth_and_determinism(void **st)
 	store_pack_free(p);
 
 	/* libgit2 reads every object back as written. */
-	git_odb *odb = NULL;
-	assert_int_equal(git_repository_odb(&odb, repo), 0);
-	for (int i = 0; i < CHAIN; i++) {
-		git_odb_object *o = NULL;
-		assert_int_equal(git_odb_read(&o, odb, &ids[i]), 0);
-		assert_int_equal(git_odb_object_size(o), lens[i]);
-		assert_memory_equal(git_odb_object_data(o), v[i], lens[i]);
-		git_odb_object_free(o);
-		free(v[i]);
-	}
-	git_odb_free(odb);
 	git_repository_free(repo);
+	read_back(tmp, ids, v, lens, CHAIN);
+	for (int i = 0; i < CHAIN; i++)
+		free(v[i]);
 	/* And so does git. */
 	sh_must(out, sizeof out,
 		"cd '%s' && git verify-pack objects/pack/*.idx >/dev/null && "
@@ -477,22 +488,14 @@ static void test_pack__long_chain_in_segments(void **st)
 
 	git_libgit2_init();
 	git_repository *repo = NULL;
-	git_odb *odb = NULL;
 	assert_int_equal(git_repository_init(&repo, tmp, 1), 0);
+	git_repository_free(repo);
 	snprintf(packdir, sizeof packdir, "%s/objects/pack", tmp);
 	assert_int_equal(store_pack_write(p, packdir, NULL, &err), 0);
 	store_pack_free(p);
-	assert_int_equal(git_repository_odb(&odb, repo), 0);
-	for (int i = 0; i < LONG_CHAIN; i++) {
-		git_odb_object *o = NULL;
-		assert_int_equal(git_odb_read(&o, odb, &ids[i]), 0);
-		assert_int_equal(git_odb_object_size(o), lens[i]);
-		assert_memory_equal(git_odb_object_data(o), v[i], lens[i]);
-		git_odb_object_free(o);
+	read_back(tmp, ids, v, lens, LONG_CHAIN);
+	for (int i = 0; i < LONG_CHAIN; i++)
 		free(v[i]);
-	}
-	git_odb_free(odb);
-	git_repository_free(repo);
 	git_libgit2_shutdown();
 	sh_must(out, sizeof out,
 		"cd '%s' && git verify-pack -v objects/pack/*.idx | "
@@ -518,25 +521,6 @@ static void test_pack__refuses_bad_bases(void **st)
 			 1);
 	assert_int_equal(store_pack_depth(p, 1), 0);
 	store_pack_free(p);
-}
-
-/* Reads every id back through libgit2 and compares it with its content. */
-static void read_back(const char *dir, const git_oid *ids,
-		      unsigned char *const *v, const size_t *lens, int n)
-{
-	git_repository *repo = NULL;
-	git_odb *odb = NULL;
-	assert_int_equal(git_repository_open(&repo, dir), 0);
-	assert_int_equal(git_repository_odb(&odb, repo), 0);
-	for (int i = 0; i < n; i++) {
-		git_odb_object *o = NULL;
-		assert_int_equal(git_odb_read(&o, odb, &ids[i]), 0);
-		assert_int_equal(git_odb_object_size(o), lens[i]);
-		assert_memory_equal(git_odb_object_data(o), v[i], lens[i]);
-		git_odb_object_free(o);
-	}
-	git_odb_free(odb);
-	git_repository_free(repo);
 }
 
 /*
