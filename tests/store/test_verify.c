@@ -148,6 +148,41 @@ static void move_branch(inj *x, int p, const git_oid *id)
 }
 
 /*
+ * The commit of the next actor's first legal action on the head, with the
+ * tree of its result (*after, may be NULL), written but not on a branch.
+ */
+static git_oid legal_commit(inj *x, catan_state *after)
+{
+	char text[160];
+	catan_state next;
+	legal(x, 0, text, sizeof text, &next);
+	git_oid tree = state_tree(x, &next);
+	if (after)
+		*after = next;
+	return sh_commit_action(x->repo, &tree, &x->head,
+				x->g->names.name[x->next], text, x->cur.turn);
+}
+
+/*
+ * Runs verify on a fresh handle and expects it to accept the history;
+ * `what` names the injection in the failure. Returns the handle (the
+ * caller frees it and the directory).
+ */
+static catan_store *inj_expect_ok(inj *x, const char *what)
+{
+	catan_verify_report rep;
+	catan_err err = {{0}};
+	catan_store_free(x->s);
+	git_repository_free(x->repo);
+	catan_store *s = sh_open(x->dir);
+	assert_int_equal(catan_store_verify(s, &rep, &err), 0);
+	if (!rep.ok)
+		fail_msg("verify refused %s: %s: %s", what, rep.bad.hex,
+			 rep.why);
+	return s;
+}
+
+/*
  * Runs verify on a fresh handle and expects it to reject commit `bad` (or
  * `bad2` when not NULL) with a reason containing `why` (NULL: any), and to
  * write nothing. Cleans up.
@@ -231,23 +266,12 @@ static void test_verify__right_tree_is_accepted(void **st)
 {
 	/* The control: the same injection without the tampering passes. */
 	inj x;
-	char text[160];
 	catan_state next;
-	catan_verify_report rep;
-	catan_err err = {{0}};
 	(void)st;
 	inj_begin(&x);
-	legal(&x, 0, text, sizeof text, &next);
-	git_oid tree = state_tree(&x, &next);
-	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
-				     x.g->names.name[x.next], text, x.cur.turn);
+	git_oid c = legal_commit(&x, &next);
 	move_branch(&x, x.next, &c);
-	catan_store_free(x.s);
-	git_repository_free(x.repo);
-	catan_store *s = sh_open(x.dir);
-	assert_int_equal(catan_store_verify(s, &rep, &err), 0);
-	if (!rep.ok)
-		fail_msg("a hand-made valid commit was refused: %s", rep.why);
+	catan_store *s = inj_expect_ok(&x, "a hand-made valid commit");
 	catan_state cur;
 	sh_current(s, &cur, NULL);
 	assert_true(catan_state_hash(&cur) == catan_state_hash(&next));
@@ -406,26 +430,12 @@ static void log_unlanded_move(inj *x, int p, const git_oid *to)
 static void test_verify__move_that_never_landed(void **st)
 {
 	inj x;
-	char text[160];
-	catan_state next;
-	catan_verify_report rep;
-	catan_err err = {{0}};
 	(void)st;
 	inj_begin(&x);
 	move_branch(&x, x.next, &x.head); /* the fast-forward before acting */
-	legal(&x, 0, text, sizeof text, &next);
-	git_oid tree = state_tree(&x, &next);
-	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
-				     x.g->names.name[x.next], text, x.cur.turn);
+	git_oid c = legal_commit(&x, NULL);
 	log_unlanded_move(&x, x.next, &c);
-	catan_store_free(x.s);
-	git_repository_free(x.repo);
-	catan_store *s = sh_open(x.dir);
-	assert_int_equal(catan_store_verify(s, &rep, &err), 0);
-	if (!rep.ok)
-		fail_msg("verify refused a move that never landed: %s: %s",
-			 rep.bad.hex, rep.why);
-	catan_store_free(s);
+	catan_store_free(inj_expect_ok(&x, "a move that never landed"));
 	sh_rmrf(x.tmp);
 	free(x.tmp);
 }
@@ -434,15 +444,11 @@ static void test_verify__move_that_never_landed(void **st)
 static void test_verify__unlogged_move(void **st)
 {
 	inj x;
-	char text[160], path[1024], hex[GIT_OID_HEXSZ + 1];
-	catan_state next;
+	char path[1024], hex[GIT_OID_HEXSZ + 1];
 	(void)st;
 	inj_begin(&x);
 	move_branch(&x, x.next, &x.head);
-	legal(&x, 0, text, sizeof text, &next);
-	git_oid tree = state_tree(&x, &next);
-	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
-				     x.g->names.name[x.next], text, x.cur.turn);
+	git_oid c = legal_commit(&x, NULL);
 	/* Written as a file, as a hand or a script would: no log entry. */
 	snprintf(path, sizeof path, "%s/refs/heads/%s", x.dir,
 		 x.g->names.name[x.next]);
