@@ -989,13 +989,11 @@ int store_pack_merge(const char *packdir, const char *const *stems, int n,
 			int type = (*q >> 4) & 7;
 			while (q < end && (*q++ & 0x80))
 				;
-			if (nix == cap) {
-				cap = cap ? 2 * cap : 256;
-				idx_entry *more = realloc(ix, cap * sizeof *ix);
-				if (!more)
-					goto oom;
-				ix = more;
-			}
+			idx_entry *more =
+			    store_reserve(ix, &cap, nix + 1, sizeof *ix);
+			if (!more)
+				goto oom;
+			ix = more;
 			size_t at = out.len;
 			if (!bytes_reserve(&out, (size_t)(end - p) + 16) ||
 			    !map_put(&seen, &id, (int)nix))
@@ -1285,15 +1283,12 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 	memset(last->val, 0xff, sizeof last->val);
 	last->n = 0;
 	while ((walked = git_revwalk_next(&id, walk)) == 0) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			git_oid *more = realloc(ids, cap * sizeof *ids);
-			if (!more) {
-				store_fail(err, "out of memory writing a pack");
-				goto done;
-			}
-			ids = more;
+		git_oid *more = store_reserve(ids, &cap, n + 1, sizeof *ids);
+		if (!more) {
+			store_fail(err, "out of memory writing a pack");
+			goto done;
 		}
+		ids = more;
 		git_oid_cpy(&ids[n++], &id);
 	}
 	if (walked != GIT_ITEROVER) {

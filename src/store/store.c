@@ -42,6 +42,21 @@ int store_git_fail(catan_err *err, const char *what)
 			  e && e->message ? e->message : "unknown error");
 }
 
+void *store_reserve(void *a, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return a;
+	size_t n = *cap * 2 > need ? *cap * 2 : need;
+	if (n < 16)
+		n = 16;
+	if (n > SIZE_MAX / elem)
+		return NULL;
+	void *more = realloc(a, n * elem);
+	if (more)
+		*cap = n;
+	return more;
+}
+
 void store_oid_hex(catan_commit_id *out, const git_oid *id)
 {
 	if (out)

@@ -110,7 +110,7 @@ void store_drop_template(const char *gitdir);
 
 /* Fills err with a formatted sentence; returns -1. */
 int store_fail(catan_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* "what: <libgit2's last error>"; returns -1. */
 int store_git_fail(catan_err *err, const char *what);
 
@@ -136,6 +136,14 @@ int store_ssh_check_host(store_ssh *st, const char *host, int port,
 /* Registers the TCP stream with connect and I/O time limits (net.c) in
  * place of libgit2's own; call after each git_libgit2_init(). */
 int store_net_register(void);
+
+/*
+ * Room for `need` elements of `elem` bytes in the array `a` of capacity
+ * *cap: `a` itself when it has the room, else a larger copy (at least
+ * double, at least `need`, at least 16) with *cap updated; NULL when out
+ * of memory, `a` and *cap then untouched.
+ */
+void *store_reserve(void *a, size_t *cap, size_t need, size_t elem);
 
 void store_oid_hex(catan_commit_id *out, const git_oid *id);
 void store_email(char *out, size_t size, const char *name);

@@ -180,16 +180,13 @@ static int walk_turns(catan_store *s, const git_oid *from, int floor,
 		}
 		for (unsigned i = 0; rc == 0 && i < git_commit_parentcount(c);
 		     i++) {
-			if (n == cap) {
-				git_oid *more =
-				    realloc(todo, sizeof *todo * cap * 2);
-				if (!more) {
-					rc = -1;
-					break;
-				}
-				todo = more;
-				cap *= 2;
+			git_oid *more =
+			    store_reserve(todo, &cap, n + 1, sizeof *todo);
+			if (!more) {
+				rc = -1;
+				break;
 			}
+			todo = more;
 			todo[n++] = *git_commit_parent_id(c, i);
 		}
 		git_commit_free(c);
@@ -767,13 +764,10 @@ static int new_commits(catan_store *s, const git_oid *newtips, git_oid **out,
 	}
 	/* Newest first: every commit that is new, with its parents. */
 	for (int p = 0; p < np; p++) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 32;
-			git_oid *more = realloc(todo, cap * sizeof *todo);
-			if (!more)
-				goto done;
-			todo = more;
-		}
+		git_oid *more = store_reserve(todo, &cap, n + 1, sizeof *todo);
+		if (!more)
+			goto done;
+		todo = more;
 		todo[n++] = newtips[p];
 	}
 	while (n > 0) {
@@ -788,13 +782,11 @@ static int new_commits(catan_store *s, const git_oid *newtips, git_oid **out,
 			held = store_is_ancestor(s, &id, &local[k]) == 1;
 		if (held)
 			continue;
-		if (nf == fcap) {
-			fcap = fcap ? 2 * fcap : 32;
-			git_oid *more = realloc(found, fcap * sizeof *found);
-			if (!more)
-				goto done;
-			found = more;
-		}
+		git_oid *more =
+		    store_reserve(found, &fcap, nf + 1, sizeof *found);
+		if (!more)
+			goto done;
+		found = more;
 		found[nf++] = id;
 		if (oidset_add(&listed, &id) < 0)
 			goto done;
@@ -802,15 +794,12 @@ static int new_commits(catan_store *s, const git_oid *newtips, git_oid **out,
 		if (git_commit_lookup(&c, s->repo, &id))
 			continue;
 		unsigned np2 = git_commit_parentcount(c);
-		if (n + np2 > cap) {
-			cap = 2 * (n + np2);
-			git_oid *more = realloc(todo, cap * sizeof *todo);
-			if (!more) {
-				git_commit_free(c);
-				goto done;
-			}
-			todo = more;
+		more = store_reserve(todo, &cap, n + np2, sizeof *todo);
+		if (!more) {
+			git_commit_free(c);
+			goto done;
 		}
+		todo = more;
 		for (unsigned i = 0; i < np2; i++)
 			todo[n++] = *git_commit_parent_id(c, i);
 		git_commit_free(c);
@@ -839,18 +828,15 @@ static int new_commits(catan_store *s, const git_oid *newtips, git_oid **out,
 			}
 			if (git_commit_lookup(&c, s->repo, &id) == 0) {
 				unsigned k = git_commit_parentcount(c);
-				if (n + k > cap) {
-					cap = 2 * (n + k);
-					git_oid *more =
-					    realloc(todo, cap * sizeof *todo);
-					if (!more) {
-						git_commit_free(c);
-						free(order);
-						free(emitted.id);
-						goto done;
-					}
-					todo = more;
+				git_oid *more = store_reserve(todo, &cap, n + k,
+							      sizeof *todo);
+				if (!more) {
+					git_commit_free(c);
+					free(order);
+					free(emitted.id);
+					goto done;
 				}
+				todo = more;
 				for (unsigned j = k; j-- > 0;) {
 					const git_oid *pid =
 					    git_commit_parent_id(c, j);
