@@ -42,6 +42,22 @@ int store_git_fail(catan_err *err, const char *what)
 			  e && e->message ? e->message : "unknown error");
 }
 
+int store_claim_dir(const char *path, const char *what, catan_err *err)
+{
+	struct stat sb;
+	if (stat(path, &sb) != 0)
+		return 0;
+	if (!S_ISDIR(sb.st_mode))
+		return store_fail(err, "%s exists and is not a directory",
+				  path);
+	if (rmdir(path) != 0) /* only an empty directory may exist */
+		return store_fail(err,
+				  "%s exists and is not empty: refusing "
+				  "to %s",
+				  path, what);
+	return 0;
+}
+
 void *store_reserve(void *a, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
@@ -738,21 +754,12 @@ int catan_store_create_ext(catan_store **out, const char *path,
 	catan_state st;
 	git_config *cfg = NULL;
 	git_oid tree_id, commit_id;
-	struct stat sb;
 	int rc = -1;
 
 	*out = NULL;
 	catan_files_init(&files);
-	if (stat(path, &sb) == 0) {
-		if (!S_ISDIR(sb.st_mode))
-			return store_fail(
-			    err, "%s exists and is not a directory", path);
-		if (rmdir(path) != 0) /* only an empty directory may exist */
-			return store_fail(err,
-					  "%s exists and is not empty: "
-					  "refusing to overwrite it",
-					  path);
-	}
+	if (store_claim_dir(path, "overwrite it", err))
+		return -1;
 	if (catan_state_init(&st, &g->board, &g->opt))
 		return store_fail(err, "game options out of range");
 	if (!(s = store_new()))

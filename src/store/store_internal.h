@@ -138,6 +138,13 @@ int store_ssh_check_host(store_ssh *st, const char *host, int port,
 int store_net_register(void);
 
 /*
+ * Makes way for a new repository at `path`: nothing there, or an empty
+ * directory (removed). Otherwise -1 and err says why, ending "refusing to
+ * <what>".
+ */
+int store_claim_dir(const char *path, const char *what, catan_err *err);
+
+/*
  * Room for `need` elements of `elem` bytes in the array `a` of capacity
  * *cap: `a` itself when it has the room, else a larger copy (at least
  * double, at least `need`, at least 16) with *cap updated; NULL when out

@@ -1386,17 +1386,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	*out = NULL;
 	memset(rep, 0, sizeof *rep);
 	/* Only a new or empty directory: a failed join then removes it all. */
-	struct stat sb;
-	if (stat(path, &sb) == 0) {
-		if (!S_ISDIR(sb.st_mode))
-			return store_fail(
-			    err, "%s exists and is not a directory", path);
-		if (rmdir(path) != 0)
-			return store_fail(err,
-					  "%s exists and is not empty: "
-					  "refusing to join into it",
-					  path);
-	}
+	if (store_claim_dir(path, "join into it", err))
+		return -1;
 	git_libgit2_init();
 	store_net_register();
 	if (git_repository_init(&repo, path, 1)) {
