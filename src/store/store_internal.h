@@ -55,6 +55,17 @@ struct catan_store {
 	 */
 	bool tips_held;
 	git_oid held_tips[CATAN_MAX_PLAYERS];
+	/*
+	 * Branches sync adopted and has not written yet (adopt_tips in
+	 * sync.c): held_tips has where they go, from move_old. They are all
+	 * written at once, with the remote-tracking refs, in one write of
+	 * packed-refs.
+	 */
+	bool move_pending[CATAN_MAX_PLAYERS];
+	git_oid move_old[CATAN_MAX_PLAYERS];
+	/* refs/heads/<p> has no loose file: this handle moved it last, in
+	 * packed-refs (store_move_branch writes a loose one again). */
+	bool branch_packed[CATAN_MAX_PLAYERS];
 
 	/*
 	 * The trees this handle built (act, verify) or copied (sync) last: a

@@ -64,10 +64,29 @@ static void quarantine(catan_store *s, const char *remote, int p,
 }
 
 /*
+ * Moves the branch of player p from `old` to `id` (a descendant) for the
+ * rest of this sync: in memory when the tips are held (settle writes it,
+ * with every other move of the sync, in one write of packed-refs), else
+ * at once through libgit2. 0 or -1.
+ */
+static int defer_move(catan_store *s, int p, const git_oid *old,
+		      const git_oid *id, catan_err *err)
+{
+	if (!s->tips_held)
+		return store_move_branch(s, p, old, id, "catan sync", err);
+	if (!s->move_pending[p]) {
+		s->move_old[p] = *old;
+		s->move_pending[p] = true;
+	}
+	s->held_tips[p] = *id;
+	return 0;
+}
+
+/*
  * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
  * player p where has[p]. Every object reachable from the tips is in the
- * object database on disk. Returns -1 only when the local repository
- * cannot be updated.
+ * object database on disk. The branches that move are written by settle.
+ * Returns -1 only when the local repository cannot be updated.
  */
 static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 		      const bool *has, catan_sync_report *rep, catan_err *err)
@@ -122,8 +141,7 @@ static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 			for (int p = 0; p < n; p++) {
 				if (!ahead[p])
 					continue;
-				if (store_move_branch(s, p, &local[p], &cand[p],
-						      "catan sync", err))
+				if (defer_move(s, p, &local[p], &cand[p], err))
 					return -1;
 				git_oid_tostr(hex, sizeof hex, &cand[p]);
 				note(rep, "adopted %s from %s: now at %.10s",
@@ -156,8 +174,9 @@ static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 	return 0;
 }
 
-int catan_store_adopt(catan_store *s, const char *remote,
-		      catan_sync_report *rep, catan_err *err)
+/* adopt_tips for what the remote-tracking refs of `remote` hold. */
+static int adopt_remote(catan_store *s, const char *remote,
+			catan_sync_report *rep, catan_err *err)
 {
 	git_oid tips[CATAN_MAX_PLAYERS];
 	bool has[CATAN_MAX_PLAYERS] = {false};
@@ -823,7 +842,10 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 	return rc < 0 ? 1 : rc;
 }
 
-/* A remote-tracking ref to move after the stage is written. */
+/*
+ * A ref to move in settle's one write of packed-refs: a remote-tracking
+ * ref of s->peers[peer] for `player`, or (peer < 0) the branch of `player`.
+ */
 typedef struct tracking {
 	char ref[256];
 	git_oid old, id;  /* old: zero when there is none */
@@ -889,19 +911,25 @@ static int by_name(const void *a, const void *b)
 
 #define PACKED_HEADER "# pack-refs with: peeled fully-peeled sorted \n"
 
+/* How reflog lines are written: where to, and dated when. */
+typedef struct log_opts {
+	int all; /* core.logAllRefUpdates: create logs that are missing */
+	time_t now;
+	long off; /* the local offset from UTC in minutes */
+} log_opts;
+
 /*
- * Moves the remote-tracking refs t[0..n) in one write of packed-refs (git's
- * format, as libgit2 and git write it: the header, then records sorted by
- * name) rather than a loose ref each: a lock file, written, renamed over
- * packed-refs, then the loose files of those refs removed (they would
- * hide the packed values) and their reflogs appended to (when
- * core.logAllRefUpdates is "always" or true, or the log exists). File
- * creations are what a sync costs most on a disk; this is one per sync
- * instead of one per ref. Returns 0; -1 when packed-refs is locked or not
- * in that format, or cannot be written: nothing moved then.
+ * Rewrites packed-refs with the refs t[0..n) at t[k].id, or at t[k].old
+ * when `at_old` (their values do not change then: see write_packed): a
+ * lock file, written, renamed over packed-refs. When `lo` is given, the
+ * reflogs of the branches among t are appended to before the rename, as
+ * libgit2 does (a crash in between leaves each log one forward move ahead
+ * of its branch, which verify accepts, and the next sync moves them).
+ * Returns 0; -1 when packed-refs is locked or not in git's format, or
+ * cannot be written: nothing moved then.
  */
-static int write_tracking(catan_store *s, git_config *cfg, const tracking *t,
-			  int n)
+static int packed_rewrite(catan_store *s, const tracking *t, int n,
+			  bool at_old, const log_opts *lo)
 {
 	const char *gitdir = git_repository_path(s->repo);
 	char path[4300], lock[4310];
@@ -963,7 +991,8 @@ static int write_tracking(catan_store *s, git_config *cfg, const tracking *t,
 	for (int k = 0; k < n; k++) {
 		if (nrec == cap)
 			goto done;
-		packed r = {t[k].ref, strlen(t[k].ref), NULL, 0, &t[k].id};
+		packed r = {t[k].ref, strlen(t[k].ref), NULL, 0,
+			    at_old ? &t[k].old : &t[k].id};
 		rec[nrec++] = r;
 	}
 	qsort(rec, nrec, sizeof *rec, by_name);
@@ -982,37 +1011,20 @@ static int write_tracking(catan_store *s, git_config *cfg, const tracking *t,
 				rec[i].name);
 		}
 	}
-	if (fclose(w) || rename(lock, path))
+	if (fclose(w))
 		goto done;
-	rc = 0;
-	/* What the move leaves to do: best effort, as for a fetch. */
-	int all = 0;
-	if (git_config_get_bool(&all, cfg, "core.logAllRefUpdates") != 0) {
-		git_buf v = {NULL, 0, 0};
-		all = git_config_get_string_buf(&v, cfg,
-						"core.logAllRefUpdates") == 0 &&
-		      !strcasecmp(v.ptr, "always");
-		git_buf_dispose(&v);
-	}
-	/* As git_signature_now dates a line: the local offset in minutes. */
-	time_t now = time(NULL);
-	struct tm utc;
-	gmtime_r(&now, &utc);
-	utc.tm_isdst = -1;
-	long off = (long)difftime(now, mktime(&utc)) / 60;
-	for (int k = 0; k < n; k++) {
-		store_peer *pe = &s->peers[t[k].peer];
-		if (!pe->packed[t[k].player]) {
-			char loose[4300];
-			snprintf(loose, sizeof loose, "%s%s", gitdir, t[k].ref);
-			unlink(loose);
-		}
-		int log = open_log(s, t[k].ref, all != 0);
+	for (int k = 0; k < n && lo; k++) {
+		if (t[k].peer >= 0)
+			continue;
+		int log = open_log(s, t[k].ref, lo->all != 0);
 		if (log >= 0) {
-			log_move(s, log, &t[k].old, &t[k].id, now, off);
+			log_move(s, log, &t[k].old, &t[k].id, lo->now, lo->off);
 			close(log);
 		}
 	}
+	if (rename(lock, path))
+		goto done;
+	rc = 0;
 done:
 	if (rc) {
 		if (fd >= 0)
@@ -1022,6 +1034,95 @@ done:
 	free(rec);
 	free(old);
 	return rc;
+}
+
+/* Removes the loose file of ref: 0 when there is none left. */
+static int unlink_loose(catan_store *s, const char *ref)
+{
+	char loose[4300];
+	snprintf(loose, sizeof loose, "%s%s", git_repository_path(s->repo),
+		 ref);
+	return unlink(loose) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/*
+ * Moves the refs t[0..n) in one write of packed-refs (git's format, as
+ * libgit2 and git write it: the header, then records sorted by name)
+ * rather than a loose ref each. File creations are what a sync costs most
+ * on a disk; this is one per sync instead of one per ref, and the moves of
+ * the branches are one atomic step: a crash never leaves one branch moved
+ * and another, whose new commits the first already holds, behind (verify
+ * would find commits off their author's branch).
+ *
+ * A loose file of a ref hides its packed value, so it must go. For a
+ * branch it goes first, in a write of packed-refs that keeps every value
+ * where it is (only after a clone or this peer's own commits, which libgit2
+ * writes loose); then the move. A remote-tracking ref's loose file goes
+ * after the move (no rule ties it to the others), and its reflog is
+ * appended to then. This handle holds the writer lock: nothing else moves
+ * these refs meanwhile.
+ *
+ * Returns 0; -1 when packed-refs is locked or not in git's format, or
+ * cannot be written: nothing moved then.
+ */
+static int write_packed(catan_store *s, git_config *cfg, const tracking *t,
+			int n)
+{
+	log_opts lo = {0, time(NULL), 0};
+	if (git_config_get_bool(&lo.all, cfg, "core.logAllRefUpdates") != 0) {
+		git_buf v = {NULL, 0, 0};
+		lo.all = git_config_get_string_buf(&v, cfg,
+						   "core.logAllRefUpdates") ==
+			     0 &&
+			 !strcasecmp(v.ptr, "always");
+		git_buf_dispose(&v);
+	}
+	/* As git_signature_now dates a line: the local offset in minutes. */
+	struct tm utc;
+	gmtime_r(&lo.now, &utc);
+	utc.tm_isdst = -1;
+	lo.off = (long)difftime(lo.now, mktime(&utc)) / 60;
+
+	tracking loose[CATAN_MAX_PLAYERS];
+	int nloose = 0;
+	for (int k = 0; k < n; k++) {
+		struct stat sb;
+		char file[4300];
+		if (t[k].peer >= 0 || s->branch_packed[t[k].player])
+			continue;
+		snprintf(file, sizeof file, "%s%s",
+			 git_repository_path(s->repo), t[k].ref);
+		if (lstat(file, &sb) == 0)
+			loose[nloose++] = t[k];
+		else if (errno == ENOENT)
+			s->branch_packed[t[k].player] = true;
+		else
+			return -1;
+	}
+	if (nloose > 0) {
+		if (packed_rewrite(s, loose, nloose, true, NULL))
+			return -1;
+		for (int k = 0; k < nloose; k++) {
+			if (unlink_loose(s, loose[k].ref))
+				return -1; /* (nothing moved) */
+			s->branch_packed[loose[k].player] = true;
+		}
+	}
+	if (packed_rewrite(s, t, n, false, &lo))
+		return -1;
+	for (int k = 0; k < n; k++) {
+		if (t[k].peer < 0)
+			continue;
+		store_peer *pe = &s->peers[t[k].peer];
+		if (!pe->packed[t[k].player] && unlink_loose(s, t[k].ref) == 0)
+			pe->packed[t[k].player] = true;
+		int log = open_log(s, t[k].ref, lo.all != 0); /* best effort */
+		if (log >= 0) {
+			log_move(s, log, &t[k].old, &t[k].id, lo.now, lo.off);
+			close(log);
+		}
+	}
+	return 0;
 }
 
 /*
@@ -1146,25 +1247,43 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 }
 
 /*
- * Writes the stage, then moves the remote-tracking refs t[0..n): one
- * packed-refs write, or libgit2 ref by ref if that cannot be done. Only
- * then does anything point at the staged objects. Returns 0, or -1 when
- * the stage cannot be written.
+ * Moves the remote-tracking refs t[0..n) (room for CATAN_MAX_PLAYERS
+ * more) and the branches adopt_tips adopted: one packed-refs write, or
+ * libgit2 ref by ref if that cannot be done. The objects they point at are
+ * on disk already (stage_flush). Returns 0, or -1 when a branch cannot be
+ * moved.
  */
 static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 		  catan_err *err)
 {
-	if (stage_flush(s, err))
-		return -1;
-	if (n == 0 || write_tracking(s, cfg, t, n) == 0) {
-		for (int k = 0; k < n; k++) {
+	int nt = n;
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		if (!s->move_pending[p])
+			continue;
+		tracking *k = &t[n++];
+		snprintf(k->ref, sizeof k->ref, "refs/heads/%s",
+			 s->game.names.name[p]);
+		k->old = s->move_old[p];
+		k->id = s->held_tips[p];
+		k->peer = -1;
+		k->player = p;
+	}
+	memset(s->move_pending, 0, sizeof s->move_pending);
+	if (n == 0)
+		return 0;
+	if (write_packed(s, cfg, t, n) == 0) {
+		for (int k = 0; k < nt; k++)
 			s->peers[t[k].peer].tracked[t[k].player] = t[k].id;
-			s->peers[t[k].peer].packed[t[k].player] = true;
-		}
 		return 0;
 	}
 	for (int k = 0; k < n; k++) {
 		git_reference *r = NULL;
+		if (t[k].peer < 0) {
+			if (store_move_branch(s, t[k].player, &t[k].old,
+					      &t[k].id, "catan sync", err))
+				return -1;
+			continue;
+		}
 		s->peers[t[k].peer].tracked_known[t[k].player] = false;
 		s->peers[t[k].peer].packed[t[k].player] = false;
 		if (git_reference_create(&r, s->repo, t[k].ref, &t[k].id, 1,
@@ -1253,7 +1372,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	} pending;
 	pending *pend = calloc((size_t)nremotes + 1, sizeof *pend);
 	tracking *track =
-	    calloc((size_t)nremotes * CATAN_MAX_PLAYERS + 1, sizeof *track);
+	    calloc((size_t)(nremotes + 1) * CATAN_MAX_PLAYERS, sizeof *track);
 	int ntrack = 0;
 	if (!pend || !track)
 		rc = store_fail(err, "out of memory");
@@ -1262,15 +1381,18 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		    s, cfg, remotes[i], pend[i].tips, pend[i].has,
 		    &pend[i].changed, track, &ntrack);
 	if (rc == 0)
+		rc = stage_flush(s, err);
+	for (int i = 0; i < nremotes && rc == 0; i++)
+		if (pend[i].fast == 0 && pend[i].changed)
+			rc = adopt_tips(s, remotes[i], pend[i].tips,
+					pend[i].has, rep, err);
+	if (rc == 0)
 		rc = settle(s, cfg, track, ntrack, err);
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
 		bool changed = false;
 		if (pend[i].fast == 0) {
 			rep->fetched++;
-			if (pend[i].changed)
-				rc = adopt_tips(s, remotes[i], pend[i].tips,
-						pend[i].has, rep, err);
 		} else if (fetch_remote(s, remotes[i], &changed, &ferr)) {
 			/* An unreachable peer is not an error: play goes on. */
 			note(rep, "could not reach %s: %s", remotes[i],
@@ -1290,7 +1412,9 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 					       sizeof s->peers[k].packed);
 				}
 			if (changed)
-				rc = catan_store_adopt(s, remotes[i], rep, err);
+				rc = adopt_remote(s, remotes[i], rep, err);
+			if (rc == 0)
+				rc = settle(s, cfg, track, 0, err);
 		}
 		if (rc == 0 && push_allowed(cfg, remotes[i]))
 			push_own(s, remotes[i], rep);
@@ -1300,9 +1424,27 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	git_strarray_dispose(&all);
 	git_config_free(cfg);
 	s->tips_held = false;
+	memset(s->move_pending, 0, sizeof s->move_pending);
 	/* Only a sync that brought packs can have made too many. */
 	if (rc == 0 && s->packs_added)
 		repack_if_needed(s, 16);
+	return rc;
+}
+
+int catan_store_adopt(catan_store *s, const char *remote,
+		      catan_sync_report *rep, catan_err *err)
+{
+	git_config *cfg = NULL;
+	tracking none[CATAN_MAX_PLAYERS];
+	if (git_repository_config_snapshot(&cfg, s->repo))
+		return store_git_fail(err, "reading the configuration");
+	store_hold_tips(s); /* (not held if a branch is missing) */
+	int rc = adopt_remote(s, remote, rep, err);
+	if (rc == 0)
+		rc = settle(s, cfg, none, 0, err);
+	s->tips_held = false;
+	memset(s->move_pending, 0, sizeof s->move_pending);
+	git_config_free(cfg);
 	return rc;
 }
 
