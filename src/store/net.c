@@ -19,11 +19,21 @@
  *   - sets TCP_NODELAY: the git protocol sends small packets and waits for
  *     the answer, which Nagle's algorithm would delay.
  *
+ * Over ssh:// libssh2 moves the bytes itself: it makes the descriptor
+ * non-blocking and waits in its own poll(), with no time limit as libgit2
+ * 1.5 sets it up, so neither the socket's timeouts nor our read and write
+ * see a silent server. One watcher thread, running while any connection is
+ * open, therefore looks at each every few milliseconds and cuts it
+ * (shutdown(), which wakes any poll on it) when the kernel says no data
+ * went either way for CATAN_IO_TIMEOUT_MS (TCP_INFO), or its deadline has
+ * passed; the reason is kept for the error message (store_net_cut).
+ *
  * The first four members of `net_stream` are laid out as libgit2's own
  * git_socket_stream (the stream, host, port, descriptor): libgit2's ssh
  * transport reads the descriptor from there to hand it to libssh2. The
  * ssh test (tests/cli/test_ssh.sh) fails if that ever stops holding.
  */
+#define _DEFAULT_SOURCE /* struct tcp_info */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -34,6 +44,10 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +58,7 @@
 
 #include "store_internal.h"
 
-typedef struct {
+typedef struct net_stream_ {
 	git_stream parent;
 	char *host;
 	char *port;
@@ -52,7 +66,11 @@ typedef struct {
 	/* ours from here on */
 	int connect_ms, io_ms, deadline_ms;
 	long long until; /* CLOCK_MONOTONIC ms after which nothing goes */
+	atomic_int cut;	 /* CUT_IDLE or CUT_DEADLINE once the watcher cut it */
+	struct net_stream_ *next; /* in the watcher's list while connected */
 } net_stream;
+
+enum { CUT_IDLE = 1, CUT_DEADLINE = 2 };
 
 static long long now_ms(void)
 {
@@ -61,16 +79,130 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Why a connection was given up, as the error messages say it. */
+static void cut_why(char *buf, size_t n, const net_stream *st, int why)
+{
+	if (why == CUT_DEADLINE)
+		snprintf(buf, n,
+			 "%s port %s: the connection took longer than %d ms "
+			 "in all, giving up on it",
+			 st->host, st->port, st->deadline_ms);
+	else
+		snprintf(buf, n,
+			 "%s port %s: nothing moved for %d ms, giving up on "
+			 "the connection",
+			 st->host, st->port, st->io_ms);
+}
+
 /* 0 while the connection is within its deadline, else -1 and the error. */
 static int in_time(net_stream *st)
 {
-	if (now_ms() <= st->until)
+	char why[600];
+	int cut = atomic_load(&st->cut);
+	if (!cut && now_ms() <= st->until)
 		return 0;
-	git_error_set(GIT_ERROR_NET,
-		      "%s port %s: the connection took longer than %d ms in "
-		      "all, giving up on it",
-		      st->host, st->port, st->deadline_ms);
+	cut_why(why, sizeof why, st, cut ? cut : CUT_DEADLINE);
+	git_error_set(GIT_ERROR_NET, "%s", why);
 	return -1;
+}
+
+/* ---- the watcher ---- */
+
+static pthread_mutex_t watch_mu = PTHREAD_MUTEX_INITIALIZER;
+static net_stream *watched;   /* the open connections */
+static bool watcher_running;  /* (exits when the list is empty) */
+static char last_cut[600];    /* why the watcher last cut one */
+
+/* Cuts st when it is past its deadline or idle too long; holds watch_mu. */
+static void watch_one(net_stream *st, long long now)
+{
+	int why = 0;
+	struct tcp_info ti;
+	socklen_t len = sizeof ti;
+	if (now > st->until)
+		why = CUT_DEADLINE;
+	else if (getsockopt(st->s, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 &&
+		 len >= offsetof(struct tcp_info, tcpi_last_ack_recv) &&
+		 ti.tcpi_last_data_recv > (unsigned)st->io_ms &&
+		 ti.tcpi_last_data_sent > (unsigned)st->io_ms)
+		why = CUT_IDLE;
+	if (!why || atomic_load(&st->cut))
+		return;
+	atomic_store(&st->cut, why);
+	cut_why(last_cut, sizeof last_cut, st, why);
+	shutdown(st->s, SHUT_RDWR);
+}
+
+static void *watch(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		int tick = 250;
+		pthread_mutex_lock(&watch_mu);
+		if (!watched) {
+			watcher_running = false;
+			pthread_mutex_unlock(&watch_mu);
+			return NULL;
+		}
+		long long now = now_ms();
+		for (net_stream *st = watched; st; st = st->next) {
+			watch_one(st, now);
+			int t = (st->io_ms < st->deadline_ms ? st->io_ms
+							      : st->deadline_ms) /
+				8;
+			if (t < tick)
+				tick = t < 5 ? 5 : t;
+		}
+		pthread_mutex_unlock(&watch_mu);
+		nanosleep(&(struct timespec){tick / 1000,
+					     (tick % 1000) * 1000000L},
+			  NULL);
+	}
+}
+
+static void watch_add(net_stream *st)
+{
+	pthread_mutex_lock(&watch_mu);
+	st->next = watched;
+	watched = st;
+	if (!watcher_running) {
+		pthread_t t;
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+		watcher_running = pthread_create(&t, &a, watch, NULL) == 0;
+		pthread_attr_destroy(&a);
+	}
+	pthread_mutex_unlock(&watch_mu);
+}
+
+/* Takes st off the list: after this the watcher never touches it. */
+static void watch_remove(net_stream *st)
+{
+	pthread_mutex_lock(&watch_mu);
+	for (net_stream **p = &watched; *p; p = &(*p)->next)
+		if (*p == st) {
+			*p = st->next;
+			break;
+		}
+	pthread_mutex_unlock(&watch_mu);
+}
+
+void store_net_cut_forget(void)
+{
+	pthread_mutex_lock(&watch_mu);
+	last_cut[0] = '\0';
+	pthread_mutex_unlock(&watch_mu);
+}
+
+bool store_net_cut(char *buf, size_t n)
+{
+	pthread_mutex_lock(&watch_mu);
+	bool any = last_cut[0] != '\0';
+	if (any)
+		snprintf(buf, n, "%s", last_cut);
+	pthread_mutex_unlock(&watch_mu);
+	return any;
 }
 
 static int env_ms(const char *name, int dflt)
@@ -156,6 +288,7 @@ static int net_connect(git_stream *stream)
 	setsockopt(st->s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	setsockopt(st->s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	st->until = now_ms() + st->deadline_ms;
+	watch_add(st);
 	return 0;
 }
 
@@ -180,6 +313,8 @@ static ssize_t net_read(git_stream *stream, void *data, size_t len)
 	do
 		r = recv(st->s, data, len, 0);
 	while (r < 0 && errno == EINTR);
+	if (r <= 0 && atomic_load(&st->cut))
+		return in_time(st); /* the watcher cut it: say why */
 	if (r < 0)
 		stalled(st, "reading from");
 	return r;
@@ -196,6 +331,8 @@ static ssize_t net_write(git_stream *stream, const char *data, size_t len,
 	do
 		r = send(st->s, data, len, MSG_NOSIGNAL);
 	while (r < 0 && errno == EINTR);
+	if (r < 0 && atomic_load(&st->cut))
+		return in_time(st);
 	if (r < 0)
 		stalled(st, "writing to");
 	return r;
@@ -205,8 +342,10 @@ static int net_close(git_stream *stream)
 {
 	net_stream *st = (net_stream *)stream;
 	int r = 0;
-	if (st->s >= 0)
+	if (st->s >= 0) {
+		watch_remove(st);
 		r = close(st->s);
+	}
 	st->s = -1;
 	return r;
 }

@@ -251,6 +251,7 @@ void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
 			 const char *url)
 {
 	memset(st, 0, sizeof *st);
+	store_net_cut_forget(); /* (store_ssh_fail reports a cut since) */
 	st->port = 22;
 	/* ssh://[user@]host[:port]/path; scp-like user@host:path uses 22. */
 	char host[256], port[8];
@@ -267,6 +268,12 @@ void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
 
 int store_ssh_fail(const store_ssh *st, catan_err *err, const char *what)
 {
+	char cut[600];
+	if (store_net_cut(cut, sizeof cut)) {
+		snprintf(err->msg, sizeof err->msg, "%.100s: %.380s", what,
+			 cut);
+		return -1;
+	}
 	if (st->why[0]) {
 		snprintf(err->msg, sizeof err->msg, "%.100s: %.380s", what,
 			 st->why);

@@ -147,6 +147,14 @@ int store_ssh_check_host(store_ssh *st, const char *host, int port,
 /* Registers the TCP stream with connect and I/O time limits (net.c) in
  * place of libgit2's own; call after each git_libgit2_init(). */
 int store_net_register(void);
+/*
+ * Why the watcher of net.c last cut a connection (idle or past its
+ * deadline, naming host and port): true and copied into buf when it has
+ * since store_net_cut_forget. For the transports that bypass our reads
+ * (ssh: libssh2 reports only that the socket closed).
+ */
+void store_net_cut_forget(void);
+bool store_net_cut(char *buf, size_t n);
 
 /*
  * Makes way for a new repository at `path`: nothing there, or an empty

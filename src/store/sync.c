@@ -1325,11 +1325,13 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 		 s->game.names.name[me], s->game.names.name[me]);
 	if (git_remote_push(remote, &refspecs, &opt)) {
 		const git_error *e = git_error_last();
+		char cut[600];
 		note(rep, "could not push %s to %s: %s", s->game.names.name[me],
 		     name,
-		     ssh.why[0]	       ? ssh.why
-		     : e && e->message ? e->message
-				       : "refused");
+		     store_net_cut(cut, sizeof cut) ? cut
+		     : ssh.why[0]		    ? ssh.why
+		     : e && e->message		    ? e->message
+						    : "refused");
 	} else {
 		note(rep, "pushed %s to %s", s->game.names.name[me], name);
 		rep->pushed++;

@@ -45,11 +45,12 @@ static double now_s(void)
 }
 
 /*
- * Syncs a fresh game with remote git://127.0.0.1:port/game and checks it
- * was reported unreachable with `expect` in the report, within max_s
+ * Syncs a fresh game with remote <scheme>://127.0.0.1:port/game and checks
+ * it was reported unreachable with `expect` in the report, within max_s
  * seconds, nothing in the repository changed.
  */
-static void sync_refused(int port, const char *expect, double max_s)
+static void sync_refused(const char *scheme, int port, const char *expect,
+			 double max_s)
 {
 	char *dir = sh_tmpdir("net");
 	char path[4096], url[128], before[8192], after[8192];
@@ -59,7 +60,7 @@ static void sync_refused(int port, const char *expect, double max_s)
 	snprintf(path, sizeof path, "%s/g", dir);
 	sh_game(&g, 2, SH_BOARD_BEGINNER, 0, 0, 1);
 	catan_store *s = sh_create(path, &g);
-	snprintf(url, sizeof url, "git://127.0.0.1:%d/game", port);
+	snprintf(url, sizeof url, "%s://127.0.0.1:%d/game", scheme, port);
 	assert_int_equal(catan_store_remote_add(s, "peer", url, &err), 0);
 	sh_fingerprint(path, before, sizeof before);
 	double t0 = now_s();
@@ -82,23 +83,38 @@ static void sync_refused(int port, const char *expect, double max_s)
 }
 
 /* Accepts a connection (the kernel does) and never says a word. */
-static void test_net__silent_peer(void **st)
+static void silent_peer(const char *scheme)
 {
-	(void)st;
 	int port, fd = listener(&port);
 	setenv("CATAN_IO_TIMEOUT_MS", "300", 1);
-	sync_refused(port, "nothing moved for 300 ms", 5.0);
+	sync_refused(scheme, port, "nothing moved for 300 ms", 5.0);
 	unsetenv("CATAN_IO_TIMEOUT_MS");
 	close(fd);
 }
 
-/*
- * Sends "1" every 50 ms for ever: a pkt-line length of 0x1111 whose
- * payload never ends. The idle limit never fires; the deadline does.
- */
-static void test_net__trickling_peer(void **st)
+static void test_net__silent_peer(void **st)
 {
 	(void)st;
+	silent_peer("git");
+}
+
+/*
+ * The same over ssh://, where libssh2 waits for the server's banner in its
+ * own poll() on the socket: the watcher of net.c cuts the connection.
+ */
+static void test_net__silent_ssh_peer(void **st)
+{
+	(void)st;
+	silent_peer("ssh");
+}
+
+/*
+ * Sends "1" every 50 ms for ever: a pkt-line length of 0x1111 whose
+ * payload never ends (over ssh://, a banner line that never ends). The
+ * idle limit never fires; the deadline does.
+ */
+static void trickling_peer(const char *scheme)
+{
 	int port, fd = listener(&port);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
@@ -111,11 +127,23 @@ static void test_net__trickling_peer(void **st)
 		}
 	}
 	setenv("CATAN_NET_DEADLINE_MS", "700", 1);
-	sync_refused(port, "took longer than 700 ms in all", 5.0);
+	sync_refused(scheme, port, "took longer than 700 ms in all", 5.0);
 	unsetenv("CATAN_NET_DEADLINE_MS");
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	close(fd);
+}
+
+static void test_net__trickling_peer(void **st)
+{
+	(void)st;
+	trickling_peer("git");
+}
+
+static void test_net__trickling_ssh_peer(void **st)
+{
+	(void)st;
+	trickling_peer("ssh");
 }
 
 /* Nobody listens: refused at once, said so. */
@@ -124,7 +152,7 @@ static void test_net__closed_port(void **st)
 	(void)st;
 	int port, fd = listener(&port);
 	close(fd);
-	sync_refused(port, "cannot connect to 127.0.0.1", 5.0);
+	sync_refused("git", port, "cannot connect to 127.0.0.1", 5.0);
 }
 
 int main(void)
@@ -132,6 +160,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_net__silent_peer),
 	    cmocka_unit_test(test_net__trickling_peer),
+	    cmocka_unit_test(test_net__silent_ssh_peer),
+	    cmocka_unit_test(test_net__trickling_ssh_peer),
 	    cmocka_unit_test(test_net__closed_port),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
