@@ -501,13 +501,18 @@ int store_hold_tips(catan_store *s)
 
 /* ---- create and open ---- */
 
+void store_lib_init(void)
+{
+	git_libgit2_init();
+	store_net_register();
+}
+
 static catan_store *store_new(void)
 {
 	catan_store *s = calloc(1, sizeof *s);
 	if (s) {
 		s->lock_fd = -1;
-		git_libgit2_init();
-		store_net_register();
+		store_lib_init();
 	}
 	return s;
 }

@@ -147,6 +147,8 @@ int store_ssh_check_host(store_ssh *st, const char *host, int port,
 /* Registers the TCP stream with connect and I/O time limits (net.c) in
  * place of libgit2's own; call after each git_libgit2_init(). */
 int store_net_register(void);
+/* libgit2 initialised (once more: it counts) with our stream registered. */
+void store_lib_init(void);
 /*
  * Why the watcher of net.c last cut a connection (idle or past its
  * deadline, naming host and port): true and copied into buf when it has

@@ -792,20 +792,16 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 		memset(&g.parent, 0, sizeof g.parent);
 		if (k > 0)
 			g.parent = parents[0];
-		if (n + k > cap || nc == ccap) {
-			cap = 2 * (n + k) + 16;
-			ccap *= 2;
-			git_oid *more = realloc(todo, sizeof *todo * cap);
-			if (more)
-				todo = more;
-			got_commit *more2 =
-			    more ? realloc(got, sizeof *got * ccap) : NULL;
-			if (more2)
-				got = more2;
-			if (!more || !more2) {
-				rc = -1;
-				break;
-			}
+		git_oid *more = store_reserve(todo, &cap, n + k, sizeof *todo);
+		if (more)
+			todo = more;
+		got_commit *more2 =
+		    more ? store_reserve(got, &ccap, nc + 1, sizeof *got) : NULL;
+		if (more2)
+			got = more2;
+		if (!more || !more2) {
+			rc = -1;
+			break;
 		}
 		got[nc++] = g;
 		for (unsigned i = 0; i < k; i++)
@@ -1532,8 +1528,7 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	/* Only a new or empty directory: a failed join then removes it all. */
 	if (store_claim_dir(path, "join into it", err))
 		return -1;
-	git_libgit2_init();
-	store_net_register();
+	store_lib_init();
 	if (git_repository_init(&repo, path, 1)) {
 		store_git_fail(err, "creating the repository");
 		goto done;
