@@ -465,12 +465,10 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 	git_reference_free(r);
 	if (rc) {
 		s->tips_held = false; /* where is it now? read it again */
-		s->branch_packed[player] = false;
 		return store_git_fail(err, "moving the branch");
 	}
 	if (s->tips_held)
 		git_oid_cpy(&s->held_tips[player], id);
-	s->branch_packed[player] = false; /* libgit2 wrote a loose ref */
 	return 0;
 }
 

@@ -63,9 +63,6 @@ struct catan_store {
 	 */
 	bool move_pending[CATAN_MAX_PLAYERS];
 	git_oid move_old[CATAN_MAX_PLAYERS];
-	/* refs/heads/<p> has no loose file: this handle moved it last, in
-	 * packed-refs (store_move_branch writes a loose one again). */
-	bool branch_packed[CATAN_MAX_PLAYERS];
 
 	/*
 	 * The trees this handle built (act, verify) or copied (sync) last: a

@@ -905,7 +905,7 @@ static int by_name(const void *a, const void *b)
 		 : (x->name_len > y->name_len) - (x->name_len < y->name_len);
 }
 
-#define PACKED_HEADER "# pack-refs with: peeled fully-peeled sorted \n"
+#define PACKED_TRAITS "# pack-refs with:"
 
 /* How reflog lines are written: where to, and dated when. */
 typedef struct log_opts {
@@ -925,19 +925,25 @@ typedef struct log_opts {
  * cannot be written: nothing moved then.
  */
 static int packed_rewrite(catan_store *s, const tracking *t, int n,
-			  bool at_old, const log_opts *lo)
+			  bool at_old, const log_opts *lo, char *why,
+			  size_t whylen)
 {
 	const char *gitdir = git_repository_path(s->repo);
 	char path[4300], lock[4310];
 	char *old = NULL;
 	packed *rec = NULL;
-	size_t olen = 0, nrec = 0;
+	size_t olen = 0, nrec = 0, start = 0;
 	int rc = -1, fd = -1;
+	bool peeled = true, fully = true; /* (a new file: git's traits) */
 	snprintf(path, sizeof path, "%spacked-refs", gitdir);
 	snprintf(lock, sizeof lock, "%spacked-refs.lock", gitdir);
 	fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0)
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot create %.300s: %s", lock,
+			 strerror(errno));
 		return -1;
+	}
+	snprintf(why, whylen, "cannot read or write %.300s", path);
 	FILE *f = fopen(path, "rb");
 	if (f) {
 		struct stat sb;
@@ -948,22 +954,37 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 		else
 			olen = (size_t)-1;
 		fclose(f);
-		if (olen == (size_t)-1 ||
-		    (olen > 0 &&
-		     (olen < strlen(PACKED_HEADER) ||
-		      memcmp(old, PACKED_HEADER, strlen(PACKED_HEADER)))))
-			goto done; /* another layout: libgit2 handles it */
+		if (olen == (size_t)-1)
+			goto done;
 	} else if (errno != ENOENT) {
 		goto done;
+	}
+	/*
+	 * Any layout git or libgit2 writes: a traits line or none, records
+	 * sorted or not. The traits "peeled" and "fully-peeled" are kept as
+	 * they were (they say which records carry a "^" line); the records
+	 * are written sorted, and the file says so.
+	 */
+	if (olen > 0 && old[0] == '#') {
+		char *nl = memchr(old, '\n', olen);
+		if (!nl || strncmp(old, PACKED_TRAITS, strlen(PACKED_TRAITS)))
+			goto bad;
+		*nl = '\0';
+		peeled = strstr(old, " peeled ") != NULL;
+		fully = peeled && strstr(old, " fully-peeled ") != NULL;
+		*nl = '\n';
+		start = (size_t)(nl + 1 - old);
+	} else if (olen > 0) {
+		peeled = fully = false;
 	}
 	size_t cap = (size_t)n + olen / 42 + 1;
 	if (!(rec = malloc(sizeof *rec * cap)))
 		goto done;
-	for (size_t i = olen ? strlen(PACKED_HEADER) : 0; i < olen;) {
+	for (size_t i = start; i < olen;) {
 		char *nl = memchr(old + i, '\n', olen - i);
 		if (!nl || nl - (old + i) < GIT_OID_HEXSZ + 2 ||
 		    old[i + GIT_OID_HEXSZ] != ' ' || nrec == cap)
-			goto done;
+			goto bad;
 		packed r = {old + i + GIT_OID_HEXSZ + 1,
 			    (size_t)(nl - (old + i)) - GIT_OID_HEXSZ - 1,
 			    old + i, 0, NULL};
@@ -972,7 +993,7 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 			char *nl2 =
 			    memchr(end, '\n', (size_t)(old + olen - end));
 			if (!nl2)
-				goto done;
+				goto bad;
 			end = nl2 + 1;
 		}
 		r.len = (size_t)(end - r.text);
@@ -996,7 +1017,8 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 	if (!w)
 		goto done;
 	fd = -1;
-	fputs(PACKED_HEADER, w);
+	fprintf(w, "%s%s%s sorted \n", PACKED_TRAITS, peeled ? " peeled" : "",
+		fully ? " fully-peeled" : "");
 	for (size_t i = 0; i < nrec; i++) {
 		if (rec[i].text) {
 			fwrite(rec[i].text, 1, rec[i].len, w);
@@ -1021,6 +1043,9 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 	if (rename(lock, path))
 		goto done;
 	rc = 0;
+	goto done;
+bad:
+	snprintf(why, whylen, "%.300s is not in git's format", path);
 done:
 	if (rc) {
 		if (fd >= 0)
@@ -1043,7 +1068,7 @@ static int unlink_loose(catan_store *s, const char *ref)
 
 /*
  * Moves the refs t[0..n) in one write of packed-refs (git's format, as
- * libgit2 and git write it: the header, then records sorted by name)
+ * libgit2 and git write it: the traits line, then records sorted by name)
  * rather than a loose ref each. File creations are what a sync costs most
  * on a disk; this is one per sync instead of one per ref, and the moves of
  * the branches are one atomic step: a crash never leaves one branch moved
@@ -1052,17 +1077,17 @@ static int unlink_loose(catan_store *s, const char *ref)
  *
  * A loose file of a ref hides its packed value, so it must go. For a
  * branch it goes first, in a write of packed-refs that keeps every value
- * where it is (only after a clone or this peer's own commits, which libgit2
- * writes loose); then the move. A remote-tracking ref's loose file goes
- * after the move (no rule ties it to the others), and its reflog is
- * appended to then. This handle holds the writer lock: nothing else moves
- * these refs meanwhile.
+ * where it is (there is one after a clone, or this peer's own commits,
+ * which libgit2 writes loose); then the move. A remote-tracking ref's
+ * loose file goes after the move (no rule ties it to the others), and its
+ * reflog is appended to then. This handle holds the writer lock: nothing
+ * else of ours moves these refs meanwhile.
  *
- * Returns 0; -1 when packed-refs is locked or not in git's format, or
- * cannot be written: nothing moved then.
+ * Returns 0; -1 and why when packed-refs is locked, is not in git's
+ * format, or cannot be written: no branch moved then.
  */
 static int write_packed(catan_store *s, git_config *cfg, const tracking *t,
-			int n)
+			int n, char *why, size_t whylen)
 {
 	log_opts lo = {0, time(NULL), 0};
 	if (git_config_get_bool(&lo.all, cfg, "core.logAllRefUpdates") != 0) {
@@ -1084,27 +1109,29 @@ static int write_packed(catan_store *s, git_config *cfg, const tracking *t,
 	for (int k = 0; k < n; k++) {
 		struct stat sb;
 		char file[4300];
-		if (t[k].peer >= 0 || s->branch_packed[t[k].player])
+		if (t[k].peer >= 0)
 			continue;
 		snprintf(file, sizeof file, "%s%s",
 			 git_repository_path(s->repo), t[k].ref);
-		if (lstat(file, &sb) == 0)
+		if (lstat(file, &sb) == 0) {
 			loose[nloose++] = t[k];
-		else if (errno == ENOENT)
-			s->branch_packed[t[k].player] = true;
-		else
+		} else if (errno != ENOENT) {
+			snprintf(why, whylen, "cannot look at %.300s: %s", file,
+				 strerror(errno));
 			return -1;
-	}
-	if (nloose > 0) {
-		if (packed_rewrite(s, loose, nloose, true, NULL))
-			return -1;
-		for (int k = 0; k < nloose; k++) {
-			if (unlink_loose(s, loose[k].ref))
-				return -1; /* (nothing moved) */
-			s->branch_packed[loose[k].player] = true;
 		}
 	}
-	if (packed_rewrite(s, t, n, false, &lo))
+	if (nloose > 0) {
+		if (packed_rewrite(s, loose, nloose, true, NULL, why, whylen))
+			return -1;
+		for (int k = 0; k < nloose; k++)
+			if (unlink_loose(s, loose[k].ref)) {
+				snprintf(why, whylen, "cannot remove %.200s: %s",
+					 loose[k].ref, strerror(errno));
+				return -1; /* (nothing moved) */
+			}
+	}
+	if (packed_rewrite(s, t, n, false, &lo, why, whylen))
 		return -1;
 	for (int k = 0; k < n; k++) {
 		if (t[k].peer < 0)
@@ -1117,6 +1144,16 @@ static int write_packed(catan_store *s, git_config *cfg, const tracking *t,
 			log_move(s, log, &t[k].old, &t[k].id, lo.now, lo.off);
 			close(log);
 		}
+	}
+	/*
+	 * libgit2 knows packed-refs by its inode, size and time, and ours
+	 * has the size it had and perhaps a freed inode again: this handle's
+	 * reference database starts afresh, rather than trust that.
+	 */
+	git_refdb *db = NULL;
+	if (git_refdb_open(&db, s->repo) == 0) {
+		git_repository_set_refdb(s->repo, db);
+		git_refdb_free(db);
 	}
 	return 0;
 }
@@ -1139,6 +1176,47 @@ static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
 			return 0;
 	}
 	return git_reference_name_to_id(out, pe->repo, ref) ? -1 : 0;
+}
+
+/*
+ * The peer's player branches (tips[p] where has[p]) as they were at one
+ * instant. They are read one by one while the peer may be moving them (an
+ * atomic packed-refs write, or its own commit), so a read can mix old and
+ * new: one branch holding another player's commit that this read of the
+ * other's branch misses, which verify would refuse. Branches only move
+ * forward, so two reads in a row that agree were all true at the instant
+ * between them; up to 8 tries, then the last read. When the first read
+ * brings nothing new (every tip is a local tip), it is taken as it is.
+ */
+static void peer_tips(catan_store *s, store_peer *pe, git_oid *tips,
+		      bool *has)
+{
+	int n = s->game.opt.nplayers;
+	git_oid again[CATAN_MAX_PLAYERS];
+	bool had[CATAN_MAX_PLAYERS], same = true;
+	for (int p = 0; p < n; p++) {
+		char ref[256];
+		git_oid local;
+		snprintf(ref, sizeof ref, "refs/heads/%s",
+			 s->game.names.name[p]);
+		has[p] = peer_ref(&tips[p], pe, ref) == 0;
+		if (has[p] && (store_branch_tip(&local, s, p) ||
+			       !git_oid_equal(&local, &tips[p])))
+			same = false;
+	}
+	for (int round = 0; !same && round < 8; round++) {
+		same = true;
+		for (int p = 0; p < n; p++) {
+			char ref[256];
+			snprintf(ref, sizeof ref, "refs/heads/%s",
+				 s->game.names.name[p]);
+			had[p] = peer_ref(&again[p], pe, ref) == 0;
+			same &= had[p] == has[p] &&
+				(!had[p] || git_oid_equal(&again[p], &tips[p]));
+		}
+		memcpy(tips, again, sizeof *tips * (size_t)n);
+		memcpy(has, had, sizeof *has * (size_t)n);
+	}
 }
 
 /*
@@ -1181,12 +1259,11 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	for (int p = 0; p < n; p++)
 		if (store_branch_tip(&mine[nmine], s, p) == 0)
 			nmine++;
+	peer_tips(s, pe, tips, has);
 	for (int p = 0; p < n; p++) {
 		char ref[256];
 		git_oid local, q;
-		snprintf(ref, sizeof ref, "refs/heads/%s",
-			 s->game.names.name[p]);
-		has[p] = read[p] = peer_ref(&tips[p], pe, ref) == 0;
+		read[p] = has[p];
 		if (!has[p] || (store_branch_tip(&local, s, p) == 0 &&
 				git_oid_equal(&local, &tips[p])))
 			continue;
@@ -1244,10 +1321,14 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 
 /*
  * Moves the remote-tracking refs t[0..n) (room for CATAN_MAX_PLAYERS
- * more) and the branches adopt_tips adopted: one packed-refs write, or
- * libgit2 ref by ref if that cannot be done. The objects they point at are
- * on disk already (stage_flush). Returns 0, or -1 when a branch cannot be
- * moved.
+ * more) and the branches adopt_tips adopted, in one packed-refs write.
+ * The objects they point at are on disk already (stage_flush). When that
+ * write cannot be made (packed-refs locked by another program, say), the
+ * remote-tracking refs and a single branch move through libgit2 one by
+ * one; several branches do not, since some orders of their moves pass
+ * through states verify refuses (a commit on another player's branch
+ * before it is on its author's): they stay, and the next sync adopts
+ * them again. Returns 0, or -1 when a branch was not moved.
  */
 static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 		  catan_err *err)
@@ -1267,7 +1348,8 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 	memset(s->move_pending, 0, sizeof s->move_pending);
 	if (n == 0)
 		return 0;
-	if (write_packed(s, cfg, t, n) == 0) {
+	char why[512];
+	if (write_packed(s, cfg, t, n, why, sizeof why) == 0) {
 		for (int k = 0; k < nt; k++)
 			s->peers[t[k].peer].tracked[t[k].player] = t[k].id;
 		return 0;
@@ -1275,6 +1357,14 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 	for (int k = 0; k < n; k++) {
 		git_reference *r = NULL;
 		if (t[k].peer < 0) {
+			if (n - nt > 1) {
+				s->tips_held = false; /* (not where held) */
+				return store_fail(
+				    err,
+				    "%s: the %d branches adopted were not "
+				    "moved (the next sync tries again)",
+				    why, n - nt);
+			}
 			if (store_move_branch(s, t[k].player, &t[k].old,
 					      &t[k].id, "catan sync", err))
 				return -1;
@@ -1355,6 +1445,20 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		remotes = (const char *const *)all.strings;
 		nremotes = (int)all.count;
 	}
+	/* A remote named twice is synced once. */
+	const char **uniq = calloc((size_t)nremotes + 1, sizeof *uniq);
+	int nuniq = 0;
+	for (int i = 0; uniq && i < nremotes; i++) {
+		bool seen = false;
+		for (int j = 0; j < nuniq && !seen; j++)
+			seen = !strcmp(uniq[j], remotes[i]);
+		if (!seen)
+			uniq[nuniq++] = remotes[i];
+	}
+	if (uniq) {
+		remotes = uniq;
+		nremotes = nuniq;
+	}
 	s->packs_added = false;
 	store_hold_tips(s); /* (not held if a branch is missing) */
 	/*
@@ -1419,6 +1523,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	}
 	free(pend);
 	free(track);
+	free(uniq);
 	git_strarray_dispose(&all);
 	git_config_free(cfg);
 	s->tips_held = false;
@@ -1434,6 +1539,8 @@ int catan_store_adopt(catan_store *s, const char *remote,
 {
 	git_config *cfg = NULL;
 	tracking none[CATAN_MAX_PLAYERS];
+	if (s->batch)
+		return store_fail(err, "cannot adopt in batch mode");
 	if (git_repository_config_snapshot(&cfg, s->repo))
 		return store_git_fail(err, "reading the configuration");
 	store_hold_tips(s); /* (not held if a branch is missing) */
