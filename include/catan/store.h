@@ -126,6 +126,12 @@ typedef struct catan_verify_report {
 	bool ok;
 	catan_commit_id bad; /* first bad commit, when !ok */
 	char why[512];	     /* what is wrong with it */
+	/*
+	 * The bad commit is valid in itself but not on its author's branch
+	 * (which a peer read mid-move can show for an instant): sync holds
+	 * such a branch back once before it calls it misbehaviour.
+	 */
+	bool off_branch;
 } catan_verify_report;
 
 /*

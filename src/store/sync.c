@@ -64,6 +64,32 @@ static void quarantine(catan_store *s, const char *remote, int p,
 }
 
 /*
+ * A branch of `remote` holds a valid commit that its author's branch there
+ * does not: a peer that shows that may be misbehaving, or may have been
+ * read in the middle of a move (its refs are read one at a time; over a
+ * fetch, git reads them so too). The first time a tip shows it, it is held
+ * back (refs/catan/held/<remote>/<player> records it): true. When the same
+ * tip shows it again at a later sync, the peer's refs had time to settle,
+ * so it is misbehaviour: false, and the caller quarantines it.
+ */
+static bool hold_back(catan_store *s, const char *remote, int p,
+		      const git_oid *tip)
+{
+	char ref[256];
+	git_oid was;
+	git_reference *r = NULL;
+	snprintf(ref, sizeof ref, "refs/catan/held/%s/%s", remote,
+		 s->game.names.name[p]);
+	if (git_reference_name_to_id(&was, s->repo, ref) == 0 &&
+	    git_oid_equal(&was, tip))
+		return false;
+	if (git_reference_create(&r, s->repo, ref, tip, 1,
+				 "catan sync: held back") == 0)
+		git_reference_free(r);
+	return true;
+}
+
+/*
  * Moves the branch of player p from `old` to `id` (a descendant) for the
  * rest of this sync: in memory when the tips are held (settle writes it,
  * with every other move of the sync, in one write of packed-refs), else
@@ -160,13 +186,25 @@ static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 			if (store_is_ancestor(s, &badid, &cand[p]) != 1)
 				continue;
 			git_oid_tostr(hex, sizeof hex, &cand[p]);
-			note(rep,
-			     "rejected %s from %s: commit %.10s: %s; kept as "
-			     "refs/catan/quarantine/%s/%s (tip %.10s)",
-			     s->game.names.name[p], remote, vr.bad.hex, vr.why,
-			     remote, s->game.names.name[p], hex);
-			quarantine(s, remote, p, &cand[p]);
-			rep->rejected++;
+			if (vr.off_branch &&
+			    hold_back(s, remote, p, &cand[p])) {
+				note(rep,
+				     "held back %s from %s: commit %.10s: %s "
+				     "there (tip %.10s); tried again at the "
+				     "next sync",
+				     s->game.names.name[p], remote,
+				     vr.bad.hex, vr.why, hex);
+			} else {
+				note(rep,
+				     "rejected %s from %s: commit %.10s: %s; "
+				     "kept as refs/catan/quarantine/%s/%s "
+				     "(tip %.10s)",
+				     s->game.names.name[p], remote, vr.bad.hex,
+				     vr.why, remote, s->game.names.name[p],
+				     hex);
+				quarantine(s, remote, p, &cand[p]);
+				rep->rejected++;
+			}
 			cand[p] = local[p];
 			ahead[p] = false;
 		}

@@ -694,12 +694,14 @@ static int check_new_on_own_branch(ctx *c)
 		if (!e->used || e->trusted)
 			continue;
 		const git_oid *tip = &c->newtips[e->author];
-		if (store_is_ancestor(c->s, &e->id, tip) != 1)
+		if (store_is_ancestor(c->s, &e->id, tip) != 1) {
+			c->rep->off_branch = true;
 			return bad(c, &e->id,
 				   "commit by %s is not on its own branch "
 				   "refs/heads/%s",
 				   c->s->game.names.name[e->author],
 				   c->s->game.names.name[e->author]);
+		}
 	}
 	return 0;
 }

@@ -22,6 +22,18 @@ make_game() {
 	done
 }
 
+# red_then_blue DIR: red acts, blue (which fetches from red) acts after
+# it, and red fetches blue's move back: white and orange (whose only
+# remote is red) are then two moves behind.
+red_then_blue() {
+	local d=$1
+	$catan -C "$d/red" remote add blue "$d/blue"
+	$catan -C "$d/red" step >/dev/null
+	$catan -C "$d/blue" sync >/dev/null
+	$catan -C "$d/blue" step >/dev/null
+	$catan -C "$d/red" sync >/dev/null
+}
+
 # play DIR PEER... : rounds of sync + bot step until someone wins.
 play() {
 	local d=$1
@@ -100,11 +112,7 @@ ok "remote-tracking refs equal each remote's branches, with reflogs git reads; e
 #     its reflog does.
 d2=$tmp/lag
 make_game "$d2" 9
-$catan -C "$d2/red" remote add blue "$d2/blue"
-$catan -C "$d2/red" step >/dev/null
-$catan -C "$d2/blue" sync >/dev/null
-$catan -C "$d2/blue" step >/dev/null
-$catan -C "$d2/red" sync >/dev/null
+red_then_blue "$d2"
 w=$d2/white
 cp -a "$w" "$tmp/white-before"
 $catan -C "$w" sync >/dev/null
@@ -313,6 +321,40 @@ bad=$(forge $'bild road 0,0,w\n\nPlayer: red\nTurn: 0' red "$tree" "$tip")
 git -C "$d/red" update-ref refs/heads/red "$bad"
 expect_rejected "an unparsable message" "parse\|may not act"
 ok "illegal action, tampered tree, rewritten branch, unparsable message: rejected, reported, quarantined, local game untouched"
+
+# 5c. A branch holding a valid commit that its author's branch there does
+#     not: a peer read in the middle of a move can show that for an
+#     instant, so the first sync holds the branch back without a verdict
+#     and says so; the same tip at the next sync is misbehaviour: rejected,
+#     reported, quarantined. If the peer's refs settle in between, the next
+#     sync adopts.
+d=$tmp/offbranch
+make_game "$d" 13
+bo=$(git -C "$d/red" rev-parse blue)
+red_then_blue "$d"
+b1=$(git -C "$d/red" rev-parse blue)
+[[ $bo != "$b1" ]] || fail "5c: red did not adopt blue's move"
+cp -a "$d/white" "$tmp/white2"
+git -C "$d/red" update-ref refs/heads/red "$b1"
+git -C "$d/red" update-ref refs/heads/blue "$bo"
+before=$(git -C "$tmp/white2" rev-parse red blue)
+out=$($catan -C "$tmp/white2" sync) || fail "5c: a held-back branch failed the sync: $out"
+grep -q "held back red from origin.*not on its own branch" <<<"$out" || fail "5c: not held back: $out"
+! git -C "$tmp/white2" show-ref -q refs/catan/quarantine/origin/red || fail "5c: quarantined at once"
+[[ $(git -C "$tmp/white2" rev-parse red blue) == "$before" ]] || fail "5c: a branch moved"
+out=$($catan -C "$tmp/white2" sync) && fail "5c: the same tip again was accepted: $out"
+grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5c: not rejected: $out"
+git -C "$tmp/white2" show-ref -q refs/catan/quarantine/origin/red || fail "5c: not quarantined"
+[[ $(git -C "$tmp/white2" rev-parse red blue) == "$before" ]] || fail "5c: a branch moved"
+out=$($catan -C "$d/white" sync) || fail "5c: sync"
+grep -q "held back red" <<<"$out" || fail "5c: not held back: $out"
+git -C "$d/red" update-ref refs/heads/blue "$b1"
+out=$($catan -C "$d/white" sync) || fail "5c: sync once settled: $out"
+[[ $(git -C "$d/white" rev-parse red) == "$b1" && $(git -C "$d/white" rev-parse blue) == "$b1" ]] ||
+	fail "5c: not adopted once settled: $out"
+! git -C "$d/white" show-ref -q refs/catan/quarantine/origin/red || fail "5c: quarantined once settled"
+$catan -C "$d/white" verify >/dev/null || fail "5c: verify"
+ok "a branch holding a commit its author's branch lacks: held back once, rejected and quarantined if it stays, adopted once the peer's refs settle"
 
 # 5a. A path remote is read directly (no fetch): an object it lacks or that
 #     does not hash to its id is caught as the ordinary fetch catches it
