@@ -70,7 +70,10 @@ static void quarantine(catan_store *s, const char *remote, int p,
  * fetch, git reads them so too). The first time a tip shows it, it is held
  * back (refs/catan/held/<remote>/<player> records it): true. When the same
  * tip shows it again at a later sync, the peer's refs had time to settle,
- * so it is misbehaviour: false, and the caller quarantines it.
+ * so it is misbehaviour: false, and the caller quarantines it. So is a tip
+ * that does not descend from the one held before: a peer's branch only
+ * moves forward, so views of it read mid-move do too, and one that went
+ * elsewhere (say, back and forth between two bad tips) is no such view.
  */
 static bool hold_back(catan_store *s, const char *remote, int p,
 		      const git_oid *tip)
@@ -81,7 +84,8 @@ static bool hold_back(catan_store *s, const char *remote, int p,
 	snprintf(ref, sizeof ref, "refs/catan/held/%s/%s", remote,
 		 s->game.names.name[p]);
 	if (git_reference_name_to_id(&was, s->repo, ref) == 0 &&
-	    git_oid_equal(&was, tip))
+	    (git_oid_equal(&was, tip) ||
+	     store_is_ancestor(s, &was, tip) != 1))
 		return false;
 	if (git_reference_create(&r, s->repo, ref, tip, 1,
 				 "catan sync: held back") == 0)

@@ -356,6 +356,35 @@ out=$($catan -C "$d/white" sync) || fail "5c: sync once settled: $out"
 $catan -C "$d/white" verify >/dev/null || fail "5c: verify"
 ok "a branch holding a commit its author's branch lacks: held back once, rejected and quarantined if it stays, adopted once the peer's refs settle"
 
+# 5d. Views of a peer read mid-move only move forward: a peer that shows
+#     one off-branch tip and then another that does not descend from it
+#     (two different moves of blue on one parent, in turn) is misbehaving,
+#     and the second is rejected and quarantined at once.
+d=$tmp/alternate
+make_game "$d" 14
+$catan -C "$d/red" step >/dev/null
+$catan -C "$d/blue" sync >/dev/null
+cp -a "$d/blue" "$d/blue2"
+mapfile -t acts < <($catan -C "$d/blue" legal --as blue)
+(( ${#acts[@]} >= 2 )) || fail "5d: blue has fewer than two moves"
+$catan -C "$d/blue" act --as blue "${acts[0]}" >/dev/null
+$catan -C "$d/blue2" act --as blue "${acts[1]}" >/dev/null
+git -C "$d/red" fetch -q "$d/blue" refs/heads/blue:refs/evil/x
+git -C "$d/red" fetch -q "$d/blue2" refs/heads/blue:refs/evil/y
+x=$(git -C "$d/red" rev-parse refs/evil/x)
+y=$(git -C "$d/red" rev-parse refs/evil/y)
+before=$(git -C "$d/white" rev-parse red blue)
+git -C "$d/red" update-ref refs/heads/red "$x"
+out=$($catan -C "$d/white" sync) || fail "5d: sync: $out"
+grep -q "held back red from origin" <<<"$out" || fail "5d: not held back: $out"
+git -C "$d/red" update-ref refs/heads/red "$y"
+out=$($catan -C "$d/white" sync) && fail "5d: a second bad tip was accepted: $out"
+grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5d: not rejected: $out"
+[[ $(git -C "$d/white" rev-parse refs/catan/quarantine/origin/red) == "$y" ]] || fail "5d: $y not quarantined"
+[[ $(git -C "$d/white" rev-parse red blue) == "$before" ]] || fail "5d: a branch moved"
+$catan -C "$d/white" verify >/dev/null || fail "5d: verify"
+ok "off-branch tips that do not move forward from one sync to the next: the second is rejected and quarantined"
+
 # 5a. A path remote is read directly (no fetch): an object it lacks or that
 #     does not hash to its id is caught as the ordinary fetch catches it
 #     (the remote is reported, nothing adopted), and once the remote is
