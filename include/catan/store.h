@@ -132,6 +132,7 @@ typedef struct catan_verify_report {
 	 * such a branch back once before it calls it misbehaviour.
 	 */
 	bool off_branch;
+	int off_author; /* with off_branch: whose branch lacks the commit */
 } catan_verify_report;
 
 /*

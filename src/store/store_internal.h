@@ -63,6 +63,12 @@ struct catan_store {
 	 */
 	bool move_pending[CATAN_MAX_PLAYERS];
 	git_oid move_old[CATAN_MAX_PLAYERS];
+	/*
+	 * How many refs refs/catan/held/ holds, plus one; 0 when not counted
+	 * since this handle last wrote or removed one (sync.c): a sync only
+	 * looks for the held tips of a remote when there are any.
+	 */
+	int held_refs;
 
 	/*
 	 * The trees this handle built (act, verify) or copied (sync) last: a

@@ -64,6 +64,54 @@ static void quarantine(catan_store *s, const char *remote, int p,
 }
 
 /*
+ * The name of the ref that records the tip of player p's branch at
+ * `remote` held back by sync: false (and no name) when the remote's name
+ * makes no valid ref name of it.
+ */
+static bool held_ref_name(char *ref, size_t size, const catan_store *s,
+			  const char *remote, int p)
+{
+	int valid = 0;
+	int len = snprintf(ref, size, "refs/catan/held/%s/%s", remote,
+			   s->game.names.name[p]);
+	return len > 0 && (size_t)len < size &&
+	       git_reference_name_is_valid(&valid, ref) == 0 && valid;
+}
+
+/* The refs under refs/catan/held/, counted once per handle (see held_refs). */
+static int held_count(catan_store *s)
+{
+	if (s->held_refs == 0) {
+		git_reference_iterator *it = NULL;
+		const char *name;
+		int n = 0;
+		if (git_reference_iterator_glob_new(&it, s->repo,
+						    "refs/catan/held/*"))
+			return 1; /* cannot tell: look */
+		while (git_reference_next_name(&name, it) == 0)
+			n++;
+		git_reference_iterator_free(it);
+		s->held_refs = n + 1;
+	}
+	return s->held_refs - 1;
+}
+
+/* Whether a tip of some branch of `remote` is held back. */
+static bool remote_has_held(catan_store *s, const char *remote)
+{
+	if (held_count(s) == 0)
+		return false;
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		char ref[256];
+		git_oid id;
+		if (held_ref_name(ref, sizeof ref, s, remote, p) &&
+		    git_reference_name_to_id(&id, s->repo, ref) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
  * A branch of `remote` holds a valid commit that its author's branch there
  * does not: a peer that shows that may be misbehaving, or may have been
  * read in the middle of a move (its refs are read one at a time; over a
@@ -74,6 +122,10 @@ static void quarantine(catan_store *s, const char *remote, int p,
  * that does not descend from the one held before: a peer's branch only
  * moves forward, so views of it read mid-move do too, and one that went
  * elsewhere (say, back and forth between two bad tips) is no such view.
+ * A tip that cannot be recorded is not held back either (it would be
+ * held back again at every sync), nor one already quarantined from that
+ * remote; one whose ancestry cannot be read now (an I/O error here) is,
+ * the record unchanged.
  */
 static bool hold_back(catan_store *s, const char *remote, int p,
 		      const git_oid *tip)
@@ -81,16 +133,53 @@ static bool hold_back(catan_store *s, const char *remote, int p,
 	char ref[256];
 	git_oid was;
 	git_reference *r = NULL;
-	snprintf(ref, sizeof ref, "refs/catan/held/%s/%s", remote,
-		 s->game.names.name[p]);
-	if (git_reference_name_to_id(&was, s->repo, ref) == 0 &&
-	    (git_oid_equal(&was, tip) ||
-	     store_is_ancestor(s, &was, tip) != 1))
+	if (!held_ref_name(ref, sizeof ref, s, remote, p))
 		return false;
+	/* (A tip refused before is refused again, not held back anew.) */
+	char qref[256];
+	snprintf(qref, sizeof qref, "refs/catan/quarantine/%s/%s", remote,
+		 s->game.names.name[p]);
+	if (git_reference_name_to_id(&was, s->repo, qref) == 0 &&
+	    git_oid_equal(&was, tip))
+		return false;
+	if (git_reference_name_to_id(&was, s->repo, ref) == 0) {
+		if (git_oid_equal(&was, tip))
+			return false;
+		int anc = store_is_ancestor(s, &was, tip);
+		if (anc < 0)
+			return true;
+		if (anc == 0)
+			return false;
+	}
 	if (git_reference_create(&r, s->repo, ref, tip, 1,
-				 "catan sync: held back") == 0)
-		git_reference_free(r);
+				 "catan sync: held back"))
+		return false;
+	git_reference_free(r);
+	s->held_refs = 0;
 	return true;
+}
+
+/*
+ * The held-back record of each branch of `remote` that this sync looked at
+ * (has) and did not hold back again (held) is gone: the peer settled, or
+ * its tip was judged.
+ */
+static void release_held(catan_store *s, const char *remote, const bool *has,
+			 const bool *held)
+{
+	if (held_count(s) == 0)
+		return;
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		char ref[256];
+		git_reference *r = NULL;
+		if (!has[p] || held[p] ||
+		    !held_ref_name(ref, sizeof ref, s, remote, p) ||
+		    git_reference_lookup(&r, s->repo, ref))
+			continue;
+		if (git_reference_delete(r) == 0)
+			s->held_refs = 0;
+		git_reference_free(r);
+	}
 }
 
 /*
@@ -115,11 +204,13 @@ static int defer_move(catan_store *s, int p, const git_oid *old,
 /*
  * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
  * player p where has[p]. Every object reachable from the tips is in the
- * object database on disk. The branches that move are written by settle.
- * Returns -1 only when the local repository cannot be updated.
+ * object database on disk. The branches that move are written by settle;
+ * held[p] is set for each branch held back (hold_back). Returns -1 only
+ * when the local repository cannot be updated.
  */
-static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
-		      const bool *has, catan_sync_report *rep, catan_err *err)
+static int verify_and_adopt(catan_store *s, const char *remote,
+			    const git_oid *tips, const bool *has, bool *held,
+			    catan_sync_report *rep, catan_err *err)
 {
 	int n = s->game.opt.nplayers;
 	git_oid local[CATAN_MAX_PLAYERS], cand[CATAN_MAX_PLAYERS];
@@ -190,8 +281,16 @@ static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 			if (store_is_ancestor(s, &badid, &cand[p]) != 1)
 				continue;
 			git_oid_tostr(hex, sizeof hex, &cand[p]);
-			if (vr.off_branch &&
+			/*
+			 * Held back only when the author's branch is the
+			 * remote's own (not one this sync dropped or found
+			 * behind ours): then the remote really lacks it.
+			 */
+			int a = vr.off_author;
+			if (vr.off_branch && a >= 0 && a < n && has[a] &&
+			    git_oid_equal(&cand[a], &tips[a]) &&
 			    hold_back(s, remote, p, &cand[p])) {
+				held[p] = true;
 				note(rep,
 				     "held back %s from %s: commit %.10s: %s "
 				     "there (tip %.10s); tried again at the "
@@ -214,6 +313,21 @@ static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 		}
 	}
 	return 0;
+}
+
+/*
+ * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
+ * player p where has[p] (see verify_and_adopt), then forgets the held-back
+ * tips of its branches that were not held back again.
+ */
+static int adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
+		      const bool *has, catan_sync_report *rep, catan_err *err)
+{
+	bool held[CATAN_MAX_PLAYERS] = {false};
+	int rc = verify_and_adopt(s, remote, tips, has, held, rep, err);
+	if (rc == 0)
+		release_held(s, remote, has, held);
+	return rc;
 }
 
 /* adopt_tips for what the remote-tracking refs of `remote` hold. */
@@ -1555,7 +1669,12 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 					memset(s->peers[k].packed, 0,
 					       sizeof s->peers[k].packed);
 				}
-			if (changed)
+			/*
+			 * Nothing new, but a tip held back at an earlier
+			 * sync is judged again (it is still there, or the
+			 * peer settled).
+			 */
+			if (changed || remote_has_held(s, remotes[i]))
 				rc = adopt_remote(s, remotes[i], rep, err);
 			if (rc == 0)
 				rc = settle(s, cfg, track, 0, err);

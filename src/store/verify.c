@@ -696,6 +696,7 @@ static int check_new_on_own_branch(ctx *c)
 		const git_oid *tip = &c->newtips[e->author];
 		if (store_is_ancestor(c->s, &e->id, tip) != 1) {
 			c->rep->off_branch = true;
+			c->rep->off_author = e->author;
 			return bad(c, &e->id,
 				   "commit by %s is not on its own branch "
 				   "refs/heads/%s",

@@ -334,7 +334,7 @@ bo=$(git -C "$d/red" rev-parse blue)
 red_then_blue "$d"
 b1=$(git -C "$d/red" rev-parse blue)
 [[ $bo != "$b1" ]] || fail "5c: red did not adopt blue's move"
-cp -a "$d/white" "$tmp/white2"
+for c in white2 white3 white4; do cp -a "$d/white" "$tmp/$c"; done
 git -C "$d/red" update-ref refs/heads/red "$b1"
 git -C "$d/red" update-ref refs/heads/blue "$bo"
 before=$(git -C "$tmp/white2" rev-parse red blue)
@@ -346,44 +346,81 @@ out=$($catan -C "$tmp/white2" sync) && fail "5c: the same tip again was accepted
 grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5c: not rejected: $out"
 git -C "$tmp/white2" show-ref -q refs/catan/quarantine/origin/red || fail "5c: not quarantined"
 [[ $(git -C "$tmp/white2" rev-parse red blue) == "$before" ]] || fail "5c: a branch moved"
-out=$($catan -C "$d/white" sync) || fail "5c: sync"
-grep -q "held back red" <<<"$out" || fail "5c: not held back: $out"
+# The same over git://, where a fetch that brings nothing new still has
+# the held tip judged again; once judged it is not held back anew.
+port=$((20000 + RANDOM % 20000))
+$catan -C "$d/red" serve --port "$port" >"$tmp/serve5c.log" 2>&1 &
+server=$!
+for i in $(seq 1 50); do grep -q serving "$tmp/serve5c.log" && break; sleep 0.1; done
+for c in white3 white4; do git -C "$tmp/$c" remote set-url origin "git://127.0.0.1:$port/"; done
+out=$($catan -C "$tmp/white3" sync) || fail "5c git://: a held-back branch failed the sync: $out"
+grep -q "held back red from origin.*not on its own branch" <<<"$out" || fail "5c git://: not held back: $out"
+out=$($catan -C "$tmp/white3" sync) && fail "5c git://: the same tip again was accepted: $out"
+grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5c git://: not rejected: $out"
+git -C "$tmp/white3" show-ref -q refs/catan/quarantine/origin/red || fail "5c git://: not quarantined"
+! git -C "$tmp/white3" show-ref -q refs/catan/held/origin/red || fail "5c git://: the held record outlived the verdict"
+out=$($catan -C "$tmp/white3" sync) || fail "5c git://: a sync after the verdict: $out"
+! grep -q "held back" <<<"$out" || fail "5c git://: held back anew after the verdict: $out"
+[[ $(git -C "$tmp/white3" rev-parse red blue) == "$before" ]] || fail "5c git://: a branch moved"
+# Held back, then the peer settles: adopted, the record gone (a path and
+# git://).
+for c in "$d/white" "$tmp/white4"; do
+	out=$($catan -C "$c" sync) || fail "5c: sync at $c: $out"
+	grep -q "held back red" <<<"$out" || fail "5c: not held back at $c: $out"
+	git -C "$c" show-ref -q refs/catan/held/origin/red || fail "5c: no held record at $c"
+done
 git -C "$d/red" update-ref refs/heads/blue "$b1"
-out=$($catan -C "$d/white" sync) || fail "5c: sync once settled: $out"
-[[ $(git -C "$d/white" rev-parse red) == "$b1" && $(git -C "$d/white" rev-parse blue) == "$b1" ]] ||
-	fail "5c: not adopted once settled: $out"
-! git -C "$d/white" show-ref -q refs/catan/quarantine/origin/red || fail "5c: quarantined once settled"
-$catan -C "$d/white" verify >/dev/null || fail "5c: verify"
-ok "a branch holding a commit its author's branch lacks: held back once, rejected and quarantined if it stays, adopted once the peer's refs settle"
+for c in "$d/white" "$tmp/white4"; do
+	out=$($catan -C "$c" sync) || fail "5c: sync once settled at $c: $out"
+	[[ $(git -C "$c" rev-parse red) == "$b1" && $(git -C "$c" rev-parse blue) == "$b1" ]] ||
+		fail "5c: not adopted once settled at $c: $out"
+	! git -C "$c" show-ref -q refs/catan/quarantine/origin/red || fail "5c: quarantined once settled at $c"
+	! git -C "$c" show-ref -q refs/catan/held/origin/red || fail "5c: the held record outlived the adoption at $c"
+	$catan -C "$c" verify >/dev/null || fail "5c: verify at $c"
+done
+kill "$server"; wait "$server" 2>/dev/null || true
+ok "a branch holding a commit its author's branch lacks (a path and git://): held back once, rejected and quarantined if it stays, adopted once the peer's refs settle; the record goes with the verdict"
 
 # 5d. Views of a peer read mid-move only move forward: a peer that shows
 #     one off-branch tip and then another that does not descend from it
 #     (two different moves of blue on one parent, in turn) is misbehaving,
-#     and the second is rejected and quarantined at once.
+#     and that tip is rejected and quarantined at once; one that does
+#     descend from it (white's move after blue's) is held back again.
 d=$tmp/alternate
 make_game "$d" 14
 $catan -C "$d/red" step >/dev/null
 $catan -C "$d/blue" sync >/dev/null
 cp -a "$d/blue" "$d/blue2"
+cp -a "$d/white" "$d/white3"
 mapfile -t acts < <($catan -C "$d/blue" legal --as blue)
 (( ${#acts[@]} >= 2 )) || fail "5d: blue has fewer than two moves"
 $catan -C "$d/blue" act --as blue "${acts[0]}" >/dev/null
 $catan -C "$d/blue2" act --as blue "${acts[1]}" >/dev/null
 git -C "$d/red" fetch -q "$d/blue" refs/heads/blue:refs/evil/x
 git -C "$d/red" fetch -q "$d/blue2" refs/heads/blue:refs/evil/y
+$catan -C "$d/white3" remote add blue "$d/blue"
+$catan -C "$d/white3" sync >/dev/null
+$catan -C "$d/white3" step >/dev/null
+git -C "$d/red" fetch -q "$d/white3" refs/heads/white:refs/evil/w
 x=$(git -C "$d/red" rev-parse refs/evil/x)
 y=$(git -C "$d/red" rev-parse refs/evil/y)
-before=$(git -C "$d/white" rev-parse red blue)
+w=$(git -C "$d/red" rev-parse refs/evil/w)
+[[ $(git -C "$d/red" rev-parse "$w^") == "$x" ]] || fail "5d: white did not act after blue's x"
+before=$(git -C "$d/white" rev-parse red blue white)
 git -C "$d/red" update-ref refs/heads/red "$x"
 out=$($catan -C "$d/white" sync) || fail "5d: sync: $out"
 grep -q "held back red from origin" <<<"$out" || fail "5d: not held back: $out"
+git -C "$d/red" update-ref refs/heads/red "$w"
+out=$($catan -C "$d/white" sync) || fail "5d: a tip moved forward from the held one failed the sync: $out"
+grep -q "held back red from origin" <<<"$out" || fail "5d: a tip moved forward was not held back: $out"
+[[ $(git -C "$d/white" rev-parse refs/catan/held/origin/red) == "$w" ]] || fail "5d: the held record did not follow"
 git -C "$d/red" update-ref refs/heads/red "$y"
 out=$($catan -C "$d/white" sync) && fail "5d: a second bad tip was accepted: $out"
 grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5d: not rejected: $out"
 [[ $(git -C "$d/white" rev-parse refs/catan/quarantine/origin/red) == "$y" ]] || fail "5d: $y not quarantined"
-[[ $(git -C "$d/white" rev-parse red blue) == "$before" ]] || fail "5d: a branch moved"
+[[ $(git -C "$d/white" rev-parse red blue white) == "$before" ]] || fail "5d: a branch moved"
 $catan -C "$d/white" verify >/dev/null || fail "5d: verify"
-ok "off-branch tips that do not move forward from one sync to the next: the second is rejected and quarantined"
+ok "off-branch tips held back while they move forward; one that does not descend from the held tip is rejected and quarantined at once"
 
 # 5a. A path remote is read directly (no fetch): an object it lacks or that
 #     does not hash to its id is caught as the ordinary fetch catches it
