@@ -392,6 +392,7 @@ $catan -C "$d/red" step >/dev/null
 $catan -C "$d/blue" sync >/dev/null
 cp -a "$d/blue" "$d/blue2"
 cp -a "$d/white" "$d/white3"
+cp -a "$d/white" "$d/white4"
 mapfile -t acts < <($catan -C "$d/blue" legal --as blue)
 (( ${#acts[@]} >= 2 )) || fail "5d: blue has fewer than two moves"
 $catan -C "$d/blue" act --as blue "${acts[0]}" >/dev/null
@@ -420,7 +421,20 @@ grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5d:
 [[ $(git -C "$d/white" rev-parse refs/catan/quarantine/origin/red) == "$y" ]] || fail "5d: $y not quarantined"
 [[ $(git -C "$d/white" rev-parse red blue white) == "$before" ]] || fail "5d: a branch moved"
 $catan -C "$d/white" verify >/dev/null || fail "5d: verify"
-ok "off-branch tips held back while they move forward; one that does not descend from the held tip is rejected and quarantined at once"
+# Only the author's branch as the peer has it counts: when this sync
+# drops it (there, blue's branch ends in an illegal move after x), a tip
+# holding x is refused at once, not held back.
+git -C "$d/red" update-ref refs/heads/red "$x"
+bad=$(GIT_AUTHOR_NAME=blue GIT_AUTHOR_EMAIL=blue@catan GIT_COMMITTER_NAME=blue \
+	GIT_COMMITTER_EMAIL=blue@catan git -C "$d/red" commit-tree "$x^{tree}" -p "$x" \
+	-m $'build city 1,0,n\n\nPlayer: blue\nTurn: 0')
+git -C "$d/red" update-ref refs/heads/blue "$bad"
+out=$($catan -C "$d/white4" sync) && fail "5d: an illegal blue branch was accepted: $out"
+grep -q "rejected blue from origin" <<<"$out" || fail "5d: blue's illegal move not rejected: $out"
+grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5d: red not refused at once: $out"
+! grep -q "held back" <<<"$out" || fail "5d: held back against a dropped branch: $out"
+$catan -C "$d/white4" verify >/dev/null || fail "5d: verify after the dropped branch"
+ok "off-branch tips held back while they move forward; one that does not descend from the held tip, or whose author's branch the sync dropped, is rejected and quarantined at once"
 
 # 5a. A path remote is read directly (no fetch): an object it lacks or that
 #     does not hash to its id is caught as the ordinary fetch catches it
