@@ -51,31 +51,41 @@ static void note(catan_sync_report *rep, const char *fmt, ...)
 	}
 }
 
+/*
+ * The name of the ref refs/catan/<space>/<remote>/<player p> (space:
+ * "quarantine" or "held"): false (and no name) when the remote's name
+ * makes no valid ref name of it.
+ */
+static bool remote_ref(char *ref, size_t size, const catan_store *s,
+		       const char *space, const char *remote, int p)
+{
+	int valid = 0;
+	int len = snprintf(ref, size, "refs/catan/%s/%s/%s", space, remote,
+			   s->game.names.name[p]);
+	return len > 0 && (size_t)len < size &&
+	       git_reference_name_is_valid(&valid, ref) == 0 && valid;
+}
+
+/* Whether player p's branch of `remote` was quarantined at tip `id`. */
+static bool quarantined_at(catan_store *s, const char *remote, int p,
+			   const git_oid *id)
+{
+	char ref[256];
+	git_oid q;
+	return remote_ref(ref, sizeof ref, s, "quarantine", remote, p) &&
+	       git_reference_name_to_id(&q, s->repo, ref) == 0 &&
+	       git_oid_equal(&q, id);
+}
+
 static void quarantine(catan_store *s, const char *remote, int p,
 		       const git_oid *id)
 {
 	char ref[256];
 	git_reference *r = NULL;
-	snprintf(ref, sizeof ref, "refs/catan/quarantine/%s/%s", remote,
-		 s->game.names.name[p]);
-	if (git_reference_create(&r, s->repo, ref, id, 1,
+	if (remote_ref(ref, sizeof ref, s, "quarantine", remote, p) &&
+	    git_reference_create(&r, s->repo, ref, id, 1,
 				 "catan sync: quarantined") == 0)
 		git_reference_free(r);
-}
-
-/*
- * The name of the ref that records the tip of player p's branch at
- * `remote` held back by sync: false (and no name) when the remote's name
- * makes no valid ref name of it.
- */
-static bool held_ref_name(char *ref, size_t size, const catan_store *s,
-			  const char *remote, int p)
-{
-	int valid = 0;
-	int len = snprintf(ref, size, "refs/catan/held/%s/%s", remote,
-			   s->game.names.name[p]);
-	return len > 0 && (size_t)len < size &&
-	       git_reference_name_is_valid(&valid, ref) == 0 && valid;
 }
 
 /* The refs under refs/catan/held/, counted once per handle (see held_refs). */
@@ -104,7 +114,7 @@ static bool remote_has_held(catan_store *s, const char *remote)
 	for (int p = 0; p < s->game.opt.nplayers; p++) {
 		char ref[256];
 		git_oid id;
-		if (held_ref_name(ref, sizeof ref, s, remote, p) &&
+		if (remote_ref(ref, sizeof ref, s, "held", remote, p) &&
 		    git_reference_name_to_id(&id, s->repo, ref) == 0)
 			return true;
 	}
@@ -133,14 +143,10 @@ static bool hold_back(catan_store *s, const char *remote, int p,
 	char ref[256];
 	git_oid was;
 	git_reference *r = NULL;
-	if (!held_ref_name(ref, sizeof ref, s, remote, p))
+	if (!remote_ref(ref, sizeof ref, s, "held", remote, p))
 		return false;
 	/* (A tip refused before is refused again, not held back anew.) */
-	char qref[256];
-	snprintf(qref, sizeof qref, "refs/catan/quarantine/%s/%s", remote,
-		 s->game.names.name[p]);
-	if (git_reference_name_to_id(&was, s->repo, qref) == 0 &&
-	    git_oid_equal(&was, tip))
+	if (quarantined_at(s, remote, p, tip))
 		return false;
 	if (git_reference_name_to_id(&was, s->repo, ref) == 0) {
 		if (git_oid_equal(&was, tip))
@@ -173,7 +179,7 @@ static void release_held(catan_store *s, const char *remote, const bool *has,
 		char ref[256];
 		git_reference *r = NULL;
 		if (!has[p] || held[p] ||
-		    !held_ref_name(ref, sizeof ref, s, remote, p) ||
+		    !remote_ref(ref, sizeof ref, s, "held", remote, p) ||
 		    git_reference_lookup(&r, s->repo, ref))
 			continue;
 		if (git_reference_delete(r) == 0)
@@ -1417,16 +1423,12 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			nmine++;
 	peer_tips(s, pe, tips, has);
 	for (int p = 0; p < n; p++) {
-		char ref[256];
-		git_oid local, q;
+		git_oid local;
 		read[p] = has[p];
 		if (!has[p] || (store_branch_tip(&local, s, p) == 0 &&
 				git_oid_equal(&local, &tips[p])))
 			continue;
-		snprintf(ref, sizeof ref, "refs/catan/quarantine/%s/%s", name,
-			 s->game.names.name[p]);
-		if (git_reference_name_to_id(&q, s->repo, ref) == 0 &&
-		    git_oid_equal(&q, &tips[p])) {
+		if (quarantined_at(s, name, p, &tips[p])) {
 			has[p] = false; /* refused and reported before */
 			continue;
 		}

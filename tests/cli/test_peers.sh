@@ -425,9 +425,7 @@ $catan -C "$d/white" verify >/dev/null || fail "5d: verify"
 # drops it (there, blue's branch ends in an illegal move after x), a tip
 # holding x is refused at once, not held back.
 git -C "$d/red" update-ref refs/heads/red "$x"
-bad=$(GIT_AUTHOR_NAME=blue GIT_AUTHOR_EMAIL=blue@catan GIT_COMMITTER_NAME=blue \
-	GIT_COMMITTER_EMAIL=blue@catan git -C "$d/red" commit-tree "$x^{tree}" -p "$x" \
-	-m $'build city 1,0,n\n\nPlayer: blue\nTurn: 0')
+bad=$(forge $'build city 1,0,n\n\nPlayer: blue\nTurn: 0' blue "$x^{tree}" "$x")
 git -C "$d/red" update-ref refs/heads/blue "$bad"
 out=$($catan -C "$d/white4" sync) && fail "5d: an illegal blue branch was accepted: $out"
 grep -q "rejected blue from origin" <<<"$out" || fail "5d: blue's illegal move not rejected: $out"
