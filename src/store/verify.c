@@ -26,18 +26,33 @@ typedef struct seen {
 	catan_state state;
 } seen;
 
+/*
+ * The index is open addressing over pointers; the entries themselves live in
+ * blocks that never move, so a pointer from table_get or table_put stays
+ * valid while the table grows (check_merge holds several at once, and
+ * known() may add entries between its lookups).
+ */
+#define TABLE_BLOCK 64
 typedef struct table {
-	seen *slot;
+	seen **slot;
 	size_t cap, n;
+	seen **block;
+	size_t nblock;
 } table;
 
-static size_t slot_of(const table *t, const git_oid *id)
+/* The i-th entry put (i < t->n). Cannot fail. */
+static seen *table_at(const table *t, size_t i)
+{
+	return &t->block[i / TABLE_BLOCK][i % TABLE_BLOCK];
+}
+
+static size_t slot_of(seen *const *slot, size_t cap, const git_oid *id)
 {
 	size_t h;
 	memcpy(&h, id->id, sizeof h);
-	size_t i = h & (t->cap - 1);
-	while (t->slot[i].used && !git_oid_equal(&t->slot[i].id, id))
-		i = (i + 1) & (t->cap - 1);
+	size_t i = h & (cap - 1);
+	while (slot[i] && !git_oid_equal(&slot[i]->id, id))
+		i = (i + 1) & (cap - 1);
 	return i;
 }
 
@@ -45,34 +60,50 @@ static seen *table_get(const table *t, const git_oid *id)
 {
 	if (!t->cap)
 		return NULL;
-	size_t i = slot_of(t, id);
-	return t->slot[i].used ? &t->slot[i] : NULL;
+	return t->slot[slot_of(t->slot, t->cap, id)];
 }
 
+/* A new entry for id (zeroed but for id and used); NULL when out of memory. */
 static seen *table_put(table *t, const git_oid *id)
 {
 	if ((t->n + 1) * 2 > t->cap) {
-		/* Small at first: a sync checks a few commits, and each
-		 * entry holds a whole state. */
-		table bigger = {calloc(t->cap ? t->cap * 2 : 16, sizeof(seen)),
-				t->cap ? t->cap * 2 : 16, 0};
-		if (!bigger.slot)
+		/* Small at first: a sync checks a few commits. */
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		seen **slot = calloc(cap, sizeof *slot);
+		if (!slot)
 			return NULL;
 		for (size_t i = 0; i < t->cap; i++)
-			if (t->slot[i].used) {
-				bigger.slot[slot_of(&bigger, &t->slot[i].id)] =
+			if (t->slot[i])
+				slot[slot_of(slot, cap, &t->slot[i]->id)] =
 				    t->slot[i];
-				bigger.n++;
-			}
 		free(t->slot);
-		*t = bigger;
+		t->slot = slot;
+		t->cap = cap;
 	}
-	seen *e = &t->slot[slot_of(t, id)];
+	if (t->n == t->nblock * TABLE_BLOCK) {
+		seen **block =
+		    realloc(t->block, (t->nblock + 1) * sizeof *block);
+		if (!block)
+			return NULL;
+		t->block = block;
+		if (!(block[t->nblock] = malloc(TABLE_BLOCK * sizeof(seen))))
+			return NULL;
+		t->nblock++;
+	}
+	seen *e = table_at(t, t->n++);
 	memset(e, 0, sizeof *e);
 	e->used = true;
 	git_oid_cpy(&e->id, id);
-	t->n++;
+	t->slot[slot_of(t->slot, t->cap, id)] = e;
 	return e;
+}
+
+static void table_free(table *t)
+{
+	for (size_t i = 0; i < t->nblock; i++)
+		free(t->block[i]);
+	free(t->block);
+	free(t->slot);
 }
 
 /* ---- ancestry, bounded by turns ---- */
@@ -436,9 +467,9 @@ static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 			   "%s",
 			   c->s->game.names.name[author], a, b);
 	}
-	for (size_t i = 0; i < c->t.cap; i++) {
-		seen *e = &c->t.slot[i];
-		if (e->used && !e->trusted && e->author == author &&
+	for (size_t i = 0; i < c->t.n; i++) {
+		seen *e = table_at(&c->t, i);
+		if (!e->trusted && e->author == author &&
 		    git_oid_equal(&e->parent, parent) &&
 		    !git_oid_equal(&e->id, id)) {
 			char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
@@ -672,9 +703,9 @@ static int check_branches(ctx *c)
 			rc = bad(c, NULL, "branch of %s cannot be read",
 				 g->names.name[p]);
 	}
-	for (size_t i = 0; i < c->t.cap && rc == 0; i++) {
-		seen *e = &c->t.slot[i];
-		if (e->used && oidset_add(&on[e->author], &e->id) != 0)
+	for (size_t i = 0; i < c->t.n && rc == 0; i++) {
+		seen *e = table_at(&c->t, i);
+		if (oidset_add(&on[e->author], &e->id) != 0)
 			rc = bad(c, &e->id,
 				 "commit by %s is not on its own branch "
 				 "refs/heads/%s",
@@ -689,9 +720,9 @@ static int check_branches(ctx *c)
 /* Incremental mode: each new commit is on its author's new branch tip. */
 static int check_new_on_own_branch(ctx *c)
 {
-	for (size_t i = 0; i < c->t.cap; i++) {
-		seen *e = &c->t.slot[i];
-		if (!e->used || e->trusted)
+	for (size_t i = 0; i < c->t.n; i++) {
+		seen *e = table_at(&c->t, i);
+		if (e->trusted)
 			continue;
 		const git_oid *tip = &c->newtips[e->author];
 		if (store_is_ancestor(c->s, &e->id, tip) != 1) {
@@ -877,7 +908,7 @@ done:
 int store_verify_new(catan_store *s, const git_oid *newtips,
 		     catan_verify_report *rep, catan_err *err)
 {
-	ctx c = {s, {NULL, 0, 0}, rep, true, newtips};
+	ctx c = {s, {NULL, 0, 0, NULL, 0}, rep, true, newtips};
 	git_oid *ids = NULL, last;
 	size_t n = 0;
 	int rc = 0;
@@ -924,13 +955,13 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 		s->cache_state = e->state;
 	}
 	free(ids);
-	free(c.t.slot);
+	table_free(&c.t);
 	return 0;
 }
 
 int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)
 {
-	ctx c = {s, {NULL, 0, 0}, rep, false, NULL};
+	ctx c = {s, {NULL, 0, 0, NULL, 0}, rep, false, NULL};
 	git_revwalk *walk = NULL;
 	int rc = 0;
 
@@ -946,6 +977,6 @@ int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)
 	git_revwalk_free(walk);
 	if (rc == 0)
 		check_branches(&c);
-	free(c.t.slot);
+	table_free(&c.t);
 	return 0;
 }
