@@ -203,7 +203,17 @@ int catan_board_edge(const catan_board *b, int q, int r, int dir);
 /* The edge joining vertices a and b, or -1. */
 int catan_board_edge_between(const catan_board *b, int a, int v);
 
-/* Harbour trade rate for a player owning buildings `owned`: 2, 3 or 4. */
+/*
+ * The harbours a player owning buildings `owned` may trade at: bit k set for
+ * each harbour kind k (a resource, or CATAN_HARBOUR_GENERIC) with a vertex
+ * in `owned`. The one definition of harbour access: the rules (as a
+ * settlement is placed) and catan_state_derive (as a state is read back)
+ * both call it. Cannot fail.
+ */
+unsigned catan_board_harbour_access(const catan_board *b,
+				    const catan_vset *owned);
+
+/* The best bank trade rate for a player owning `owned`: 2, 3 or 4. */
 int catan_board_rate(const catan_board *b, const catan_vset *owned, int res);
 
 /* Probability weight of a token: number of dice combinations (0..6). */

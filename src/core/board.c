@@ -136,12 +136,22 @@ int catan_board_edge_between(const catan_board *b, int a, int v)
 	return -1;
 }
 
+unsigned catan_board_harbour_access(const catan_board *b,
+				    const catan_vset *owned)
+{
+	unsigned m = 0;
+	for (int h = 0; h < CATAN_HARBOUR_KINDS; h++)
+		if (catan_vset_intersects(owned, &b->harbour_vmask[h]))
+			m |= 1u << h;
+	return m;
+}
+
 int catan_board_rate(const catan_board *b, const catan_vset *owned, int res)
 {
-	if (catan_vset_intersects(owned, &b->harbour_vmask[res]))
+	unsigned m = catan_board_harbour_access(b, owned);
+	if (m & (1u << res))
 		return 2;
-	if (catan_vset_intersects(owned,
-				  &b->harbour_vmask[CATAN_HARBOUR_GENERIC]))
+	if (m & (1u << CATAN_HARBOUR_GENERIC))
 		return 3;
 	return 4;
 }

@@ -54,7 +54,7 @@ static int robber_score(const catan_board *b, const catan_state *s, int p,
 		score += (o == p ? -3 : 1) * k * pips *
 			 (1 + catan_state_vp(s, o));
 	}
-	if (a->player != CATAN_NONE)
+	if (a->player != CATAN_NONE && s->players[a->player].ncards)
 		score += 2 + s->players[a->player].ncards;
 	return score;
 }
@@ -152,7 +152,7 @@ static int greedy_score(const catan_board *b, const catan_state *s, int p,
 			catan_cost_city, catan_cost_settlement, catan_cost_dev};
 		for (int g = 0; g < 3; g++)
 			if (covers(h, goals[g]) && !covers(pl->hand, goals[g]))
-				return 600 - 100 * g;
+				return 600 - 100 * g - a->count;
 		return -10;
 	}
 	case CATAN_ACT_TRADE_ACCEPT: {

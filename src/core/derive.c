@@ -26,7 +26,6 @@ void catan_state_derive(catan_state *s, const catan_board *b)
 		}
 		for (int k = 0; k < CATAN_EWORDS; k++)
 			s->roads.w[k] |= pl->roads.w[k];
-		pl->harbours = 0;
 		CATAN_FOR_BITS(v, pl->settlements.w, CATAN_VWORDS)
 		{
 			s->building[v] = (uint8_t)(p + 1);
@@ -37,11 +36,10 @@ void catan_state_derive(catan_state *s, const catan_board *b)
 		}
 		for (int k = 0; k < CATAN_VWORDS; k++)
 			s->occupied.w[k] |= pl->settlements.w[k] | pl->cities.w[k];
-		for (int h = 0; h < CATAN_HARBOUR_KINDS; h++)
-			if (catan_vset_intersects(&b->harbour_vmask[h],
-						  &pl->settlements) ||
-			    catan_vset_intersects(&b->harbour_vmask[h], &pl->cities))
-				pl->harbours |= (uint8_t)(1u << h);
+		catan_vset own = pl->settlements;
+		for (int k = 0; k < CATAN_VWORDS; k++)
+			own.w[k] |= pl->cities.w[k];
+		pl->harbours = (uint8_t)catan_board_harbour_access(b, &own);
 		int ns = catan_vset_count(&pl->settlements),
 		    nc = catan_vset_count(&pl->cities),
 		    nr = catan_eset_count(&pl->roads);

@@ -48,13 +48,15 @@ static void robber_moves(out_buf *o, const catan_board *b,
 		if (t == s->robber)
 			continue;
 		unsigned victims = all[t];
-		if (!victims) {
+		bool cards = false;
+		for (unsigned m = victims; m; m &= m - 1)
+			cards |= s->players[__builtin_ctz(m)].ncards > 0;
+		if (!cards)
 			push(o, kind)->tile = (uint8_t)t;
-			continue;
-		}
 		for (; victims; victims &= victims - 1) {
 			int v = __builtin_ctz(victims);
-			if (s->opt.dice != CATAN_DICE_MANUAL) {
+			if (s->opt.dice != CATAN_DICE_MANUAL ||
+			    !s->players[v].ncards) {
 				catan_action *a = push(o, kind);
 				a->tile = (uint8_t)t;
 				a->player = (uint8_t)v;
@@ -176,18 +178,19 @@ static void trade_moves(out_buf *o, const catan_state *s, int p,
 			unsigned flags)
 {
 	const catan_player *pl = &s->players[p];
-	int base = pl->harbours & (1u << CATAN_HARBOUR_GENERIC) ? 3 : 4;
+	/* Every rate the player may use, the best first. */
 	for (int g = 0; g < CATAN_RES_COUNT; g++) {
-		int rate = pl->harbours & (1u << g) ? 2 : base;
-		if (pl->hand[g] < rate)
-			continue;
-		for (int w = 0; w < CATAN_RES_COUNT; w++) {
-			if (w == g || !s->bank[w])
+		for (int rate = 2; rate <= 4 && pl->hand[g] >= rate; rate++) {
+			if (!bank_rate_ok(pl, g, rate))
 				continue;
-			catan_action *a = push(o, CATAN_ACT_TRADE_BANK);
-			a->res = (uint8_t)g;
-			a->count = (uint8_t)rate;
-			a->res2 = (uint8_t)w;
+			for (int w = 0; w < CATAN_RES_COUNT; w++) {
+				if (w == g || !s->bank[w])
+					continue;
+				catan_action *a = push(o, CATAN_ACT_TRADE_BANK);
+				a->res = (uint8_t)g;
+				a->count = (uint8_t)rate;
+				a->res2 = (uint8_t)w;
+			}
 		}
 	}
 	if (!(flags & CATAN_LEGAL_NO_OFFERS))

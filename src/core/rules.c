@@ -127,7 +127,7 @@ void catan_robber_victims_all(uint8_t *out, const catan_board *b,
 	memset(out, 0, b->ntiles);
 	for (int o = 0; o < s->opt.nplayers; o++) {
 		const catan_player *pl = &s->players[o];
-		if (o == p || pl->ncards == 0)
+		if (o == p)
 			continue;
 		uint64_t own[CATAN_VWORDS];
 		for (int k = 0; k < CATAN_VWORDS; k++)
@@ -150,7 +150,7 @@ unsigned catan_robber_victims(const catan_board *b, const catan_state *s,
 	const catan_vset *tv = &b->tile_vmask[t];
 	for (int o = 0; o < s->opt.nplayers; o++) {
 		const catan_player *pl = &s->players[o];
-		if (o == p || pl->ncards == 0)
+		if (o == p)
 			continue;
 		if (catan_vset_intersects(tv, &pl->settlements) ||
 		    catan_vset_intersects(tv, &pl->cities))
@@ -465,8 +465,12 @@ static void place_settlement(const catan_board *b, catan_state *s, int p,
 		s->blocked.w[k] |= b->vertex_nbrs[v].w[k];
 	pl->settlements_left--;
 	pl->public_vp++;
-	if (b->vertex_harbour[v] != CATAN_NONE)
-		pl->harbours |= (uint8_t)(1u << b->vertex_harbour[v]);
+	/* (A city only ever replaces a settlement: settlements and cities
+	 * together are every building p has now.) */
+	catan_vset own = pl->settlements;
+	for (int k = 0; k < CATAN_VWORDS; k++)
+		own.w[k] |= pl->cities.w[k];
+	pl->harbours = (uint8_t)catan_board_harbour_access(b, &own);
 }
 
 /* Seeded mode: a uniformly random card from p's hand (p holds some). */
@@ -494,12 +498,18 @@ static int check_robber(const catan_board *b, const catan_state *s, int p,
 		return CATAN_E_ROBBER_SAME_TILE;
 	unsigned victims = catan_robber_victims(b, s, p, a->tile);
 	if (a->player == CATAN_NONE) {
-		if (victims)
-			return CATAN_E_VICTIM_REQUIRED;
+		/* Robbing nobody is allowed only when nobody here has a
+		 * card to lose. */
+		for (unsigned m = victims; m; m &= m - 1)
+			if (s->players[__builtin_ctz(m)].ncards)
+				return CATAN_E_VICTIM_REQUIRED;
 		return a->res == CATAN_NONE ? CATAN_OK : CATAN_E_BAD_ACTION;
 	}
 	if (a->player >= s->opt.nplayers || !(victims & (1u << a->player)))
 		return CATAN_E_BAD_VICTIM;
+	/* A victim with no cards may be chosen; nothing is stolen. */
+	if (s->players[a->player].ncards == 0)
+		return a->res == CATAN_NONE ? CATAN_OK : CATAN_E_NO_CARD;
 	if (s->opt.dice == CATAN_DICE_MANUAL) {
 		if (a->res == CATAN_NONE)
 			return CATAN_E_DRAW_REQUIRED;
@@ -516,7 +526,7 @@ static void move_robber(catan_state *s, int p, const catan_action *a,
 			catan_outcome *oc)
 {
 	s->robber = a->tile;
-	if (a->player == CATAN_NONE)
+	if (a->player == CATAN_NONE || s->players[a->player].ncards == 0)
 		return;
 	catan_player *victim = &s->players[a->player];
 	int r = s->opt.dice == CATAN_DICE_MANUAL ? a->res
@@ -1004,7 +1014,7 @@ static int do_trade_bank(catan_state *out, const catan_state *in, int p,
 	if (a->res >= CATAN_RES_COUNT || a->res2 >= CATAN_RES_COUNT ||
 	    a->res == a->res2)
 		return CATAN_E_BAD_TRADE;
-	if (a->count != player_rate(pl, a->res))
+	if (!bank_rate_ok(pl, a->res, a->count))
 		return CATAN_E_BAD_RATE;
 	if (pl->hand[a->res] < a->count)
 		return CATAN_E_CANNOT_AFFORD;

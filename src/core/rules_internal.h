@@ -122,14 +122,16 @@ unsigned catan_robber_victims(const catan_board *b, const catan_state *s,
 void catan_robber_victims_all(uint8_t *out, const catan_board *b,
 			      const catan_state *s, int p);
 
-/* Trade rate of player p for giving resource r: 2, 3 or 4. */
-static inline int player_rate(const catan_player *pl, int r)
+/*
+ * Whether player pl may give `count` of resource r for one card from the
+ * bank: 4:1 always, 3:1 with a generic harbour, 2:1 with r's own harbour
+ * (a harbour adds a rate; it never takes 4:1 away).
+ */
+static inline bool bank_rate_ok(const catan_player *pl, int r, int count)
 {
-	if (pl->harbours & (1u << r))
-		return 2;
-	if (pl->harbours & (1u << CATAN_HARBOUR_GENERIC))
-		return 3;
-	return 4;
+	return count == 4 ||
+	       (count == 3 && (pl->harbours & (1u << CATAN_HARBOUR_GENERIC))) ||
+	       (count == 2 && (pl->harbours & (1u << r)));
 }
 
 #endif

@@ -762,9 +762,37 @@ static void test_rules__robber_bad_victim(void **state)
 	robber_phase(&b, &s);
 	th_reject(&b, &s, RED, "robber 1,0 orange", CATAN_E_BAD_VICTIM);
 	th_reject(&b, &s, RED, "robber 1,0 red", CATAN_E_BAD_VICTIM);
-	/* White has a building on 1,0 but no cards. */
-	th_reject(&b, &s, RED, "robber 1,0 white", CATAN_E_BAD_VICTIM);
 	th_reject(&b, &s, RED, "robber 2,-2 blue", CATAN_E_BAD_VICTIM);
+}
+
+/*
+ * The almanac: the robber's mover picks any opponent with a building on the
+ * tile, one with no cards too, and then steals nothing.
+ */
+static void test_rules__robber_victim_without_cards(void **state)
+{
+	catan_board b;
+	catan_state s, before;
+
+	(void)state;
+	robber_phase(&b, &s);
+	/* White has a building on 1,0 but no cards; blue has cards. */
+	assert_int_equal(s.players[WHITE].ncards, 0);
+	assert_true(s.players[BLUE].ncards > 0);
+	th_reject(&b, &s, RED, "robber 1,0", CATAN_E_VICTIM_REQUIRED);
+	before = s;
+	th_do(&b, &s, RED, "robber 1,0 white");
+	assert_int_equal(s.robber, th_tile(&b, 1, 0));
+	for (int p = 0; p < 4; p++)
+		assert_memory_equal(s.players[p].hand, before.players[p].hand,
+				    sizeof s.players[p].hand);
+	/* The choice is in the legal list. */
+	catan_action a = th_action(&b, "robber 1,0 white"), buf[256];
+	int n = catan_legal_actions(buf, 256, &b, &before, RED, 0), found = 0;
+	assert_true(n <= 256);
+	for (int i = 0; i < n; i++)
+		found += !memcmp(&buf[i], &a, sizeof a);
+	assert_int_equal(found, 1);
 }
 
 static void test_rules__robber_steals_one_card(void **state)
@@ -869,13 +897,14 @@ static void test_rules__bank_trade_generic_harbour_three(void **state)
 	/* N of 0,-2 is on the 3:1 harbour on the NW side of 0,-2. */
 	harbour_game(&b, &s, "setup 0,-2,n 0,-2,ne", "setup -2,1,s -2,2,nw");
 	assert_int_equal(s.players[RED].harbours, 1u << CATAN_HARBOUR_GENERIC);
-	th_give(&s, RED, 3, 0, 4, 0, 0);
-	th_reject(&b, &s, RED, "trade bank wool:4 grain", CATAN_E_BAD_RATE);
+	th_give(&s, RED, 3, 0, 8, 0, 0);
 	th_reject(&b, &s, RED, "trade bank wool:2 grain", CATAN_E_BAD_RATE);
 	th_do(&b, &s, RED, "trade bank lumber:3 grain");
 	th_do(&b, &s, RED, "trade bank wool:3 grain");
-	assert_hand(&s, RED, 0, 0, 1, 2, 0);
-	assert_bank(&s, 19, 19, 18, 17, 19);
+	/* A harbour adds a rate; 4:1 stays open to everyone. */
+	th_do(&b, &s, RED, "trade bank wool:4 grain");
+	assert_hand(&s, RED, 0, 0, 1, 3, 0);
+	assert_bank(&s, 19, 19, 18, 16, 19);
 }
 
 static void test_rules__bank_trade_specific_harbour_two(void **state)
@@ -887,15 +916,16 @@ static void test_rules__bank_trade_specific_harbour_two(void **state)
 	/* N of 2,-1 is on the ore 2:1 harbour on the NE side of 2,-1. */
 	harbour_game(&b, &s, "setup 2,-1,n 2,-1,nw", "setup -2,1,s -2,2,nw");
 	assert_int_equal(s.players[RED].harbours, 1u << CATAN_ORE);
-	th_give(&s, RED, 4, 0, 0, 0, 2);
+	th_give(&s, RED, 4, 0, 0, 0, 6);
+	/* The ore harbour gives no 3:1, on ore or anything else. */
 	th_reject(&b, &s, RED, "trade bank ore:3 wool", CATAN_E_BAD_RATE);
-	th_reject(&b, &s, RED, "trade bank ore:4 wool", CATAN_E_BAD_RATE);
-	/* The ore harbour gives no 3:1 on other resources. */
 	th_reject(&b, &s, RED, "trade bank lumber:3 wool", CATAN_E_BAD_RATE);
+	th_reject(&b, &s, RED, "trade bank lumber:2 wool", CATAN_E_BAD_RATE);
 	th_do(&b, &s, RED, "trade bank ore:2 wool");
 	th_do(&b, &s, RED, "trade bank lumber:4 wool");
-	assert_hand(&s, RED, 0, 0, 2, 0, 0);
-	assert_bank(&s, 19, 19, 17, 19, 19);
+	th_do(&b, &s, RED, "trade bank ore:4 wool");
+	assert_hand(&s, RED, 0, 0, 3, 0, 0);
+	assert_bank(&s, 19, 19, 16, 19, 19);
 }
 
 static void test_rules__bank_trade_both_harbours(void **state)
@@ -907,12 +937,15 @@ static void test_rules__bank_trade_both_harbours(void **state)
 	harbour_game(&b, &s, "setup 0,-2,n 0,-2,ne", "setup 2,-1,n 2,-1,nw");
 	assert_int_equal(s.players[RED].harbours,
 			 (1u << CATAN_HARBOUR_GENERIC) | (1u << CATAN_ORE));
-	th_give(&s, RED, 3, 0, 0, 0, 3);
-	th_reject(&b, &s, RED, "trade bank ore:3 grain", CATAN_E_BAD_RATE);
-	th_reject(&b, &s, RED, "trade bank lumber:4 grain", CATAN_E_BAD_RATE);
+	th_give(&s, RED, 7, 0, 0, 0, 9);
+	th_reject(&b, &s, RED, "trade bank lumber:2 grain", CATAN_E_BAD_RATE);
+	/* Every rate the player has: 2:1 ore, 3:1 anything, 4:1. */
 	th_do(&b, &s, RED, "trade bank ore:2 grain");
+	th_do(&b, &s, RED, "trade bank ore:3 grain");
+	th_do(&b, &s, RED, "trade bank ore:4 grain");
 	th_do(&b, &s, RED, "trade bank lumber:3 grain");
-	assert_hand(&s, RED, 0, 0, 0, 2, 1);
+	th_do(&b, &s, RED, "trade bank lumber:4 grain");
+	assert_hand(&s, RED, 0, 0, 0, 5, 0);
 }
 
 static void test_rules__harbour_usable_on_turn_built(void **state)
@@ -1760,7 +1793,7 @@ static void test_rules__knight_moves_robber_like_a_seven(void **state)
 	th_give_dev(&s, RED, CATAN_DEV_KNIGHT);
 	th_reject(&b, &s, RED, "play knight 0,0", CATAN_E_ROBBER_SAME_TILE);
 	th_reject(&b, &s, RED, "play knight 1,0", CATAN_E_VICTIM_REQUIRED);
-	th_reject(&b, &s, RED, "play knight 1,0 white", CATAN_E_BAD_VICTIM);
+	th_reject(&b, &s, RED, "play knight 1,0 orange", CATAN_E_BAD_VICTIM);
 	th_do(&b, &s, RED, "play knight 2,-2");
 	assert_hand(&s, BLUE, 0, 0, 1, 0, 0);
 }
@@ -2940,6 +2973,7 @@ int main(void)
 	    cmocka_unit_test(test_rules__robber_must_move),
 	    cmocka_unit_test(test_rules__robber_victim_required),
 	    cmocka_unit_test(test_rules__robber_bad_victim),
+	    cmocka_unit_test(test_rules__robber_victim_without_cards),
 	    cmocka_unit_test(test_rules__robber_steals_one_card),
 	    cmocka_unit_test(test_rules__robber_no_victim_when_none_qualifies),
 	    cmocka_unit_test(test_rules__robber_may_return_to_desert),
