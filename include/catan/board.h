@@ -213,6 +213,18 @@ int catan_board_edge_between(const catan_board *b, int a, int v);
 unsigned catan_board_harbour_access(const catan_board *b,
 				    const catan_vset *owned);
 
+/*
+ * Checks the structural rules of b's harbour list (b->harbour_edge,
+ * ->harbour_kind, ->nharbours), before catan_board_finish: every harbour on
+ * a side with land on exactly one side (the coast), no two on one side, no
+ * two sharing a corner (a corner gives one trade rate). Returns CATAN_OK,
+ * or CATAN_E_BAD_EDGE with *which the offending harbour (the later one of
+ * a pair) and *why a sentence. The board file parser and the genesis
+ * decoder both call it.
+ */
+int catan_board_check_harbours(const catan_board *b, int *which,
+			       const char **why);
+
 /* The best bank trade rate for a player owning `owned`: 2, 3 or 4. */
 int catan_board_rate(const catan_board *b, const catan_vset *owned, int res);
 

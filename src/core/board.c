@@ -136,6 +136,40 @@ int catan_board_edge_between(const catan_board *b, int a, int v)
 	return -1;
 }
 
+int catan_board_check_harbours(const catan_board *b, int *which,
+			       const char **why)
+{
+	for (int h = 0; h < b->nharbours; h++) {
+		int e = b->harbour_edge[h], land = 0;
+		*which = h;
+		if (e >= b->nedges || b->harbour_kind[h] >= CATAN_HARBOUR_KINDS) {
+			*why = "no such harbour side or kind";
+			return CATAN_E_BAD_EDGE;
+		}
+		for (int t = 0; t < b->ntiles; t++)
+			for (int s = 0; s < 6; s++)
+				land += b->tile_edges[t][s] == e;
+		if (land != 1) {
+			*why = "a harbour must be on a side facing the sea";
+			return CATAN_E_BAD_EDGE;
+		}
+		for (int g = 0; g < h; g++) {
+			int f = b->harbour_edge[g];
+			if (f == e) {
+				*why = "two harbours on one side";
+				return CATAN_E_BAD_EDGE;
+			}
+			for (int i = 0; i < 4; i++)
+				if (b->edge_vertices[e][i / 2] ==
+				    b->edge_vertices[f][i % 2]) {
+					*why = "two harbours share a corner";
+					return CATAN_E_BAD_EDGE;
+				}
+		}
+	}
+	return CATAN_OK;
+}
+
 unsigned catan_board_harbour_access(const catan_board *b,
 				    const catan_vset *owned)
 {

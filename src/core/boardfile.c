@@ -59,9 +59,12 @@ static bool read_int(const char **p, int *out)
 	const char *s = *p;
 	bool neg = false;
 	long v = 0;
-	if (*s == '-' || *s == '+')
+	if (*s == '-')
 		neg = *s++ == '-';
 	if (*s < '0' || *s > '9')
+		return false;
+	/* Canonical only: no "+", no leading zero, no "-0". */
+	if (*s == '0' && ((s[1] >= '0' && s[1] <= '9') || neg))
 		return false;
 	while (*s >= '0' && *s <= '9') {
 		if (v < 100000)
@@ -388,22 +391,13 @@ int catan_boardfile_parse(catan_board *out, const char *text,
 		if (e < 0)
 			return set_err(err, CATAN_E_BAD_EDGE, f.harbour_line[h],
 				       "no such side on this board");
-		int land = 0;
-		for (int t = 0; t < b.ntiles; t++)
-			for (int s = 0; s < 6; s++)
-				land += b.tile_edges[t][s] == e;
-		if (land != 1)
-			return set_err(err, CATAN_E_BAD_EDGE, f.harbour_line[h],
-				       "a harbour must be on a side facing "
-				       "the sea");
-		for (int g = 0; g < h; g++)
-			if (b.harbour_edge[g] == e)
-				return set_err(err, CATAN_E_BAD_EDGE,
-					       f.harbour_line[h],
-					       "two harbours on one side");
 		b.harbour_edge[h] = (uint8_t)e;
 		b.harbour_kind[h] = (uint8_t)f.hkind[h];
 	}
+	int bad;
+	const char *why;
+	if ((rc = catan_board_check_harbours(&b, &bad, &why)))
+		return set_err(err, rc, f.harbour_line[bad], why);
 	catan_board_finish(&b);
 	if (f.robber_line) {
 		int t = catan_board_tile(&b, f.robber_q, f.robber_r);

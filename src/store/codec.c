@@ -502,6 +502,42 @@ static bool parse_cards(const char *s, uint8_t *c, int n,
 
 static int yes_no(reader *r, const char *key, uint8_t *out);
 
+/*
+ * The game files must be byte for byte what catan_codec_encode_game writes
+ * for the game they decoded to: the field checks above accept some spellings
+ * of a number that are not canonical ("-0", "+3", "00"), and this catches
+ * those and anything else they let through. Names the first line that
+ * differs.
+ */
+static int canonical_game(reader *r, const catan_game *g,
+			  const catan_files *in)
+{
+	catan_files enc;
+	catan_files_init(&enc);
+	if (catan_codec_encode_game(&enc, g)) {
+		catan_files_free(&enc);
+		return rfail(r, "out of memory");
+	}
+	int rc = 0;
+	for (int i = 0; i < enc.n && rc == 0; i++) {
+		const catan_file *want = &enc.file[i];
+		const catan_file *got = catan_files_get(in, want->path);
+		if (got && got->len == want->len &&
+		    !memcmp(got->data, want->data, want->len))
+			continue;
+		r->path = want->path;
+		r->line = 1;
+		for (size_t k = 0; got && k < got->len && k < want->len &&
+				   got->data[k] == want->data[k];
+		     k++)
+			r->line += got->data[k] == '\n';
+		rc = rfail(r, "not canonical (written as catan would write "
+			      "this game)");
+	}
+	catan_files_free(&enc);
+	return rc;
+}
+
 int catan_codec_decode_game(catan_game *out, const catan_files *in,
 			    catan_codec_error *err)
 {
@@ -671,19 +707,18 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 		r.line = nt + h + 1;
 		if (e < 0)
 			return rfail(&r, "harbour edge not on the board");
-		int land = 0;
-		for (int t = 0; t < nt; t++)
-			for (int s = 0; s < 6; s++)
-				land += b->tile_edges[t][s] == e;
-		if (land != 1)
-			return rfail(&r, "harbour edge is not on the coast");
-		for (int k = 0; k < h; k++)
-			if (b->harbour_edge[k] == e)
-				return rfail(&r, "two harbours on one edge");
 		b->harbour_edge[h] = (uint8_t)e;
 		b->harbour_kind[h] = (uint8_t)harbours[h].kind;
 	}
 	b->nharbours = (uint8_t)nh;
+	{
+		int bad;
+		const char *why;
+		if (catan_board_check_harbours(b, &bad, &why)) {
+			r.line = nt + bad + 1;
+			return rfail(&r, "%s", why);
+		}
+	}
 	catan_board_finish(b);
 	if (robber_line) {
 		r.line = robber_line;
@@ -698,7 +733,7 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 					 "desert is left out)");
 		b->robber_start = (uint8_t)t;
 	}
-	return 0;
+	return canonical_game(&r, out, in);
 }
 
 static int phase_word(const char *w)

@@ -153,6 +153,23 @@ static void test_boardfile__rejections_name_the_line(void **state)
 		 "harbour 2,0,w ore\n",
 		 hdr);
 	expect_error(buf, CATAN_E_BAD_EDGE, 6); /* the same side twice */
+	/* Two harbours sharing a corner (the NE corner of 1,0): a corner
+	 * gives one rate, and the rules and the decoder disagreed on it. */
+	snprintf(buf, sizeof buf,
+		 "%stile 0,0 desert\ntile 1,0 ore 5\nharbour 1,0,ne 3:1\n"
+		 "harbour 2,0,w ore\n",
+		 hdr);
+	expect_error(buf, CATAN_E_BAD_EDGE, 6);
+	/* Numbers are written one way only. */
+	static const char *const noncanon[] = {"+1,0", "01,0", "1,-0", "1,00",
+					       "-0,0"};
+	for (size_t i = 0; i < sizeof noncanon / sizeof *noncanon; i++) {
+		snprintf(buf, sizeof buf, "%stile 0,0 desert\ntile %s ore 5\n",
+			 hdr, noncanon[i]);
+		expect_error(buf, CATAN_E_PARSE, 4);
+	}
+	snprintf(buf, sizeof buf, "%stile 0,0 desert\ntile 1,0 ore 05\n", hdr);
+	expect_error(buf, CATAN_E_PARSE, 4);
 	snprintf(buf, sizeof buf,
 		 "%stile 0,0 desert\ntile 1,0 ore 5\nharbour 1,0,e desert\n",
 		 hdr);
@@ -240,7 +257,8 @@ static void test_boardfile__terrain_names_and_pins(void **state)
 	assert_int_equal(catan_pin_parse(&p, "1,1=desert"), 0);
 	assert_int_equal(p.terrain, CATAN_DESERT);
 	assert_int_equal(p.token, 0);
-	assert_int_equal(catan_pin_parse(&p, "-2,+2=6"), 0);
+	assert_int_equal(catan_pin_parse(&p, "-2,+2=6"), CATAN_E_PARSE);
+	assert_int_equal(catan_pin_parse(&p, "-2,2=6"), 0);
 	assert_int_equal(p.terrain, CATAN_NONE);
 	assert_int_equal(p.token, 6);
 	assert_int_equal(p.hex.r, 2);

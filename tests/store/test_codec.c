@@ -953,6 +953,59 @@ static void test_codec__rejects_tiles_out_of_order(void **st)
 	catan_files_free(&f);
 }
 
+/* game/board with `from` (once) replaced by `to`, beside the game's options. */
+static void board_edit(catan_files *nf, const catan_files *f, const char *from,
+		       const char *to)
+{
+	const catan_file *board = catan_files_get(f, "game/board");
+	const catan_file *opt = catan_files_get(f, "game/options");
+	char out[4096];
+	const char *at = strstr(board->data, from);
+	assert_non_null(at);
+	snprintf(out, sizeof out, "%.*s%s%s", (int)(at - board->data),
+		 board->data, to, at + strlen(from));
+	catan_files_init(nf);
+	assert_int_equal(catan_files_add(nf, "game/board", out, strlen(out)),
+			 0);
+	assert_int_equal(catan_files_add(nf, opt->path, opt->data, opt->len),
+			 0);
+}
+
+/* Numbers in game/board have one spelling; sscanf alone took others. */
+static void test_codec__rejects_non_canonical_board(void **st)
+{
+	catan_game g;
+	catan_files f, nf;
+	(void)st;
+	sh_game(&g, 4, SH_BOARD_BEGINNER, CATAN_PHASES_COMBINED,
+		CATAN_DICE_SEEDED, 0);
+	catan_files_init(&f);
+	assert_int_equal(catan_codec_encode_game(&f, &g), 0);
+	static const struct {
+		const char *from, *to;
+		int line;
+	} bad[] = {
+	    {"tile 0,-2 ore", "tile -0+0,-2 ore", 1},
+	    {"tile 0,-2 ore", "tile 0,-02 ore", 1},
+	    {"tile 1,-2 wool", "tile +1,-2 wool", 2},
+	    {"tile 0,0 desert", "tile -0,0 desert", 10},
+	    {"harbour 2,-1,ne ore", "harbour 2,-1,ne  ore", 22},
+	    {"harbour 2,-1,ne ore", "harbour 2,-1,+ne ore", 22},
+	    {"harbour 1,-2,ne grain", "harbour 1,-2,ne grain ", 21},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		board_edit(&nf, &f, bad[i].from, bad[i].to);
+		expect_game_error(&nf, "game/board", bad[i].line, NULL);
+		catan_files_free(&nf);
+	}
+	/* A second harbour on the N corner of 0,-2 (beside its NW one). */
+	board_edit(&nf, &f, "harbour 1,-2,ne grain\n",
+		   "harbour 0,-2,ne wool\nharbour 1,-2,ne grain\n");
+	expect_game_error(&nf, "game/board", 21, "share a corner");
+	catan_files_free(&nf);
+	catan_files_free(&f);
+}
+
 static void test_codec__rejects_bad_options(void **st)
 {
 	catan_game g;
@@ -1024,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_codec__rejects_bad_vertex_name),
 		cmocka_unit_test(test_codec__rejects_unknown_player),
 		cmocka_unit_test(test_codec__rejects_tiles_out_of_order),
+		cmocka_unit_test(test_codec__rejects_non_canonical_board),
 		cmocka_unit_test(test_codec__rejects_bad_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
