@@ -35,7 +35,7 @@ test: build
 	@$(MAKE) --no-print-directory test-asan
 
 test-asan: deps
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCATAN_SANITIZE=ON -DCATAN_RANDOM_GAMES=300 >/dev/null
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCATAN_SANITIZE=ON -DCATAN_RANDOM_GAMES=300 -DCATAN_VERIFY_GAMES=10 >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
