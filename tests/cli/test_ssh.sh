@@ -22,7 +22,9 @@ ok() { n=$((n + 1)); echo "ok $n - $*"; }
 if [[ $(id -u) != 0 || ! -x /usr/sbin/sshd ]] || ! command -v ssh-keygen >/dev/null; then
 	echo "skipped: an ssh server on loopback needs root and openssh-server"
 	echo "0 passed, 0 failed, 3 skipped"
-	exit 0
+	# ctest counts 77 as skipped (SKIP_RETURN_CODE); CI, as root, must run it.
+	[[ -n ${CI:-} ]] && { echo "FAIL: CI runs every test"; exit 1; }
+	exit 77
 fi
 
 tmp=$(mktemp -d)
