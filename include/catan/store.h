@@ -133,6 +133,13 @@ typedef struct catan_verify_report {
 	 */
 	bool off_branch;
 	int off_author; /* with off_branch: whose branch lacks the commit */
+	/*
+	 * Incremental checks (sync): bit p set when player p's candidate
+	 * tip holds the bad commit; and whether the check gave up because
+	 * the remote's time was up (no verdict on any commit then).
+	 */
+	unsigned holders;
+	bool timed_out;
 } catan_verify_report;
 
 /*
@@ -171,6 +178,7 @@ typedef struct catan_sync_report {
 	int unreachable; /* remotes that could not be reached */
 	int adopted;	 /* branches moved forward */
 	int rejected;	 /* branches refused and quarantined */
+	int refused;	 /* remotes given up on (a limit; no verdict) */
 	int pushed;	 /* remotes this peer's branch was pushed to */
 	char log[4096];	 /* one line per event, for people */
 } catan_sync_report;

@@ -32,6 +32,49 @@
 #include "pack.h"
 #include "store_internal.h"
 
+/* ---- limits (spec/replication.md, "Limits") ---- */
+
+#define MAX_OBJECT 65536 /* no commit, tree or blob of a game comes near */
+
+/* A positive integer from the environment, or `dflt`. */
+static long env_limit(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+	char *end = NULL;
+	long n = v ? strtol(v, &end, 10) : 0;
+	return v && end && end != v && !*end && n > 0 ? n : dflt;
+}
+
+void store_limits_read(store_limits *out)
+{
+	out->commits = env_limit("CATAN_SYNC_MAX_COMMITS", 5000);
+	out->message = env_limit("CATAN_SYNC_MAX_MESSAGE", 512);
+	out->object = env_limit("CATAN_SYNC_MAX_OBJECT", MAX_OBJECT);
+	if (out->object > MAX_OBJECT) /* (the readers' buffers: lower only) */
+		out->object = MAX_OBJECT;
+	out->fetch_bytes =
+	    env_limit("CATAN_SYNC_MAX_FETCH_BYTES", 16L * 1024 * 1024);
+	out->remote_ms = env_limit("CATAN_SYNC_REMOTE_MS", 10000);
+}
+
+double store_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+bool store_past_deadline(const catan_store *s)
+{
+	return s->deadline_ms > 0 && store_now_ms() > s->deadline_ms;
+}
+
+/* The time of remote `name` starts now. */
+static void start_clock(catan_store *s)
+{
+	s->deadline_ms = store_now_ms() + (double)s->lim.remote_ms;
+}
+
 static void note(catan_sync_report *rep, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -66,26 +109,141 @@ static bool remote_ref(char *ref, size_t size, const catan_store *s,
 	       git_reference_name_is_valid(&valid, ref) == 0 && valid;
 }
 
+/*
+ * The quarantine record of player p's branch of `remote`: the tip refused
+ * and the first bad commit in it (*bad may be NULL), from the evidence
+ * blob refs/catan/quarantine/<remote>/<player> points at (or, as older
+ * versions wrote it, the refused tip itself). 0, or -1 when there is none.
+ */
+static int quarantine_read(catan_store *s, const char *remote, int p,
+			   git_oid *tip, git_oid *bad)
+{
+	char ref[256];
+	git_oid q;
+	git_blob *b = NULL;
+	if (!remote_ref(ref, sizeof ref, s, "quarantine", remote, p) ||
+	    git_reference_name_to_id(&q, s->repo, ref))
+		return -1;
+	if (git_blob_lookup(&b, s->repo, &q)) {
+		*tip = q; /* a commit, as before evidence blobs */
+		if (bad)
+			*bad = q;
+		return 0;
+	}
+	const char *d = git_blob_rawcontent(b);
+	size_t len = (size_t)git_blob_rawsize(b);
+	int rc = len >= 2 * (GIT_OID_HEXSZ + 5) && !memcmp(d, "tip ", 4) &&
+			 !git_oid_fromstrn(tip, d + 4, GIT_OID_HEXSZ) &&
+			 !memcmp(d + GIT_OID_HEXSZ + 5, "bad ", 4) &&
+			 (!bad || !git_oid_fromstrn(bad, d + GIT_OID_HEXSZ + 9,
+						    GIT_OID_HEXSZ))
+		     ? 0
+		     : -1;
+	git_blob_free(b);
+	return rc;
+}
+
 /* Whether player p's branch of `remote` was quarantined at tip `id`. */
 static bool quarantined_at(catan_store *s, const char *remote, int p,
 			   const git_oid *id)
 {
-	char ref[256];
 	git_oid q;
-	return remote_ref(ref, sizeof ref, s, "quarantine", remote, p) &&
-	       git_reference_name_to_id(&q, s->repo, ref) == 0 &&
+	return quarantine_read(s, remote, p, &q, NULL) == 0 &&
 	       git_oid_equal(&q, id);
 }
 
+/*
+ * Refuses player p's branch of `remote` at `tip` for good: the evidence
+ * (the tip, the first bad commit in it, the reason, that commit's headers
+ * as stored, at most 2 KiB, a NUL shown as "\0") goes into one small
+ * blob that refs/catan/quarantine/<remote>/<player> points at. Nothing of
+ * the refused history is kept by it, so `catan gc` reclaims that (and
+ * whatever huge object came with it). Best effort.
+ */
 static void quarantine(catan_store *s, const char *remote, int p,
-		       const git_oid *id)
+		       const git_oid *tip, const git_oid *bad, const char *why)
 {
-	char ref[256];
+	char ref[256], text[4096], th[GIT_OID_HEXSZ + 1], bh[GIT_OID_HEXSZ + 1];
 	git_reference *r = NULL;
-	if (remote_ref(ref, sizeof ref, s, "quarantine", remote, p) &&
-	    git_reference_create(&r, s->repo, ref, id, 1,
+	git_odb_object *o = NULL;
+	git_oid blob;
+	if (!remote_ref(ref, sizeof ref, s, "quarantine", remote, p))
+		return;
+	git_oid_tostr(th, sizeof th, tip);
+	git_oid_tostr(bh, sizeof bh, bad ? bad : tip);
+	int len = snprintf(text, sizeof text,
+			   "tip %s\nbad %s\nremote %s\nplayer %s\nreason "
+			   "%.600s\n\n",
+			   th, bh, remote, s->game.names.name[p], why);
+	if (len < 0 || len >= (int)sizeof text)
+		return;
+	if (git_odb_read(&o, s->odb, bad ? bad : tip) == 0) {
+		const char *d = git_odb_object_data(o);
+		size_t n = git_odb_object_size(o);
+		for (size_t i = 0; i < n && len < 2048 + 700; i++) {
+			if (d[i] == '\n' && (i + 1 == n || d[i + 1] == '\n')) {
+				text[len++] = '\n';
+				break; /* the headers end at the blank line */
+			}
+			if (d[i] == '\0') {
+				text[len++] = '\\';
+				text[len++] = '0';
+			} else {
+				text[len++] = d[i];
+			}
+		}
+		git_odb_object_free(o);
+	}
+	if (git_blob_create_from_buffer(&blob, s->repo, text, (size_t)len) ==
+		0 &&
+	    git_reference_create(&r, s->repo, ref, &blob, 1,
 				 "catan sync: quarantined") == 0)
 		git_reference_free(r);
+}
+
+/*
+ * Whether `tip` builds on the commit refused before in player p's branch
+ * of `remote` (its record's bad commit): walks back from tip, no further
+ * than the local tips, commits with a Turn trailer below `floor` (the
+ * local branch's turn: nothing new is older) or s->lim.commits commits.
+ * Junk that grows by a commit is then refused at once, not checked again.
+ */
+static bool builds_on_rejected(catan_store *s, const char *remote, int p,
+			       const git_oid *tip, const git_oid *local,
+			       int floor)
+{
+	git_oid qtip, bad, *todo = NULL;
+	size_t k = 0, cap = 0;
+	long seen = 0;
+	bool found = false;
+	if (quarantine_read(s, remote, p, &qtip, &bad) ||
+	    !(todo = store_reserve(NULL, &cap, 16, sizeof *todo)))
+		return false;
+	todo[k++] = *tip;
+	while (k > 0 && !found && seen++ < s->lim.commits) {
+		git_oid id = todo[--k];
+		git_commit *c = NULL;
+		bool stop = false;
+		if ((found = git_oid_equal(&id, &bad) || git_oid_equal(&id, &qtip)))
+			break;
+		for (int i = 0; i < s->game.opt.nplayers && !stop; i++)
+			stop = git_oid_equal(&id, &local[i]);
+		if (stop || git_commit_lookup(&c, s->repo, &id))
+			continue;
+		if (store_trailer_int(git_commit_message(c), "Turn") >= floor) {
+			unsigned np = git_commit_parentcount(c);
+			git_oid *more = store_reserve(todo, &cap, k + np,
+						      sizeof *todo);
+			if (more) {
+				todo = more;
+				for (unsigned i = 0; i < np; i++)
+					todo[k++] = *git_commit_parent_id(c, i);
+			}
+		}
+		git_commit_free(c);
+	}
+	free(todo);
+	return found;
 }
 
 /* The refs under refs/catan/held/, counted once per handle (see held_refs). */
@@ -229,9 +387,13 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 					  "branch refs/heads/%s is missing",
 					  s->game.names.name[p]);
 		cand[p] = local[p];
+	}
+	for (int p = 0; p < n; p++) {
 		if (!has[p])
 			continue; /* this remote does not have the branch */
 		git_oid r = tips[p];
+		if (quarantined_at(s, remote, p, &r))
+			continue; /* refused and reported before */
 		if (store_is_ancestor(s, &r, &local[p]) == 1)
 			continue; /* nothing new */
 		if (store_is_ancestor(s, &local[p], &r) != 1) {
@@ -244,7 +406,32 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			    "refs/catan/quarantine/%s/%s",
 			    s->game.names.name[p], remote, hex, hex2, remote,
 			    s->game.names.name[p]);
-			quarantine(s, remote, p, &r);
+			quarantine(s, remote, p, &r, NULL,
+				   "history rewritten");
+			rep->rejected++;
+			continue;
+		}
+		int floor = 0;
+		git_commit *lc = NULL;
+		if (git_commit_lookup(&lc, s->repo, &local[p]) == 0)
+			floor = store_trailer_int(git_commit_message(lc),
+						  "Turn");
+		git_commit_free(lc);
+		if (builds_on_rejected(s, remote, p, &r, local, floor)) {
+			git_oid_tostr(hex2, sizeof hex2, &r);
+			note(rep,
+			     "rejected %s from %s: builds on what was "
+			     "rejected before (refs/catan/quarantine/%s/%s); "
+			     "not checked again (tip %.10s)",
+			     s->game.names.name[p], remote, remote,
+			     s->game.names.name[p], hex2);
+			git_oid qtip, qbad;
+			char why[120];
+			quarantine_read(s, remote, p, &qtip, &qbad);
+			git_oid_tostr(hex, sizeof hex, &qbad);
+			snprintf(why, sizeof why,
+				 "builds on %s, rejected before", hex);
+			quarantine(s, remote, p, &r, &qbad, why);
 			rep->rejected++;
 			continue;
 		}
@@ -279,12 +466,28 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			 */
 			return 0;
 		}
-		git_oid badid;
-		git_oid_fromstr(&badid, vr.bad.hex);
+		if (vr.timed_out) {
+			/* No verdict: nothing is adopted or quarantined. */
+			note(rep, "gave up on %s: %s (at commit %.10s)", remote,
+			     vr.why, vr.bad.hex);
+			rep->refused++;
+			return 0;
+		}
+		/*
+		 * Every candidate holding the bad commit is dropped (by
+		 * reachability: verify says which). Should none be said to
+		 * hold it, every candidate left is refused with the reason
+		 * rather than verified again: a sync never ends without a
+		 * word on what it fetched.
+		 */
+		unsigned holds = vr.holders;
+		for (int p = 0; p < n; p++)
+			if (ahead[p] && (holds & (1u << p)))
+				break;
+			else if (p == n - 1)
+				holds = ~0u;
 		for (int p = 0; p < n; p++) {
-			if (!ahead[p])
-				continue;
-			if (store_is_ancestor(s, &badid, &cand[p]) != 1)
+			if (!ahead[p] || !(holds & (1u << p)))
 				continue;
 			git_oid_tostr(hex, sizeof hex, &cand[p]);
 			/*
@@ -311,7 +514,10 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 				     s->game.names.name[p], remote, vr.bad.hex,
 				     vr.why, remote, s->game.names.name[p],
 				     hex);
-				quarantine(s, remote, p, &cand[p]);
+				git_oid badid;
+				git_oid_fromstr(&badid, vr.bad.hex);
+				quarantine(s, remote, p, &cand[p], &badid,
+					   vr.why);
 				rep->rejected++;
 			}
 			cand[p] = local[p];
@@ -557,7 +763,6 @@ typedef struct store_peer {
 	bool packed[CATAN_MAX_PLAYERS]; /* and only in packed-refs */
 } store_peer;
 
-#define MAX_OBJECT 65536 /* no commit, tree or blob of a game comes near */
 
 void store_sync_free(catan_store *s)
 {
@@ -1618,6 +1823,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		nremotes = nuniq;
 	}
 	s->packs_added = false;
+	store_limits_read(&s->lim);
 	store_hold_tips(s); /* (not held if a branch is missing) */
 	/*
 	 * First every path remote is read and what it brings staged, then
@@ -1636,21 +1842,26 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	int ntrack = 0;
 	if (!pend || !track)
 		rc = store_fail(err, "out of memory");
-	for (int i = 0; i < nremotes && rc == 0; i++)
+	for (int i = 0; i < nremotes && rc == 0; i++) {
+		start_clock(s);
 		pend[i].fast = read_path_remote(
 		    s, cfg, remotes[i], pend[i].tips, pend[i].has,
 		    &pend[i].changed, track, &ntrack);
+	}
 	if (rc == 0)
 		rc = stage_flush(s, err);
-	for (int i = 0; i < nremotes && rc == 0; i++)
+	for (int i = 0; i < nremotes && rc == 0; i++) {
+		start_clock(s);
 		if (pend[i].fast == 0 && pend[i].changed)
 			rc = adopt_tips(s, remotes[i], pend[i].tips,
 					pend[i].has, rep, err);
+	}
 	if (rc == 0)
 		rc = settle(s, cfg, track, ntrack, err);
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
 		bool changed = false;
+		start_clock(s);
 		if (pend[i].fast == 0) {
 			rep->fetched++;
 		} else if (fetch_remote(s, remotes[i], &changed, &ferr)) {
@@ -1676,6 +1887,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 			 * sync is judged again (it is still there, or the
 			 * peer settled).
 			 */
+			start_clock(s);
 			if (changed || remote_has_held(s, remotes[i]))
 				rc = adopt_remote(s, remotes[i], rep, err);
 			if (rc == 0)
@@ -1690,6 +1902,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	git_strarray_dispose(&all);
 	git_config_free(cfg);
 	s->tips_held = false;
+	s->deadline_ms = 0;
 	memset(s->move_pending, 0, sizeof s->move_pending);
 	/* Only a sync that brought packs can have made too many. */
 	if (rc == 0 && s->packs_added)
@@ -1707,10 +1920,13 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	if (git_repository_config_snapshot(&cfg, s->repo))
 		return store_git_fail(err, "reading the configuration");
 	store_hold_tips(s); /* (not held if a branch is missing) */
+	store_limits_read(&s->lim);
+	start_clock(s);
 	int rc = adopt_remote(s, remote, rep, err);
 	if (rc == 0)
 		rc = settle(s, cfg, none, 0, err);
 	s->tips_held = false;
+	s->deadline_ms = 0;
 	memset(s->move_pending, 0, sizeof s->move_pending);
 	git_config_free(cfg);
 	return rc;
