@@ -3,8 +3,9 @@
 #
 # Two peers (red hosts, blue joined) play STEPS moves by their bots; then
 # red's branch gets a chain of N junk commits on top of its tip (each one
-# "junk\n\nPlayer: red\nTurn: 0\n" by red, red's tree, written by git
-# fast-import), and blue syncs from red three times: the first sync (the
+# "SUBJECT\n\nPlayer: red\nTurn: 0\n" by red, red's tree, written by git
+# fast-import; SUBJECT "junk", which is no action, or "end", which is one
+# in canonical form but illegal here), and blue syncs from red three times: the first sync (the
 # whole chain is new), the same again (nothing new), and after one more
 # junk commit on top. Prints the wall time of each sync in seconds and
 # the verdict blue reported.
@@ -12,13 +13,14 @@
 # Over a path (blue reads red's directory) or git:// (catan serve on
 # loopback).
 #
-#   tools/junk_bench.sh CATAN_BINARY [N [STEPS [path|git]]]
-#                                            (defaults 10000 1 path)
+#   tools/junk_bench.sh CATAN_BINARY [N [STEPS [path|git [junk|end]]]]
+#                                      (defaults 10000 1 path junk)
 set -euo pipefail
 catan=$(realpath "$1")
 n=${2:-10000}
 steps=${3:-1}
 via=${4:-path}
+subject=${5:-junk}
 tmp=$(mktemp -d)
 server=
 trap '[[ -z $server ]] || kill "$server"; rm -rf "$tmp"' EXIT
@@ -42,7 +44,7 @@ junk() {
 		printf 'commit refs/heads/red\nmark :%d\n' "$k"
 		printf 'author red <red@catan> 1700000000 +0000\n'
 		printf 'committer red <red@catan> 1700000000 +0000\n'
-		printf 'data 27\njunk\n\nPlayer: red\nTurn: 0\n\n'
+		printf 'data %d\n%s\n\nPlayer: red\nTurn: 0\n\n' $((${#subject} + 22)) "$subject"
 		if ((k == 1)); then printf 'from %s\n' "$from"; else printf 'from :%d\n' $((k - 1)); fi
 		printf 'M 040000 %s \n\n' "$tree" # (the whole tree at the root)
 	done
@@ -61,9 +63,9 @@ timed() {
 	out=$($catan -C "$tmp/blue" sync 2>&1 || true)
 	t1=$(date +%s.%N)
 	printf '%-28s %6.2f s  %s\n' "$1" "$(echo "$t1 - $t0" | bc)" \
-		"$(grep -m1 -o 'rejected [^;]*\|sync: .*' <<<"$out" | cut -c1-110)"
+		"$(grep -m1 -o 'rejected [^;]*\|refused .*\|sync: .*' <<<"$out" | cut -c1-110)"
 }
-echo "junk chain of $n commits on red's tip after $steps rounds of play, over $via"
+echo "chain of $n \"$subject\" commits on red's tip after $steps rounds of play, over $via"
 timed "first sync"
 timed "again, nothing new"
 junk 1 "$(git -C "$tmp/red" rev-parse red)" | git -C "$tmp/red" fast-import --quiet --force

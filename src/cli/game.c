@@ -669,7 +669,7 @@ static void print_sync(const catan_sync_report *rep)
 	       rep->fetched, rep->unreachable, rep->adopted, rep->rejected,
 	       rep->pushed);
 	if (rep->refused)
-		printf("sync: %d remote(s) refused (over a limit)\n",
+		printf("sync: %d remote(s) refused (said why above)\n",
 		       rep->refused);
 }
 

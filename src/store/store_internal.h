@@ -149,6 +149,14 @@ bool store_past_deadline(const catan_store *s);
 int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		      char *why, size_t whylen);
 
+/*
+ * Removes each remote-tracking ref that points where a quarantine record
+ * says that branch was refused (refs/catan/quarantine/): nothing then
+ * keeps the refused history, and catan gc reclaims it. A later sync does
+ * not bring it back (a refused tip is not fetched or copied again).
+ */
+void store_quarantine_untrack(catan_store *s);
+
 /* Closes what sync kept open (peers, stage). Cannot fail. */
 void store_sync_free(catan_store *s);
 

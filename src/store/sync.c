@@ -54,7 +54,7 @@ void store_limits_read(store_limits *out)
 		out->object = MAX_OBJECT;
 	out->fetch_bytes =
 	    env_limit("CATAN_SYNC_MAX_FETCH_BYTES", 16L * 1024 * 1024);
-	out->remote_ms = env_limit("CATAN_SYNC_REMOTE_MS", 10000);
+	out->remote_ms = env_limit("CATAN_SYNC_REMOTE_MS", 20000);
 }
 
 double store_now_ms(void)
@@ -156,12 +156,15 @@ static bool quarantined_at(catan_store *s, const char *remote, int p,
  * Refuses player p's branch of `remote` at `tip` for good: the evidence
  * (the tip, the first bad commit in it, the reason, that commit's headers
  * as stored, at most 2 KiB, a NUL shown as "\0") goes into one small
- * blob that refs/catan/quarantine/<remote>/<player> points at. Nothing of
+ * blob that refs/catan/quarantine/<remote>/<player> points at (the
+ * headers are read here, or from `also`, the peer's objects, when they
+ * were never copied). Nothing of
  * the refused history is kept by it, so `catan gc` reclaims that (and
  * whatever huge object came with it). Best effort.
  */
 static void quarantine(catan_store *s, const char *remote, int p,
-		       const git_oid *tip, const git_oid *bad, const char *why)
+		       const git_oid *tip, const git_oid *bad, const char *why,
+		       git_odb *also)
 {
 	char ref[256], text[4096], th[GIT_OID_HEXSZ + 1], bh[GIT_OID_HEXSZ + 1];
 	git_reference *r = NULL;
@@ -177,7 +180,8 @@ static void quarantine(catan_store *s, const char *remote, int p,
 			   th, bh, remote, s->game.names.name[p], why);
 	if (len < 0 || len >= (int)sizeof text)
 		return;
-	if (git_odb_read(&o, s->odb, bad ? bad : tip) == 0) {
+	if (git_odb_read(&o, s->odb, bad ? bad : tip) == 0 ||
+	    (also && git_odb_read(&o, also, bad ? bad : tip) == 0)) {
 		const char *d = git_odb_object_data(o);
 		size_t n = git_odb_object_size(o);
 		for (size_t i = 0; i < n && len < 2048 + 700; i++) {
@@ -244,6 +248,40 @@ static bool builds_on_rejected(catan_store *s, const char *remote, int p,
 	}
 	free(todo);
 	return found;
+}
+
+void store_quarantine_untrack(catan_store *s)
+{
+	git_reference_iterator *it = NULL;
+	const char *name;
+	if (git_reference_iterator_glob_new(&it, s->repo,
+					    "refs/catan/quarantine/*"))
+		return;
+	while (git_reference_next_name(&name, it) == 0) {
+		/* refs/catan/quarantine/<remote>/<player> */
+		const char *rest = name + strlen("refs/catan/quarantine/");
+		const char *sl = strrchr(rest, '/');
+		int p = sl ? catan_names_find(&s->game.names, sl + 1,
+					      strlen(sl + 1))
+			   : -1;
+		char remote[256], ref[512];
+		git_oid tip;
+		git_reference *r = NULL;
+		if (p < 0 || strcmp(sl + 1, s->game.names.name[p]) ||
+		    (size_t)(sl - rest) >= sizeof remote)
+			continue;
+		memcpy(remote, rest, (size_t)(sl - rest));
+		remote[sl - rest] = '\0';
+		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
+			 s->game.names.name[p]);
+		if (quarantine_read(s, remote, p, &tip, NULL) == 0 &&
+		    git_reference_lookup(&r, s->repo, ref) == 0 &&
+		    git_reference_target(r) &&
+		    git_oid_equal(git_reference_target(r), &tip))
+			git_reference_delete(r);
+		git_reference_free(r);
+	}
+	git_reference_iterator_free(it);
 }
 
 /* The refs under refs/catan/held/, counted once per handle (see held_refs). */
@@ -407,7 +445,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			    s->game.names.name[p], remote, hex, hex2, remote,
 			    s->game.names.name[p]);
 			quarantine(s, remote, p, &r, NULL,
-				   "history rewritten");
+				   "history rewritten", NULL);
 			rep->rejected++;
 			continue;
 		}
@@ -431,7 +469,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			git_oid_tostr(hex, sizeof hex, &qbad);
 			snprintf(why, sizeof why,
 				 "builds on %s, rejected before", hex);
-			quarantine(s, remote, p, &r, &qbad, why);
+			quarantine(s, remote, p, &r, &qbad, why, NULL);
 			rep->rejected++;
 			continue;
 		}
@@ -517,7 +555,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 				git_oid badid;
 				git_oid_fromstr(&badid, vr.bad.hex);
 				quarantine(s, remote, p, &cand[p], &badid,
-					   vr.why);
+					   vr.why, NULL);
 				rep->rejected++;
 			}
 			cand[p] = local[p];
@@ -564,6 +602,52 @@ static int adopt_remote(catan_store *s, const char *remote,
  * connection, not a negotiation, a pack and ref updates. *changed says
  * whether anything was downloaded.
  */
+/*
+ * What a fetch watches as the pack comes (libgit2's transfer progress):
+ * the bytes, the objects and the time of the remote, against their
+ * limits. The ssh state comes first: store_ssh's callbacks get this as
+ * their payload too.
+ */
+typedef struct fetch_watch {
+	store_ssh ssh;
+	catan_store *s;
+	bool over;
+	char why[200];
+} fetch_watch;
+
+static int fetch_progress(const git_indexer_progress *st, void *payload)
+{
+	fetch_watch *fw = payload;
+	const store_limits *lim = &fw->s->lim;
+	if ((long long)st->received_bytes > (long long)lim->fetch_bytes)
+		snprintf(fw->why, sizeof fw->why,
+			 "over CATAN_SYNC_MAX_FETCH_BYTES (%ld bytes)",
+			 lim->fetch_bytes);
+	else if ((long long)st->total_objects > 4LL * lim->commits)
+		snprintf(fw->why, sizeof fw->why,
+			 "%u objects: over 4 x CATAN_SYNC_MAX_COMMITS (%ld)",
+			 st->total_objects, lim->commits);
+	else if (store_past_deadline(fw->s))
+		snprintf(fw->why, sizeof fw->why,
+			 "over CATAN_SYNC_REMOTE_MS (%ld ms)", lim->remote_ms);
+	else
+		return 0;
+	fw->over = true;
+	return -1;
+}
+
+/* Whether remote `name`'s branch `ref` (refs/heads/P) is quarantined at id. */
+static bool head_quarantined(catan_store *s, const char *name,
+			     const char *ref, const git_oid *id)
+{
+	int p = s->game.opt.nplayers > 0 && !strncmp(ref, "refs/heads/", 11)
+		    ? catan_names_find(&s->game.names, ref + 11,
+				       strlen(ref + 11))
+		    : -1;
+	return p >= 0 && !strcmp(ref + 11, s->game.names.name[p]) &&
+	       quarantined_at(s, name, p, id);
+}
+
 static int fetch_remote(catan_store *s, const char *name, bool *changed,
 			catan_err *err)
 {
@@ -587,8 +671,11 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 	if (git_remote_lookup(&remote, s->repo, name))
 		return store_git_fail(err, "no such remote");
 	const char *url = git_remote_url(remote);
-	store_ssh ssh;
-	store_ssh_callbacks(&cb, &ssh, url);
+	fetch_watch fw;
+	memset(&fw, 0, sizeof fw);
+	fw.s = s;
+	store_ssh_callbacks(&cb, &fw.ssh, url);
+	cb.transfer_progress = fetch_progress;
 	opt.callbacks = cb;
 	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL) ||
 	    git_remote_ls(&heads, &nheads, remote))
@@ -602,8 +689,9 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 		git_oid have;
 		snprintf(local, sizeof local, "refs/remotes/%s/%s", name,
 			 ref + 11);
-		same = git_reference_name_to_id(&have, s->repo, local) == 0 &&
-		       git_oid_equal(&have, &heads[i]->oid);
+		same = (git_reference_name_to_id(&have, s->repo, local) == 0 &&
+			git_oid_equal(&have, &heads[i]->oid)) ||
+		       head_quarantined(s, name, ref, &heads[i]->oid);
 	}
 	if (!same) {
 		if (git_remote_download(remote, &refspecs, &opt) ||
@@ -615,10 +703,13 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 	}
 	rc = 0;
 fail:
-	if (rc) {
+	if (rc && fw.over) {
+		store_fail(err, "%s", fw.why);
+		rc = -2;
+	} else if (rc) {
 		char what[300];
 		snprintf(what, sizeof what, "fetching from %.200s", name);
-		store_ssh_fail(&ssh, err, what);
+		store_ssh_fail(&fw.ssh, err, what);
 	}
 	git_remote_disconnect(remote);
 	git_remote_free(remote);
@@ -876,10 +967,82 @@ static void peer_obj_free(peer_obj *po)
 }
 
 /*
+ * Opens a file of a peer's repository for reading without ever blocking
+ * or leaving it: O_NONBLOCK (a FIFO would wait for a writer for ever),
+ * O_NOFOLLOW (no symlink out of the repository), and only a regular file
+ * is kept (no FIFO, device, socket or directory). The descriptor, or -1
+ * with errno (ENOENT when there is no such file; EINVAL when it is not a
+ * regular file).
+ */
+static int peer_open_file(const char *path)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP || errno == ENXIO)
+			errno = EINVAL; /* a symlink, or a socket */
+		return -1;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Whether the files libgit2 itself opens in the peer's repository (it
+ * opens them blocking, and follows symlinks) are plain: HEAD, config,
+ * packed-refs, objects/info/alternates (refused outright: it points
+ * elsewhere), and everything in objects/pack. 0, or -1 and why.
+ */
+static int peer_plain(const char *gitdir, char *why, size_t whylen)
+{
+	static const char *const files[] = {"HEAD", "config", "packed-refs",
+					    "objects/info/alternates"};
+	char path[4400];
+	struct stat sb;
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(path, sizeof path, "%s/%s", gitdir, files[i]);
+		if (lstat(path, &sb) && errno == ENOENT)
+			continue;
+		if (i == 3 || !S_ISREG(sb.st_mode)) {
+			snprintf(why, whylen,
+				 "%.300s is not a plain file of the "
+				 "repository",
+				 path);
+			return -1;
+		}
+	}
+	snprintf(path, sizeof path, "%s/objects/pack", gitdir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int rc = 0;
+	while (d && rc == 0 && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%.4000s/objects/pack/%s", gitdir,
+			 e->d_name);
+		if (lstat(path, &sb) || !S_ISREG(sb.st_mode)) {
+			snprintf(why, whylen,
+				 "%.300s is not a plain file of the "
+				 "repository",
+				 path);
+			rc = -1;
+		}
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+/*
  * Reads the loose object file of `id` in the peer's repository: zlib of
  * "<type> <size>\0" and the content. Returns 0; 1 when there is no such
- * file (the object may be packed); -1 when the file is unreadable, not of
- * `type` or over MAX_OBJECT.
+ * file (the object may be packed); -1 when the file is unreadable or not
+ * of `type`; -2 when it is not a regular file (peer_open_file); -3 when
+ * it is over MAX_OBJECT (or its compressed form is).
  */
 static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
 		      peer_obj *po)
@@ -889,13 +1052,15 @@ static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
 	git_oid_tostr(hex, sizeof hex, id);
 	snprintf(path, sizeof path, "%sobjects/%.2s/%s",
 		 git_repository_path(pe->repo), hex, hex + 2);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = peer_open_file(path);
 	if (fd < 0)
-		return errno == ENOENT ? 1 : -1;
+		return errno == ENOENT ? 1 : errno == EINVAL ? -2 : -1;
 	ssize_t n = read(fd, z, sizeof z);
 	close(fd);
-	if (n <= 0 || n == (ssize_t)sizeof z)
-		return -1; /* (a game's objects compress well below this) */
+	if (n == (ssize_t)sizeof z)
+		return -3; /* (a game's objects compress well below this) */
+	if (n <= 0)
+		return -1;
 	const size_t room = MAX_OBJECT + 64;
 	unsigned char *out = malloc(room + 1);
 	z_stream st;
@@ -919,8 +1084,12 @@ static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
 	    nul && got > wl + 1 && !memcmp(out, want, wl) && out[wl] == ' '
 		? strtoull((const char *)out + wl + 1, &end, 10)
 		: 0;
+	if (nul && end && end == (const char *)nul && size > MAX_OBJECT) {
+		free(out);
+		return -3;
+	}
 	if (zr != Z_STREAM_END || !nul || !end || end != (const char *)nul ||
-	    size > MAX_OBJECT || size != got - (size_t)(nul + 1 - out)) {
+	    size != got - (size_t)(nul + 1 - out)) {
 		free(out);
 		return -1;
 	}
@@ -934,23 +1103,34 @@ static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
  * Reads object `id` of type `type` from the peer: its loose file directly
  * (what the peer wrote itself is loose, and libgit2 would first look for
  * it in every pack, formatting an error for each), else through its object
- * database. Returns 0, or 1 when it is missing, unreadable, of another
- * type or over MAX_OBJECT.
+ * database. Returns 0; 1 when it is missing, unreadable or of another
+ * type; 2 when it is over `max` bytes (CATAN_SYNC_MAX_OBJECT); 3 when its
+ * file is not a regular file (peer_open_file: a FIFO, a device, a
+ * symlink).
  */
 static int peer_read(store_peer *pe, const git_oid *id, git_object_t type,
-		     peer_obj *po)
+		     long max, peer_obj *po)
 {
 	size_t len = 0;
 	git_object_t t;
 	memset(po, 0, sizeof *po);
 	int rc = read_loose(pe, id, type, po);
-	if (rc <= 0)
+	if (rc == 0 || rc == -1)
 		return -rc;
-	if (git_odb_read_header(&len, &t, pe->odb, id) || t != type ||
-	    len > MAX_OBJECT || git_odb_read(&po->o, pe->odb, id))
+	if (rc == -2)
+		return 3;
+	if (git_odb_read_header(&len, &t, pe->odb, id) || t != type)
+		return 1;
+	if ((long long)len > (long long)max)
+		return 2;
+	if (git_odb_read(&po->o, pe->odb, id))
 		return 1;
 	po->data = git_odb_object_data(po->o);
 	po->len = git_odb_object_size(po->o);
+	if ((long long)po->len > (long long)max) {
+		peer_obj_free(po);
+		return 2;
+	}
 	return 0;
 }
 
@@ -958,8 +1138,10 @@ static int peer_read(store_peer *pe, const git_oid *id, git_object_t type,
  * Copies object `id` of type `type` from the peer into the stage, unless
  * it is staged already or (when `look`) this repository holds it; *copied
  * says which, and po (may be NULL) keeps the content when copied. Returns
- * 1 when the peer's object is missing, of another type, too large or does
- * not hash to its id: the ordinary fetch then handles (and reports) it.
+ * 1 when the peer's object is missing, of another type or does not hash
+ * to its id (the ordinary fetch then handles and reports it); 2 when it
+ * is over CATAN_SYNC_MAX_OBJECT, 3 when its file is not a regular file
+ * (peer_read).
  */
 static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
 		       git_object_t type, bool look, bool *copied,
@@ -971,8 +1153,9 @@ static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
 	if (store_pack_find(s->stage, id) >= 0 ||
 	    (look && git_odb_exists_ext(s->odb, id, GIT_ODB_LOOKUP_NO_REFRESH)))
 		return 0;
-	if (peer_read(pe, id, type, &po))
-		return 1;
+	int got = peer_read(pe, id, type, s->lim.object, &po);
+	if (got)
+		return got;
 	/* The stage hashes what it packs: the id must be the content's. */
 	int k = store_pack_add(s->stage, type, po.data, po.len, NULL, 0);
 	if (k < 0 || !git_oid_equal(store_pack_id(s->stage, k), id)) {
@@ -1051,7 +1234,7 @@ static int copy_tree(catan_store *s, store_peer *pe, const git_oid *id,
 	const unsigned char *bd = NULL;
 	size_t blen = 0;
 	if (base && !(bd = store_tree_recall(s, base, &blen)) &&
-	    peer_read(pe, base, GIT_OBJECT_TREE, &bt) == 0) {
+	    peer_read(pe, base, GIT_OBJECT_TREE, s->lim.object, &bt) == 0) {
 		bd = bt.data;
 		blen = bt.len;
 	}
@@ -1117,7 +1300,13 @@ static int parse_commit(git_oid *tree, git_oid *parents, unsigned *np,
  * here), then, oldest first, the tree of each.
  * A commit's tree is compared with its first parent's when that parent's
  * tree is complete here: a commit this repository had, or one whose tree
- * was copied before it.
+ * was copied before it. Each commit's form is checked as it comes
+ * (store_commit_form), and the walk stops at the first that fails, at
+ * a limit, or at one of refused[0..2) (when not NULL: the tip and the bad
+ * commit of the branch's quarantine record). Returns 0; 1 when something is unusual (the ordinary fetch
+ * handles it); 2 when the branch is refused (*bad the commit, why the
+ * reason: a bad form, a limit passed); 3 when a file of the peer is not a
+ * regular file; 4 when the remote's time is up.
  */
 #define MAX_PARENTS CATAN_MAX_PLAYERS /* a merge has one per discard */
 
@@ -1126,7 +1315,8 @@ typedef struct got_commit {
 } got_commit;
 
 static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
-			const git_oid *held, int nheld)
+			const git_oid *held, int nheld, const git_oid *refused,
+			git_oid *bad, char *why, size_t whylen)
 {
 	size_t n = 0, cap = 16, nc = 0, ccap = 16;
 	git_oid *todo = malloc(sizeof *todo * cap);
@@ -1145,10 +1335,45 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 			continue; /* a local tip: the usual end of the walk */
 		/* (The caller found the tip missing here already.) */
 		bool look = !git_oid_equal(&id, tip);
+		*bad = id;
+		if (refused && listed(refused, 2, &id)) {
+			snprintf(why, whylen,
+				 "builds on what was rejected before");
+			rc = 2;
+			break;
+		}
+		if ((long)nc >= s->lim.commits) {
+			snprintf(why, whylen,
+				 "more than CATAN_SYNC_MAX_COMMITS (%ld) new "
+				 "commits",
+				 s->lim.commits);
+			rc = 2;
+			break;
+		}
+		if (store_past_deadline(s)) {
+			snprintf(why, whylen,
+				 "gave up: over CATAN_SYNC_REMOTE_MS (%ld ms)",
+				 s->lim.remote_ms);
+			rc = 4;
+			break;
+		}
 		if ((rc = copy_object(s, pe, &id, GIT_OBJECT_COMMIT, look,
 				      &copied, &po)) ||
-		    !copied)
+		    !copied) {
+			if (rc == 2)
+				snprintf(why, whylen,
+					 "commit over CATAN_SYNC_MAX_OBJECT "
+					 "(%ld bytes)",
+					 s->lim.object);
 			continue;
+		}
+		/* Its form first: junk is refused at the first bad commit. */
+		if (store_commit_form(s, (const char *)po.data, po.len, why,
+				      whylen)) {
+			peer_obj_free(&po);
+			rc = 2;
+			break;
+		}
 		if (parse_commit(&g.tree, parents, &k, MAX_PARENTS, &po)) {
 			peer_obj_free(&po);
 			rc = 1;
@@ -1198,6 +1423,12 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 		}
 		git_commit_free(pc);
 		rc = copy_tree(s, pe, &got[i].tree, base, 0);
+		*bad = got[i].id;
+		if (rc == 2)
+			snprintf(why, whylen,
+				 "its tree holds an object over "
+				 "CATAN_SYNC_MAX_OBJECT (%ld bytes)",
+				 s->lim.object);
 	}
 	free(ids);
 	free(todo);
@@ -1528,13 +1759,16 @@ static int write_packed(catan_store *s, git_config *cfg, const tracking *t,
 /*
  * The target of the peer's ref `ref`, from its loose file when there is
  * one holding an id (two system calls fewer than libgit2, which also
- * looks at packed-refs first), else through libgit2. 0 or -1.
+ * looks at packed-refs first), else through libgit2. 0 or -1; -2 when
+ * the ref's file is not a regular file (peer_open_file).
  */
 static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
 {
 	char path[4300], buf[GIT_OID_HEXSZ + 2];
 	snprintf(path, sizeof path, "%s%s", git_repository_path(pe->repo), ref);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = peer_open_file(path);
+	if (fd < 0 && errno == EINVAL)
+		return -2; /* (libgit2 would open it blocking: not at all) */
 	if (fd >= 0) {
 		ssize_t n = read(fd, buf, sizeof buf);
 		close(fd);
@@ -1554,10 +1788,12 @@ static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
  * forward, so two reads in a row that agree were all true at the instant
  * between them; up to 8 tries, then the last read. When the first read
  * brings nothing new (every tip is a local tip), it is taken as it is.
+ * 0, or -2 when a branch's file is not a regular file (nothing read).
  */
-static void peer_tips(catan_store *s, store_peer *pe, git_oid *tips,
-		      bool *has)
+static int peer_tips(catan_store *s, store_peer *pe, git_oid *tips,
+		     bool *has)
 {
+	int plain = 0;
 	int n = s->game.opt.nplayers;
 	git_oid again[CATAN_MAX_PLAYERS];
 	bool had[CATAN_MAX_PLAYERS], same = true;
@@ -1566,24 +1802,29 @@ static void peer_tips(catan_store *s, store_peer *pe, git_oid *tips,
 		git_oid local;
 		snprintf(ref, sizeof ref, "refs/heads/%s",
 			 s->game.names.name[p]);
-		has[p] = peer_ref(&tips[p], pe, ref) == 0;
+		int got = peer_ref(&tips[p], pe, ref);
+		has[p] = got == 0;
+		plain |= got == -2;
 		if (has[p] && (store_branch_tip(&local, s, p) ||
 			       !git_oid_equal(&local, &tips[p])))
 			same = false;
 	}
-	for (int round = 0; !same && round < 8; round++) {
+	for (int round = 0; !same && !plain && round < 8; round++) {
 		same = true;
 		for (int p = 0; p < n; p++) {
 			char ref[256];
 			snprintf(ref, sizeof ref, "refs/heads/%s",
 				 s->game.names.name[p]);
-			had[p] = peer_ref(&again[p], pe, ref) == 0;
+			int got = peer_ref(&again[p], pe, ref);
+			had[p] = got == 0;
+			plain |= got == -2;
 			same &= had[p] == has[p] &&
 				(!had[p] || git_oid_equal(&again[p], &tips[p]));
 		}
 		memcpy(tips, again, sizeof *tips * (size_t)n);
 		memcpy(has, had, sizeof *has * (size_t)n);
 	}
+	return plain ? -2 : 0;
 }
 
 /*
@@ -1599,11 +1840,11 @@ static void peer_tips(catan_store *s, store_peer *pe, git_oid *tips,
  */
 static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			    git_oid *tips, bool *has, bool *changed,
-			    tracking *t, int *nt)
+			    tracking *t, int *nt, catan_sync_report *rep)
 {
 	store_peer *pe = NULL;
 	git_buf url = {NULL, 0, 0};
-	char key[300];
+	char key[300], why[400];
 	*changed = false;
 	/*
 	 * The URL as configured (git_remote_lookup would read the whole
@@ -1614,8 +1855,21 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	if (git_config_get_string_buf(&url, cfg, key))
 		return 1;
 	const char *dir = local_dir(url.ptr);
-	if (dir)
+	char gitdir[4200];
+	if (dir) {
+		/* (git_repository_open_ext finds a bare one or DIR/.git) */
+		snprintf(gitdir, sizeof gitdir, "%.4100s/.git", dir);
+		struct stat sb;
+		if (lstat(gitdir, &sb) || !S_ISDIR(sb.st_mode))
+			snprintf(gitdir, sizeof gitdir, "%.4100s", dir);
+		if (peer_plain(gitdir, why, sizeof why)) {
+			git_buf_dispose(&url);
+			note(rep, "refused %s: %s", name, why);
+			rep->refused++;
+			return 2;
+		}
 		pe = peer_open(s, name, dir);
+	}
 	git_buf_dispose(&url);
 	if (!pe || stage_init(s))
 		return 1;
@@ -1626,7 +1880,14 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	for (int p = 0; p < n; p++)
 		if (store_branch_tip(&mine[nmine], s, p) == 0)
 			nmine++;
-	peer_tips(s, pe, tips, has);
+	if (peer_tips(s, pe, tips, has)) {
+		note(rep,
+		     "refused %s: a branch of it is not a regular file (a "
+		     "FIFO, a device or a symlink)",
+		     name);
+		rep->refused++;
+		return 2;
+	}
 	for (int p = 0; p < n; p++) {
 		git_oid local;
 		read[p] = has[p];
@@ -1634,7 +1895,9 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 				git_oid_equal(&local, &tips[p])))
 			continue;
 		if (quarantined_at(s, name, p, &tips[p])) {
-			has[p] = false; /* refused and reported before */
+			/* Refused and reported before (its objects may be
+			 * gone: catan gc). */
+			has[p] = read[p] = false;
 			continue;
 		}
 		if (listed(mine, (size_t)nmine, &tips[p]) ||
@@ -1647,10 +1910,43 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 				*changed = true;
 			continue;
 		}
-		if (copy_history(s, pe, &tips[p], mine, nmine)) {
+		git_oid bad, refused[2];
+		bool was = quarantine_read(s, name, p, &refused[0],
+					   &refused[1]) == 0;
+		int here = store_pack_count(s->stage);
+		int rc = copy_history(s, pe, &tips[p], mine, nmine,
+				      was ? refused : NULL, &bad, why,
+				      sizeof why);
+		if (rc == 2) {
+			/* Refused before anything of it is kept. */
+			if (store_pack_truncate(s->stage, here))
+				stage_drop(s);
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(hex, sizeof hex, &tips[p]);
+			note(rep,
+			     "rejected %s from %s: commit %.10s: %s; kept as "
+			     "refs/catan/quarantine/%s/%s (tip %.10s)",
+			     s->game.names.name[p], name,
+			     git_oid_tostr_s(&bad), why, name,
+			     s->game.names.name[p], hex);
+			quarantine(s, name, p, &tips[p], &bad, why, pe->odb);
+			rep->rejected++;
+			has[p] = read[p] = false;
+			if (!s->stage && stage_init(s))
+				return 1;
+			continue;
+		}
+		if (rc) {
 			if (store_pack_truncate(s->stage, mark))
 				stage_drop(s);
-			return 1;
+			if (rc == 1)
+				return 1;
+			note(rep, "refused %s: %s", name,
+			     rc == 4 ? why
+				     : "a file of it is not a regular file (a "
+				       "FIFO, a device or a symlink)");
+			rep->refused++;
+			return 2;
 		}
 		*changed = true;
 	}
@@ -1846,7 +2142,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		start_clock(s);
 		pend[i].fast = read_path_remote(
 		    s, cfg, remotes[i], pend[i].tips, pend[i].has,
-		    &pend[i].changed, track, &ntrack);
+		    &pend[i].changed, track, &ntrack, rep);
 	}
 	if (rc == 0)
 		rc = stage_flush(s, err);
@@ -1861,10 +2157,19 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
 		bool changed = false;
+		int frc;
 		start_clock(s);
 		if (pend[i].fast == 0) {
 			rep->fetched++;
-		} else if (fetch_remote(s, remotes[i], &changed, &ferr)) {
+		} else if (pend[i].fast == 2) {
+			continue; /* refused (and said why) */
+		} else if ((frc = fetch_remote(s, remotes[i], &changed,
+					       &ferr)) == -2) {
+			/* Past a limit: nothing of it was kept. */
+			note(rep, "refused %s: %s", remotes[i], ferr.msg);
+			rep->refused++;
+			continue;
+		} else if (frc) {
 			/* An unreachable peer is not an error: play goes on. */
 			note(rep, "could not reach %s: %s", remotes[i],
 			     ferr.msg);
@@ -2037,6 +2342,7 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		bool changed;
 		memset(&tmp, 0, sizeof tmp);
 		tmp.repo = repo;
+		store_limits_read(&tmp.lim); /* (bytes and objects) */
 		if (fetch_remote(&tmp, "origin", &changed, err))
 			goto done;
 	}
