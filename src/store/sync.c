@@ -47,7 +47,7 @@ static long env_limit(const char *name, long dflt)
 
 void store_limits_read(store_limits *out)
 {
-	out->commits = env_limit("CATAN_SYNC_MAX_COMMITS", 5000);
+	out->commits = env_limit("CATAN_SYNC_MAX_COMMITS", 10000);
 	out->message = env_limit("CATAN_SYNC_MAX_MESSAGE", 512);
 	out->object = env_limit("CATAN_SYNC_MAX_OBJECT", MAX_OBJECT);
 	if (out->object > MAX_OBJECT) /* (the readers' buffers: lower only) */
@@ -228,7 +228,8 @@ static bool builds_on_rejected(catan_store *s, const char *remote, int p,
 		git_oid id = todo[--k];
 		git_commit *c = NULL;
 		bool stop = false;
-		if ((found = git_oid_equal(&id, &bad) || git_oid_equal(&id, &qtip)))
+		if ((found =
+			 git_oid_equal(&id, &bad) || git_oid_equal(&id, &qtip)))
 			break;
 		for (int i = 0; i < s->game.opt.nplayers && !stop; i++)
 			stop = git_oid_equal(&id, &local[i]);
@@ -236,8 +237,8 @@ static bool builds_on_rejected(catan_store *s, const char *remote, int p,
 			continue;
 		if (store_trailer_int(git_commit_message(c), "Turn") >= floor) {
 			unsigned np = git_commit_parentcount(c);
-			git_oid *more = store_reserve(todo, &cap, k + np,
-						      sizeof *todo);
+			git_oid *more =
+			    store_reserve(todo, &cap, k + np, sizeof *todo);
 			if (more) {
 				todo = more;
 				for (unsigned i = 0; i < np; i++)
@@ -444,16 +445,16 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			    "refs/catan/quarantine/%s/%s",
 			    s->game.names.name[p], remote, hex, hex2, remote,
 			    s->game.names.name[p]);
-			quarantine(s, remote, p, &r, NULL,
-				   "history rewritten", NULL);
+			quarantine(s, remote, p, &r, NULL, "history rewritten",
+				   NULL);
 			rep->rejected++;
 			continue;
 		}
 		int floor = 0;
 		git_commit *lc = NULL;
 		if (git_commit_lookup(&lc, s->repo, &local[p]) == 0)
-			floor = store_trailer_int(git_commit_message(lc),
-						  "Turn");
+			floor =
+			    store_trailer_int(git_commit_message(lc), "Turn");
 		git_commit_free(lc);
 		if (builds_on_rejected(s, remote, p, &r, local, floor)) {
 			git_oid_tostr(hex2, sizeof hex2, &r);
@@ -637,13 +638,13 @@ static int fetch_progress(const git_indexer_progress *st, void *payload)
 }
 
 /* Whether remote `name`'s branch `ref` (refs/heads/P) is quarantined at id. */
-static bool head_quarantined(catan_store *s, const char *name,
-			     const char *ref, const git_oid *id)
+static bool head_quarantined(catan_store *s, const char *name, const char *ref,
+			     const git_oid *id)
 {
-	int p = s->game.opt.nplayers > 0 && !strncmp(ref, "refs/heads/", 11)
-		    ? catan_names_find(&s->game.names, ref + 11,
-				       strlen(ref + 11))
-		    : -1;
+	int p =
+	    s->game.opt.nplayers > 0 && !strncmp(ref, "refs/heads/", 11)
+		? catan_names_find(&s->game.names, ref + 11, strlen(ref + 11))
+		: -1;
 	return p >= 0 && !strcmp(ref + 11, s->game.names.name[p]) &&
 	       quarantined_at(s, name, p, id);
 }
@@ -1303,10 +1304,10 @@ static int parse_commit(git_oid *tree, git_oid *parents, unsigned *np,
  * was copied before it. Each commit's form is checked as it comes
  * (store_commit_form), and the walk stops at the first that fails, at
  * a limit, or at one of refused[0..2) (when not NULL: the tip and the bad
- * commit of the branch's quarantine record). Returns 0; 1 when something is unusual (the ordinary fetch
- * handles it); 2 when the branch is refused (*bad the commit, why the
- * reason: a bad form, a limit passed); 3 when a file of the peer is not a
- * regular file; 4 when the remote's time is up.
+ * commit of the branch's quarantine record). Returns 0; 1 when something is
+ * unusual (the ordinary fetch handles it); 2 when the branch is refused (*bad
+ * the commit, why the reason: a bad form, a limit passed); 3 when a file of the
+ * peer is not a regular file; 4 when the remote's time is up.
  */
 #define MAX_PARENTS CATAN_MAX_PLAYERS /* a merge has one per discard */
 
@@ -1790,8 +1791,7 @@ static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
  * brings nothing new (every tip is a local tip), it is taken as it is.
  * 0, or -2 when a branch's file is not a regular file (nothing read).
  */
-static int peer_tips(catan_store *s, store_peer *pe, git_oid *tips,
-		     bool *has)
+static int peer_tips(catan_store *s, store_peer *pe, git_oid *tips, bool *has)
 {
 	int plain = 0;
 	int n = s->game.opt.nplayers;
@@ -1911,12 +1911,12 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			continue;
 		}
 		git_oid bad, refused[2];
-		bool was = quarantine_read(s, name, p, &refused[0],
-					   &refused[1]) == 0;
+		bool was =
+		    quarantine_read(s, name, p, &refused[0], &refused[1]) == 0;
 		int here = store_pack_count(s->stage);
-		int rc = copy_history(s, pe, &tips[p], mine, nmine,
-				      was ? refused : NULL, &bad, why,
-				      sizeof why);
+		int rc =
+		    copy_history(s, pe, &tips[p], mine, nmine,
+				 was ? refused : NULL, &bad, why, sizeof why);
 		if (rc == 2) {
 			/* Refused before anything of it is kept. */
 			if (store_pack_truncate(s->stage, here))
@@ -1926,9 +1926,8 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			note(rep,
 			     "rejected %s from %s: commit %.10s: %s; kept as "
 			     "refs/catan/quarantine/%s/%s (tip %.10s)",
-			     s->game.names.name[p], name,
-			     git_oid_tostr_s(&bad), why, name,
-			     s->game.names.name[p], hex);
+			     s->game.names.name[p], name, git_oid_tostr_s(&bad),
+			     why, name, s->game.names.name[p], hex);
 			quarantine(s, name, p, &tips[p], &bad, why, pe->odb);
 			rep->rejected++;
 			has[p] = read[p] = false;

@@ -335,7 +335,8 @@ static int check_message(ctx *c, git_commit *commit, int *author,
 	return 0;
 }
 
-/* The identity line "P <P@catan> SECONDS +HHMM" after "author "/"committer ". */
+/* The identity line "P <P@catan> SECONDS +HHMM" after "author "/"committer ".
+ */
 static bool form_ident(const char *d, const char *end, const char *name)
 {
 	size_t nl = strlen(name);
@@ -386,8 +387,9 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 				"commit holds a NUL byte (git fsck: "
 				"nulInCommit)");
 	if (len < 46 || memcmp(d, "tree ", 5) || d[45] != '\n')
-		return form_bad(why, whylen, "commit does not start with its "
-					     "tree");
+		return form_bad(why, whylen,
+				"commit does not start with its "
+				"tree");
 	d += 46;
 	while (end - d >= 48 && !memcmp(d, "parent ", 7) && d[47] == '\n') {
 		if (++np > STORE_MAX_PARENTS)
@@ -404,13 +406,14 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		const char *nl = memchr(d, '\n', (size_t)(end - d));
 		size_t kl = strlen(key[k]);
 		if (!nl || (size_t)(nl - d) < kl || memcmp(d, key[k], kl)) {
-			const char *sp = nl ? memchr(d, ' ', (size_t)(nl - d))
-					    : NULL;
+			const char *sp =
+			    nl ? memchr(d, ' ', (size_t)(nl - d)) : NULL;
 			return form_bad(why, whylen,
 					"commit has a header \"%.*s\" where "
 					"\"%.*s\" belongs (only tree, parent, "
 					"author and committer are written)",
-					sp ? (int)(sp - d > 20 ? 20 : sp - d) : 0,
+					sp ? (int)(sp - d > 20 ? 20 : sp - d)
+					   : 0,
 					d, (int)kl - 1, key[k]);
 		}
 		line[k] = d + kl;
@@ -483,8 +486,9 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 				player, player, player);
 	if (np == 0)
 		return strcmp(subject, "genesis")
-			   ? form_bad(why, whylen, "a root commit that is not "
-						   "the genesis")
+			   ? form_bad(why, whylen,
+				      "a root commit that is not "
+				      "the genesis")
 			   : 0;
 	if (np > 1)
 		return strcmp(subject, STORE_MERGE_SUBJECT)
@@ -513,11 +517,11 @@ static int check_form(ctx *c, const git_oid *id)
 	char why[300];
 	if (git_odb_read(&o, c->s->odb, id))
 		return bad(c, id, "unreadable commit");
-	int rc = git_odb_object_type(o) != GIT_OBJECT_COMMIT
-		     ? form_bad(why, sizeof why, "not a commit")
-		     : store_commit_form(c->s, git_odb_object_data(o),
-					 git_odb_object_size(o), why,
-					 sizeof why);
+	int rc =
+	    git_odb_object_type(o) != GIT_OBJECT_COMMIT
+		? form_bad(why, sizeof why, "not a commit")
+		: store_commit_form(c->s, git_odb_object_data(o),
+				    git_odb_object_size(o), why, sizeof why);
 	git_odb_object_free(o);
 	return rc ? bad(c, id, "%s", why) : 0;
 }
@@ -936,7 +940,7 @@ static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 		       size_t *nout)
 {
 	catan_store *s = cx->s;
-	long limit = s->lim.commits > 0 ? s->lim.commits : 5000;
+	long limit = s->lim.commits > 0 ? s->lim.commits : 10000;
 	int np = s->game.opt.nplayers, nl = 0;
 	git_oid local[CATAN_MAX_PLAYERS];
 	oidset visited = {NULL, 0, 0}, listed = {NULL, 0, 0};
@@ -992,7 +996,8 @@ static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 		    check_form(cx, &id)) {
 			if ((long)nf > limit)
 				bad(cx, &id,
-				    "more than CATAN_SYNC_MAX_COMMITS (%ld) new "
+				    "more than CATAN_SYNC_MAX_COMMITS (%ld) "
+				    "new "
 				    "commits",
 				    limit);
 			else if (store_past_deadline(s)) {
@@ -1133,8 +1138,8 @@ static int holders(catan_store *s, const git_oid *newtips, const git_oid *ids,
 			    git_commit_lookup(&c, s->repo, &id))
 				continue;
 			unsigned np = git_commit_parentcount(c);
-			git_oid *more = store_reserve(todo, &cap, k + np,
-						      sizeof *todo);
+			git_oid *more =
+			    store_reserve(todo, &cap, k + np, sizeof *todo);
 			if (!more)
 				rc = -1;
 			else

@@ -672,9 +672,9 @@ static git_oid raw_action(inj *x, const char *headers, const char *tail,
 	assert_true(len > 0 && (size_t)len + tlen < sizeof buf);
 	memcpy(buf + len, tail, tlen);
 	assert_int_equal(git_repository_odb(&odb, x->repo), 0);
-	assert_int_equal(git_odb_write(&id, odb, buf, (size_t)len + tlen,
-				       GIT_OBJECT_COMMIT),
-			 0);
+	assert_int_equal(
+	    git_odb_write(&id, odb, buf, (size_t)len + tlen, GIT_OBJECT_COMMIT),
+	    0);
 	git_odb_free(odb);
 	move_branch(x, x->next, &id);
 	return id;
