@@ -637,6 +637,20 @@ static int fetch_progress(const git_indexer_progress *st, void *payload)
 	return -1;
 }
 
+/* The peer's own progress messages, before the pack: the time still counts. */
+static int fetch_sideband(const char *str, int len, void *payload)
+{
+	fetch_watch *fw = payload;
+	(void)str;
+	(void)len;
+	if (!store_past_deadline(fw->s))
+		return 0;
+	snprintf(fw->why, sizeof fw->why, "over CATAN_SYNC_REMOTE_MS (%ld ms)",
+		 fw->s->lim.remote_ms);
+	fw->over = true;
+	return -1;
+}
+
 /* Whether remote `name`'s branch `ref` (refs/heads/P) is quarantined at id. */
 static bool head_quarantined(catan_store *s, const char *name, const char *ref,
 			     const git_oid *id)
@@ -677,6 +691,7 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 	fw.s = s;
 	store_ssh_callbacks(&cb, &fw.ssh, url);
 	cb.transfer_progress = fetch_progress;
+	cb.sideband_progress = fetch_sideband;
 	opt.callbacks = cb;
 	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL) ||
 	    git_remote_ls(&heads, &nheads, remote))
