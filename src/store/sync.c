@@ -868,6 +868,9 @@ typedef struct store_peer {
 	git_oid tracked[CATAN_MAX_PLAYERS];
 	bool tracked_known[CATAN_MAX_PLAYERS];
 	bool packed[CATAN_MAX_PLAYERS]; /* and only in packed-refs */
+	/* Loose-object directories seen to be directories (not symlinks
+	 * out of the repository) in this sync: by their first byte. */
+	bool fan_ok[256];
 } store_peer;
 
 
@@ -907,7 +910,7 @@ static store_peer *peer_open(catan_store *s, const char *name, const char *path)
 		    !strcmp(s->peers[i].path, path))
 			return &s->peers[i];
 	store_peer pe = {strdup(name), strdup(path), NULL, NULL,
-			 {{{0}}},      {0},	     {0}};
+			 {{{0}}},      {0},	     {0},  {0}};
 	store_peer *grown =
 	    realloc(s->peers, sizeof *grown * (size_t)(s->npeers + 1));
 	if (!pe.name || !pe.path || !grown ||
@@ -1011,7 +1014,8 @@ static int peer_open_file(const char *path)
  * Whether the files libgit2 itself opens in the peer's repository (it
  * opens them blocking, and follows symlinks) are plain: HEAD, config,
  * packed-refs, objects/info/alternates (refused outright: it points
- * elsewhere), and everything in objects/pack. 0, or -1 and why.
+ * elsewhere), and everything in objects/pack; and objects, objects/pack,
+ * refs and refs/heads are directories, not symlinks. 0, or -1 and why.
  */
 static int peer_plain(const char *gitdir, char *why, size_t whylen)
 {
@@ -1026,6 +1030,20 @@ static int peer_plain(const char *gitdir, char *why, size_t whylen)
 		if (i == 3 || !S_ISREG(sb.st_mode)) {
 			snprintf(why, whylen,
 				 "%.300s is not a plain file of the "
+				 "repository",
+				 path);
+			return -1;
+		}
+	}
+	static const char *const dirs[] = {"objects", "objects/pack", "refs",
+					   "refs/heads"};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		snprintf(path, sizeof path, "%s/%s", gitdir, dirs[i]);
+		if (lstat(path, &sb) && errno == ENOENT)
+			continue;
+		if (!S_ISDIR(sb.st_mode)) {
+			snprintf(why, whylen,
+				 "%.300s is not a directory of the "
 				 "repository",
 				 path);
 			return -1;
@@ -1068,6 +1086,18 @@ static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
 	git_oid_tostr(hex, sizeof hex, id);
 	snprintf(path, sizeof path, "%sobjects/%.2s/%s",
 		 git_repository_path(pe->repo), hex, hex + 2);
+	if (!pe->fan_ok[id->id[0]]) {
+		/* (O_NOFOLLOW covers the file, not its directory) */
+		struct stat sb;
+		path[strlen(path) - GIT_OID_HEXSZ + 1] = '\0';
+		int st = lstat(path, &sb);
+		path[strlen(path)] = '/';
+		if (st)
+			return errno == ENOENT ? 1 : -1;
+		if (!S_ISDIR(sb.st_mode))
+			return -2;
+		pe->fan_ok[id->id[0]] = true;
+	}
 	int fd = peer_open_file(path);
 	if (fd < 0)
 		return errno == ENOENT ? 1 : errno == EINVAL ? -2 : -1;
@@ -1888,6 +1918,7 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	git_buf_dispose(&url);
 	if (!pe || stage_init(s))
 		return 1;
+	memset(pe->fan_ok, 0, sizeof pe->fan_ok);
 	int n = s->game.opt.nplayers, nmine = 0;
 	int mark = store_pack_count(s->stage);
 	git_oid mine[CATAN_MAX_PLAYERS]; /* the local tips */

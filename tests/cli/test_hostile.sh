@@ -193,7 +193,21 @@ for kind in fifo symlink packed; do
 	fi
 done
 out=$($catan -C "$d/blue" sync) || fail "5b: the sync once plain again: $out"
-ok "a FIFO or symlink as a ref, a FIFO packed-refs: refused at once, show unaffected"
+# A loose object's directory that is a symlink out of the repository.
+cp -a "$d/red" "$d/scratch"
+git -C "$d/scratch" config catan.me blue
+$catan -C "$d/scratch" act setup 1,0,n 1,0,nw >/dev/null
+c=$(git -C "$d/scratch" rev-parse blue)
+cp -rn "$d/scratch/objects/." "$d/red/objects/"
+git -C "$d/red" update-ref refs/heads/blue "$c"
+mv "$d/red/objects/${c:0:2}" "$tmp/outside"
+ln -s "$tmp/outside" "$d/red/objects/${c:0:2}"
+out=$(timeout 20 $catan -C "$d/blue" sync) && fail "5b: a symlinked object directory was read: $out"
+grep -q "refused origin: .*not a regular file" <<<"$out" || fail "5b: symlinked object directory not refused: $out"
+rm "$d/red/objects/${c:0:2}" && mv "$tmp/outside" "$d/red/objects/${c:0:2}"
+out=$($catan -C "$d/blue" sync) || fail "5b: the sync once the directory is back: $out"
+[[ $(git -C "$d/blue" rev-parse blue) == "$c" ]] || fail "5b: blue's move not adopted once plain: $out"
+ok "a FIFO or symlink as a ref, a FIFO packed-refs, a symlinked object directory: refused at once, show unaffected"
 
 # 5c. A blob over CATAN_SYNC_MAX_OBJECT: over a path nothing is copied;
 #     over git:// a fetch over CATAN_SYNC_MAX_FETCH_BYTES is cut and
