@@ -663,6 +663,94 @@ static bool head_quarantined(catan_store *s, const char *name, const char *ref,
 	       quarantined_at(s, name, p, id);
 }
 
+/*
+ * A fetch cut by a limit of bytes or objects would be cut again while
+ * the remote's branches stay where they are: refs/catan/refused/<remote>
+ * records them (a blob: "reason <why>", then "<hex> <ref>" per branch),
+ * and the next fetch that finds the same branches there is refused at
+ * once, by the same reason, without downloading anything. (A cut for
+ * time is not recorded: a slow link is no verdict.)
+ */
+static int heads_text(char *buf, size_t size, const git_remote_head **heads,
+		      size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++) {
+		char hex[GIT_OID_HEXSZ + 1];
+		if (strncmp(heads[i]->name, "refs/heads/", 11))
+			continue;
+		git_oid_tostr(hex, sizeof hex, &heads[i]->oid);
+		int k = snprintf(buf + len, size - len, "%s %s\n", hex,
+				 heads[i]->name);
+		if (k < 0 || (size_t)k >= size - len)
+			return -1; /* (too many to remember: not recorded) */
+		len += (size_t)k;
+	}
+	return 0;
+}
+
+static bool refused_ref(char *ref, size_t size, const char *name)
+{
+	int valid = 0;
+	int len = snprintf(ref, size, "refs/catan/refused/%s", name);
+	return len > 0 && (size_t)len < size &&
+	       git_reference_name_is_valid(&valid, ref) == 0 && valid;
+}
+
+/* The reason the same heads were refused before, into why: true. */
+static bool refused_before(catan_store *s, const char *name, const char *text,
+			   char *why, size_t whylen)
+{
+	char ref[300];
+	git_oid id;
+	git_blob *b = NULL;
+	bool same = false;
+	if (!refused_ref(ref, sizeof ref, name) ||
+	    git_reference_name_to_id(&id, s->repo, ref) ||
+	    git_blob_lookup(&b, s->repo, &id))
+		return false;
+	const char *d = git_blob_rawcontent(b);
+	size_t len = (size_t)git_blob_rawsize(b);
+	const char *nl = memchr(d, '\n', len);
+	if (nl && len > 7 && !memcmp(d, "reason ", 7) &&
+	    (size_t)(d + len - nl - 1) == strlen(text) &&
+	    !memcmp(nl + 1, text, strlen(text))) {
+		snprintf(why, whylen, "%.*s", (int)(nl - d - 7), d + 7);
+		same = true;
+	}
+	git_blob_free(b);
+	return same;
+}
+
+/* Records the heads refused for `why`, or (why NULL) forgets them. */
+static void refused_record(catan_store *s, const char *name, const char *text,
+			   const char *why)
+{
+	char ref[300];
+	git_reference *r = NULL;
+	if (!refused_ref(ref, sizeof ref, name))
+		return;
+	if (!why) {
+		if (git_reference_lookup(&r, s->repo, ref) == 0)
+			git_reference_delete(r);
+		git_reference_free(r);
+		return;
+	}
+	size_t len = strlen(why) + strlen(text) + 16;
+	char *buf = malloc(len);
+	git_oid id;
+	if (buf) {
+		int k = snprintf(buf, len, "reason %s\n%s", why, text);
+		if (k > 0 &&
+		    git_blob_create_from_buffer(&id, s->repo, buf,
+						(size_t)k) == 0 &&
+		    git_reference_create(&r, s->repo, ref, &id, 1,
+					 "catan sync: refused") == 0)
+			git_reference_free(r);
+	}
+	free(buf);
+}
+
 static int fetch_remote(catan_store *s, const char *name, bool *changed,
 			catan_err *err)
 {
@@ -696,6 +784,16 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL) ||
 	    git_remote_ls(&heads, &nheads, remote))
 		goto fail;
+	char text[16384];
+	bool known = heads_text(text, sizeof text, heads, nheads) == 0;
+	if (known && refused_before(s, name, text, fw.why, sizeof fw.why)) {
+		char why[200];
+		snprintf(why, sizeof why, "%s", fw.why);
+		snprintf(fw.why, sizeof fw.why,
+			 "%.150s (its branches have not moved since)", why);
+		fw.over = true;
+		goto fail;
+	}
 	bool same = true;
 	for (size_t i = 0; i < nheads && same; i++) {
 		const char *ref = heads[i]->name;
@@ -713,10 +811,16 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 		if (git_remote_download(remote, &refspecs, &opt) ||
 		    git_remote_update_tips(remote, &cb, 0,
 					   GIT_REMOTE_DOWNLOAD_TAGS_NONE,
-					   "catan sync"))
+					   "catan sync")) {
+			if (fw.over && known &&
+			    !strstr(fw.why, "CATAN_SYNC_REMOTE_MS"))
+				refused_record(s, name, text, fw.why);
 			goto fail;
+		}
 		*changed = true;
 	}
+	if (known && s->lim.commits > 0)
+		refused_record(s, name, text, NULL);
 	rc = 0;
 fail:
 	if (rc && fw.over) {

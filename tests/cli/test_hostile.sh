@@ -231,6 +231,9 @@ git -C "$d/blue-cut" remote set-url origin "$url"
 out=$(CATAN_SYNC_MAX_FETCH_BYTES=1000000 $catan -C "$d/blue-cut" sync) && fail "5c: an oversized fetch was accepted: $out"
 grep -q "refused origin: over CATAN_SYNC_MAX_FETCH_BYTES" <<<"$out" || fail "5c: the fetch was not cut: $out"
 (($(objects_kb "$d/blue-cut") < 1000)) || fail "5c: the cut fetch left its pack"
+out=$(CATAN_SYNC_MAX_FETCH_BYTES=1000000 $catan -C "$d/blue-cut" sync) && fail "5c: an oversized fetch was accepted: $out"
+grep -q "refused origin: over CATAN_SYNC_MAX_FETCH_BYTES .*have not moved since" <<<"$out" ||
+	fail "5c: the same branches were fetched again: $out"
 out=$($catan -C "$d/blue-git" sync) && fail "5c git://: a huge blob was accepted: $out"
 git -C "$d/blue-git" show-ref -q refs/catan/quarantine/origin/red || fail "5c git://: not quarantined"
 (($(objects_kb "$d/blue-git") > 2000)) || fail "5c git://: the fetch did not bring the blob (the test is void)"
@@ -241,7 +244,7 @@ git -C "$d/blue-git" fsck --strict >/dev/null 2>&1 || fail "5c: fsck after gc"
 out=$($catan -C "$d/blue-git" sync) || fail "5c: the sync after gc: $out"
 (($(objects_kb "$d/blue-git") < 1000)) || fail "5c: the sync after gc fetched the blob again"
 unserve
-ok "a blob over CATAN_SYNC_MAX_OBJECT not copied; a fetch over CATAN_SYNC_MAX_FETCH_BYTES cut; a rejected blob reclaimed by catan gc, evidence kept, not fetched again"
+ok "a blob over CATAN_SYNC_MAX_OBJECT not copied; a fetch over CATAN_SYNC_MAX_FETCH_BYTES cut, and not tried again while the peer stays; a rejected blob reclaimed by catan gc, evidence kept, not fetched again"
 
 # 5d. The time of a remote: a sync that cannot finish within
 #     CATAN_SYNC_REMOTE_MS gives up on that remote, says so, and keeps
