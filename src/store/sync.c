@@ -742,8 +742,8 @@ static void refused_record(catan_store *s, const char *name, const char *text,
 	if (buf) {
 		int k = snprintf(buf, len, "reason %s\n%s", why, text);
 		if (k > 0 &&
-		    git_blob_create_from_buffer(&id, s->repo, buf,
-						(size_t)k) == 0 &&
+		    git_blob_create_from_buffer(&id, s->repo, buf, (size_t)k) ==
+			0 &&
 		    git_reference_create(&r, s->repo, ref, &id, 1,
 					 "catan sync: refused") == 0)
 			git_reference_free(r);
