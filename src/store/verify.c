@@ -450,11 +450,12 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		return form_bad(why, whylen, "commit message has no subject");
 	memcpy(subject, text, (size_t)(nl - text));
 	subject[nl - text] = '\0';
-	const char *pl = nl + 10, *ple = NULL;
-	if (!strncmp(nl, "\n\nPlayer: ", 10) && (ple = strchr(pl, '\n')) &&
-	    (size_t)(ple - pl) < sizeof player) {
-		memcpy(player, pl, (size_t)(ple - pl));
-		player[ple - pl] = '\0';
+	if (!strncmp(nl, "\n\nPlayer: ", 10)) {
+		const char *pl = nl + 10, *ple = strchr(pl, '\n');
+		if (ple && (size_t)(ple - pl) < sizeof player) {
+			memcpy(player, pl, (size_t)(ple - pl));
+			player[ple - pl] = '\0';
+		}
 	}
 	int turn = store_trailer_int(text, "Turn");
 	snprintf(want, sizeof want, "%s\n\nPlayer: %s\nTurn: %d\n", subject,
@@ -933,8 +934,12 @@ static int check_walk(ctx *c, git_revwalk *walk)
  * walking back only through the turns since it: the work is what is new,
  * not the game's length. (libgit2's revwalk with the local tips hidden
  * orders by commit time, and commits of one second tie.) A commit that
- * cannot be read is listed all the same: the check reports it. Returns 0
- * or -1 (out of memory).
+ * cannot be read is listed all the same: the check reports it. Each new
+ * commit's form is checked as it is met (check_form), as are the limits
+ * on their number and on time: at the first that fails the walk stops,
+ * cx->rep says which and why, and *out lists the commits met so far (in
+ * no order) for the caller to attribute it. Returns 0; 1 then; -1 out of
+ * memory.
  */
 static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 		       size_t *nout)
@@ -995,11 +1000,8 @@ static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 		if ((long)nf > limit || store_past_deadline(s) ||
 		    check_form(cx, &id)) {
 			if ((long)nf > limit)
-				bad(cx, &id,
-				    "more than CATAN_SYNC_MAX_COMMITS (%ld) "
-				    "new "
-				    "commits",
-				    limit);
+				bad(cx, &id, "more than %s (%ld) new commits",
+				    "CATAN_SYNC_MAX_COMMITS", limit);
 			else if (store_past_deadline(s)) {
 				cx->rep->timed_out = true;
 				bad(cx, &id,
