@@ -86,6 +86,8 @@ struct catan_store {
 	 * looks for the held tips of a remote when there are any.
 	 */
 	int held_refs;
+	/* The same for refs/catan/quarantine/ and refs/catan/refused/. */
+	int quar_refs;
 
 	/*
 	 * The trees this handle built (act, verify) or copied (sync) last: a

@@ -110,6 +110,31 @@ static bool remote_ref(char *ref, size_t size, const catan_store *s,
 }
 
 /*
+ * The refs under refs/catan/quarantine/ and refs/catan/refused/, counted
+ * once per handle (as held_count): a sync with none looks for none.
+ */
+static int record_count(catan_store *s)
+{
+	static const char *const globs[] = {"refs/catan/quarantine/*",
+					    "refs/catan/refused/*"};
+	if (s->quar_refs == 0) {
+		int n = 0;
+		for (int i = 0; i < 2; i++) {
+			git_reference_iterator *it = NULL;
+			const char *name;
+			if (git_reference_iterator_glob_new(&it, s->repo,
+							    globs[i]))
+				return 1; /* cannot tell: look */
+			while (git_reference_next_name(&name, it) == 0)
+				n++;
+			git_reference_iterator_free(it);
+		}
+		s->quar_refs = n + 1;
+	}
+	return s->quar_refs - 1;
+}
+
+/*
  * The quarantine record of player p's branch of `remote`: the tip refused
  * and the first bad commit in it (*bad may be NULL), from the evidence
  * blob refs/catan/quarantine/<remote>/<player> points at (or, as older
@@ -121,7 +146,8 @@ static int quarantine_read(catan_store *s, const char *remote, int p,
 	char ref[256];
 	git_oid q;
 	git_blob *b = NULL;
-	if (!remote_ref(ref, sizeof ref, s, "quarantine", remote, p) ||
+	if (record_count(s) == 0 ||
+	    !remote_ref(ref, sizeof ref, s, "quarantine", remote, p) ||
 	    git_reference_name_to_id(&q, s->repo, ref))
 		return -1;
 	if (git_blob_lookup(&b, s->repo, &q)) {
@@ -203,6 +229,7 @@ static void quarantine(catan_store *s, const char *remote, int p,
 	    git_reference_create(&r, s->repo, ref, &blob, 1,
 				 "catan sync: quarantined") == 0)
 		git_reference_free(r);
+	s->quar_refs = 0;
 }
 
 /*
@@ -705,7 +732,7 @@ static bool refused_before(catan_store *s, const char *name, const char *text,
 	git_oid id;
 	git_blob *b = NULL;
 	bool same = false;
-	if (!refused_ref(ref, sizeof ref, name) ||
+	if (record_count(s) == 0 || !refused_ref(ref, sizeof ref, name) ||
 	    git_reference_name_to_id(&id, s->repo, ref) ||
 	    git_blob_lookup(&b, s->repo, &id))
 		return false;
@@ -728,8 +755,10 @@ static void refused_record(catan_store *s, const char *name, const char *text,
 {
 	char ref[300];
 	git_reference *r = NULL;
-	if (!refused_ref(ref, sizeof ref, name))
+	if ((!why && record_count(s) == 0) ||
+	    !refused_ref(ref, sizeof ref, name))
 		return;
+	s->quar_refs = 0;
 	if (!why) {
 		if (git_reference_lookup(&r, s->repo, ref) == 0)
 			git_reference_delete(r);
@@ -1926,6 +1955,12 @@ static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
 		    git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0)
 			return 0;
 	}
+	/* libgit2 reads packed-refs next, blocking: only a plain file. */
+	struct stat sb;
+	snprintf(path, sizeof path, "%spacked-refs",
+		 git_repository_path(pe->repo));
+	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return -2;
 	return git_reference_name_to_id(out, pe->repo, ref) ? -1 : 0;
 }
 
@@ -2005,18 +2040,25 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 		return 1;
 	const char *dir = local_dir(url.ptr);
 	char gitdir[4200];
+	bool plain = false; /* peer_plain said so in this sync */
 	if (dir) {
 		/* (git_repository_open_ext finds a bare one or DIR/.git) */
 		snprintf(gitdir, sizeof gitdir, "%.4100s/.git", dir);
 		struct stat sb;
 		if (lstat(gitdir, &sb) || !S_ISDIR(sb.st_mode))
 			snprintf(gitdir, sizeof gitdir, "%.4100s", dir);
-		if (peer_plain(gitdir, why, sizeof why)) {
+		/* (before libgit2 first opens it; again before a copy) */
+		bool opened = false;
+		for (int i = 0; i < s->npeers && !opened; i++)
+			opened = !strcmp(s->peers[i].name, name) &&
+				 !strcmp(s->peers[i].path, dir);
+		if (!opened && peer_plain(gitdir, why, sizeof why)) {
 			git_buf_dispose(&url);
 			note(rep, "refused %s: %s", name, why);
 			rep->refused++;
 			return 2;
 		}
+		plain = !opened;
 		pe = peer_open(s, name, dir);
 	}
 	git_buf_dispose(&url);
@@ -2061,6 +2103,14 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			continue;
 		}
 		git_oid bad, refused[2];
+		if (!plain && peer_plain(gitdir, why, sizeof why)) {
+			if (store_pack_truncate(s->stage, mark))
+				stage_drop(s);
+			note(rep, "refused %s: %s", name, why);
+			rep->refused++;
+			return 2;
+		}
+		plain = true;
 		bool was =
 		    quarantine_read(s, name, p, &refused[0], &refused[1]) == 0;
 		int here = store_pack_count(s->stage);
