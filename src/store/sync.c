@@ -186,11 +186,14 @@ static bool quarantined_at(catan_store *s, const char *remote, int p,
  * headers are read here, or from `also`, the peer's objects, when they
  * were never copied). Nothing of
  * the refused history is kept by it, so `catan gc` reclaims that (and
- * whatever huge object came with it). Best effort.
+ * whatever huge object came with it). A commit valid in itself but off
+ * its author's branch at that remote (`off`: the peer's refs, not the
+ * commit, were wrong) is recorded as "off <id>", not "bad <id>": what
+ * builds on it is checked again, not refused at once. Best effort.
  */
 static void quarantine(catan_store *s, const char *remote, int p,
-		       const git_oid *tip, const git_oid *bad, const char *why,
-		       git_odb *also)
+		       const git_oid *tip, const git_oid *bad, bool off,
+		       const char *why, git_odb *also)
 {
 	char ref[256], text[4096], th[GIT_OID_HEXSZ + 1], bh[GIT_OID_HEXSZ + 1];
 	git_reference *r = NULL;
@@ -201,9 +204,10 @@ static void quarantine(catan_store *s, const char *remote, int p,
 	git_oid_tostr(th, sizeof th, tip);
 	git_oid_tostr(bh, sizeof bh, bad ? bad : tip);
 	int len = snprintf(text, sizeof text,
-			   "tip %s\nbad %s\nremote %s\nplayer %s\nreason "
+			   "tip %s\n%s %s\nremote %s\nplayer %s\nreason "
 			   "%.600s\n\n",
-			   th, bh, remote, s->game.names.name[p], why);
+			   th, off ? "off" : "bad", bh, remote,
+			   s->game.names.name[p], why);
 	if (len < 0 || len >= (int)sizeof text)
 		return;
 	if (git_odb_read(&o, s->odb, bad ? bad : tip) == 0 ||
@@ -472,8 +476,8 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			    "refs/catan/quarantine/%s/%s",
 			    s->game.names.name[p], remote, hex, hex2, remote,
 			    s->game.names.name[p]);
-			quarantine(s, remote, p, &r, NULL, "history rewritten",
-				   NULL);
+			quarantine(s, remote, p, &r, NULL, false,
+				   "history rewritten", NULL);
 			rep->rejected++;
 			continue;
 		}
@@ -497,7 +501,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			git_oid_tostr(hex, sizeof hex, &qbad);
 			snprintf(why, sizeof why,
 				 "builds on %s, rejected before", hex);
-			quarantine(s, remote, p, &r, &qbad, why, NULL);
+			quarantine(s, remote, p, &r, &qbad, false, why, NULL);
 			rep->rejected++;
 			continue;
 		}
@@ -583,7 +587,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 				git_oid badid;
 				git_oid_fromstr(&badid, vr.bad.hex);
 				quarantine(s, remote, p, &cand[p], &badid,
-					   vr.why, NULL);
+					   vr.off_branch, vr.why, NULL);
 				rep->rejected++;
 			}
 			cand[p] = local[p];
@@ -2128,7 +2132,8 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			     "refs/catan/quarantine/%s/%s (tip %.10s)",
 			     s->game.names.name[p], name, git_oid_tostr_s(&bad),
 			     why, name, s->game.names.name[p], hex);
-			quarantine(s, name, p, &tips[p], &bad, why, pe->odb);
+			quarantine(s, name, p, &tips[p], &bad, false, why,
+				   pe->odb);
 			rep->rejected++;
 			has[p] = read[p] = false;
 			if (!s->stage && stage_init(s))
