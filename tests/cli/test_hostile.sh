@@ -259,4 +259,47 @@ out=$($catan -C "$d/blue" sync) && fail "5d: accepted later: $out"
 grep -q "rejected red from origin" <<<"$out" || fail "5d: no verdict with time: $out"
 ok "a remote past CATAN_SYNC_REMOTE_MS is given up on, by name, without a verdict"
 
+# 5e. A branch refused for a commit valid in itself but off its author's
+#     branch at the peer (its refs read mid-move, twice) is recorded as
+#     "off", not "bad": once the peer settles and that branch moves on,
+#     what builds on it is checked again and adopted, not refused as
+#     building on a bad commit.
+d=$tmp/settle
+$catan new "$d/red" --players red,blue,white,orange --me red --seed 13 >/dev/null
+for p in blue orange; do $catan join "$d/red" "$d/$p" --as "$p" >/dev/null; done
+genesis=$(git -C "$d/red" rev-parse red)
+$catan -C "$d/red" remote add blue "$d/blue"
+$catan -C "$d/red" step >/dev/null
+$catan -C "$d/blue" sync >/dev/null
+$catan -C "$d/blue" step >/dev/null
+$catan -C "$d/red" sync >/dev/null
+b1=$(git -C "$d/red" rev-parse blue)
+# White's next move on b1, written in a scratch copy of red.
+cp -a "$d/red" "$d/scratch"
+git -C "$d/scratch" config catan.me white
+mapfile -t acts < <($catan -C "$d/scratch" legal --as white)
+$catan -C "$d/scratch" act "${acts[0]}" >/dev/null
+git -C "$d/red" fetch -q "$d/scratch" white:refs/scratch/white
+w=$(git -C "$d/red" rev-parse refs/scratch/white)
+git -C "$d/red" update-ref -d refs/scratch/white
+[[ $(git -C "$d/red" rev-parse "$w^") == "$b1" ]] || fail "5e: white's move is not on b1"
+# Red shows b1 on red's branch while blue's is back at the genesis.
+git -C "$d/red" update-ref refs/heads/red "$b1"
+git -C "$d/red" update-ref refs/heads/blue "$genesis"
+out=$($catan -C "$d/orange" sync) || fail "5e: held back failed the sync: $out"
+grep -q "held back red from origin" <<<"$out" || fail "5e: not held back: $out"
+out=$($catan -C "$d/orange" sync) && fail "5e: the same off-branch tip accepted: $out"
+grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5e: not rejected: $out"
+git -C "$d/orange" cat-file blob refs/catan/quarantine/origin/red | grep -qx "off $b1" ||
+	fail "5e: not recorded as off: $(git -C "$d/orange" cat-file blob refs/catan/quarantine/origin/red)"
+# The peer settles, and red's branch moves on to white's move.
+git -C "$d/red" update-ref refs/heads/blue "$b1"
+git -C "$d/red" update-ref refs/heads/white "$w"
+git -C "$d/red" update-ref refs/heads/red "$w"
+out=$($catan -C "$d/orange" sync) || fail "5e: the settled peer was refused: $out"
+[[ $(git -C "$d/orange" rev-parse red blue white) == "$(printf '%s\n' "$w" "$b1" "$w")" ]] ||
+	fail "5e: not adopted once settled: $out"
+$catan -C "$d/orange" verify >/dev/null || fail "5e: verify"
+ok "a branch refused as off its author's branch is recorded as off: once the peer settles, what builds on it is adopted"
+
 echo "$n passed, 0 failed"
