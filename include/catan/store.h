@@ -133,6 +133,13 @@ typedef struct catan_verify_report {
 	 */
 	bool off_branch;
 	int off_author; /* with off_branch: whose branch lacks the commit */
+	/*
+	 * Incremental checks (sync): bit p set when player p's candidate
+	 * tip holds the bad commit; and whether the check gave up because
+	 * the remote's time was up (no verdict on any commit then).
+	 */
+	unsigned holders;
+	bool timed_out;
 } catan_verify_report;
 
 /*
@@ -171,6 +178,7 @@ typedef struct catan_sync_report {
 	int unreachable; /* remotes that could not be reached */
 	int adopted;	 /* branches moved forward */
 	int rejected;	 /* branches refused and quarantined */
+	int refused;	 /* remotes given up on (a limit; no verdict) */
 	int pushed;	 /* remotes this peer's branch was pushed to */
 	char log[4096];	 /* one line per event, for people */
 } catan_sync_report;
@@ -182,11 +190,13 @@ typedef struct catan_sync_report {
  * refs that moved: spec/replication.md), verifies every new commit,
  * and moves the local branches forward to the newest valid history. A
  * remote that rewrote a branch or sent an invalid commit is reported in
- * rep->log and its tip kept under refs/catan/quarantine/<remote>/<player>;
- * the local game is untouched by it. An unreachable remote is reported, not
- * an error. Then this peer's own branch is pushed to the remotes marked
- * with catan_store_remote_push. Returns -1 only when the local repository
- * cannot be updated.
+ * rep->log and the evidence (tip, first bad commit, reason, headers) kept
+ * in a blob under refs/catan/quarantine/<remote>/<player>; the local game
+ * is untouched by it. An unreachable remote is reported, not an error; a
+ * remote past one of the limits of spec/replication.md ("Limits") is
+ * reported by the limit's name and counted in rep->refused. Then this peer's
+ * own branch is pushed to the remotes marked with catan_store_remote_push.
+ * Returns -1 only when the local repository cannot be updated.
  */
 int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		     catan_sync_report *rep, catan_err *err);

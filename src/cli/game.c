@@ -668,6 +668,9 @@ static void print_sync(const catan_sync_report *rep)
 	       "adopted, %d rejected; pushed to %d\n",
 	       rep->fetched, rep->unreachable, rep->adopted, rep->rejected,
 	       rep->pushed);
+	if (rep->refused)
+		printf("sync: %d remote(s) refused (said why above)\n",
+		       rep->refused);
 }
 
 int cli_join(int argc, char **argv)
@@ -705,7 +708,7 @@ int cli_join(int argc, char **argv)
 		printf("\n");
 	}
 	catan_store_free(s);
-	return rep.rejected ? 1 : 0;
+	return rep.rejected || rep.refused ? 1 : 0;
 }
 
 int cli_remote(const char *dir, int argc, char **argv)
@@ -758,7 +761,7 @@ int cli_sync(const char *dir, int argc, char **argv)
 		printf("cannot read the position: %s\n", err.msg);
 	}
 	catan_store_free(s);
-	return rep.rejected ? 1 : 0;
+	return rep.rejected || rep.refused ? 1 : 0;
 }
 
 /* Runs git with argv (no shell); returns its exit status or -1. */
@@ -820,7 +823,7 @@ int cli_bundle(const char *dir, int argc, char **argv)
 	rep.fetched = 1;
 	print_sync(&rep);
 	catan_store_free(s);
-	return rep.rejected ? 1 : 0;
+	return rep.rejected || rep.refused ? 1 : 0;
 }
 
 /*

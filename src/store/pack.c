@@ -1407,6 +1407,7 @@ int catan_store_gc(catan_store *s, catan_err *err)
 	snprintf(objdir, sizeof objdir, "%sobjects",
 		 git_repository_path(s->repo));
 	snprintf(packdir, sizeof packdir, "%s/pack", objdir);
+	store_quarantine_untrack(s); /* (what was refused goes) */
 	if (git_revwalk_new(&walk, s->repo) ||
 	    git_revwalk_push_glob(walk, "refs/*")) {
 		store_git_fail(err, "walking the history");

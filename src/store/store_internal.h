@@ -32,6 +32,23 @@ typedef struct store_state_memo {
 	catan_state state;
 } store_state_memo;
 
+/*
+ * What one peer may make a sync do (spec/replication.md, "Limits"): the
+ * names are those of the environment variables that set them and of the
+ * error messages that refuse work beyond them.
+ */
+#define STORE_MAX_PARENTS CATAN_MAX_PLAYERS /* CATAN_SYNC_MAX_PARENTS */
+typedef struct store_limits {
+	long commits;	  /* CATAN_SYNC_MAX_COMMITS: new per remote */
+	long message;	  /* CATAN_SYNC_MAX_MESSAGE: bytes of a message */
+	long object;	  /* CATAN_SYNC_MAX_OBJECT: bytes of any object */
+	long fetch_bytes; /* CATAN_SYNC_MAX_FETCH_BYTES: one fetch */
+	long remote_ms;	  /* CATAN_SYNC_REMOTE_MS: time per remote */
+} store_limits;
+
+/* The limits as the environment sets them (defaults otherwise). */
+void store_limits_read(store_limits *out);
+
 struct catan_store {
 	git_repository *repo;
 	git_odb *odb;
@@ -69,6 +86,8 @@ struct catan_store {
 	 * looks for the held tips of a remote when there are any.
 	 */
 	int held_refs;
+	/* The same for refs/catan/quarantine/ and refs/catan/refused/. */
+	int quar_refs;
 
 	/*
 	 * The trees this handle built (act, verify) or copied (sync) last: a
@@ -105,7 +124,40 @@ struct catan_store {
 	int npeers;
 	struct store_pack *stage;
 	bool packs_added; /* by this sync: see whether to merge some */
+	/*
+	 * The limits of the sync under way, and when the time of the remote
+	 * being synced is up (CLOCK_MONOTONIC, ms; 0: no deadline).
+	 */
+	store_limits lim;
+	double deadline_ms;
 };
+
+/* CLOCK_MONOTONIC in ms. */
+double store_now_ms(void);
+/* Whether the remote being synced is past its CATAN_SYNC_REMOTE_MS. */
+bool store_past_deadline(const catan_store *s);
+
+/*
+ * Whether the raw commit raw[0..len) (as stored: headers, a blank line,
+ * the message) has exactly the form catan writes: "tree", "parent" lines
+ * (at most STORE_MAX_PARENTS), "author" and "committer" (the same player,
+ * "P <P@catan> SECONDS +HHMM"), no other header (no gpgsig, no encoding,
+ * no mergetag), no NUL byte, a message of at most s->lim.message bytes
+ * "SUBJECT\n\nPlayer: P\nTurn: N\n" and nothing after it, the subject
+ * an action in canonical form ("merge discards" for a merge). Says
+ * nothing about whether the action is legal (the replay does). 0, or 1
+ * and why (naming the limit when one is passed). Cannot fail otherwise.
+ */
+int store_commit_form(const catan_store *s, const char *raw, size_t len,
+		      char *why, size_t whylen);
+
+/*
+ * Removes each remote-tracking ref that points where a quarantine record
+ * says that branch was refused (refs/catan/quarantine/): nothing then
+ * keeps the refused history, and catan gc reclaims it. A later sync does
+ * not bring it back (a refused tip is not fetched or copied again).
+ */
+void store_quarantine_untrack(catan_store *s);
 
 /* Closes what sync kept open (peers, stage). Cannot fail. */
 void store_sync_free(catan_store *s);

@@ -32,6 +32,49 @@
 #include "pack.h"
 #include "store_internal.h"
 
+/* ---- limits (spec/replication.md, "Limits") ---- */
+
+#define MAX_OBJECT 65536 /* no commit, tree or blob of a game comes near */
+
+/* A positive integer from the environment, or `dflt`. */
+static long env_limit(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+	char *end = NULL;
+	long n = v ? strtol(v, &end, 10) : 0;
+	return v && end && end != v && !*end && n > 0 ? n : dflt;
+}
+
+void store_limits_read(store_limits *out)
+{
+	out->commits = env_limit("CATAN_SYNC_MAX_COMMITS", 10000);
+	out->message = env_limit("CATAN_SYNC_MAX_MESSAGE", 512);
+	out->object = env_limit("CATAN_SYNC_MAX_OBJECT", MAX_OBJECT);
+	if (out->object > MAX_OBJECT) /* (the readers' buffers: lower only) */
+		out->object = MAX_OBJECT;
+	out->fetch_bytes =
+	    env_limit("CATAN_SYNC_MAX_FETCH_BYTES", 16L * 1024 * 1024);
+	out->remote_ms = env_limit("CATAN_SYNC_REMOTE_MS", 20000);
+}
+
+double store_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+bool store_past_deadline(const catan_store *s)
+{
+	return s->deadline_ms > 0 && store_now_ms() > s->deadline_ms;
+}
+
+/* The time of remote `name` starts now. */
+static void start_clock(catan_store *s)
+{
+	s->deadline_ms = store_now_ms() + (double)s->lim.remote_ms;
+}
+
 static void note(catan_sync_report *rep, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -66,26 +109,211 @@ static bool remote_ref(char *ref, size_t size, const catan_store *s,
 	       git_reference_name_is_valid(&valid, ref) == 0 && valid;
 }
 
+/*
+ * The refs under refs/catan/quarantine/ and refs/catan/refused/, counted
+ * once per handle (as held_count): a sync with none looks for none.
+ */
+static int record_count(catan_store *s)
+{
+	static const char *const globs[] = {"refs/catan/quarantine/*",
+					    "refs/catan/refused/*"};
+	if (s->quar_refs == 0) {
+		int n = 0;
+		for (int i = 0; i < 2; i++) {
+			git_reference_iterator *it = NULL;
+			const char *name;
+			if (git_reference_iterator_glob_new(&it, s->repo,
+							    globs[i]))
+				return 1; /* cannot tell: look */
+			while (git_reference_next_name(&name, it) == 0)
+				n++;
+			git_reference_iterator_free(it);
+		}
+		s->quar_refs = n + 1;
+	}
+	return s->quar_refs - 1;
+}
+
+/*
+ * The quarantine record of player p's branch of `remote`: the tip refused
+ * and the first bad commit in it (*bad may be NULL), from the evidence
+ * blob refs/catan/quarantine/<remote>/<player> points at (or, as older
+ * versions wrote it, the refused tip itself). 0, or -1 when there is none.
+ */
+static int quarantine_read(catan_store *s, const char *remote, int p,
+			   git_oid *tip, git_oid *bad)
+{
+	char ref[256];
+	git_oid q;
+	git_blob *b = NULL;
+	if (record_count(s) == 0 ||
+	    !remote_ref(ref, sizeof ref, s, "quarantine", remote, p) ||
+	    git_reference_name_to_id(&q, s->repo, ref))
+		return -1;
+	if (git_blob_lookup(&b, s->repo, &q)) {
+		*tip = q; /* a commit, as before evidence blobs */
+		if (bad)
+			*bad = q;
+		return 0;
+	}
+	const char *d = git_blob_rawcontent(b);
+	size_t len = (size_t)git_blob_rawsize(b);
+	int rc = len >= 2 * (GIT_OID_HEXSZ + 5) && !memcmp(d, "tip ", 4) &&
+			 !git_oid_fromstrn(tip, d + 4, GIT_OID_HEXSZ) &&
+			 !memcmp(d + GIT_OID_HEXSZ + 5, "bad ", 4) &&
+			 (!bad || !git_oid_fromstrn(bad, d + GIT_OID_HEXSZ + 9,
+						    GIT_OID_HEXSZ))
+		     ? 0
+		     : -1;
+	git_blob_free(b);
+	return rc;
+}
+
 /* Whether player p's branch of `remote` was quarantined at tip `id`. */
 static bool quarantined_at(catan_store *s, const char *remote, int p,
 			   const git_oid *id)
 {
-	char ref[256];
 	git_oid q;
-	return remote_ref(ref, sizeof ref, s, "quarantine", remote, p) &&
-	       git_reference_name_to_id(&q, s->repo, ref) == 0 &&
+	return quarantine_read(s, remote, p, &q, NULL) == 0 &&
 	       git_oid_equal(&q, id);
 }
 
+/*
+ * Refuses player p's branch of `remote` at `tip` for good: the evidence
+ * (the tip, the first bad commit in it, the reason, that commit's headers
+ * as stored, at most 2 KiB, a NUL shown as "\0") goes into one small
+ * blob that refs/catan/quarantine/<remote>/<player> points at (the
+ * headers are read here, or from `also`, the peer's objects, when they
+ * were never copied). Nothing of
+ * the refused history is kept by it, so `catan gc` reclaims that (and
+ * whatever huge object came with it). A commit valid in itself but off
+ * its author's branch at that remote (`off`: the peer's refs, not the
+ * commit, were wrong) is recorded as "off <id>", not "bad <id>": what
+ * builds on it is checked again, not refused at once. Best effort.
+ */
 static void quarantine(catan_store *s, const char *remote, int p,
-		       const git_oid *id)
+		       const git_oid *tip, const git_oid *bad, bool off,
+		       const char *why, git_odb *also)
 {
-	char ref[256];
+	char ref[256], text[4096], th[GIT_OID_HEXSZ + 1], bh[GIT_OID_HEXSZ + 1];
 	git_reference *r = NULL;
-	if (remote_ref(ref, sizeof ref, s, "quarantine", remote, p) &&
-	    git_reference_create(&r, s->repo, ref, id, 1,
+	git_odb_object *o = NULL;
+	git_oid blob;
+	if (!remote_ref(ref, sizeof ref, s, "quarantine", remote, p))
+		return;
+	git_oid_tostr(th, sizeof th, tip);
+	git_oid_tostr(bh, sizeof bh, bad ? bad : tip);
+	int len = snprintf(text, sizeof text,
+			   "tip %s\n%s %s\nremote %s\nplayer %s\nreason "
+			   "%.600s\n\n",
+			   th, off ? "off" : "bad", bh, remote,
+			   s->game.names.name[p], why);
+	if (len < 0 || len >= (int)sizeof text)
+		return;
+	if (git_odb_read(&o, s->odb, bad ? bad : tip) == 0 ||
+	    (also && git_odb_read(&o, also, bad ? bad : tip) == 0)) {
+		const char *d = git_odb_object_data(o);
+		size_t n = git_odb_object_size(o);
+		for (size_t i = 0; i < n && len < 2048 + 700; i++) {
+			if (d[i] == '\n' && (i + 1 == n || d[i + 1] == '\n')) {
+				text[len++] = '\n';
+				break; /* the headers end at the blank line */
+			}
+			if (d[i] == '\0') {
+				text[len++] = '\\';
+				text[len++] = '0';
+			} else {
+				text[len++] = d[i];
+			}
+		}
+		git_odb_object_free(o);
+	}
+	if (git_blob_create_from_buffer(&blob, s->repo, text, (size_t)len) ==
+		0 &&
+	    git_reference_create(&r, s->repo, ref, &blob, 1,
 				 "catan sync: quarantined") == 0)
 		git_reference_free(r);
+	s->quar_refs = 0;
+}
+
+/*
+ * Whether `tip` builds on the commit refused before in player p's branch
+ * of `remote` (its record's bad commit): walks back from tip, no further
+ * than the local tips, commits with a Turn trailer below `floor` (the
+ * local branch's turn: nothing new is older) or s->lim.commits commits.
+ * Junk that grows by a commit is then refused at once, not checked again.
+ */
+static bool builds_on_rejected(catan_store *s, const char *remote, int p,
+			       const git_oid *tip, const git_oid *local,
+			       int floor)
+{
+	git_oid qtip, bad, *todo = NULL;
+	size_t k = 0, cap = 0;
+	long seen = 0;
+	bool found = false;
+	if (quarantine_read(s, remote, p, &qtip, &bad) ||
+	    !(todo = store_reserve(NULL, &cap, 16, sizeof *todo)))
+		return false;
+	todo[k++] = *tip;
+	while (k > 0 && !found && seen++ < s->lim.commits) {
+		git_oid id = todo[--k];
+		git_commit *c = NULL;
+		bool stop = false;
+		if ((found =
+			 git_oid_equal(&id, &bad) || git_oid_equal(&id, &qtip)))
+			break;
+		for (int i = 0; i < s->game.opt.nplayers && !stop; i++)
+			stop = git_oid_equal(&id, &local[i]);
+		if (stop || git_commit_lookup(&c, s->repo, &id))
+			continue;
+		if (store_trailer_int(git_commit_message(c), "Turn") >= floor) {
+			unsigned np = git_commit_parentcount(c);
+			git_oid *more =
+			    store_reserve(todo, &cap, k + np, sizeof *todo);
+			if (more) {
+				todo = more;
+				for (unsigned i = 0; i < np; i++)
+					todo[k++] = *git_commit_parent_id(c, i);
+			}
+		}
+		git_commit_free(c);
+	}
+	free(todo);
+	return found;
+}
+
+void store_quarantine_untrack(catan_store *s)
+{
+	git_reference_iterator *it = NULL;
+	const char *name;
+	if (git_reference_iterator_glob_new(&it, s->repo,
+					    "refs/catan/quarantine/*"))
+		return;
+	while (git_reference_next_name(&name, it) == 0) {
+		/* refs/catan/quarantine/<remote>/<player> */
+		const char *rest = name + strlen("refs/catan/quarantine/");
+		const char *sl = strrchr(rest, '/');
+		int p = sl ? catan_names_find(&s->game.names, sl + 1,
+					      strlen(sl + 1))
+			   : -1;
+		char remote[256], ref[512];
+		git_oid tip;
+		git_reference *r = NULL;
+		if (p < 0 || strcmp(sl + 1, s->game.names.name[p]) ||
+		    (size_t)(sl - rest) >= sizeof remote)
+			continue;
+		memcpy(remote, rest, (size_t)(sl - rest));
+		remote[sl - rest] = '\0';
+		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
+			 s->game.names.name[p]);
+		if (quarantine_read(s, remote, p, &tip, NULL) == 0 &&
+		    git_reference_lookup(&r, s->repo, ref) == 0 &&
+		    git_reference_target(r) &&
+		    git_oid_equal(git_reference_target(r), &tip))
+			git_reference_delete(r);
+		git_reference_free(r);
+	}
+	git_reference_iterator_free(it);
 }
 
 /* The refs under refs/catan/held/, counted once per handle (see held_refs). */
@@ -229,9 +457,13 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 					  "branch refs/heads/%s is missing",
 					  s->game.names.name[p]);
 		cand[p] = local[p];
+	}
+	for (int p = 0; p < n; p++) {
 		if (!has[p])
 			continue; /* this remote does not have the branch */
 		git_oid r = tips[p];
+		if (quarantined_at(s, remote, p, &r))
+			continue; /* refused and reported before */
 		if (store_is_ancestor(s, &r, &local[p]) == 1)
 			continue; /* nothing new */
 		if (store_is_ancestor(s, &local[p], &r) != 1) {
@@ -244,7 +476,32 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			    "refs/catan/quarantine/%s/%s",
 			    s->game.names.name[p], remote, hex, hex2, remote,
 			    s->game.names.name[p]);
-			quarantine(s, remote, p, &r);
+			quarantine(s, remote, p, &r, NULL, false,
+				   "history rewritten", NULL);
+			rep->rejected++;
+			continue;
+		}
+		int floor = 0;
+		git_commit *lc = NULL;
+		if (git_commit_lookup(&lc, s->repo, &local[p]) == 0)
+			floor =
+			    store_trailer_int(git_commit_message(lc), "Turn");
+		git_commit_free(lc);
+		if (builds_on_rejected(s, remote, p, &r, local, floor)) {
+			git_oid_tostr(hex2, sizeof hex2, &r);
+			note(rep,
+			     "rejected %s from %s: builds on what was "
+			     "rejected before (refs/catan/quarantine/%s/%s); "
+			     "not checked again (tip %.10s)",
+			     s->game.names.name[p], remote, remote,
+			     s->game.names.name[p], hex2);
+			git_oid qtip, qbad;
+			char why[120];
+			quarantine_read(s, remote, p, &qtip, &qbad);
+			git_oid_tostr(hex, sizeof hex, &qbad);
+			snprintf(why, sizeof why,
+				 "builds on %s, rejected before", hex);
+			quarantine(s, remote, p, &r, &qbad, false, why, NULL);
 			rep->rejected++;
 			continue;
 		}
@@ -279,12 +536,28 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			 */
 			return 0;
 		}
-		git_oid badid;
-		git_oid_fromstr(&badid, vr.bad.hex);
+		if (vr.timed_out) {
+			/* No verdict: nothing is adopted or quarantined. */
+			note(rep, "gave up on %s: %s (at commit %.10s)", remote,
+			     vr.why, vr.bad.hex);
+			rep->refused++;
+			return 0;
+		}
+		/*
+		 * Every candidate holding the bad commit is dropped (by
+		 * reachability: verify says which). Should none be said to
+		 * hold it, every candidate left is refused with the reason
+		 * rather than verified again: a sync never ends without a
+		 * word on what it fetched.
+		 */
+		unsigned holds = vr.holders;
+		for (int p = 0; p < n; p++)
+			if (ahead[p] && (holds & (1u << p)))
+				break;
+			else if (p == n - 1)
+				holds = ~0u;
 		for (int p = 0; p < n; p++) {
-			if (!ahead[p])
-				continue;
-			if (store_is_ancestor(s, &badid, &cand[p]) != 1)
+			if (!ahead[p] || !(holds & (1u << p)))
 				continue;
 			git_oid_tostr(hex, sizeof hex, &cand[p]);
 			/*
@@ -311,7 +584,10 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 				     s->game.names.name[p], remote, vr.bad.hex,
 				     vr.why, remote, s->game.names.name[p],
 				     hex);
-				quarantine(s, remote, p, &cand[p]);
+				git_oid badid;
+				git_oid_fromstr(&badid, vr.bad.hex);
+				quarantine(s, remote, p, &cand[p], &badid,
+					   vr.off_branch, vr.why, NULL);
 				rep->rejected++;
 			}
 			cand[p] = local[p];
@@ -358,6 +634,156 @@ static int adopt_remote(catan_store *s, const char *remote,
  * connection, not a negotiation, a pack and ref updates. *changed says
  * whether anything was downloaded.
  */
+/*
+ * What a fetch watches as the pack comes (libgit2's transfer progress):
+ * the bytes, the objects and the time of the remote, against their
+ * limits. The ssh state comes first: store_ssh's callbacks get this as
+ * their payload too.
+ */
+typedef struct fetch_watch {
+	store_ssh ssh;
+	catan_store *s;
+	bool over;
+	char why[200];
+} fetch_watch;
+
+static int fetch_progress(const git_indexer_progress *st, void *payload)
+{
+	fetch_watch *fw = payload;
+	const store_limits *lim = &fw->s->lim;
+	if ((long long)st->received_bytes > (long long)lim->fetch_bytes)
+		snprintf(fw->why, sizeof fw->why,
+			 "over CATAN_SYNC_MAX_FETCH_BYTES (%ld bytes)",
+			 lim->fetch_bytes);
+	else if ((long long)st->total_objects > 4LL * lim->commits)
+		snprintf(fw->why, sizeof fw->why,
+			 "%u objects: over 4 x CATAN_SYNC_MAX_COMMITS (%ld)",
+			 st->total_objects, lim->commits);
+	else if (store_past_deadline(fw->s))
+		snprintf(fw->why, sizeof fw->why,
+			 "over CATAN_SYNC_REMOTE_MS (%ld ms)", lim->remote_ms);
+	else
+		return 0;
+	fw->over = true;
+	return -1;
+}
+
+/* The peer's own progress messages, before the pack: the time still counts. */
+static int fetch_sideband(const char *str, int len, void *payload)
+{
+	fetch_watch *fw = payload;
+	(void)str;
+	(void)len;
+	if (!store_past_deadline(fw->s))
+		return 0;
+	snprintf(fw->why, sizeof fw->why, "over CATAN_SYNC_REMOTE_MS (%ld ms)",
+		 fw->s->lim.remote_ms);
+	fw->over = true;
+	return -1;
+}
+
+/* Whether remote `name`'s branch `ref` (refs/heads/P) is quarantined at id. */
+static bool head_quarantined(catan_store *s, const char *name, const char *ref,
+			     const git_oid *id)
+{
+	int p =
+	    s->game.opt.nplayers > 0 && !strncmp(ref, "refs/heads/", 11)
+		? catan_names_find(&s->game.names, ref + 11, strlen(ref + 11))
+		: -1;
+	return p >= 0 && !strcmp(ref + 11, s->game.names.name[p]) &&
+	       quarantined_at(s, name, p, id);
+}
+
+/*
+ * A fetch cut by a limit of bytes or objects would be cut again while
+ * the remote's branches stay where they are: refs/catan/refused/<remote>
+ * records them (a blob: "reason <why>", then "<hex> <ref>" per branch),
+ * and the next fetch that finds the same branches there is refused at
+ * once, by the same reason, without downloading anything. (A cut for
+ * time is not recorded: a slow link is no verdict.)
+ */
+static int heads_text(char *buf, size_t size, const git_remote_head **heads,
+		      size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++) {
+		char hex[GIT_OID_HEXSZ + 1];
+		if (strncmp(heads[i]->name, "refs/heads/", 11))
+			continue;
+		git_oid_tostr(hex, sizeof hex, &heads[i]->oid);
+		int k = snprintf(buf + len, size - len, "%s %s\n", hex,
+				 heads[i]->name);
+		if (k < 0 || (size_t)k >= size - len)
+			return -1; /* (too many to remember: not recorded) */
+		len += (size_t)k;
+	}
+	return 0;
+}
+
+static bool refused_ref(char *ref, size_t size, const char *name)
+{
+	int valid = 0;
+	int len = snprintf(ref, size, "refs/catan/refused/%s", name);
+	return len > 0 && (size_t)len < size &&
+	       git_reference_name_is_valid(&valid, ref) == 0 && valid;
+}
+
+/* The reason the same heads were refused before, into why: true. */
+static bool refused_before(catan_store *s, const char *name, const char *text,
+			   char *why, size_t whylen)
+{
+	char ref[300];
+	git_oid id;
+	git_blob *b = NULL;
+	bool same = false;
+	if (record_count(s) == 0 || !refused_ref(ref, sizeof ref, name) ||
+	    git_reference_name_to_id(&id, s->repo, ref) ||
+	    git_blob_lookup(&b, s->repo, &id))
+		return false;
+	const char *d = git_blob_rawcontent(b);
+	size_t len = (size_t)git_blob_rawsize(b);
+	const char *nl = memchr(d, '\n', len);
+	if (nl && len > 7 && !memcmp(d, "reason ", 7) &&
+	    (size_t)(d + len - nl - 1) == strlen(text) &&
+	    !memcmp(nl + 1, text, strlen(text))) {
+		snprintf(why, whylen, "%.*s", (int)(nl - d - 7), d + 7);
+		same = true;
+	}
+	git_blob_free(b);
+	return same;
+}
+
+/* Records the heads refused for `why`, or (why NULL) forgets them. */
+static void refused_record(catan_store *s, const char *name, const char *text,
+			   const char *why)
+{
+	char ref[300];
+	git_reference *r = NULL;
+	if ((!why && record_count(s) == 0) ||
+	    !refused_ref(ref, sizeof ref, name))
+		return;
+	s->quar_refs = 0;
+	if (!why) {
+		if (git_reference_lookup(&r, s->repo, ref) == 0)
+			git_reference_delete(r);
+		git_reference_free(r);
+		return;
+	}
+	size_t len = strlen(why) + strlen(text) + 16;
+	char *buf = malloc(len);
+	git_oid id;
+	if (buf) {
+		int k = snprintf(buf, len, "reason %s\n%s", why, text);
+		if (k > 0 &&
+		    git_blob_create_from_buffer(&id, s->repo, buf, (size_t)k) ==
+			0 &&
+		    git_reference_create(&r, s->repo, ref, &id, 1,
+					 "catan sync: refused") == 0)
+			git_reference_free(r);
+	}
+	free(buf);
+}
+
 static int fetch_remote(catan_store *s, const char *name, bool *changed,
 			catan_err *err)
 {
@@ -381,12 +807,26 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 	if (git_remote_lookup(&remote, s->repo, name))
 		return store_git_fail(err, "no such remote");
 	const char *url = git_remote_url(remote);
-	store_ssh ssh;
-	store_ssh_callbacks(&cb, &ssh, url);
+	fetch_watch fw;
+	memset(&fw, 0, sizeof fw);
+	fw.s = s;
+	store_ssh_callbacks(&cb, &fw.ssh, url);
+	cb.transfer_progress = fetch_progress;
+	cb.sideband_progress = fetch_sideband;
 	opt.callbacks = cb;
 	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL) ||
 	    git_remote_ls(&heads, &nheads, remote))
 		goto fail;
+	char text[16384];
+	bool known = heads_text(text, sizeof text, heads, nheads) == 0;
+	if (known && refused_before(s, name, text, fw.why, sizeof fw.why)) {
+		char why[200];
+		snprintf(why, sizeof why, "%s", fw.why);
+		snprintf(fw.why, sizeof fw.why,
+			 "%.150s (its branches have not moved since)", why);
+		fw.over = true;
+		goto fail;
+	}
 	bool same = true;
 	for (size_t i = 0; i < nheads && same; i++) {
 		const char *ref = heads[i]->name;
@@ -396,23 +836,33 @@ static int fetch_remote(catan_store *s, const char *name, bool *changed,
 		git_oid have;
 		snprintf(local, sizeof local, "refs/remotes/%s/%s", name,
 			 ref + 11);
-		same = git_reference_name_to_id(&have, s->repo, local) == 0 &&
-		       git_oid_equal(&have, &heads[i]->oid);
+		same = (git_reference_name_to_id(&have, s->repo, local) == 0 &&
+			git_oid_equal(&have, &heads[i]->oid)) ||
+		       head_quarantined(s, name, ref, &heads[i]->oid);
 	}
 	if (!same) {
 		if (git_remote_download(remote, &refspecs, &opt) ||
 		    git_remote_update_tips(remote, &cb, 0,
 					   GIT_REMOTE_DOWNLOAD_TAGS_NONE,
-					   "catan sync"))
+					   "catan sync")) {
+			if (fw.over && known &&
+			    !strstr(fw.why, "CATAN_SYNC_REMOTE_MS"))
+				refused_record(s, name, text, fw.why);
 			goto fail;
+		}
 		*changed = true;
 	}
+	if (known && s->lim.commits > 0)
+		refused_record(s, name, text, NULL);
 	rc = 0;
 fail:
-	if (rc) {
+	if (rc && fw.over) {
+		store_fail(err, "%s", fw.why);
+		rc = -2;
+	} else if (rc) {
 		char what[300];
 		snprintf(what, sizeof what, "fetching from %.200s", name);
-		store_ssh_fail(&ssh, err, what);
+		store_ssh_fail(&fw.ssh, err, what);
 	}
 	git_remote_disconnect(remote);
 	git_remote_free(remote);
@@ -555,9 +1005,11 @@ typedef struct store_peer {
 	git_oid tracked[CATAN_MAX_PLAYERS];
 	bool tracked_known[CATAN_MAX_PLAYERS];
 	bool packed[CATAN_MAX_PLAYERS]; /* and only in packed-refs */
+	/* Loose-object directories seen to be directories (not symlinks
+	 * out of the repository) in this sync: by their first byte. */
+	bool fan_ok[256];
 } store_peer;
 
-#define MAX_OBJECT 65536 /* no commit, tree or blob of a game comes near */
 
 void store_sync_free(catan_store *s)
 {
@@ -595,7 +1047,7 @@ static store_peer *peer_open(catan_store *s, const char *name, const char *path)
 		    !strcmp(s->peers[i].path, path))
 			return &s->peers[i];
 	store_peer pe = {strdup(name), strdup(path), NULL, NULL,
-			 {{{0}}},      {0},	     {0}};
+			 {{{0}}},      {0},	     {0},  {0}};
 	store_peer *grown =
 	    realloc(s->peers, sizeof *grown * (size_t)(s->npeers + 1));
 	if (!pe.name || !pe.path || !grown ||
@@ -671,10 +1123,97 @@ static void peer_obj_free(peer_obj *po)
 }
 
 /*
+ * Opens a file of a peer's repository for reading without ever blocking
+ * or leaving it: O_NONBLOCK (a FIFO would wait for a writer for ever),
+ * O_NOFOLLOW (no symlink out of the repository), and only a regular file
+ * is kept (no FIFO, device, socket or directory). The descriptor, or -1
+ * with errno (ENOENT when there is no such file; EINVAL when it is not a
+ * regular file).
+ */
+static int peer_open_file(const char *path)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP || errno == ENXIO)
+			errno = EINVAL; /* a symlink, or a socket */
+		return -1;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Whether the files libgit2 itself opens in the peer's repository (it
+ * opens them blocking, and follows symlinks) are plain: HEAD, config,
+ * packed-refs, objects/info/alternates (refused outright: it points
+ * elsewhere), and everything in objects/pack; and objects, objects/pack,
+ * refs and refs/heads are directories, not symlinks. 0, or -1 and why.
+ */
+static int peer_plain(const char *gitdir, char *why, size_t whylen)
+{
+	static const char *const files[] = {"HEAD", "config", "packed-refs",
+					    "objects/info/alternates"};
+	char path[4400];
+	struct stat sb;
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(path, sizeof path, "%s/%s", gitdir, files[i]);
+		if (lstat(path, &sb) && errno == ENOENT)
+			continue;
+		if (i == 3 || !S_ISREG(sb.st_mode)) {
+			snprintf(why, whylen,
+				 "%.300s is not a plain file of the "
+				 "repository",
+				 path);
+			return -1;
+		}
+	}
+	static const char *const dirs[] = {"objects", "objects/pack", "refs",
+					   "refs/heads"};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		snprintf(path, sizeof path, "%s/%s", gitdir, dirs[i]);
+		if (lstat(path, &sb) && errno == ENOENT)
+			continue;
+		if (!S_ISDIR(sb.st_mode)) {
+			snprintf(why, whylen,
+				 "%.300s is not a directory of the "
+				 "repository",
+				 path);
+			return -1;
+		}
+	}
+	snprintf(path, sizeof path, "%s/objects/pack", gitdir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int rc = 0;
+	while (d && rc == 0 && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%.4000s/objects/pack/%s", gitdir,
+			 e->d_name);
+		if (lstat(path, &sb) || !S_ISREG(sb.st_mode)) {
+			snprintf(why, whylen,
+				 "%.300s is not a plain file of the "
+				 "repository",
+				 path);
+			rc = -1;
+		}
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+/*
  * Reads the loose object file of `id` in the peer's repository: zlib of
  * "<type> <size>\0" and the content. Returns 0; 1 when there is no such
- * file (the object may be packed); -1 when the file is unreadable, not of
- * `type` or over MAX_OBJECT.
+ * file (the object may be packed); -1 when the file is unreadable or not
+ * of `type`; -2 when it is not a regular file (peer_open_file); -3 when
+ * it is over MAX_OBJECT (or its compressed form is).
  */
 static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
 		      peer_obj *po)
@@ -684,13 +1223,27 @@ static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
 	git_oid_tostr(hex, sizeof hex, id);
 	snprintf(path, sizeof path, "%sobjects/%.2s/%s",
 		 git_repository_path(pe->repo), hex, hex + 2);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!pe->fan_ok[id->id[0]]) {
+		/* (O_NOFOLLOW covers the file, not its directory) */
+		struct stat sb;
+		path[strlen(path) - GIT_OID_HEXSZ + 1] = '\0';
+		int st = lstat(path, &sb);
+		path[strlen(path)] = '/';
+		if (st)
+			return errno == ENOENT ? 1 : -1;
+		if (!S_ISDIR(sb.st_mode))
+			return -2;
+		pe->fan_ok[id->id[0]] = true;
+	}
+	int fd = peer_open_file(path);
 	if (fd < 0)
-		return errno == ENOENT ? 1 : -1;
+		return errno == ENOENT ? 1 : errno == EINVAL ? -2 : -1;
 	ssize_t n = read(fd, z, sizeof z);
 	close(fd);
-	if (n <= 0 || n == (ssize_t)sizeof z)
-		return -1; /* (a game's objects compress well below this) */
+	if (n == (ssize_t)sizeof z)
+		return -3; /* (a game's objects compress well below this) */
+	if (n <= 0)
+		return -1;
 	const size_t room = MAX_OBJECT + 64;
 	unsigned char *out = malloc(room + 1);
 	z_stream st;
@@ -714,8 +1267,12 @@ static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
 	    nul && got > wl + 1 && !memcmp(out, want, wl) && out[wl] == ' '
 		? strtoull((const char *)out + wl + 1, &end, 10)
 		: 0;
+	if (nul && end && end == (const char *)nul && size > MAX_OBJECT) {
+		free(out);
+		return -3;
+	}
 	if (zr != Z_STREAM_END || !nul || !end || end != (const char *)nul ||
-	    size > MAX_OBJECT || size != got - (size_t)(nul + 1 - out)) {
+	    size != got - (size_t)(nul + 1 - out)) {
 		free(out);
 		return -1;
 	}
@@ -729,23 +1286,34 @@ static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
  * Reads object `id` of type `type` from the peer: its loose file directly
  * (what the peer wrote itself is loose, and libgit2 would first look for
  * it in every pack, formatting an error for each), else through its object
- * database. Returns 0, or 1 when it is missing, unreadable, of another
- * type or over MAX_OBJECT.
+ * database. Returns 0; 1 when it is missing, unreadable or of another
+ * type; 2 when it is over `max` bytes (CATAN_SYNC_MAX_OBJECT); 3 when its
+ * file is not a regular file (peer_open_file: a FIFO, a device, a
+ * symlink).
  */
 static int peer_read(store_peer *pe, const git_oid *id, git_object_t type,
-		     peer_obj *po)
+		     long max, peer_obj *po)
 {
 	size_t len = 0;
 	git_object_t t;
 	memset(po, 0, sizeof *po);
 	int rc = read_loose(pe, id, type, po);
-	if (rc <= 0)
+	if (rc == 0 || rc == -1)
 		return -rc;
-	if (git_odb_read_header(&len, &t, pe->odb, id) || t != type ||
-	    len > MAX_OBJECT || git_odb_read(&po->o, pe->odb, id))
+	if (rc == -2)
+		return 3;
+	if (git_odb_read_header(&len, &t, pe->odb, id) || t != type)
+		return 1;
+	if ((long long)len > (long long)max)
+		return 2;
+	if (git_odb_read(&po->o, pe->odb, id))
 		return 1;
 	po->data = git_odb_object_data(po->o);
 	po->len = git_odb_object_size(po->o);
+	if ((long long)po->len > (long long)max) {
+		peer_obj_free(po);
+		return 2;
+	}
 	return 0;
 }
 
@@ -753,8 +1321,10 @@ static int peer_read(store_peer *pe, const git_oid *id, git_object_t type,
  * Copies object `id` of type `type` from the peer into the stage, unless
  * it is staged already or (when `look`) this repository holds it; *copied
  * says which, and po (may be NULL) keeps the content when copied. Returns
- * 1 when the peer's object is missing, of another type, too large or does
- * not hash to its id: the ordinary fetch then handles (and reports) it.
+ * 1 when the peer's object is missing, of another type or does not hash
+ * to its id (the ordinary fetch then handles and reports it); 2 when it
+ * is over CATAN_SYNC_MAX_OBJECT, 3 when its file is not a regular file
+ * (peer_read).
  */
 static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
 		       git_object_t type, bool look, bool *copied,
@@ -766,8 +1336,9 @@ static int copy_object(catan_store *s, store_peer *pe, const git_oid *id,
 	if (store_pack_find(s->stage, id) >= 0 ||
 	    (look && git_odb_exists_ext(s->odb, id, GIT_ODB_LOOKUP_NO_REFRESH)))
 		return 0;
-	if (peer_read(pe, id, type, &po))
-		return 1;
+	int got = peer_read(pe, id, type, s->lim.object, &po);
+	if (got)
+		return got;
 	/* The stage hashes what it packs: the id must be the content's. */
 	int k = store_pack_add(s->stage, type, po.data, po.len, NULL, 0);
 	if (k < 0 || !git_oid_equal(store_pack_id(s->stage, k), id)) {
@@ -846,7 +1417,7 @@ static int copy_tree(catan_store *s, store_peer *pe, const git_oid *id,
 	const unsigned char *bd = NULL;
 	size_t blen = 0;
 	if (base && !(bd = store_tree_recall(s, base, &blen)) &&
-	    peer_read(pe, base, GIT_OBJECT_TREE, &bt) == 0) {
+	    peer_read(pe, base, GIT_OBJECT_TREE, s->lim.object, &bt) == 0) {
 		bd = bt.data;
 		blen = bt.len;
 	}
@@ -912,7 +1483,13 @@ static int parse_commit(git_oid *tree, git_oid *parents, unsigned *np,
  * here), then, oldest first, the tree of each.
  * A commit's tree is compared with its first parent's when that parent's
  * tree is complete here: a commit this repository had, or one whose tree
- * was copied before it.
+ * was copied before it. Each commit's form is checked as it comes
+ * (store_commit_form), and the walk stops at the first that fails, at
+ * a limit, or at one of refused[0..2) (when not NULL: the tip and the bad
+ * commit of the branch's quarantine record). Returns 0; 1 when something is
+ * unusual (the ordinary fetch handles it); 2 when the branch is refused (*bad
+ * the commit, why the reason: a bad form, a limit passed); 3 when a file of the
+ * peer is not a regular file; 4 when the remote's time is up.
  */
 #define MAX_PARENTS CATAN_MAX_PLAYERS /* a merge has one per discard */
 
@@ -921,7 +1498,8 @@ typedef struct got_commit {
 } got_commit;
 
 static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
-			const git_oid *held, int nheld)
+			const git_oid *held, int nheld, const git_oid *refused,
+			git_oid *bad, char *why, size_t whylen)
 {
 	size_t n = 0, cap = 16, nc = 0, ccap = 16;
 	git_oid *todo = malloc(sizeof *todo * cap);
@@ -940,10 +1518,45 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 			continue; /* a local tip: the usual end of the walk */
 		/* (The caller found the tip missing here already.) */
 		bool look = !git_oid_equal(&id, tip);
+		*bad = id;
+		if (refused && listed(refused, 2, &id)) {
+			snprintf(why, whylen,
+				 "builds on what was rejected before");
+			rc = 2;
+			break;
+		}
+		if ((long)nc >= s->lim.commits) {
+			snprintf(why, whylen,
+				 "more than CATAN_SYNC_MAX_COMMITS (%ld) new "
+				 "commits",
+				 s->lim.commits);
+			rc = 2;
+			break;
+		}
+		if (store_past_deadline(s)) {
+			snprintf(why, whylen,
+				 "gave up: over CATAN_SYNC_REMOTE_MS (%ld ms)",
+				 s->lim.remote_ms);
+			rc = 4;
+			break;
+		}
 		if ((rc = copy_object(s, pe, &id, GIT_OBJECT_COMMIT, look,
 				      &copied, &po)) ||
-		    !copied)
+		    !copied) {
+			if (rc == 2)
+				snprintf(why, whylen,
+					 "commit over CATAN_SYNC_MAX_OBJECT "
+					 "(%ld bytes)",
+					 s->lim.object);
 			continue;
+		}
+		/* Its form first: junk is refused at the first bad commit. */
+		if (store_commit_form(s, (const char *)po.data, po.len, why,
+				      whylen)) {
+			peer_obj_free(&po);
+			rc = 2;
+			break;
+		}
 		if (parse_commit(&g.tree, parents, &k, MAX_PARENTS, &po)) {
 			peer_obj_free(&po);
 			rc = 1;
@@ -993,6 +1606,12 @@ static int copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 		}
 		git_commit_free(pc);
 		rc = copy_tree(s, pe, &got[i].tree, base, 0);
+		*bad = got[i].id;
+		if (rc == 2)
+			snprintf(why, whylen,
+				 "its tree holds an object over "
+				 "CATAN_SYNC_MAX_OBJECT (%ld bytes)",
+				 s->lim.object);
 	}
 	free(ids);
 	free(todo);
@@ -1323,13 +1942,16 @@ static int write_packed(catan_store *s, git_config *cfg, const tracking *t,
 /*
  * The target of the peer's ref `ref`, from its loose file when there is
  * one holding an id (two system calls fewer than libgit2, which also
- * looks at packed-refs first), else through libgit2. 0 or -1.
+ * looks at packed-refs first), else through libgit2. 0 or -1; -2 when
+ * the ref's file is not a regular file (peer_open_file).
  */
 static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
 {
 	char path[4300], buf[GIT_OID_HEXSZ + 2];
 	snprintf(path, sizeof path, "%s%s", git_repository_path(pe->repo), ref);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = peer_open_file(path);
+	if (fd < 0 && errno == EINVAL)
+		return -2; /* (libgit2 would open it blocking: not at all) */
 	if (fd >= 0) {
 		ssize_t n = read(fd, buf, sizeof buf);
 		close(fd);
@@ -1337,6 +1959,12 @@ static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
 		    git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0)
 			return 0;
 	}
+	/* libgit2 reads packed-refs next, blocking: only a plain file. */
+	struct stat sb;
+	snprintf(path, sizeof path, "%spacked-refs",
+		 git_repository_path(pe->repo));
+	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return -2;
 	return git_reference_name_to_id(out, pe->repo, ref) ? -1 : 0;
 }
 
@@ -1349,10 +1977,11 @@ static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
  * forward, so two reads in a row that agree were all true at the instant
  * between them; up to 8 tries, then the last read. When the first read
  * brings nothing new (every tip is a local tip), it is taken as it is.
+ * 0, or -2 when a branch's file is not a regular file (nothing read).
  */
-static void peer_tips(catan_store *s, store_peer *pe, git_oid *tips,
-		      bool *has)
+static int peer_tips(catan_store *s, store_peer *pe, git_oid *tips, bool *has)
 {
+	int plain = 0;
 	int n = s->game.opt.nplayers;
 	git_oid again[CATAN_MAX_PLAYERS];
 	bool had[CATAN_MAX_PLAYERS], same = true;
@@ -1361,24 +1990,29 @@ static void peer_tips(catan_store *s, store_peer *pe, git_oid *tips,
 		git_oid local;
 		snprintf(ref, sizeof ref, "refs/heads/%s",
 			 s->game.names.name[p]);
-		has[p] = peer_ref(&tips[p], pe, ref) == 0;
+		int got = peer_ref(&tips[p], pe, ref);
+		has[p] = got == 0;
+		plain |= got == -2;
 		if (has[p] && (store_branch_tip(&local, s, p) ||
 			       !git_oid_equal(&local, &tips[p])))
 			same = false;
 	}
-	for (int round = 0; !same && round < 8; round++) {
+	for (int round = 0; !same && !plain && round < 8; round++) {
 		same = true;
 		for (int p = 0; p < n; p++) {
 			char ref[256];
 			snprintf(ref, sizeof ref, "refs/heads/%s",
 				 s->game.names.name[p]);
-			had[p] = peer_ref(&again[p], pe, ref) == 0;
+			int got = peer_ref(&again[p], pe, ref);
+			had[p] = got == 0;
+			plain |= got == -2;
 			same &= had[p] == has[p] &&
 				(!had[p] || git_oid_equal(&again[p], &tips[p]));
 		}
 		memcpy(tips, again, sizeof *tips * (size_t)n);
 		memcpy(has, had, sizeof *has * (size_t)n);
 	}
+	return plain ? -2 : 0;
 }
 
 /*
@@ -1394,11 +2028,11 @@ static void peer_tips(catan_store *s, store_peer *pe, git_oid *tips,
  */
 static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			    git_oid *tips, bool *has, bool *changed,
-			    tracking *t, int *nt)
+			    tracking *t, int *nt, catan_sync_report *rep)
 {
 	store_peer *pe = NULL;
 	git_buf url = {NULL, 0, 0};
-	char key[300];
+	char key[300], why[400];
 	*changed = false;
 	/*
 	 * The URL as configured (git_remote_lookup would read the whole
@@ -1409,11 +2043,32 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	if (git_config_get_string_buf(&url, cfg, key))
 		return 1;
 	const char *dir = local_dir(url.ptr);
-	if (dir)
+	char gitdir[4200];
+	bool plain = false; /* peer_plain said so in this sync */
+	if (dir) {
+		/* (git_repository_open_ext finds a bare one or DIR/.git) */
+		snprintf(gitdir, sizeof gitdir, "%.4100s/.git", dir);
+		struct stat sb;
+		if (lstat(gitdir, &sb) || !S_ISDIR(sb.st_mode))
+			snprintf(gitdir, sizeof gitdir, "%.4100s", dir);
+		/* (before libgit2 first opens it; again before a copy) */
+		bool opened = false;
+		for (int i = 0; i < s->npeers && !opened; i++)
+			opened = !strcmp(s->peers[i].name, name) &&
+				 !strcmp(s->peers[i].path, dir);
+		if (!opened && peer_plain(gitdir, why, sizeof why)) {
+			git_buf_dispose(&url);
+			note(rep, "refused %s: %s", name, why);
+			rep->refused++;
+			return 2;
+		}
+		plain = !opened;
 		pe = peer_open(s, name, dir);
+	}
 	git_buf_dispose(&url);
 	if (!pe || stage_init(s))
 		return 1;
+	memset(pe->fan_ok, 0, sizeof pe->fan_ok);
 	int n = s->game.opt.nplayers, nmine = 0;
 	int mark = store_pack_count(s->stage);
 	git_oid mine[CATAN_MAX_PLAYERS]; /* the local tips */
@@ -1421,7 +2076,14 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	for (int p = 0; p < n; p++)
 		if (store_branch_tip(&mine[nmine], s, p) == 0)
 			nmine++;
-	peer_tips(s, pe, tips, has);
+	if (peer_tips(s, pe, tips, has)) {
+		note(rep,
+		     "refused %s: a branch of it is not a regular file (a "
+		     "FIFO, a device or a symlink)",
+		     name);
+		rep->refused++;
+		return 2;
+	}
 	for (int p = 0; p < n; p++) {
 		git_oid local;
 		read[p] = has[p];
@@ -1429,7 +2091,9 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 				git_oid_equal(&local, &tips[p])))
 			continue;
 		if (quarantined_at(s, name, p, &tips[p])) {
-			has[p] = false; /* refused and reported before */
+			/* Refused and reported before (its objects may be
+			 * gone: catan gc). */
+			has[p] = read[p] = false;
 			continue;
 		}
 		if (listed(mine, (size_t)nmine, &tips[p]) ||
@@ -1442,10 +2106,51 @@ static int read_path_remote(catan_store *s, git_config *cfg, const char *name,
 				*changed = true;
 			continue;
 		}
-		if (copy_history(s, pe, &tips[p], mine, nmine)) {
+		git_oid bad, refused[2];
+		if (!plain && peer_plain(gitdir, why, sizeof why)) {
 			if (store_pack_truncate(s->stage, mark))
 				stage_drop(s);
-			return 1;
+			note(rep, "refused %s: %s", name, why);
+			rep->refused++;
+			return 2;
+		}
+		plain = true;
+		bool was =
+		    quarantine_read(s, name, p, &refused[0], &refused[1]) == 0;
+		int here = store_pack_count(s->stage);
+		int rc =
+		    copy_history(s, pe, &tips[p], mine, nmine,
+				 was ? refused : NULL, &bad, why, sizeof why);
+		if (rc == 2) {
+			/* Refused before anything of it is kept. */
+			if (store_pack_truncate(s->stage, here))
+				stage_drop(s);
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(hex, sizeof hex, &tips[p]);
+			note(rep,
+			     "rejected %s from %s: commit %.10s: %s; kept as "
+			     "refs/catan/quarantine/%s/%s (tip %.10s)",
+			     s->game.names.name[p], name, git_oid_tostr_s(&bad),
+			     why, name, s->game.names.name[p], hex);
+			quarantine(s, name, p, &tips[p], &bad, false, why,
+				   pe->odb);
+			rep->rejected++;
+			has[p] = read[p] = false;
+			if (!s->stage && stage_init(s))
+				return 1;
+			continue;
+		}
+		if (rc) {
+			if (store_pack_truncate(s->stage, mark))
+				stage_drop(s);
+			if (rc == 1)
+				return 1;
+			note(rep, "refused %s: %s", name,
+			     rc == 4 ? why
+				     : "a file of it is not a regular file (a "
+				       "FIFO, a device or a symlink)");
+			rep->refused++;
+			return 2;
 		}
 		*changed = true;
 	}
@@ -1618,6 +2323,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		nremotes = nuniq;
 	}
 	s->packs_added = false;
+	store_limits_read(&s->lim);
 	store_hold_tips(s); /* (not held if a branch is missing) */
 	/*
 	 * First every path remote is read and what it brings staged, then
@@ -1636,24 +2342,38 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	int ntrack = 0;
 	if (!pend || !track)
 		rc = store_fail(err, "out of memory");
-	for (int i = 0; i < nremotes && rc == 0; i++)
+	for (int i = 0; i < nremotes && rc == 0; i++) {
+		start_clock(s);
 		pend[i].fast = read_path_remote(
 		    s, cfg, remotes[i], pend[i].tips, pend[i].has,
-		    &pend[i].changed, track, &ntrack);
+		    &pend[i].changed, track, &ntrack, rep);
+	}
 	if (rc == 0)
 		rc = stage_flush(s, err);
-	for (int i = 0; i < nremotes && rc == 0; i++)
+	for (int i = 0; i < nremotes && rc == 0; i++) {
+		start_clock(s);
 		if (pend[i].fast == 0 && pend[i].changed)
 			rc = adopt_tips(s, remotes[i], pend[i].tips,
 					pend[i].has, rep, err);
+	}
 	if (rc == 0)
 		rc = settle(s, cfg, track, ntrack, err);
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
 		bool changed = false;
+		int frc;
+		start_clock(s);
 		if (pend[i].fast == 0) {
 			rep->fetched++;
-		} else if (fetch_remote(s, remotes[i], &changed, &ferr)) {
+		} else if (pend[i].fast == 2) {
+			continue; /* refused (and said why) */
+		} else if ((frc = fetch_remote(s, remotes[i], &changed,
+					       &ferr)) == -2) {
+			/* Past a limit: nothing of it was kept. */
+			note(rep, "refused %s: %s", remotes[i], ferr.msg);
+			rep->refused++;
+			continue;
+		} else if (frc) {
 			/* An unreachable peer is not an error: play goes on. */
 			note(rep, "could not reach %s: %s", remotes[i],
 			     ferr.msg);
@@ -1676,6 +2396,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 			 * sync is judged again (it is still there, or the
 			 * peer settled).
 			 */
+			start_clock(s);
 			if (changed || remote_has_held(s, remotes[i]))
 				rc = adopt_remote(s, remotes[i], rep, err);
 			if (rc == 0)
@@ -1690,6 +2411,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	git_strarray_dispose(&all);
 	git_config_free(cfg);
 	s->tips_held = false;
+	s->deadline_ms = 0;
 	memset(s->move_pending, 0, sizeof s->move_pending);
 	/* Only a sync that brought packs can have made too many. */
 	if (rc == 0 && s->packs_added)
@@ -1707,10 +2429,13 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	if (git_repository_config_snapshot(&cfg, s->repo))
 		return store_git_fail(err, "reading the configuration");
 	store_hold_tips(s); /* (not held if a branch is missing) */
+	store_limits_read(&s->lim);
+	start_clock(s);
 	int rc = adopt_remote(s, remote, rep, err);
 	if (rc == 0)
 		rc = settle(s, cfg, none, 0, err);
 	s->tips_held = false;
+	s->deadline_ms = 0;
 	memset(s->move_pending, 0, sizeof s->move_pending);
 	git_config_free(cfg);
 	return rc;
@@ -1821,6 +2546,7 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		bool changed;
 		memset(&tmp, 0, sizeof tmp);
 		tmp.repo = repo;
+		store_limits_read(&tmp.lim); /* (bytes and objects) */
 		if (fetch_remote(&tmp, "origin", &changed, err))
 			goto done;
 	}

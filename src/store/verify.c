@@ -366,6 +366,198 @@ static int check_message(ctx *c, git_commit *commit, int *author,
 	return 0;
 }
 
+/* The identity line "P <P@catan> SECONDS +HHMM" after "author "/"committer ".
+ */
+static bool form_ident(const char *d, const char *end, const char *name)
+{
+	size_t nl = strlen(name);
+	if ((size_t)(end - d) < 2 * nl + 9 || memcmp(d, name, nl) ||
+	    d[nl] != ' ' || d[nl + 1] != '<' || memcmp(d + nl + 2, name, nl) ||
+	    memcmp(d + 2 * nl + 2, "@catan> ", 8))
+		return false;
+	d += 2 * nl + 10;
+	const char *digits = d;
+	while (d < end && *d >= '0' && *d <= '9')
+		d++;
+	if (d == digits || d - digits > 12 || end - d != 6 || d[0] != ' ' ||
+	    (d[1] != '+' && d[1] != '-'))
+		return false;
+	for (int i = 2; i < 6; i++)
+		if (d[i] < '0' || d[i] > '9')
+			return false;
+	return true;
+}
+
+static int form_bad(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int form_bad(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+int store_commit_form(const catan_store *s, const char *raw, size_t len,
+		      char *why, size_t whylen)
+{
+	const catan_game *g = &s->game;
+	const char *d = raw, *end = raw + len;
+	long maxmsg = s->lim.message > 0 ? s->lim.message : 512;
+	long maxobj = s->lim.object > 0 ? s->lim.object : 65536;
+	unsigned np = 0;
+	if ((long)len > maxobj)
+		return form_bad(why, whylen,
+				"commit of %zu bytes is over "
+				"CATAN_SYNC_MAX_OBJECT (%ld)",
+				len, maxobj);
+	if (memchr(raw, '\0', len))
+		return form_bad(why, whylen,
+				"commit holds a NUL byte (git fsck: "
+				"nulInCommit)");
+	if (len < 46 || memcmp(d, "tree ", 5) || d[45] != '\n')
+		return form_bad(why, whylen,
+				"commit does not start with its "
+				"tree");
+	d += 46;
+	while (end - d >= 48 && !memcmp(d, "parent ", 7) && d[47] == '\n') {
+		if (++np > STORE_MAX_PARENTS)
+			return form_bad(why, whylen,
+					"commit has more than "
+					"CATAN_SYNC_MAX_PARENTS (%d) parents",
+					STORE_MAX_PARENTS);
+		d += 48;
+	}
+	/* author, committer, a blank line: exactly what catan writes. */
+	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL};
+	static const char *const key[2] = {"author ", "committer "};
+	for (int k = 0; k < 2; k++) {
+		const char *nl = memchr(d, '\n', (size_t)(end - d));
+		size_t kl = strlen(key[k]);
+		if (!nl || (size_t)(nl - d) < kl || memcmp(d, key[k], kl)) {
+			const char *sp =
+			    nl ? memchr(d, ' ', (size_t)(nl - d)) : NULL;
+			return form_bad(why, whylen,
+					"commit has a header \"%.*s\" where "
+					"\"%.*s\" belongs (only tree, parent, "
+					"author and committer are written)",
+					sp ? (int)(sp - d > 20 ? 20 : sp - d)
+					   : 0,
+					d, (int)kl - 1, key[k]);
+		}
+		line[k] = d + kl;
+		lend[k] = nl;
+		d = nl + 1;
+	}
+	if (d >= end || *d != '\n') {
+		const char *sp = memchr(d, ' ', (size_t)(end - d));
+		return form_bad(why, whylen,
+				"commit has an extra header \"%.*s\" (only "
+				"tree, parent, author and committer are "
+				"written)",
+				sp ? (int)(sp - d > 20 ? 20 : sp - d) : 0, d);
+	}
+	const char *msg = d + 1;
+	size_t mlen = (size_t)(end - msg);
+	if ((long)mlen > maxmsg)
+		return form_bad(why, whylen,
+				"commit message of %zu bytes is over "
+				"CATAN_SYNC_MAX_MESSAGE (%ld)",
+				mlen, maxmsg);
+	/* "SUBJECT\n\nPlayer: P\nTurn: N\n", P the author. */
+	char text[1024], subject[1024], player[CATAN_NAME_MAX + 1] = "";
+	char want[1100];
+	if (mlen >= sizeof text)
+		return form_bad(why, whylen,
+				"commit message of %zu bytes is over "
+				"CATAN_SYNC_MAX_MESSAGE",
+				mlen);
+	memcpy(text, msg, mlen);
+	text[mlen] = '\0';
+	const char *nl = strchr(text, '\n');
+	if (!nl || nl == text)
+		return form_bad(why, whylen, "commit message has no subject");
+	memcpy(subject, text, (size_t)(nl - text));
+	subject[nl - text] = '\0';
+	if (!strncmp(nl, "\n\nPlayer: ", 10)) {
+		const char *pl = nl + 10, *ple = strchr(pl, '\n');
+		if (ple && (size_t)(ple - pl) < sizeof player) {
+			memcpy(player, pl, (size_t)(ple - pl));
+			player[ple - pl] = '\0';
+		}
+	}
+	int turn = store_trailer_int(text, "Turn");
+	snprintf(want, sizeof want, "%s\n\nPlayer: %s\nTurn: %d\n", subject,
+		 player, turn);
+	if (!player[0] || turn < 0 || strcmp(text, want))
+		return form_bad(why, whylen,
+				"commit message does not parse: want the "
+				"action, a blank line, \"Player: P\" and "
+				"\"Turn: N\", nothing else");
+	int p = catan_names_find(&g->names, player, strlen(player));
+	if (p < 0 || strcmp(player, g->names.name[p]))
+		return form_bad(why, whylen,
+				"commit message: Player \"%.20s\" is not a "
+				"player",
+				player);
+	const char *an = line[0], *ae = memchr(an, '<', (size_t)(lend[0] - an));
+	if (!ae || ae == an || (size_t)(ae - an - 1) != strlen(player) ||
+	    memcmp(an, player, strlen(player)))
+		return form_bad(why, whylen,
+				"commit message does not parse: Player "
+				"\"%s\" is not its author \"%.*s\"",
+				player, ae && ae > an ? (int)(ae - an - 1) : 0,
+				an);
+	if (!form_ident(line[0], lend[0], player) ||
+	    !form_ident(line[1], lend[1], player))
+		return form_bad(why, whylen,
+				"author and committer of a commit by %s must "
+				"be \"%s <%s@catan> SECONDS +HHMM\"",
+				player, player, player);
+	if (np == 0)
+		return strcmp(subject, "genesis")
+			   ? form_bad(why, whylen,
+				      "a root commit that is not "
+				      "the genesis")
+			   : 0;
+	if (np > 1)
+		return strcmp(subject, STORE_MERGE_SUBJECT)
+			   ? form_bad(why, whylen, "a merge must be \"%s\"",
+				      STORE_MERGE_SUBJECT)
+			   : 0;
+	catan_action a;
+	catan_parse_error pe;
+	char canon[160];
+	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
+		return form_bad(why, whylen,
+				"commit message does not parse: \"%.60s\": %s",
+				subject, pe.msg);
+	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
+	if (strcmp(canon, subject))
+		return form_bad(why, whylen,
+				"subject \"%.60s\" is not canonical (\"%s\")",
+				subject, canon);
+	return 0;
+}
+
+/* store_commit_form of the commit `id` as stored: 0, or 1 (c->rep says). */
+static int check_form(ctx *c, const git_oid *id)
+{
+	git_odb_object *o = NULL;
+	char why[300];
+	if (git_odb_read(&o, c->s->odb, id))
+		return bad(c, id, "unreadable commit");
+	int rc =
+	    git_odb_object_type(o) != GIT_OBJECT_COMMIT
+		? form_bad(why, sizeof why, "not a commit")
+		: store_commit_form(c->s, git_odb_object_data(o),
+				    git_odb_object_size(o), why, sizeof why);
+	git_odb_object_free(o);
+	return rc ? bad(c, id, "%s", why) : 0;
+}
+
 static int check_tree(ctx *c, const git_oid *id, git_commit *commit,
 		      const catan_state *st)
 {
@@ -750,6 +942,8 @@ static int check_walk(ctx *c, git_revwalk *walk)
 	int rc = 0;
 	while (rc == 0 && git_revwalk_next(&id, walk) == 0) {
 		git_commit *commit = NULL;
+		if (check_form(c, &id))
+			return 1;
 		if (git_commit_lookup(&commit, c->s->repo, &id))
 			return bad(c, &id, "unreadable commit");
 		unsigned n = git_commit_parentcount(commit);
@@ -771,12 +965,18 @@ static int check_walk(ctx *c, git_revwalk *walk)
  * walking back only through the turns since it: the work is what is new,
  * not the game's length. (libgit2's revwalk with the local tips hidden
  * orders by commit time, and commits of one second tie.) A commit that
- * cannot be read is listed all the same: the check reports it. Returns 0
- * or -1 (out of memory).
+ * cannot be read is listed all the same: the check reports it. Each new
+ * commit's form is checked as it is met (check_form), as are the limits
+ * on their number and on time: at the first that fails the walk stops,
+ * cx->rep says which and why, and *out lists the commits met so far (in
+ * no order) for the caller to attribute it. Returns 0; 1 then; -1 out of
+ * memory.
  */
-static int new_commits(catan_store *s, const git_oid *newtips, git_oid **out,
+static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 		       size_t *nout)
 {
+	catan_store *s = cx->s;
+	long limit = s->lim.commits > 0 ? s->lim.commits : 10000;
 	int np = s->game.opt.nplayers, nl = 0;
 	git_oid local[CATAN_MAX_PLAYERS];
 	oidset visited = {NULL, 0, 0}, listed = {NULL, 0, 0};
@@ -824,6 +1024,28 @@ static int new_commits(catan_store *s, const git_oid *newtips, git_oid **out,
 		found[nf++] = id;
 		if (oidset_add(&listed, &id) < 0)
 			goto done;
+		/*
+		 * Its form (and the limits) before anything else: junk is
+		 * refused at the first bad commit met, not walked through.
+		 */
+		if ((long)nf > limit || store_past_deadline(s) ||
+		    check_form(cx, &id)) {
+			if ((long)nf > limit)
+				bad(cx, &id, "more than %s (%ld) new commits",
+				    "CATAN_SYNC_MAX_COMMITS", limit);
+			else if (store_past_deadline(s)) {
+				cx->rep->timed_out = true;
+				bad(cx, &id,
+				    "gave up: over CATAN_SYNC_REMOTE_MS (%ld "
+				    "ms)",
+				    s->lim.remote_ms);
+			}
+			*out = found;
+			*nout = nf;
+			found = NULL;
+			rc = 1;
+			goto done;
+		}
 		git_commit *c = NULL;
 		if (git_commit_lookup(&c, s->repo, &id))
 			continue;
@@ -905,6 +1127,71 @@ done:
 	return rc;
 }
 
+/*
+ * Which candidates hold the bad commit rep->bad: bit p of rep->holders
+ * for each newtips[p] from which it is reached through the new commits
+ * ids[0..n) (a path to a new commit passes only through new ones: what a
+ * local branch holds, its ancestors are held too). Decided by reachability
+ * alone, never by Turn trailers (a commit without one, or lying, is still
+ * attributed). Returns 0, or -1 out of memory.
+ */
+static int holders(catan_store *s, const git_oid *newtips, const git_oid *ids,
+		   size_t n, catan_verify_report *rep)
+{
+	oidset fresh = {NULL, 0, 0};
+	git_oid badid, *todo = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	if (git_oid_fromstr(&badid, rep->bad.hex))
+		return 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = oidset_add(&fresh, &ids[i]) < 0 ? -1 : 0;
+	for (int p = 0; p < s->game.opt.nplayers && rc == 0; p++) {
+		oidset done = {NULL, 0, 0};
+		size_t k = 0;
+		bool found = false;
+		if (!oidset_has(&fresh, &newtips[p]))
+			continue;
+		git_oid *room = store_reserve(todo, &cap, 1, sizeof *todo);
+		if (!room) {
+			rc = -1;
+			break;
+		}
+		todo = room;
+		todo[k++] = newtips[p];
+		while (k > 0 && !found && rc == 0) {
+			git_oid id = todo[--k];
+			git_commit *c = NULL;
+			int added = oidset_add(&done, &id);
+			if (added <= 0) {
+				rc = added;
+				continue;
+			}
+			if ((found = git_oid_equal(&id, &badid)) ||
+			    git_commit_lookup(&c, s->repo, &id))
+				continue;
+			unsigned np = git_commit_parentcount(c);
+			git_oid *more =
+			    store_reserve(todo, &cap, k + np, sizeof *todo);
+			if (!more)
+				rc = -1;
+			else
+				todo = more;
+			for (unsigned i = 0; more && i < np; i++)
+				if (oidset_has(&fresh,
+					       git_commit_parent_id(c, i)))
+					todo[k++] = *git_commit_parent_id(c, i);
+			git_commit_free(c);
+		}
+		free(done.id);
+		if (found)
+			rep->holders |= 1u << p;
+	}
+	free(todo);
+	free(fresh.id);
+	return rc;
+}
+
 int store_verify_new(catan_store *s, const git_oid *newtips,
 		     catan_verify_report *rep, catan_err *err)
 {
@@ -915,10 +1202,18 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 
 	memset(rep, 0, sizeof *rep);
 	rep->ok = true;
-	if (new_commits(s, newtips, &ids, &n))
+	rc = new_commits(&c, newtips, &ids, &n);
+	if (rc < 0)
 		return store_fail(err, "out of memory walking the new commits");
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		git_commit *commit = NULL;
+		if (store_past_deadline(s)) {
+			rep->timed_out = true;
+			rc = bad(&c, &ids[i],
+				 "gave up: over CATAN_SYNC_REMOTE_MS (%ld ms)",
+				 s->lim.remote_ms);
+			break;
+		}
 		if (git_commit_lookup(&commit, s->repo, &ids[i])) {
 			rc = bad(&c, &ids[i], "unreadable commit");
 			break;
@@ -933,6 +1228,8 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 	}
 	if (rc == 0)
 		rc = check_new_on_own_branch(&c);
+	if (rc && holders(s, newtips, ids, n, rep))
+		rc = store_fail(err, "out of memory walking the new commits");
 	/*
 	 * The newest state checked is the one the next action or sync most
 	 * likely starts from: keep it at hand (catan_store_current, known()).
@@ -956,7 +1253,7 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 	}
 	free(ids);
 	table_free(&c.t);
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)

@@ -642,6 +642,121 @@ static void test_verify__non_canonical_subject(void **st)
 	inj_expect_bad(&x, &c, NULL, "canonical");
 }
 
+/*
+ * A raw commit object of the next actor's first legal action on the head
+ * (its result's tree), written as it is: `headers` after the committer
+ * line, then the blank line, then the canonical message and `tail` (tlen
+ * bytes, may hold NULs). On the next actor's branch; returns its id.
+ */
+static git_oid raw_action(inj *x, const char *headers, const char *tail,
+			  size_t tlen, int nparents)
+{
+	char text[160], buf[4096], th[GIT_OID_HEXSZ + 1], ph[GIT_OID_HEXSZ + 1];
+	catan_state next;
+	git_odb *odb = NULL;
+	git_oid id;
+	const char *who = x->g->names.name[x->next];
+	legal(x, 0, text, sizeof text, &next);
+	git_oid tree = state_tree(x, &next);
+	git_oid_tostr(th, sizeof th, &tree);
+	git_oid_tostr(ph, sizeof ph, &x->head);
+	int len = snprintf(buf, sizeof buf, "tree %s\n", th);
+	for (int i = 0; i < nparents; i++)
+		len += snprintf(buf + len, sizeof buf - (size_t)len,
+				"parent %s\n", ph);
+	len += snprintf(buf + len, sizeof buf - (size_t)len,
+			"author %s <%s@" SH_EMAIL_DOMAIN "> 1700000000 +0000\n"
+			"committer %s <%s@" SH_EMAIL_DOMAIN
+			"> 1700000000 +0000\n%s\n%s\n\nPlayer: %s\nTurn: %d\n",
+			who, who, who, who, headers, text, who, x->cur.turn);
+	assert_true(len > 0 && (size_t)len + tlen < sizeof buf);
+	memcpy(buf + len, tail, tlen);
+	assert_int_equal(git_repository_odb(&odb, x->repo), 0);
+	assert_int_equal(
+	    git_odb_write(&id, odb, buf, (size_t)len + tlen, GIT_OBJECT_COMMIT),
+	    0);
+	git_odb_free(odb);
+	move_branch(x, x->next, &id);
+	return id;
+}
+
+/* The control: raw_action with nothing added is the commit catan writes. */
+static void test_verify__raw_commit_as_catan_writes_it(void **st)
+{
+	inj x;
+	(void)st;
+	inj_begin(&x);
+	raw_action(&x, "", "", 0, 1);
+	catan_store *s = inj_expect_ok(&x, "a raw commit in catan's form");
+	catan_store_free(s);
+	sh_rmrf(x.tmp);
+	free(x.tmp);
+}
+
+/*
+ * A NUL byte then a payload after the canonical message: libgit2 reads
+ * the message up to the NUL (so it compared equal), git fsck --strict
+ * refuses the object (nulInCommit).
+ */
+static void test_verify__nul_and_payload_after_message(void **st)
+{
+	inj x;
+	(void)st;
+	inj_begin(&x);
+	git_oid c = raw_action(&x, "", "\0payload", 8, 1);
+	inj_expect_bad(&x, &c, NULL, "NUL");
+}
+
+static void test_verify__unknown_extra_header(void **st)
+{
+	inj x;
+	(void)st;
+	inj_begin(&x);
+	git_oid c = raw_action(&x, "x-evil yes\n", "", 0, 1);
+	inj_expect_bad(&x, &c, NULL, "extra header \"x-evil\"");
+}
+
+/* Signed or re-encoded commits are never written by catan: refused. */
+static void test_verify__gpgsig_and_encoding_headers(void **st)
+{
+	inj x;
+	(void)st;
+	inj_begin(&x);
+	git_oid c = raw_action(&x,
+			       "gpgsig -----BEGIN PGP SIGNATURE-----\n"
+			       " iQEzBAABCAAdFiEE\n"
+			       " -----END PGP SIGNATURE-----\n",
+			       "", 0, 1);
+	inj_expect_bad(&x, &c, NULL, "extra header \"gpgsig\"");
+	inj_begin(&x);
+	c = raw_action(&x, "encoding ISO-8859-1\n", "", 0, 1);
+	inj_expect_bad(&x, &c, NULL, "extra header \"encoding\"");
+}
+
+static void test_verify__too_many_parents(void **st)
+{
+	inj x;
+	(void)st;
+	inj_begin(&x);
+	git_oid c = raw_action(&x, "", "", 0, CATAN_MAX_PLAYERS + 1);
+	inj_expect_bad(&x, &c, NULL, "CATAN_SYNC_MAX_PARENTS");
+}
+
+/* Text after the trailers, or a message over the limit. */
+static void test_verify__trailing_text_and_huge_message(void **st)
+{
+	inj x;
+	static char big[700];
+	(void)st;
+	inj_begin(&x);
+	git_oid c = raw_action(&x, "", "more\n", 5, 1);
+	inj_expect_bad(&x, &c, NULL, "parse");
+	inj_begin(&x);
+	memset(big, 'x', sizeof big);
+	c = raw_action(&x, "", big, sizeof big, 1);
+	inj_expect_bad(&x, &c, NULL, "CATAN_SYNC_MAX_MESSAGE");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -665,6 +780,12 @@ int main(void)
 	    cmocka_unit_test(test_verify__message_without_trailers),
 	    cmocka_unit_test(test_verify__wrong_turn_trailer),
 	    cmocka_unit_test(test_verify__non_canonical_subject),
+	    cmocka_unit_test(test_verify__raw_commit_as_catan_writes_it),
+	    cmocka_unit_test(test_verify__nul_and_payload_after_message),
+	    cmocka_unit_test(test_verify__unknown_extra_header),
+	    cmocka_unit_test(test_verify__gpgsig_and_encoding_headers),
+	    cmocka_unit_test(test_verify__too_many_parents),
+	    cmocka_unit_test(test_verify__trailing_text_and_huge_message),
 	};
 	git_libgit2_init();
 	int failed =
