@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The research toolkit (issue 17): --help of every command and tool,
+# simulate's choice of bots, victory points and board, shards that merge
+# into the unsharded run, the tables of catan stats, and catan report's
+# figures and their data.
+# Usage: test_research.sh BUILD_DIR
+set -euo pipefail
+bin=$1
+catan=$bin/catan
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+# Column $2 of CSV $1 by its header name, for the row whose game is $3.
+col() { awk -F, -v c="$2" -v g="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+	$2 == g { print $k }' "$1"; }
+
+# 1. --help and -h: a usage on stdout, exit 0, for every command and tool.
+for cmd in "$catan simulate" "$catan stats" "$catan report" \
+	"$bin/catan-bench" "$bin/catan-store-bench" "$bin/catan-sync-bench" \
+	"$bin/catan-peers-bench" "$bin/catan-boardgen-bench" \
+	"$bin/catan-verify-bench" "$bin/catan-golden"; do
+	for h in --help -h; do
+		$cmd $h >"$tmp/help" 2>"$tmp/err" || fail "$cmd $h exits $?"
+		grep -qi usage "$tmp/help" || fail "$cmd $h prints no usage: $(head -3 "$tmp/help")"
+		[[ ! -s $tmp/err ]] || fail "$cmd $h writes to stderr: $(cat "$tmp/err")"
+	done
+done
+grep -q -- '--bots' <("$catan" simulate --help) || fail "simulate --help lacks --bots"
+grep -q -- '--histogram' <("$catan" stats --help) || fail "stats --help lacks --histogram"
+ok "--help and -h print a usage and exit 0 for simulate, stats, report and the 7 tools"
+
+# Benchmarks write under the folder they are given, in a fresh folder, and
+# leave the folder itself (and anything else in it) alone.
+mkdir "$tmp/benchdir"
+echo keep >"$tmp/benchdir/mine"
+"$bin/catan-store-bench" --commits 30 --window 10 --dir "$tmp/benchdir" >/dev/null
+[[ $(cat "$tmp/benchdir/mine") == keep && $(ls "$tmp/benchdir") == mine ]] ||
+	fail "catan-store-bench touched its --dir: $(ls "$tmp/benchdir")"
+ok "catan-store-bench works in a fresh folder under --dir and removes only that"
+
+# 2. Choice of players: one bot kind per seat, the victory target, the board.
+$catan simulate --games 3 --players 4 --seed 5 --bots random,greedy,random,greedy \
+	--vp 6 --board balanced --out "$tmp/bots" --quiet 2>"$tmp/err"
+[[ ! -s $tmp/err ]] || fail "simulate --quiet wrote to stderr: $(cat "$tmp/err")"
+for d in "$tmp"/bots/game-*; do
+	$catan -C "$d" verify >/dev/null || fail "verify $d"
+	git -C "$d" show HEAD:game/options | grep -qx 'vp 6' || fail "$d: not a 6-point game"
+done
+grep -q ',balanced,combined,6,random-greedy-random-greedy,' "$tmp/bots/games.csv" ||
+	fail "games.csv lacks the provenance: $(sed -n 2p "$tmp/bots/games.csv")"
+grep -q '"bots":"random-greedy-random-greedy"' "$tmp/bots/run.json" || fail "run.json options"
+grep -q '"catan_version":"[0-9]' "$tmp/bots/run.json" || fail "run.json version"
+grep -q '"command":\["catan","simulate","--games","3"' "$tmp/bots/run.json" || fail "run.json command"
+# The greedy seats play otherwise than random ones: the same seeds give
+# other games.
+$catan simulate --games 3 --players 4 --seed 5 --vp 6 --board balanced --out "$tmp/rnd" --quiet
+cmp -s <(cut -d, -f4 "$tmp/bots/games.csv") <(cut -d, -f4 "$tmp/rnd/games.csv") &&
+	fail "--bots changed nothing"
+$catan simulate --games 1 --players 3 --bots greedy --board random --out "$tmp/g3" --quiet
+grep -q ',random,combined,10,greedy-greedy-greedy,' "$tmp/g3/games.csv" || fail "--bots greedy for all seats"
+for bad in "--bots random,greedy" "--bots clever" "--vp 2" "--board hexagonal" "--shard 3/2" "--shard 0/2"; do
+	if $catan simulate --games 2 --players 4 $bad --out "$tmp/bad" 2>/dev/null; then
+		fail "simulate accepted $bad"
+	fi
+done
+ok "simulate --bots (per seat or one for all), --vp, --board balanced|random; bad values refused"
+
+# 3 and 5. Shards merge into the unsharded run; stats' tables.
+$catan simulate --games 5 --players 2 --seed 21 --out "$tmp/all" --quiet --jobs 2
+$catan simulate --games 5 --players 2 --seed 21 --out "$tmp/sh1" --quiet --shard 1/2
+$catan simulate --games 5 --players 2 --seed 21 --out "$tmp/sh2" --quiet --shard 2/2
+[[ $(ls -d "$tmp"/sh1/game-* | wc -l) == 2 && $(ls -d "$tmp"/sh2/game-* | wc -l) == 3 ]] ||
+	fail "shards of 5 games are not 2 + 3"
+# Every column but the folder and the timings.
+strip() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i !~ /^(folder|compute_ms_per_action|commit_ms_per_action|game_s)$/) keep[i] = 1 }
+	{ s = ""; for (i = 1; i <= NF; i++) if (keep[i]) s = s $i ","; print s }'; }
+$catan stats --csv --quiet "$tmp/all" | strip >"$tmp/one"
+$catan stats --csv --quiet "$tmp/sh1" "$tmp/sh2" | strip >"$tmp/merged"
+[[ $(wc -l <"$tmp/one") == 6 ]] || fail "stats of 5 games: $(wc -l <"$tmp/one") lines"
+diff "$tmp/one" "$tmp/merged" >/dev/null || fail "merged shards differ from one run: $(diff "$tmp/one" "$tmp/merged" | head -5)"
+$catan stats --csv --quiet --jobs 2 "$tmp/sh1" "$tmp/sh2" | strip | diff - "$tmp/one" >/dev/null ||
+	fail "stats --jobs 2 differs from --jobs 1"
+ok "simulate --shard 1/2 and 2/2 merge in stats into the unsharded run (and stats --jobs 2 agrees)"
+
+# The per-game table: provenance columns and metrics.
+$catan stats --csv --quiet "$tmp/bots" >"$tmp/games.csv"
+head -1 "$tmp/games.csv" | grep -q '^folder,game,seed,players,board,phases,vp,bots,catan_version,commits,' ||
+	fail "stats header: $(head -1 "$tmp/games.csv")"
+[[ $(col "$tmp/games.csv" seed game-00001) == 6 && $(col "$tmp/games.csv" board game-00001) == balanced &&
+   $(col "$tmp/games.csv" bots game-00001) == random-greedy-random-greedy ]] || fail "provenance of game-00001"
+commits=$(git -C "$tmp/bots/game-00002" rev-list --all | wc -l)
+[[ $(col "$tmp/games.csv" commits game-00002) == "$commits" ]] || fail "commits"
+$catan stats --json --quiet "$tmp/bots" | grep -q '"bots":"random-greedy-random-greedy"' || fail "stats --json provenance"
+ok "stats: one row per game with provenance (folder, seed, players, board, phases, vp, bots, version)"
+
+# The summary: n, mean, sd, min, median, max per group and metric.
+$catan stats --summary --csv --by players --quiet "$tmp/all" "$tmp/g3" >"$tmp/sum.csv"
+head -1 "$tmp/sum.csv" | grep -qx 'group,metric,unit,n,mean,sd,min,median,max' || fail "summary header"
+grep -q '^2 players,commits,commits,5,' "$tmp/sum.csv" || fail "summary of the 2-player group"
+grep -q '^3 players,diff_mean,B,1,' "$tmp/sum.csv" || fail "summary of the 3-player group"
+want=$(awk -F, 'NR > 1 { s += $0 ~ /./ ? 0 : 0; for (i = 1; i <= NF; i++) if (h[i] == "commits") { x[++m] = $i } next }
+	{ for (i = 1; i <= NF; i++) h[i] = $i }
+	END { for (i = 1; i <= m; i++) t += x[i]; printf "%.1f", t / m }' \
+	<($catan stats --csv --quiet "$tmp/all"))
+got=$(awk -F, '$1 == "2 players" && $2 == "commits" { print $5 }' "$tmp/sum.csv")
+[[ $(printf %.1f "$got") == "$want" ]] || fail "summary mean of commits $got, games say $want"
+for m in commits du_bytes written_bytes diff_mean empty_percent compute_ms_per_action commit_ms_per_action game_s; do
+	grep -q "^2 players,$m," "$tmp/sum.csv" || fail "no summary of $m"
+done
+ok "stats --summary --by players: n, mean, sd, min, median, max for every metric"
+
+# The histogram of diff sizes: every parent-child pair counted once.
+$catan stats --histogram --csv --bin 100 --quiet "$tmp/all" >"$tmp/hist.csv"
+pairs=0
+for d in "$tmp"/all/game-*; do
+	pairs=$((pairs + $(git -C "$d" rev-list --all --parents | awk '{ n += NF - 1 } END { print n }')))
+done
+[[ $(awk -F, 'NR > 1 { s += $4 } END { print s }' "$tmp/hist.csv") == "$pairs" ]] ||
+	fail "histogram counts $(awk -F, 'NR > 1 { s += $4 } END { print s }' "$tmp/hist.csv") pairs, git has $pairs"
+ok "stats --histogram: $pairs pairs in bins of 100 B"
+
+echo "$n passed, 0 failed"
