@@ -61,6 +61,9 @@ typedef enum {
 /* Column name (CSV/JSON) and unit of each metric. */
 extern const char *const stat_names[STAT_COUNT];
 extern const char *const stat_units[STAT_COUNT];
+/* Digits after the point of each metric in catan stats --csv (catan report
+ * writes its data files with the same, so the two compare as text). */
+extern const int stat_prec[STAT_COUNT];
 
 /* One game: where it comes from and what it measured. */
 typedef struct stats_game {

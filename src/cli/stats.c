@@ -58,8 +58,7 @@ const char *const stat_units[STAT_COUNT] = {
 	"commits", "B", "B", "B", "B", "B", "B", "B", "B", "B", "%", "ms",
 	"ms",	   "s",
 };
-/* printf precision of each metric in tables. */
-static const int stat_prec[STAT_COUNT] = {0, 0, 0, 0, 0, 1, 1, 1,
+const int stat_prec[STAT_COUNT] = {0, 0, 0, 0, 0, 1, 1, 1,
 					  1, 1, 2, 5, 5, 4};
 
 /* ---- one game ------------------------------------------------------- */

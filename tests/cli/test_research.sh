@@ -121,4 +121,51 @@ done
 	fail "histogram counts $(awk -F, 'NR > 1 { s += $4 } END { print s }' "$tmp/hist.csv") pairs, git has $pairs"
 ok "stats --histogram: $pairs pairs in bins of 100 B"
 
+# 4. catan report: figures as SVG and PNG, index.md, and data files that
+# hold stats' numbers.
+if command -v gnuplot >/dev/null 2>&1; then
+	$catan simulate --games 4 --players 4 --seed 31 --out "$tmp/r4" --quiet
+	$catan report "$tmp/all" "$tmp/r4" --out "$tmp/rep" --quiet
+	for f in fig5_2 fig5_3 fig5_4 fig5_5; do
+		[[ $(stat -c %s "$tmp/rep/$f.png") -gt 5000 ]] || fail "$f.png is small or missing"
+		[[ $(head -c 8 "$tmp/rep/$f.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "$f.png is no PNG"
+		grep -q '<svg' "$tmp/rep/$f.svg" || fail "$f.svg is no SVG"
+		[[ $(grep -c '<path\|<polyline\|<rect' "$tmp/rep/$f.svg") -gt 10 ]] || fail "$f.svg draws almost nothing"
+		grep -q "($f.png)" "$tmp/rep/index.md" || fail "index.md does not show $f"
+	done
+	grep -q '^| commits per game | .* | 880 | .* | 1168 |$' "$tmp/rep/index.md" || fail "index.md: no thesis column"
+	grep -q '^| seconds per game | .* | 113 | .* | 406 |$' "$tmp/rep/index.md" || fail "index.md: thesis seconds"
+	# The plotted numbers are stats' numbers: every game's row of
+	# games-K.tsv is its row of stats --csv (metrics), ...
+	$catan stats --csv --quiet "$tmp/all" "$tmp/r4" |
+		awk -F, 'NR > 1 { s = $2; for (i = 10; i <= NF; i++) s = s "\t" ($i == "" ? "NaN" : $i); print s }' |
+		sort >"$tmp/stats.rows"
+	cat "$tmp"/rep/games-*.tsv | grep -v '^#' | sort >"$tmp/plot.rows"
+	diff "$tmp/stats.rows" "$tmp/plot.rows" >/dev/null ||
+		fail "games-K.tsv differ from stats: $(diff "$tmp/stats.rows" "$tmp/plot.rows" | head -4)"
+	[[ $(wc -l <"$tmp/plot.rows") == 9 ]] || fail "9 games expected in the data"
+	# ... the histograms are stats --histogram's, ...
+	$catan stats --histogram --csv --by players --quiet "$tmp/all" "$tmp/r4" |
+		awk -F, 'NR > 1 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 }' >"$tmp/stats.hist"
+	for k in 0 1; do
+		label=$(sed -n '1s/^# group \(.*\): .*/\1/p' "$tmp/rep/hist-$k.tsv")
+		grep -v '^#' "$tmp/rep/hist-$k.tsv" | sed "s/^/$label\t/"
+	done >"$tmp/plot.hist"
+	diff "$tmp/stats.hist" "$tmp/plot.hist" >/dev/null ||
+		fail "hist-K.tsv differ from stats --histogram: $(diff "$tmp/stats.hist" "$tmp/plot.hist" | head -4)"
+	# ... and the means the figures mark are stats --summary's.
+	$catan stats --summary --csv --by players --quiet "$tmp/all" "$tmp/r4" >"$tmp/sum2.csv"
+	while IFS=$'\t' read -r k group games commits du compute commit sync secs; do
+		[[ $k == "#"* ]] && continue
+		for pair in "commits:$commits" "du_bytes:$du" "compute_ms_per_action:$compute" \
+			"commit_ms_per_action:$commit" "game_s:$secs"; do
+			want=$(awk -F, -v g="$group" -v m="${pair%%:*}" '$1 == g && $2 == m { print $5 }' "$tmp/sum2.csv")
+			[[ $want == "${pair#*:}" ]] || fail "groups.tsv $group ${pair%%:*} ${pair#*:}, stats says $want"
+		done
+	done <"$tmp/rep/groups.tsv"
+	ok "report: 4 figures as SVG and PNG, index.md with the thesis column; games-K.tsv, hist-K.tsv and groups.tsv hold stats' numbers"
+else
+	echo "ok - report skipped: no gnuplot (tools/deps.sh installs gnuplot-nox)"
+fi
+
 echo "$n passed, 0 failed"
