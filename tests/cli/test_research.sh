@@ -67,6 +67,20 @@ for bad in "--bots random,greedy" "--bots clever" "--vp 2" "--board hexagonal" "
 done
 ok "simulate --bots (per seat or one for all), --vp, --board balanced|random; bad values refused"
 
+# The progress line: on a terminal (script(1) gives one), with rate and
+# ETA; none with --quiet, none when stderr is not a terminal.
+if command -v script >/dev/null 2>&1; then
+	script -qec "$catan simulate --games 3 --players 2 --out $tmp/tty" /dev/null >"$tmp/tty.out" </dev/null
+	grep -q 'catan simulate: 3/3 games, [0-9.]* games/s, ETA' "$tmp/tty.out" || fail "no progress line: $(cat -v "$tmp/tty.out")"
+	script -qec "$catan stats $tmp/tty --csv >/dev/null" /dev/null >"$tmp/tty.out" </dev/null
+	grep -q 'catan stats: 3/3 games, [0-9.]* games/s, ETA' "$tmp/tty.out" || fail "no stats progress line: $(cat -v "$tmp/tty.out")"
+	script -qec "$catan stats $tmp/tty --csv --quiet >/dev/null" /dev/null >"$tmp/tty.out" </dev/null
+	[[ ! -s $tmp/tty.out ]] || fail "stats --quiet on a terminal: $(cat -v "$tmp/tty.out")"
+	$catan stats "$tmp/tty" --csv 2>"$tmp/err" >/dev/null
+	[[ ! -s $tmp/err ]] || fail "progress written to a non-terminal: $(cat -v "$tmp/err")"
+	ok "a progress line with rate and ETA on a terminal; none with --quiet or off a terminal"
+fi
+
 # 3 and 5. Shards merge into the unsharded run; stats' tables.
 $catan simulate --games 5 --players 2 --seed 21 --out "$tmp/all" --quiet --jobs 2
 $catan simulate --games 5 --players 2 --seed 21 --out "$tmp/sh1" --quiet --shard 1/2
