@@ -13,8 +13,8 @@
  *   fig5_2  size of the repository as left against its commits, per game
  *   fig5_3  histogram of git diff sizes per commit (share of pairs)
  *   fig5_4  seconds per game, per group (box plot)
- *   fig5_5  time per commit split into compute and commit; the thesis
- *           adds sync, which simulated games (one repository) do not have
+ *   fig5_5  time per commit split into compute, commit and sync (sync
+ *           only for games of simulate --peers: others have one repository)
  *
  * gnuplot draws: one program, driven by a text script, with SVG and PNG
  * (cairo) output and no library to link. Without it the data, the script
@@ -165,12 +165,13 @@ static int write_groups(const char *out, char labels[][128], int ng,
 		   "compute_ms_per_action_mean\tcommit_ms_per_action_mean\t"
 		   "sync_ms_per_action_mean\tgame_s_mean\n");
 	for (int k = 0; k < ng; k++) {
-		stat_summary c, d, cp, cm, gs;
+		stat_summary c, d, cp, cm, gs, sy;
 		stats_group_summary(&c, s, by, labels[k], STAT_COMMITS);
 		stats_group_summary(&d, s, by, labels[k], STAT_DU_BYTES);
 		stats_group_summary(&cp, s, by, labels[k], STAT_COMPUTE_MS);
 		stats_group_summary(&cm, s, by, labels[k], STAT_COMMIT_MS);
 		stats_group_summary(&gs, s, by, labels[k], STAT_GAME_S);
+		stats_group_summary(&sy, s, by, labels[k], STAT_SYNC_MS);
 		fprintf(f, "%d\t%s\t%ld\t", k, labels[k], c.n);
 		put(f, c.mean, stat_prec[STAT_COMMITS] + 1);
 		fputc('\t', f);
@@ -179,7 +180,10 @@ static int write_groups(const char *out, char labels[][128], int ng,
 		put(f, cp.mean, stat_prec[STAT_COMPUTE_MS] + 1);
 		fputc('\t', f);
 		put(f, cm.mean, stat_prec[STAT_COMMIT_MS] + 1);
-		fputs("\t0\t", f); /* no sync in a simulated game */
+		fputc('\t', f);
+		/* No sync measured (not --peers): an empty part of the bar. */
+		put(f, sy.n ? sy.mean : 0, stat_prec[STAT_SYNC_MS] + 1);
+		fputc('\t', f);
 		put(f, gs.mean, stat_prec[STAT_GAME_S] + 1);
 		fputc('\n', f);
 	}
@@ -270,8 +274,8 @@ static int write_script(const char *out, char labels[][128], int ng,
 		"  unset xrange\n"
 		"\n"
 		"  set output 'fig5_5.'.fmt\n"
-		"  set title 'Figure 5.5: time per commit (no sync: one "
-		"repository per game)'\n"
+		"  set title 'Figure 5.5: time per commit (sync: simulate "
+		"--peers only)'\n"
 		"  set ylabel 'ms per commit'\n"
 		"  set style data histograms\n"
 		"  set style histogram rowstacked\n"
@@ -280,7 +284,7 @@ static int write_script(const char *out, char labels[][128], int ng,
 		"  plot 'groups.tsv' using 6:xtic(2) title 'compute (bot + "
 		"rules)', \\\n"
 		"       '' using 7 title 'commit (and final pack)', \\\n"
-		"       '' using 8 title 'sync (not measured)'\n"
+		"       '' using 8 title 'sync (fetch, verify, adopt)'\n"
 		"  unset style data\n"
 		"}\n",
 		bin);
@@ -367,7 +371,7 @@ static int write_index(const char *out, char labels[][128], int ng,
 		{"empty diffs, %", STAT_EMPTY_PCT, 1, 2, 3},
 		{"compute per commit, ms", STAT_COMPUTE_MS, 1, 4, 4},
 		{"commit per commit, ms", STAT_COMMIT_MS, 1, 4, -1},
-		{"sync per commit, ms", -1, 1, 0, 5},
+		{"sync per commit, ms (--peers)", STAT_SYNC_MS, 1, 4, 5},
 		{"seconds per game", STAT_GAME_S, 1, 3, 6},
 	};
 	fputs("| quantity |", f);
@@ -388,10 +392,7 @@ static int write_index(const char *out, char labels[][128], int ng,
 				x.mean *= rows[r].scale;
 				x.sd *= rows[r].scale;
 			}
-			if (rows[r].m < 0)
-				fputs(" not measured |", f);
-			else
-				md_cell(f, &x, rows[r].prec);
+			md_cell(f, &x, rows[r].prec);
 			const thesis_ref *t = thesis_for(labels[k]);
 			double ref = NAN;
 			if (t && rows[r].ref >= 0) {
@@ -414,16 +415,17 @@ static int write_index(const char *out, char labels[][128], int ng,
 		"\nThe thesis's per-commit compute includes its commit; its "
 		"sizes (2.12 and 2.3 MB, 0.49 and 0.63 KB) are read as 1 MB = "
 		"1024 KB, 1 KB = 1024 B; its repositories held loose "
-		"objects. Sync is not measured by `catan simulate` (each game "
-		"is one repository); `catan-peers-bench` measures it on "
-		"separate peers (README, \"Sync: measurements\").\n\n");
+		"objects. Sync is measured only for games of `catan simulate "
+		"--peers` (each player a repository of its own, syncing "
+		"through path remotes before each turn); their repository is "
+		"the first player's, in loose objects as a peer keeps it.\n\n");
 
 	fputs("## Figures\n\n", f);
 	static const char *const figs[4][2] = {
 		{"fig5_2", "Figure 5.2: repository size against commits"},
 		{"fig5_3", "Figure 5.3: histogram of git diff sizes per commit"},
 		{"fig5_4", "Figure 5.4: elapsed time per game"},
-		{"fig5_5", "Figure 5.5: time per commit, compute and commit"},
+		{"fig5_5", "Figure 5.5: time per commit: compute, commit, sync"},
 	};
 	for (int i = 0; i < 4; i++) {
 		if (drawn)

@@ -55,6 +55,7 @@ typedef enum {
 	STAT_COMPUTE_MS,  /* per action: bot choice and rules */
 	STAT_COMMIT_MS,	  /* per action: commit, the final pack included */
 	STAT_GAME_S,	  /* the whole game, create to flush, seconds */
+	STAT_SYNC_MS,	  /* per action: sync (simulate --peers only) */
 	STAT_COUNT
 } stat_metric;
 

@@ -20,12 +20,14 @@
  * provenance (players, seed, board, phases, victory points, bots) and the
  * timings: compute (bot choice and rules), commit (encode, hash, write to
  * the in-memory object store, commit, move the branch) and flush (one
- * pack). OUT/run.json records the run: catan version, host, command line,
- * options, start time and the games it holds (catan stats reads both).
+ * pack), and with --peers sync. OUT/run.json records the run: catan
+ * version, host, command line, options, start time and the games it holds
+ * (catan stats reads both).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 
 #include <errno.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +76,8 @@ typedef struct sim_opts {
 	long shard, nshards; /* 1/1: the whole run */
 	long lo, hi;	     /* the games of this shard: [lo, hi) */
 	bool quiet;
+	bool peers;	 /* each player a repository of its own, syncing */
+	bool keep_peers; /* leave the other players' repositories */
 } sim_opts;
 
 #define MAX_ACTIONS 200000
@@ -213,7 +217,7 @@ static int sim_game(const sim_opts *o, long g, FILE *f, double *act_ns,
 	bots_label(bots, sizeof bots, o);
 	fprintf(f,
 		"game-%05ld,%d,%" PRIu64 ",%ld,%s,%d,%.3f,%.3f,%.3f,%.3f,%.4f,"
-		"%.3f,%s,%s,%d,%s,%s\n",
+		"%.3f,%s,%s,%d,%s,%s,-\n",
 		g, o->players, seed, n,
 		st.phase == CATAN_PHASE_OVER ? game.names.name[st.winner] : "-",
 		st.turn, t_create / 1e6, compute / 1e6, commit / 1e6,
@@ -224,6 +228,144 @@ static int sim_game(const sim_opts *o, long g, FILE *f, double *act_ns,
 	fflush(f);
 	*nact = n;
 	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int type,
+		  struct FTW *ftw)
+{
+	(void)sb, (void)type, (void)ftw;
+	return remove(path) ? -1 : 0;
+}
+
+/*
+ * Plays game g with --peers: each player a repository of its own (red's
+ * is OUT/game-NNNNN, the others' OUT/game-NNNNN.peers/NAME), path remotes
+ * in a full mesh, every peer syncing with all others before it acts, as
+ * catan-peers-bench does (the thesis's chapter 5 split of compute, commit
+ * and sync). Red syncs once more at the end, so its repository holds the
+ * whole game. The other repositories are removed unless --keep-peers.
+ */
+static int sim_game_peers(const sim_opts *o, long g, FILE *f, long *nact)
+{
+	catan_game game;
+	char dir[4096], others[4200], path[CATAN_MAX_PLAYERS][4300], bots[64];
+	catan_err err;
+	catan_sync_report rep;
+	catan_store *s[CATAN_MAX_PLAYERS] = {NULL};
+	uint64_t seed = o->seed + (uint64_t)g;
+	int n = o->players, rc = -1;
+
+	memset(&game, 0, sizeof game);
+	memset(&err, 0, sizeof err);
+	catan_options_default(&game.opt);
+	game.opt.nplayers = (uint8_t)n;
+	game.opt.phases = (uint8_t)o->phases;
+	if (o->vp)
+		game.opt.vp_target = (uint8_t)o->vp;
+	game.opt.seed = seed;
+	game.opt.special_build =
+		n > CATAN_MAX_PLAYERS_BASE && o->special_build != 0;
+	catan_names_default(&game.names, n);
+	if (make_board(&game.board, o, seed))
+		return -1;
+	snprintf(dir, sizeof dir, "%s/game-%05ld", o->out, g);
+	snprintf(others, sizeof others, "%s.peers", dir);
+	snprintf(path[0], sizeof path[0], "%s", dir);
+	for (int p = 1; p < n; p++)
+		snprintf(path[p], sizeof path[p], "%s/%s", others,
+			 game.names.name[p]);
+
+	double t0 = now_ns();
+	if (mkdir(others, 0777) ||
+	    catan_store_create(&s[0], path[0], &game, CATAN_TIME_DETERMINISTIC,
+			       &err) ||
+	    catan_store_set_me(s[0], 0, &err))
+		goto done;
+	for (int p = 1; p < n; p++)
+		if (catan_store_join(&s[p], path[0], path[p],
+				     game.names.name[p], &rep, &err))
+			goto done;
+	for (int p = 0; p < n; p++)
+		for (int q = 0; q < n; q++)
+			if (p != q && !(p > 0 && q == 0) &&
+			    catan_store_remote_add(s[p], game.names.name[q],
+						   path[q], &err))
+				goto done;
+	double t_create = now_ns() - t0;
+	double compute = 0, commit = 0, sync = 0;
+	long actions = 0;
+	catan_state st;
+	memset(&st, 0, sizeof st);
+	bool over = false;
+	while (!over && actions < MAX_ACTIONS) {
+		for (int p = 0; p < n && !over; p++) {
+			double a = now_ns();
+			if (catan_store_sync(s[p], NULL, 0, &rep, &err))
+				goto done;
+			sync += now_ns() - a;
+			for (;;) {
+				catan_action act;
+				catan_rng rng;
+				catan_state next;
+				if (catan_store_current(&st, NULL, s[p], &err))
+					goto done;
+				if (st.phase == CATAN_PHASE_OVER) {
+					over = true;
+					break;
+				}
+				if (!catan_state_may_act(&st, p))
+					break;
+				double b = now_ns();
+				catan_rng_seed(&rng,
+					       catan_state_hash(&st) ^ (uint64_t)p);
+				if (catan_bot_choose(&act, bot_of(o, p),
+						     &game.board, &st, p, &rng,
+						     CATAN_LEGAL_NO_OFFERS) ||
+				    catan_state_apply(&next, &game.board, &st, p,
+						      &act, NULL)) {
+					snprintf(err.msg, sizeof err.msg,
+						 "bot stuck");
+					goto done;
+				}
+				double c = now_ns();
+				if (catan_store_act(s[p], p, &act, NULL, NULL,
+						    &err))
+					goto done;
+				compute += c - b;
+				commit += now_ns() - c;
+				actions++;
+			}
+		}
+	}
+	/* Red's repository gets the whole game (the last moves were made
+	 * elsewhere); not timed. */
+	if (catan_store_sync(s[0], NULL, 0, &rep, &err) ||
+	    catan_store_current(&st, NULL, s[0], &err))
+		goto done;
+	double total = now_ns() - t0;
+	bots_label(bots, sizeof bots, o);
+	fprintf(f,
+		"game-%05ld,%d,%" PRIu64 ",%ld,%s,%d,%.3f,%.3f,%.3f,0,0,%.3f,"
+		"%s,%s,%d,%s,%s,%.3f\n",
+		g, n, seed, actions,
+		st.phase == CATAN_PHASE_OVER ? game.names.name[st.winner] : "-",
+		st.turn, t_create / 1e6, compute / 1e6, commit / 1e6,
+		total / 1e6, board_names[board_of(o)],
+		o->phases == CATAN_PHASES_CLASSIC ? "classic" : "combined",
+		game.opt.vp_target, bots, game.opt.special_build ? "yes" : "no",
+		sync / 1e6);
+	fflush(f);
+	*nact = actions;
+	rc = 0;
+done:
+	if (rc)
+		fprintf(stderr, "catan simulate: %s: %s\n", dir, err.msg);
+	for (int p = 0; p < n; p++)
+		catan_store_free(s[p]);
+	if (!o->keep_peers && rc == 0 &&
+	    nftw(others, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+		fprintf(stderr, "catan simulate: cannot remove %s\n", others);
+	return rc;
 }
 
 /* Worker k of o->jobs: games lo+k, lo+k+jobs, ... into csv; a byte on
@@ -242,7 +384,8 @@ static int sim_worker(const sim_opts *o, int k, const char *csv, int done)
 	}
 	for (long g = o->lo + k; g < o->hi && rc == 0; g += o->jobs) {
 		long n = 0;
-		rc = sim_game(o, g, f, act, &n);
+		rc = o->peers ? sim_game_peers(o, g, f, &n)
+			      : sim_game(o, g, f, act, &n);
 		if (rc == 0 && write(done, "g", 1) != 1)
 			rc = -1;
 	}
@@ -274,6 +417,11 @@ static void usage(FILE *f)
 		"                   (default on with 5-6 players)\n"
 		"  --shard K/N      play only the K-th of N equal ranges of the N\n"
 		"                   games (1 <= K <= N); shards merge in catan stats\n"
+		"  --peers          each player a repository of its own (red's in\n"
+		"                   game-NNNNN, the others' removed after the game),\n"
+		"                   syncing through path remotes before each turn:\n"
+		"                   times sync too (the thesis's figure 5.5); slower\n"
+		"  --keep-peers     --peers, leaving game-NNNNN.peers/ in place\n"
 		"  --jobs J         J processes (default 1)\n"
 		"  --out DIR        where the games go (created if missing)\n"
 		"  --quiet          no progress line (there is none unless stderr is a\n"
@@ -342,7 +490,8 @@ static int write_run(const sim_opts *o, int argc, char **argv,
 	fprintf(f,
 		"],\n \"options\":{\"games\":%ld,\"players\":%d,\"seed\":%" PRIu64
 		",\"board\":\"%s\",\"phases\":\"%s\",\"vp\":%d,\"bots\":\"%s\","
-		"\"special_build\":%s,\"jobs\":%d,\"shard\":\"%ld/%ld\"},\n"
+		"\"special_build\":%s,\"jobs\":%d,\"shard\":\"%ld/%ld\","
+		"\"peers\":%s},\n"
 		" \"first_game\":%ld,\"end_game\":%ld}\n",
 		o->games, o->players, o->seed, board_names[board_of(o)],
 		o->phases == CATAN_PHASES_CLASSIC ? "classic" : "combined",
@@ -350,7 +499,8 @@ static int write_run(const sim_opts *o, int argc, char **argv,
 		o->players > CATAN_MAX_PLAYERS_BASE && o->special_build != 0
 			? "true"
 			: "false",
-		o->jobs, o->shard, o->nshards, o->lo, o->hi);
+		o->jobs, o->shard, o->nshards, o->peers ? "true" : "false", o->lo,
+		o->hi);
 	return fclose(f) ? -1 : 0;
 }
 
@@ -368,8 +518,14 @@ int cli_simulate(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		if (!strcmp(a, "--quiet")) {
-			o.quiet = true;
+		if (!strcmp(a, "--quiet") || !strcmp(a, "--peers") ||
+		    !strcmp(a, "--keep-peers")) {
+			if (a[2] == 'q')
+				o.quiet = true;
+			else if (a[2] == 'p')
+				o.peers = true;
+			else
+				o.peers = o.keep_peers = true;
 			continue;
 		}
 		if (!strcmp(a, "--special-build") ||
@@ -540,7 +696,7 @@ bad:
 	}
 	fprintf(out, "game,players,seed,actions,winner,turns,create_ms,"
 		     "compute_ms,commit_ms,flush_ms,median_action_ms,total_ms,"
-		     "board,phases,vp,bots,special_build\n");
+		     "board,phases,vp,bots,special_build,sync_ms\n");
 	for (int k = 0; k < o.jobs; k++) {
 		snprintf(csv, sizeof csv, "%s/games.csv.%d", o.out, k);
 		in[k] = fopen(csv, "r");

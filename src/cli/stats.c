@@ -16,7 +16,8 @@
  * holds (*.pack, as catan's own writer or a fetch left them; loose objects
  * are not counted there); the mean and standard deviation of the size of
  * `git diff parent child` over every parent-child pair and the share of
- * empty ones; compute and commit time per action and the time of the game.
+ * empty ones; compute and commit time per action and the time of the game
+ * (and sync time per action for games of simulate --peers).
  *
  * The diff sizes are git's own (tests/cli/test_cli.sh compares them with
  * `git diff | wc -c`), but computed without libgit2's tree diff: that
@@ -53,13 +54,14 @@ const char *const stat_names[STAT_COUNT] = {
 	"diff_mean",		 "diff_sd",
 	"empty_percent",	 "compute_ms_per_action",
 	"commit_ms_per_action", "game_s",
+	"sync_ms_per_action",
 };
 const char *const stat_units[STAT_COUNT] = {
 	"commits", "B", "B", "B", "B", "B", "B", "B", "B", "B", "%", "ms",
-	"ms",	   "s",
+	"ms",	   "s",	      "ms",
 };
 const int stat_prec[STAT_COUNT] = {0, 0, 0, 0, 0, 1, 1, 1,
-					  1, 1, 2, 5, 5, 4};
+				   1, 1, 2, 5, 5, 4, 5};
 
 /* ---- one game ------------------------------------------------------- */
 
@@ -394,7 +396,7 @@ typedef struct csv_row {
 	char name[64];
 	char seed[24], board[16], phases[12], bots[64];
 	int players, vp;
-	double actions, compute, commit, flush, total;
+	double actions, compute, commit, flush, total, sync;
 } csv_row;
 
 /* Field k of a CSV line (no quoting: simulate writes none) into buf. */
@@ -420,7 +422,7 @@ static csv_row *read_games_csv(const char *dir, long *nrows)
 	static const char *const want[] = {
 		"game",	   "seed",	"board",    "phases",
 		"bots",	   "players",	"vp",	    "actions",
-		"compute_ms", "commit_ms", "flush_ms", "total_ms"};
+		"compute_ms", "commit_ms", "flush_ms", "total_ms", "sync_ms"};
 	enum { NW = sizeof want / sizeof want[0] };
 	int col[NW];
 	char path[4096], line[1024], f[128];
@@ -463,7 +465,7 @@ static csv_row *read_games_csv(const char *dir, long *nrows)
 			else
 				snprintf(dst[w], dn[w], "-");
 		}
-		double num[7];
+		double num[8];
 		for (int w = 5; w < NW; w++) {
 			num[w - 5] = NAN;
 			if (col[w] >= 0) {
@@ -477,7 +479,7 @@ static csv_row *read_games_csv(const char *dir, long *nrows)
 		r->players = isnan(num[0]) ? 0 : (int)num[0];
 		r->vp = isnan(num[1]) ? 0 : (int)num[1];
 		r->actions = num[2], r->compute = num[3], r->commit = num[4];
-		r->flush = num[5], r->total = num[6];
+		r->flush = num[5], r->total = num[6], r->sync = num[7];
 		n++;
 	}
 	fclose(in);
@@ -523,6 +525,8 @@ static void apply_row(stats_game *g, const csv_row *r)
 	}
 	if (!isnan(r->total))
 		g->v[STAT_GAME_S] = r->total / 1e3;
+	if (r->actions > 0 && !isnan(r->sync))
+		g->v[STAT_SYNC_MS] = r->sync / r->actions;
 }
 
 /* ---- collecting -------------------------------------------------------- */
@@ -949,12 +953,12 @@ static void cell(FILE *f, int w, int prec, double v)
 
 static void print_games_text(FILE *f, const stats_set *s)
 {
-	fprintf(f, "%-14s %2s %7s %7s %7s %7s %7s %7s %6s %9s %9s %8s\n",
+	fprintf(f, "%-14s %2s %7s %7s %7s %7s %7s %7s %6s %9s %9s %9s %8s\n",
 		"game", "p", "commits", "du B/c", "pack", "written", "diff",
-		"sd", "empty%", "compute", "commit", "game");
-	fprintf(f, "%-14s %2s %7s %7s %7s %7s %7s %7s %6s %9s %9s %8s\n", "",
-		"", "", "", "B/c", "B/c", "mean B", "", "", "ms/act", "ms/act",
-		"s");
+		"sd", "empty%", "compute", "commit", "sync", "game");
+	fprintf(f, "%-14s %2s %7s %7s %7s %7s %7s %7s %6s %9s %9s %9s %8s\n",
+		"", "", "", "", "B/c", "B/c", "mean B", "", "", "ms/act",
+		"ms/act", "ms/act", "s");
 	for (long i = 0; i < s->n; i++) {
 		const double *v = s->g[i].v;
 		fprintf(f, "%-14s %2d", s->g[i].name, s->g[i].players);
@@ -967,6 +971,7 @@ static void print_games_text(FILE *f, const stats_set *s)
 		cell(f, 6, 1, v[STAT_EMPTY_PCT]);
 		cell(f, 9, 4, v[STAT_COMPUTE_MS]);
 		cell(f, 9, 4, v[STAT_COMMIT_MS]);
+		cell(f, 9, 4, v[STAT_SYNC_MS]);
 		cell(f, 8, 3, v[STAT_GAME_S]);
 		fputc('\n', f);
 	}

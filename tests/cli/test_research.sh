@@ -106,7 +106,7 @@ head -1 "$tmp/games.csv" | grep -q '^folder,game,seed,players,board,phases,vp,bo
    $(col "$tmp/games.csv" bots game-00001) == random-greedy-random-greedy ]] || fail "provenance of game-00001"
 commits=$(git -C "$tmp/bots/game-00002" rev-list --all | wc -l)
 [[ $(col "$tmp/games.csv" commits game-00002) == "$commits" ]] || fail "commits"
-$catan stats --json --quiet "$tmp/bots" | grep -q '"bots":"random-greedy-random-greedy"' || fail "stats --json provenance"
+grep -q '"bots":"random-greedy-random-greedy"' <($catan stats --json --quiet "$tmp/bots") || fail "stats --json provenance"
 ok "stats: one row per game with provenance (folder, seed, players, board, phases, vp, bots, version)"
 
 # The summary: n, mean, sd, min, median, max per group and metric.
@@ -135,11 +135,35 @@ done
 	fail "histogram counts $(awk -F, 'NR > 1 { s += $4 } END { print s }' "$tmp/hist.csv") pairs, git has $pairs"
 ok "stats --histogram: $pairs pairs in bins of 100 B"
 
+# simulate --peers: each player a repository of its own, syncing; the
+# first player's repository holds the whole game and verifies; stats and
+# report get sync time per commit (figure 5.5).
+$catan simulate --games 2 --players 3 --seed 41 --peers --out "$tmp/peers" --quiet --jobs 2
+[[ $(ls "$tmp/peers") == $'game-00000\ngame-00001\ngames.csv\nrun.json' ]] ||
+	fail "--peers left other repositories: $(ls "$tmp/peers")"
+for d in "$tmp"/peers/game-*; do
+	$catan -C "$d" verify | grep -q '^ok' || fail "verify $d"
+	[[ $(git -C "$d" rev-list --all --count) -gt 100 ]] || fail "$d holds few commits"
+	for who in red blue white; do
+		git -C "$d" rev-parse -q --verify "refs/heads/$who" >/dev/null || fail "$d lacks $who"
+	done
+done
+$catan stats --csv --quiet "$tmp/peers" >"$tmp/peers.csv"
+for g in game-00000 game-00001; do
+	sync=$(col "$tmp/peers.csv" sync_ms_per_action $g)
+	awk -v x="$sync" 'BEGIN { exit !(x > 0) }' || fail "$g: no sync time ($sync)"
+	# The commits are the game's: its actions and the genesis commit.
+	actions=$(awk -F, -v g=$g '$1 == g { print $4 }' "$tmp/peers/games.csv")
+	[[ $(col "$tmp/peers.csv" commits $g) -ge $((actions + 1)) ]] || fail "$g: commits below actions"
+done
+[[ -z $(col "$tmp/games.csv" sync_ms_per_action game-00001) ]] || fail "sync time for a game without peers"
+ok "simulate --peers: one repository per player, syncing; sync ms per commit in stats"
+
 # 4. catan report: figures as SVG and PNG, index.md, and data files that
 # hold stats' numbers.
 if command -v gnuplot >/dev/null 2>&1; then
 	$catan simulate --games 4 --players 4 --seed 31 --out "$tmp/r4" --quiet
-	$catan report "$tmp/all" "$tmp/r4" --out "$tmp/rep" --quiet
+	$catan report "$tmp/all" "$tmp/r4" "$tmp/peers" --out "$tmp/rep" --quiet
 	for f in fig5_2 fig5_3 fig5_4 fig5_5; do
 		[[ $(stat -c %s "$tmp/rep/$f.png") -gt 5000 ]] || fail "$f.png is small or missing"
 		[[ $(head -c 8 "$tmp/rep/$f.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "$f.png is no PNG"
@@ -147,37 +171,46 @@ if command -v gnuplot >/dev/null 2>&1; then
 		[[ $(grep -c '<path\|<polyline\|<rect' "$tmp/rep/$f.svg") -gt 10 ]] || fail "$f.svg draws almost nothing"
 		grep -q "($f.png)" "$tmp/rep/index.md" || fail "index.md does not show $f"
 	done
-	grep -q '^| commits per game | .* | 880 | .* | 1168 |$' "$tmp/rep/index.md" || fail "index.md: no thesis column"
-	grep -q '^| seconds per game | .* | 113 | .* | 406 |$' "$tmp/rep/index.md" || fail "index.md: thesis seconds"
+	grep -q '^| commits per game | .* | 880 | .* | 1168 | .* | - |$' "$tmp/rep/index.md" || fail "index.md: no thesis column"
+	grep -q '^| seconds per game | .* | 113 | .* | 406 | .* | - |$' "$tmp/rep/index.md" || fail "index.md: thesis seconds"
+	grep -q '^| sync per commit, ms (--peers) | - | 64 | - | 249 | [0-9.]* ± [0-9.]* | - |$' "$tmp/rep/index.md" ||
+		fail "index.md: sync row: $(grep sync "$tmp/rep/index.md")"
 	# The plotted numbers are stats' numbers: every game's row of
 	# games-K.tsv is its row of stats --csv (metrics), ...
-	$catan stats --csv --quiet "$tmp/all" "$tmp/r4" |
+	$catan stats --csv --quiet "$tmp/all" "$tmp/r4" "$tmp/peers" |
 		awk -F, 'NR > 1 { s = $2; for (i = 10; i <= NF; i++) s = s "\t" ($i == "" ? "NaN" : $i); print s }' |
 		sort >"$tmp/stats.rows"
 	cat "$tmp"/rep/games-*.tsv | grep -v '^#' | sort >"$tmp/plot.rows"
 	diff "$tmp/stats.rows" "$tmp/plot.rows" >/dev/null ||
 		fail "games-K.tsv differ from stats: $(diff "$tmp/stats.rows" "$tmp/plot.rows" | head -4)"
-	[[ $(wc -l <"$tmp/plot.rows") == 9 ]] || fail "9 games expected in the data"
+	[[ $(wc -l <"$tmp/plot.rows") == 11 ]] || fail "11 games expected in the data"
 	# ... the histograms are stats --histogram's, ...
-	$catan stats --histogram --csv --by players --quiet "$tmp/all" "$tmp/r4" |
+	$catan stats --histogram --csv --by players --quiet "$tmp/all" "$tmp/r4" "$tmp/peers" |
 		awk -F, 'NR > 1 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 }' >"$tmp/stats.hist"
-	for k in 0 1; do
+	for k in 0 1 2; do
 		label=$(sed -n '1s/^# group \(.*\): .*/\1/p' "$tmp/rep/hist-$k.tsv")
 		grep -v '^#' "$tmp/rep/hist-$k.tsv" | sed "s/^/$label\t/"
 	done >"$tmp/plot.hist"
 	diff "$tmp/stats.hist" "$tmp/plot.hist" >/dev/null ||
 		fail "hist-K.tsv differ from stats --histogram: $(diff "$tmp/stats.hist" "$tmp/plot.hist" | head -4)"
 	# ... and the means the figures mark are stats --summary's.
-	$catan stats --summary --csv --by players --quiet "$tmp/all" "$tmp/r4" >"$tmp/sum2.csv"
+	$catan stats --summary --csv --by players --quiet "$tmp/all" "$tmp/r4" "$tmp/peers" >"$tmp/sum2.csv"
 	while IFS=$'\t' read -r k group games commits du compute commit sync secs; do
 		[[ $k == "#"* ]] && continue
-		for pair in "commits:$commits" "du_bytes:$du" "compute_ms_per_action:$compute" \
-			"commit_ms_per_action:$commit" "game_s:$secs"; do
+		pairs=("commits:$commits" "du_bytes:$du" "compute_ms_per_action:$compute"
+			"commit_ms_per_action:$commit" "game_s:$secs")
+		# Sync: the 3-player group (--peers) has it; the others plot 0.
+		if [[ $group == "3 players" ]]; then
+			pairs+=("sync_ms_per_action:$sync")
+		else
+			[[ $sync == 0.000000 ]] || fail "sync $sync plotted for $group"
+		fi
+		for pair in "${pairs[@]}"; do
 			want=$(awk -F, -v g="$group" -v m="${pair%%:*}" '$1 == g && $2 == m { print $5 }' "$tmp/sum2.csv")
 			[[ $want == "${pair#*:}" ]] || fail "groups.tsv $group ${pair%%:*} ${pair#*:}, stats says $want"
 		done
 	done <"$tmp/rep/groups.tsv"
-	ok "report: 4 figures as SVG and PNG, index.md with the thesis column; games-K.tsv, hist-K.tsv and groups.tsv hold stats' numbers"
+	ok "report (with a --peers group): 4 figures as SVG and PNG, index.md with the thesis column; games-K.tsv, hist-K.tsv and groups.tsv hold stats' numbers"
 else
 	echo "ok - report skipped: no gnuplot (tools/deps.sh installs gnuplot-nox)"
 fi
