@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		"[--max-interval S] [--rounds N]\n"
 		"       catan -C DIR show [--json] [REV]\n"
 		"       catan -C DIR legal --as PLAYER\n"
-		"       catan -C DIR log\n"
+		"       catan -C DIR log [REV | REV..REV] [--player P] [--json]\n"
 		"       catan -C DIR verify\n"
 		"       catan -C DIR gc\n"
 		"       catan simulate --games N --players P --out DIR "
