@@ -3,7 +3,7 @@
  * (mkdtemp) under the folder it was given, or under $TMPDIR (else /tmp),
  * never a fixed path it would have to wipe first, so two runs (or two
  * engineers) never remove each other's files. Header-only: each tool is
- * one file.
+ * one file (static inline: a tool may use only some).
  */
 #ifndef CATAN_BENCHDIR_H
 #define CATAN_BENCHDIR_H
@@ -21,7 +21,7 @@
  * /tmp) and writes its path into out. Returns 0, or -1 with a sentence on
  * stderr.
  */
-static int bench_dir(char *out, size_t n, const char *parent,
+static inline int bench_dir(char *out, size_t n, const char *parent,
 		     const char *name)
 {
 	if (!parent) {
@@ -42,7 +42,7 @@ static int bench_dir(char *out, size_t n, const char *parent,
 	return 0;
 }
 
-static int bench_rm1(const char *path, const struct stat *sb, int type,
+static inline int bench_rm1(const char *path, const struct stat *sb, int type,
 		     struct FTW *ftw)
 {
 	(void)sb, (void)type, (void)ftw;
@@ -50,7 +50,7 @@ static int bench_rm1(const char *path, const struct stat *sb, int type,
 }
 
 /* Removes dir and everything in it (symbolic links are not followed). */
-static int bench_rmtree(const char *dir)
+static inline int bench_rmtree(const char *dir)
 {
 	struct stat st;
 	if (lstat(dir, &st))
