@@ -92,7 +92,18 @@ int main(int argc, char **argv)
 	bool check = false;
 	for (int i = 1; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(argv[i], "--games") && v) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: catan-bench [--games N] [--players P] "
+			       "[--board beginner|random|both] [--seed S] "
+			       "[--check]\n"
+			       "  N complete games (default 20000) between "
+			       "uniformly random bots on one\n"
+			       "  core, 2-4 players (default 4); games/s and "
+			       "ns per action; --check also\n"
+			       "  checks the invariants after every action "
+			       "(untimed).\n");
+			return 0;
+		} else if (!strcmp(argv[i], "--games") && v) {
 			games = strtoull(v, NULL, 10);
 			i++;
 		} else if (!strcmp(argv[i], "--players") && v) {

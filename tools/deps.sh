@@ -6,10 +6,10 @@
 set -euo pipefail
 
 
-# tool -> Debian package
+# tool -> Debian package (gnuplot draws catan report's figures)
 tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git
 	xvfb-run:xvfb xauth:xauth ip:iproute2 ssh-keygen:openssh-client
-	strace:strace valgrind:valgrind)
+	strace:strace valgrind:valgrind gnuplot:gnuplot-nox)
 # pkg-config module -> Debian package
 libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
 	SDL2_ttf:libsdl2-ttf-dev libpng:libpng-dev libssh2:libssh2-1-dev

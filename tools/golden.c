@@ -124,7 +124,16 @@ static int write_game(const char *dir, const recipe *r, FILE *counts)
 int main(int argc, char **argv)
 {
 	char path[1024];
-	if (argc != 2) {
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: catan-golden DIR   (DIR: tests/data)\n"
+		       "  rewrites DIR/games/*.txt (recorded games with their "
+		       "final state hash)\n"
+		       "  and DIR/legal_counts.txt (legal-move counts at fixed "
+		       "points); run it\n"
+		       "  only when a rules change is meant to change them.\n");
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: catan-golden DIR   (DIR: tests/data)\n");
 		return 2;
 	}

@@ -5,7 +5,10 @@
  * 5 (there: 4 players 100 ms compute + 249 ms sync per commit; 2 players
  * 64 + 64 ms).
  *
- *   catan-peers-bench [--players N] [--seed S] [--dir DIR]
+ *   catan-peers-bench [--players N] [--seed S] [--dir DIR] [--keep]
+ *
+ * The peers' repositories go into a fresh folder (mkdtemp) under DIR, or
+ * under $TMPDIR (else /tmp); it is removed at the end unless --keep.
  */
 #define _XOPEN_SOURCE 700
 
@@ -14,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchdir.h"
 #include "catan/bot.h"
 #include "catan/store.h"
 
@@ -24,27 +28,51 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: catan-peers-bench [--players 2..4] [--seed S] [--dir DIR] "
+		"[--keep]\n"
+		"  one game between greedy bots on separate peers (one repository\n"
+		"  each, path remotes, full mesh); prints compute, commit and sync\n"
+		"  time per commit. Repositories go into a new folder under DIR\n"
+		"  (default $TMPDIR or /tmp), removed at the end unless --keep.\n");
+}
+
 int main(int argc, char **argv)
 {
 	int n = 4;
 	unsigned long long seed = 5;
-	const char *dir = "/tmp/catan-peers-bench";
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--players"))
-			n = atoi(argv[i + 1]);
-		else if (!strcmp(argv[i], "--seed"))
-			seed = strtoull(argv[i + 1], NULL, 10);
-		else if (!strcmp(argv[i], "--dir"))
-			dir = argv[i + 1];
+	const char *parent = NULL;
+	bool keep = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--keep")) {
+			keep = true;
+			continue;
+		} else if (!v) {
+			n = 0; /* an option without its value */
+		} else if (!strcmp(a, "--players"))
+			n = atoi(v);
+		else if (!strcmp(a, "--seed"))
+			seed = strtoull(v, NULL, 10);
+		else if (!strcmp(a, "--dir"))
+			parent = v;
+		else
+			n = 0;
+		if (n == 0)
+			break;
+		i++;
 	}
 	if (n < 2 || n > 4) {
-		fprintf(stderr, "usage: catan-peers-bench [--players 2..4] "
-				"[--seed S] [--dir DIR]\n");
+		usage(stderr);
 		return 2;
 	}
-	char cmd[4200], path[CATAN_MAX_PLAYERS][4200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
-	if (system(cmd) != 0)
+	char dir[4096], path[CATAN_MAX_PLAYERS][4200];
+	if (bench_dir(dir, sizeof dir, parent, "catan-peers-bench"))
 		return 1;
 	catan_game g;
 	memset(&g, 0, sizeof g);
@@ -124,8 +152,13 @@ int main(int argc, char **argv)
 	       sync / (double)commits, sync / (double)syncs);
 	for (int p = 0; p < n; p++)
 		catan_store_free(s[p]);
+	if (keep)
+		printf("  repositories kept in %s\n", dir);
+	else if (bench_rmtree(dir))
+		fprintf(stderr, "catan-peers-bench: cannot remove %s\n", dir);
 	return 0;
 fail:
-	fprintf(stderr, "catan-peers-bench: %s\n", err.msg);
+	fprintf(stderr, "catan-peers-bench: %s (repositories left in %s)\n",
+		err.msg, dir);
 	return 1;
 }

@@ -10,14 +10,18 @@
  *   batch   objects in memory, one pack at the end (simulate)
  *
  *   catan-store-bench [--commits N] [--window W] [--dir DIR]
+ *
+ * The repositories go into a fresh folder (mkdtemp) under DIR, or under
+ * $TMPDIR (else /tmp), removed at the end.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "benchdir.h"
 #include "catan/bot.h"
 #include "catan/store.h"
 
@@ -39,16 +43,12 @@ static int run(const char *dir, bool batch, long commits, long window)
 	catan_game g;
 	catan_store *s = NULL;
 	catan_err err;
-	char cmd[4200];
 	memset(&g, 0, sizeof g);
 	catan_options_default(&g.opt);
 	g.opt.vp_target = 20;
 	g.opt.seed = 7;
 	catan_names_default(&g.names, 4);
 	catan_board_beginner(&g.board);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		return 1;
 	if (catan_store_create_ext(&s, dir, &g, CATAN_TIME_DETERMINISTIC,
 				   batch, &err)) {
 		fprintf(stderr, "catan-store-bench: %s\n", err.msg);
@@ -101,22 +101,53 @@ static int run(const char *dir, bool batch, long commits, long window)
 	return 0;
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: catan-store-bench [--commits N] [--window W] "
+		   "[--dir DIR]\n"
+		   "  one long game between random bots, committed in batch "
+		   "mode (simulate's)\n"
+		   "  and in loose mode (hot-seat); median and p90 time per "
+		   "commit in windows\n"
+		   "  of W commits. Repositories go into a new folder under "
+		   "DIR (default\n"
+		   "  $TMPDIR or /tmp), removed at the end.\n");
+}
+
 int main(int argc, char **argv)
 {
 	long commits = 5000, window = 1000;
-	const char *dir = "/tmp/catan-store-bench";
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--commits"))
-			commits = atol(argv[i + 1]);
-		else if (!strcmp(argv[i], "--window"))
-			window = atol(argv[i + 1]);
-		else if (!strcmp(argv[i], "--dir"))
-			dir = argv[i + 1];
+	const char *parent = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (v && !strcmp(a, "--commits"))
+			commits = atol(v);
+		else if (v && !strcmp(a, "--window"))
+			window = atol(v);
+		else if (v && !strcmp(a, "--dir"))
+			parent = v;
+		else
+			commits = 0;
+		if (commits < 1)
+			break;
+		i++;
 	}
 	if (commits < 1 || window < 1) {
-		fprintf(stderr, "usage: catan-store-bench [--commits N] "
-				"[--window W] [--dir DIR]\n");
+		usage(stderr);
 		return 2;
 	}
-	return run(dir, true, commits, window) || run(dir, false, commits, window);
+	char root[4096], batch[4200], loose[4200];
+	if (bench_dir(root, sizeof root, parent, "catan-store-bench"))
+		return 1;
+	snprintf(batch, sizeof batch, "%s/batch", root);
+	snprintf(loose, sizeof loose, "%s/loose", root);
+	int rc = run(batch, true, commits, window) ||
+		 run(loose, false, commits, window);
+	if (bench_rmtree(root))
+		fprintf(stderr, "catan-store-bench: cannot remove %s\n", root);
+	return rc;
 }

@@ -15,7 +15,10 @@
  *   git-nagle git:// through a plain `git daemon` (Nagle's algorithm on)
  *
  *   catan-sync-bench CATAN_BINARY [--commits N] [--window W] [--turn T]
- *                    [--port P] [--only path|git|git-nagle]
+ *                    [--port P] [--only path|git|git-nagle] [--dir DIR]
+ *
+ * The host and peer repositories go into a fresh folder (mkdtemp) under
+ * DIR, or under $TMPDIR (else /tmp), removed at the end.
  */
 #define _XOPEN_SOURCE 700
 
@@ -28,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchdir.h"
 #include "catan/bot.h"
 #include "catan/store.h"
 
@@ -68,21 +72,18 @@ static double median(const double *x, long n)
 	return m;
 }
 
-static int run(const char *mode, const char *catan, long commits, long window,
-	       int turn, int port)
+static int run(const char *root, const char *mode, const char *catan,
+	       long commits, long window, int turn, int port)
 {
-	char host[256], peer[256], url[512], cmd[600];
+	char host[4200], peer[4200], url[4300];
 	catan_game g;
 	catan_store *h = NULL, *p = NULL;
 	catan_sync_report rep;
 	catan_err err;
 	pid_t server = -1;
 
-	snprintf(host, sizeof host, "/tmp/catan-sync-bench-host");
-	snprintf(peer, sizeof peer, "/tmp/catan-sync-bench-peer");
-	snprintf(cmd, sizeof cmd, "rm -rf %s %s", host, peer);
-	if (system(cmd) != 0)
-		return 1;
+	snprintf(host, sizeof host, "%s/%s-host", root, mode);
+	snprintf(peer, sizeof peer, "%s/%s-peer", root, mode);
 	memset(&g, 0, sizeof g);
 	catan_options_default(&g.opt);
 	g.opt.vp_target = 20; /* a long game: random bots never get there */
@@ -102,7 +103,7 @@ static int run(const char *mode, const char *catan, long commits, long window,
 	if (!strcmp(mode, "path")) {
 		snprintf(url, sizeof url, "%s", host);
 	} else {
-		char portarg[16], base[300];
+		char portarg[16], base[4300];
 		snprintf(portarg, sizeof portarg, "%d", port);
 		snprintf(url, sizeof url, "git://127.0.0.1:%d/", port);
 		if (!strcmp(mode, "git")) {
@@ -202,36 +203,67 @@ static int run(const char *mode, const char *catan, long commits, long window,
 	return 0;
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: catan-sync-bench CATAN_BINARY [--commits N] "
+		   "[--window W] [--turn T]\n"
+		   "                        [--port P] [--only "
+		   "path|git|git-nagle] [--dir DIR]\n"
+		   "  a peer fetches and verifies one new commit of a host at "
+		   "a time, over a\n"
+		   "  path, git:// through catan serve, and a plain git daemon; "
+		   "median and p90\n"
+		   "  per window, then the syncs from turn T against turns "
+		   "5-14. Repositories\n"
+		   "  go into a new folder under DIR (default $TMPDIR or /tmp), "
+		   "removed at the end.\n");
+}
+
 int main(int argc, char **argv)
 {
 	long commits = 300, window = 100;
 	int port = 19419, turn = 1000;
-	const char *only = NULL;
-	if (argc < 2) {
-		fprintf(stderr, "usage: catan-sync-bench CATAN_BINARY "
-				"[--commits N] [--window W] [--turn T] "
-				"[--port P] [--only path|git|git-nagle]\n");
+	const char *only = NULL, *parent = NULL;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+	if (argc < 2 || argv[1][0] == '-') {
+		usage(stderr);
 		return 2;
 	}
-	for (int i = 2; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--commits"))
-			commits = atol(argv[i + 1]);
-		else if (!strcmp(argv[i], "--window"))
-			window = atol(argv[i + 1]);
-		else if (!strcmp(argv[i], "--port"))
-			port = atoi(argv[i + 1]);
-		else if (!strcmp(argv[i], "--turn"))
-			turn = atoi(argv[i + 1]);
-		else if (!strcmp(argv[i], "--only"))
-			only = argv[i + 1];
+	for (int i = 2; i < argc; i += 2) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (v && !strcmp(a, "--commits"))
+			commits = atol(v);
+		else if (v && !strcmp(a, "--window"))
+			window = atol(v);
+		else if (v && !strcmp(a, "--port"))
+			port = atoi(v);
+		else if (v && !strcmp(a, "--turn"))
+			turn = atoi(v);
+		else if (v && !strcmp(a, "--only"))
+			only = v;
+		else if (v && !strcmp(a, "--dir"))
+			parent = v;
+		else {
+			usage(stderr);
+			return 2;
+		}
 	}
+	char root[4096];
+	if (bench_dir(root, sizeof root, parent, "catan-sync-bench"))
+		return 1;
 	int rc = 0;
 	if (!only || !strcmp(only, "path"))
-		rc |= run("path", argv[1], commits, window, turn, port);
+		rc |= run(root, "path", argv[1], commits, window, turn, port);
 	if (!only || !strcmp(only, "git"))
-		rc |= run("git", argv[1], commits, window, turn, port);
+		rc |= run(root, "git", argv[1], commits, window, turn, port);
 	if (!only || !strcmp(only, "git-nagle"))
-		rc |= run("git-nagle", argv[1], commits / 3, window / 3, 0,
-			  port + 1);
+		rc |= run(root, "git-nagle", argv[1], commits / 3, window / 3,
+			  0, port + 1);
+	if (bench_rmtree(root))
+		fprintf(stderr, "catan-sync-bench: cannot remove %s\n", root);
 	return rc;
 }

@@ -22,7 +22,7 @@
  * Exits 0 when every game verified (and decoded), 1 at the first failure,
  * naming the game, the commit and the reason; 2 on bad arguments.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchdir.h"
 #include "catan/boardfile.h"
 #include "catan/boardgen.h"
 #include "catan/bot.h"
@@ -257,9 +258,7 @@ static int one_game(totals *tot, const char *root, long g, uint64_t base,
 done:
 	catan_store_free(s);
 	if (rc == 0 && !keep) {
-		char cmd[4200];
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-		if (system(cmd) != 0)
+		if (bench_rmtree(dir))
 			fprintf(stderr, "catan-verify-bench: cannot remove %s\n",
 				dir);
 	}

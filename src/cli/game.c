@@ -585,14 +585,6 @@ int cli_legal(const char *dir, int argc, char **argv)
 	return 0;
 }
 
-static int print_entry(const catan_log_entry *e, void *ctx)
-{
-	(void)ctx;
-	printf("%.10s %4d %-8s %s\n", e->id.hex, e->turn < 0 ? 0 : e->turn,
-	       e->author, e->subject);
-	return 0;
-}
-
 /* Opens the game of a command that takes no arguments: 0, 1 or 2. */
 static int open_plain(catan_store **s, const char *dir, int argc,
 		      const char *cmd)
@@ -602,22 +594,6 @@ static int open_plain(catan_store **s, const char *dir, int argc,
 		return 2;
 	}
 	return open_game(s, dir);
-}
-
-int cli_log(const char *dir, int argc, char **argv)
-{
-	catan_store *s = NULL;
-	(void)argv;
-	int rc = open_plain(&s, dir, argc, "log");
-	if (rc)
-		return rc;
-	catan_err err;
-	if (catan_store_log(s, print_entry, NULL, &err)) {
-		fprintf(stderr, "catan log: %s\n", err.msg);
-		rc = 1;
-	}
-	catan_store_free(s);
-	return rc;
 }
 
 int cli_verify(const char *dir, int argc, char **argv)

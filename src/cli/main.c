@@ -17,6 +17,7 @@
 #include "catan/bot.h"
 #include "catan/state.h"
 #include "cli.h"
+#include "research.h"
 
 static void usage(FILE *f)
 {
@@ -38,12 +39,18 @@ static void usage(FILE *f)
 		"[--max-interval S] [--rounds N]\n"
 		"       catan -C DIR show [--json] [REV]\n"
 		"       catan -C DIR legal --as PLAYER\n"
-		"       catan -C DIR log\n"
+		"       catan -C DIR log [REV | REV..REV] [--player P] [--json]\n"
 		"       catan -C DIR verify\n"
 		"       catan -C DIR gc\n"
-		"       catan simulate --games N --players P [--seed S] "
-		"--out DIR [--jobs J]\n"
-		"       catan stats [--csv|--json] DIR...\n"
+		"       catan simulate --games N --players P --out DIR "
+		"[--seed S] [--bots K,K,..]\n"
+		"                      [--vp N] [--board beginner|random|balanced] "
+		"[--shard K/N] [--jobs J]\n"
+		"       catan stats DIR... [--csv|--json] [--by "
+		"players|board|bots|folder]\n"
+		"                   [--summary | --histogram [--bin B]]\n"
+		"       catan report DIR... --out OUT [--by players|board|bots|"
+		"folder]\n"
 		"       catan board show FILE|beginner|random|balanced "
 		"[--json] | generate --out FILE\n"
 		"       catan render DIR [REV] --out FILE.png [--size WxH] "
@@ -330,6 +337,8 @@ int main(int argc, char **argv)
 		return cli_simulate(argc, argv);
 	if (!strcmp(cmd, "stats"))
 		return cli_stats(argc, argv);
+	if (!strcmp(cmd, "report"))
+		return cli_report(argc, argv);
 	if (!strcmp(cmd, "board"))
 		return cli_board(argc, argv);
 	if (!strcmp(cmd, "render"))
