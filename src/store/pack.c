@@ -760,7 +760,9 @@ static bool build_idx(bytes *out, idx_entry *e, size_t n,
 /*
  * Writes data into a new file `path` (read-only, as git leaves packs) by
  * way of a temporary file in dir renamed over it: a reader sees the whole
- * file or none. Returns 0 or -1 (nothing left behind).
+ * file or none. The file is fsync'ed before the rename (git's core.fsync
+ * "pack" and "pack-metadata"); the caller fsyncs dir after it. Returns 0
+ * or -1 with errno (nothing left behind).
  */
 static int write_file(const char *dir, const char *path,
 		      const unsigned char *data, size_t len)
@@ -771,16 +773,37 @@ static int write_file(const char *dir, const char *path,
 	if (fd < 0)
 		return -1;
 	size_t at = 0;
+	int e = ENOSPC; /* a write of 0 bytes: the disk is full */
 	while (at < len) {
 		ssize_t k = write(fd, data + at, len - at);
 		if (k < 0 && errno == EINTR)
 			continue;
+		if (k < 0)
+			e = errno;
 		if (k <= 0)
 			break;
 		at += (size_t)k;
 	}
-	if (fchmod(fd, 0444) || close(fd) || at < len || rename(tmp, path)) {
+	if (at < len) {
+		close(fd);
 		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	bool bad = fsync(fd) || fchmod(fd, 0444);
+	if (bad)
+		e = errno;
+	if (close(fd) && !bad) {
+		bad = true;
+		e = errno;
+	}
+	if (!bad && rename(tmp, path)) {
+		bad = true;
+		e = errno;
+	}
+	if (bad) {
+		unlink(tmp);
+		errno = e;
 		return -1;
 	}
 	return 0;
@@ -815,6 +838,11 @@ static int write_pack_files(const char *packdir, const unsigned char *pack,
 	snprintf(path, sizeof path, "%s/pack-%s.idx", packdir, hex);
 	if (write_file(packdir, path, idx.p, idx.len)) {
 		store_fail(err, "writing %s: %s", path, strerror(errno));
+		goto done;
+	}
+	/* Both names on disk before any ref points into the pack. */
+	if (store_fsync_dir(packdir)) {
+		store_fail(err, "fsync of %s: %s", packdir, strerror(errno));
 		goto done;
 	}
 	if (name)

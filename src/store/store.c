@@ -14,6 +14,7 @@
 #include <git2/sys/mempack.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -459,13 +460,34 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 		git_oid_cpy(&s->tips[player], id);
 		return 0;
 	}
-	int rc = old ? git_reference_create_matching(&r, s->repo, ref, id, 1,
-						     old, why)
-		     : git_reference_create(&r, s->repo, ref, id, 0, why);
-	git_reference_free(r);
+	/*
+	 * libgit2 takes <ref>.lock (said first in catan.lock: see
+	 * store_intent). Held by another program, it is tried again for up
+	 * to 100 ms, as git does (core.filesRefLockTimeout), and left alone.
+	 */
+	char lock[140];
+	size_t mark = s->intent_len;
+	snprintf(lock, sizeof lock, "%s.lock", ref);
+	if (store_intent(s, lock))
+		return store_fail(err, "cannot write to catan.lock: %s",
+				  strerror(errno));
+	int rc;
+	for (int tries = 0;; tries++) {
+		rc = old ? git_reference_create_matching(&r, s->repo, ref, id,
+							 1, old, why)
+			 : git_reference_create(&r, s->repo, ref, id, 0, why);
+		git_reference_free(r);
+		r = NULL;
+		if (rc != GIT_ELOCKED || tries == 10)
+			break;
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	}
+	store_intent_done(s, mark);
 	if (rc) {
 		s->tips_held = false; /* where is it now? read it again */
-		return store_git_fail(err, "moving the branch");
+		return rc == GIT_ELOCKED
+			   ? store_lock_fail(err, "moving the branch")
+			   : store_git_fail(err, "moving the branch");
 	}
 	if (s->tips_held)
 		git_oid_cpy(&s->held_tips[player], id);
@@ -502,6 +524,10 @@ int store_hold_tips(catan_store *s)
 void store_lib_init(void)
 {
 	git_libgit2_init();
+	/* What libgit2 writes (loose objects, refs, reflogs, config) is
+	 * fsync'ed, the directory after each rename too: see "Durability" in
+	 * spec/format.md. */
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
 	store_net_register();
 }
 
@@ -515,60 +541,171 @@ static catan_store *store_new(void)
 	return s;
 }
 
-/* Removes *.lock files under dir (recursively, a few levels). */
-static void clear_locks(const char *dir, int depth)
+/*
+ * Lock files (spec/format.md, "Locks"). catan never removes a lock file it
+ * cannot tell is its own: git and libgit2 take a lock by creating
+ * <file>.lock with O_EXCL and give it up by renaming it over <file>, and a
+ * stock git may hold one at any moment (git never removes another's lock
+ * either: it fails with "File exists" and leaves it to the user).
+ *
+ * What catan may leave behind when killed is known because it says so
+ * first: before a step that takes lock files, the writer appends to
+ * catan.lock (which it holds an flock on) a line "<sec>.<nsec> <path>" for
+ * each lock file the step may create, timed by the clock file timestamps
+ * are taken from, and truncates catan.lock once the step is over (the
+ * lock files renamed or removed). A path ending in "/" stands for every
+ * *.lock under that directory (a fetch through libgit2, whose ref names
+ * are not known before). A writer that finds lines there finds what a
+ * killed writer was doing, and removes such a lock file only when it was
+ * changed at or after the time of its line. A lock file older than its
+ * line was there before the dead writer's step (taken by someone else,
+ * which made that step fail) and stays.
+ */
+#define INTENT_MAX 4096
+
+/* Whether rel is a lock file name catan may have recorded. */
+static bool intent_path_ok(const char *rel, size_t n)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	if (!d || depth > 6) {
+	return n > 5 &&
+	       (!strcmp(rel + n - 5, ".lock") ||
+		(rel[n - 1] == '/' && !strncmp(rel, "refs/", 5))) &&
+	       rel[0] != '/' && !strstr(rel, "..") && !strchr(rel, '\n');
+}
+
+/* Removes path when it is a lock file changed at or after sec.nsec. */
+static void remove_if_newer(const char *path, long long sec, long nsec,
+			    int depth)
+{
+	struct stat sb;
+	size_t n = strlen(path);
+	if (lstat(path, &sb))
+		return;
+	if (S_ISDIR(sb.st_mode) && depth < 8) {
+		DIR *d = opendir(path);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			char sub[4700];
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+			remove_if_newer(sub, sec, nsec, depth + 1);
+		}
 		if (d)
 			closedir(d);
 		return;
 	}
-	while ((e = readdir(d))) {
-		char path[4096];
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		size_t n = strlen(e->d_name);
-		struct stat sb;
-		if (lstat(path, &sb))
-			continue;
-		if (S_ISDIR(sb.st_mode))
-			clear_locks(path, depth + 1);
-		else if (n > 5 && !strcmp(e->d_name + n - 5, ".lock"))
-			unlink(path);
+	if (S_ISREG(sb.st_mode) && n > 5 && !strcmp(path + n - 5, ".lock") &&
+	    (sb.st_ctim.tv_sec > sec ||
+	     (sb.st_ctim.tv_sec == sec && sb.st_ctim.tv_nsec >= nsec)))
+		unlink(path);
+}
+
+int store_intent(catan_store *s, const char *rel)
+{
+	char line[600];
+	struct timespec ts;
+	if (s->lock_fd < 0 || s->readonly)
+		return 0;
+	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+	int n = snprintf(line, sizeof line, "%lld.%09ld %s\n",
+			 (long long)ts.tv_sec, ts.tv_nsec, rel);
+	if (n <= 0 || n >= (int)sizeof line ||
+	    s->intent_len + (size_t)n > INTENT_MAX)
+		return -1;
+	if (pwrite(s->lock_fd, line, (size_t)n, (off_t)s->intent_len) != n)
+		return -1;
+	s->intent_len += (size_t)n;
+	return 0;
+}
+
+void store_intent_done(catan_store *s, size_t mark)
+{
+	if (s->lock_fd >= 0 && s->intent_len > mark) {
+		(void)!ftruncate(s->lock_fd, (off_t)mark);
+		s->intent_len = mark;
 	}
-	closedir(d);
+}
+
+/*
+ * Removes the lock files the lines of catan.lock name that a killed
+ * writer left (see above), then empties it. Holds the flock.
+ */
+static void recover_intents(catan_store *s)
+{
+	char buf[INTENT_MAX + 1], path[4700];
+	const char *gitdir = git_repository_path(s->repo);
+	ssize_t len = pread(s->lock_fd, buf, INTENT_MAX, 0);
+	if (len <= 0)
+		return;
+	buf[len] = '\0';
+	for (char *line = buf, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		long long sec;
+		long nsec;
+		int at = 0;
+		*nl = '\0';
+		if (sscanf(line, "%lld.%ld %n", &sec, &nsec, &at) != 2 || !at ||
+		    !intent_path_ok(line + at, strlen(line + at)))
+			continue;
+		snprintf(path, sizeof path, "%s%s", gitdir, line + at);
+		remove_if_newer(path, sec, nsec, 0);
+	}
+	(void)!ftruncate(s->lock_fd, 0);
 }
 
 /*
  * One catan process writes a repository at a time: the writer holds an
  * exclusive flock on <gitdir>/catan.lock, which the kernel releases when
- * the process dies, even by kill -9. So a ref or config lock file found
- * while holding it was left by a process that died mid-write (git's own
- * lock files are never cleaned up by a crash) and is removed: the move it
- * guarded either happened (rename done) or did not.
+ * the process dies, even by kill -9; then it removes what a killed writer
+ * left (recover_intents). A reader (readonly) takes a shared flock, and
+ * only when catan.lock is there: it creates nothing and removes nothing.
  */
-int store_lock(catan_store *s, catan_err *err)
+int store_lock(catan_store *s, bool readonly, catan_err *err)
 {
 	char path[4096];
 	const char *gitdir = git_repository_path(s->repo);
 	snprintf(path, sizeof path, "%scatan.lock", gitdir);
+	s->readonly = readonly;
+	if (readonly) {
+		s->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (s->lock_fd < 0 && errno == ENOENT)
+			return 0;
+		if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_SH))
+			return store_fail(err, "cannot lock %s: %s", path,
+					  strerror(errno));
+		return 0;
+	}
 	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX))
-		return store_fail(err, "cannot lock %s", path);
-	snprintf(path, sizeof path, "%srefs", gitdir);
-	clear_locks(path, 0);
-	static const char *const top[] = {"packed-refs.lock", "config.lock",
-					  "HEAD.lock"};
-	for (int i = 0; i < 3; i++) {
-		snprintf(path, sizeof path, "%s%s", gitdir, top[i]);
-		unlink(path);
-	}
-	snprintf(path, sizeof path, "%slogs", gitdir);
-	clear_locks(path, 0);
+		return store_fail(err, "cannot lock %s: %s", path,
+				  strerror(errno));
+	recover_intents(s);
 	return 0;
+}
+
+int store_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+int store_lock_fail(catan_err *err, const char *what)
+{
+	const git_error *e = git_error_last();
+	const char *msg = e && e->message ? e->message : "";
+	const char *q = strstr(msg, "'"), *q2 = q ? strstr(q + 1, "'") : NULL;
+	if (!q2)
+		return store_git_fail(err, what);
+	return store_fail(err,
+			  "%s: %.*s: File exists. Another git process seems to "
+			  "be running in this repository; if none is, remove "
+			  "the file",
+			  what, (int)(q2 - q - 1), q + 1);
 }
 
 /*
@@ -667,11 +804,20 @@ int catan_store_flush(catan_store *s, catan_err *err)
 	 * pack, its index, HEAD, config and packed-refs. Later moves write
 	 * loose refs again, as git does.
 	 */
+	size_t mark = s->intent_len;
+	if (store_intent(s, "packed-refs.lock") ||
+	    store_intent(s, "refs/heads/")) {
+		store_fail(err, "cannot write to catan.lock: %s",
+			   strerror(errno));
+		goto done;
+	}
 	if (git_repository_refdb(&refdb, s->repo) ||
 	    git_refdb_compress(refdb)) {
+		store_intent_done(s, mark);
 		store_git_fail(err, "packing the branches");
 		goto done;
 	}
+	store_intent_done(s, mark);
 	{
 		char dir[4096];
 		snprintf(dir, sizeof dir, "%srefs/heads",
@@ -776,7 +922,7 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		goto done;
 	}
 	store_drop_template(git_repository_path(s->repo));
-	if (store_lock(s, err))
+	if (store_lock(s, false, err))
 		goto done;
 	reflog_ident(s);
 	/*
@@ -857,6 +1003,12 @@ done:
 
 int catan_store_open(catan_store **out, const char *path, catan_err *err)
 {
+	return catan_store_open_ext(out, path, false, err);
+}
+
+int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
+			 catan_err *err)
+{
 	catan_store *s = NULL;
 	catan_files files;
 	catan_codec_error ce;
@@ -874,7 +1026,7 @@ int catan_store_open(catan_store **out, const char *path, catan_err *err)
 		store_git_fail(err, "opening the game repository");
 		goto done;
 	}
-	if (store_lock(s, err))
+	if (store_lock(s, readonly, err))
 		goto done;
 	reflog_ident(s);
 	if (git_repository_odb(&s->odb, s->repo)) {

@@ -40,8 +40,15 @@ struct catan_store {
 	git_oid game_tree; /* id of game/, shared by every state tree */
 	catan_time_mode time;
 
-	/* Exclusive lock on <gitdir>/catan.lock for the handle's lifetime. */
+	/*
+	 * Exclusive lock on <gitdir>/catan.lock for the handle's lifetime
+	 * (shared when readonly; -1 for a reader of a repository without
+	 * one). intent_len: the bytes of lock-file lines written to it
+	 * (store_intent).
+	 */
 	int lock_fd;
+	bool readonly;
+	size_t intent_len;
 
 	/* Batch mode (simulation): objects in memory, tips in memory. */
 	bool batch;
@@ -111,10 +118,39 @@ struct catan_store {
 void store_sync_free(catan_store *s);
 
 /*
- * Takes the repository's writer lock (blocking) and clears lock files a
- * killed catan process left behind. Returns 0 or -1.
+ * Takes the repository's writer lock (blocking) and removes the lock files
+ * a killed catan writer left behind, those it recorded with store_intent
+ * (never any other). readonly: a shared lock, nothing created or removed.
+ * Returns 0 or -1.
  */
-int store_lock(catan_store *s, catan_err *err);
+int store_lock(catan_store *s, bool readonly, catan_err *err);
+
+/*
+ * Records in catan.lock, before a step that may create the lock file rel
+ * (a path under the git directory, ending in ".lock"), that catan is about
+ * to take it: a writer that finds it there after a crash may remove it
+ * (spec/format.md, "Locks"). No-op for a reader. Returns 0 or -1 (errno).
+ */
+int store_intent(catan_store *s, const char *rel);
+
+/*
+ * The step is over (its lock files renamed or removed): forgets the lines
+ * recorded since s->intent_len was `mark`. Cannot fail.
+ */
+void store_intent_done(catan_store *s, size_t mark);
+
+/*
+ * Fills err for a lock held by someone else, naming the lock file from
+ * libgit2's last error (as git says it: "File exists", remove it if no
+ * git process runs). Returns -1.
+ */
+int store_lock_fail(catan_err *err, const char *what);
+
+/*
+ * fsync of the directory `dir`, after a file in it was created or renamed:
+ * the entry itself survives a power loss then. Returns 0 or -1 (errno).
+ */
+int store_fsync_dir(const char *dir);
 
 /*
  * Removes what repository init copied from git's template (sample hooks,

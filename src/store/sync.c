@@ -1035,8 +1035,8 @@ static int open_log(catan_store *s, const char *ref, bool all)
  * Appends the line git and libgit2 write for a move to an open reflog,
  * dated `now` at `off` minutes from UTC.
  */
-static void log_move(catan_store *s, int fd, const git_oid *old,
-		     const git_oid *id, time_t now, long off)
+static int log_move(catan_store *s, int fd, const git_oid *old,
+		    const git_oid *id, time_t now, long off)
 {
 	char line[512], ohex[GIT_OID_HEXSZ + 1], nhex[GIT_OID_HEXSZ + 1];
 	git_oid_tostr(ohex, sizeof ohex, old);
@@ -1045,8 +1045,9 @@ static void log_move(catan_store *s, int fd, const git_oid *old,
 			   "%s %s %s %lld %c%02ld%02ld\tcatan sync\n", ohex,
 			   nhex, s->ident, (long long)now, off < 0 ? '-' : '+',
 			   labs(off) / 60, labs(off) % 60);
-	if (len > 0 && len < (int)sizeof line)
-		(void)!write(fd, line, (size_t)len);
+	if (len <= 0 || len >= (int)sizeof line)
+		return -1;
+	return write(fd, line, (size_t)len) == len ? 0 : -1;
 }
 
 /* A record of packed-refs: "<hex> <name>\n" and any "^<hex>\n" after it. */
@@ -1083,8 +1084,11 @@ typedef struct log_opts {
  * reflogs of the branches among t are appended to before the rename, as
  * libgit2 does (a crash in between leaves each log one forward move ahead
  * of its branch, which verify accepts, and the next sync moves them).
+ * Durable as git makes it (core.fsync): the lock file and the logs are
+ * fsync'ed before the rename, the directory after it.
  * Returns 0; -1 when packed-refs is locked or not in git's format, or
- * cannot be written: nothing moved then.
+ * cannot be written: nothing moved then (but when only the directory's
+ * fsync failed: moved, not known to be on disk).
  */
 static int packed_rewrite(catan_store *s, const tracking *t, int n,
 			  bool at_old, const log_opts *lo, char *why,
@@ -1099,10 +1103,21 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 	bool peeled = true, fully = true; /* (a new file: git's traits) */
 	snprintf(path, sizeof path, "%spacked-refs", gitdir);
 	snprintf(lock, sizeof lock, "%spacked-refs.lock", gitdir);
+	size_t mark = s->intent_len;
+	if (store_intent(s, "packed-refs.lock")) {
+		snprintf(why, whylen, "cannot write to catan.lock: %s",
+			 strerror(errno));
+		return -1;
+	}
 	fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
-		snprintf(why, whylen, "cannot create %.300s: %s", lock,
-			 strerror(errno));
+		snprintf(why, whylen,
+			 "cannot create %.300s: %s%s", lock, strerror(errno),
+			 errno == EEXIST ? " (another git process seems to "
+					   "be running in this repository; "
+					   "if none is, remove the file)"
+					 : "");
+		store_intent_done(s, mark);
 		return -1;
 	}
 	snprintf(why, whylen, "cannot read or write %.300s", path);
@@ -1191,6 +1206,10 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 				rec[i].name);
 		}
 	}
+	if (fflush(w) || fsync(fileno(w))) {
+		fclose(w);
+		goto done;
+	}
 	if (fclose(w))
 		goto done;
 	for (int k = 0; k < n && lo; k++) {
@@ -1198,22 +1217,43 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 			continue;
 		int log = open_log(s, t[k].ref, lo->all != 0);
 		if (log >= 0) {
-			log_move(s, log, &t[k].old, &t[k].id, lo->now, lo->off);
+			int bad = log_move(s, log, &t[k].old, &t[k].id, lo->now,
+					   lo->off) ||
+				  fsync(log);
 			close(log);
+			if (bad) {
+				snprintf(why, whylen,
+					 "cannot write the reflog of %.200s: "
+					 "%s",
+					 t[k].ref, strerror(errno));
+				goto done_why;
+			}
 		}
 	}
 	if (rename(lock, path))
 		goto done;
+	lock[0] = '\0'; /* renamed: no longer ours to remove */
+	if (store_fsync_dir(gitdir)) {
+		snprintf(why, whylen, "cannot fsync %.300s: %s", gitdir,
+			 strerror(errno));
+		goto done_why;
+	}
 	rc = 0;
-	goto done;
+	goto done_why;
 bad:
 	snprintf(why, whylen, "%.300s is not in git's format", path);
+	goto done_why;
 done:
+	snprintf(why, whylen, "cannot read or write %.300s: %s", path,
+		 strerror(errno));
+done_why:
 	if (rc) {
 		if (fd >= 0)
 			close(fd);
-		unlink(lock);
+		if (lock[0])
+			unlink(lock);
 	}
+	store_intent_done(s, mark);
 	free(rec);
 	free(old);
 	return rc;
@@ -1530,9 +1570,14 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 		}
 		s->peers[t[k].peer].tracked_known[t[k].player] = false;
 		s->peers[t[k].peer].packed[t[k].player] = false;
-		if (git_reference_create(&r, s->repo, t[k].ref, &t[k].id, 1,
+		char lock[300];
+		size_t mark = s->intent_len;
+		snprintf(lock, sizeof lock, "%s.lock", t[k].ref);
+		if (store_intent(s, lock) == 0 &&
+		    git_reference_create(&r, s->repo, t[k].ref, &t[k].id, 1,
 					 "catan sync") == 0)
 			git_reference_free(r);
+		store_intent_done(s, mark);
 	}
 	return 0;
 }
@@ -1592,12 +1637,24 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	memset(rep, 0, sizeof *rep);
 	if (s->batch)
 		return store_fail(err, "cannot sync in batch mode");
+	/*
+	 * The lock files of refs/catan/ (quarantine and held-back records,
+	 * catan's own) are said in catan.lock for the whole sync; the others
+	 * at each write (see store_intent).
+	 */
+	size_t mark = s->intent_len;
+	if (store_intent(s, "refs/catan/"))
+		return store_fail(err, "cannot write to catan.lock: %s",
+				  strerror(errno));
 	/* One reading of the configuration for the whole sync. */
-	if (git_repository_config_snapshot(&cfg, s->repo))
+	if (git_repository_config_snapshot(&cfg, s->repo)) {
+		store_intent_done(s, mark);
 		return store_git_fail(err, "reading the configuration");
+	}
 	if (nremotes == 0) {
 		if (git_remote_list(&all, s->repo)) {
 			git_config_free(cfg);
+			store_intent_done(s, mark);
 			return store_git_fail(err, "listing remotes");
 		}
 		remotes = (const char *const *)all.strings;
@@ -1651,9 +1708,21 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
 		bool changed = false;
+		char tracked[300];
+		snprintf(tracked, sizeof tracked, "refs/remotes/%s/",
+			 remotes[i]);
+		size_t fmark = s->intent_len;
+		int fetched = 0;
+		if (pend[i].fast != 0 && store_intent(s, tracked))
+			fetched = store_fail(&ferr, "cannot write to "
+						    "catan.lock: %s",
+					     strerror(errno));
+		else if (pend[i].fast != 0)
+			fetched = fetch_remote(s, remotes[i], &changed, &ferr);
+		store_intent_done(s, fmark);
 		if (pend[i].fast == 0) {
 			rep->fetched++;
-		} else if (fetch_remote(s, remotes[i], &changed, &ferr)) {
+		} else if (fetched) {
 			/* An unreachable peer is not an error: play goes on. */
 			note(rep, "could not reach %s: %s", remotes[i],
 			     ferr.msg);
@@ -1694,6 +1763,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	/* Only a sync that brought packs can have made too many. */
 	if (rc == 0 && s->packs_added)
 		repack_if_needed(s, 16);
+	store_intent_done(s, mark);
 	return rc;
 }
 
