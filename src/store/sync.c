@@ -1797,9 +1797,13 @@ int catan_store_remote_push(catan_store *s, const char *name, bool on,
 		return store_git_fail(err, "no such remote");
 	git_remote_free(r);
 	snprintf(key, sizeof key, "remote.%s.catanpush", name);
-	if (git_repository_config(&cfg, s->repo) ||
-	    git_config_set_bool(cfg, key, on))
+	size_t mark = s->intent_len;
+	if (store_intent(s, "config.lock"))
+		rc = store_fail(err, "cannot write to catan.lock");
+	else if (git_repository_config(&cfg, s->repo) ||
+		 git_config_set_bool(cfg, key, on))
 		rc = store_git_fail(err, "configuring the remote");
+	store_intent_done(s, mark);
 	git_config_free(cfg);
 	return rc;
 }
@@ -1813,7 +1817,12 @@ int catan_store_remote_add(catan_store *s, const char *name, const char *url,
 	    !strcmp(name, "quarantine"))
 		return store_fail(err, "\"%s\" is not a valid remote name",
 				  name);
-	if (git_remote_create(&r, s->repo, name, url))
+	size_t mark = s->intent_len;
+	if (store_intent(s, "config.lock"))
+		return store_fail(err, "cannot write to catan.lock");
+	int rc = git_remote_create(&r, s->repo, name, url);
+	store_intent_done(s, mark);
+	if (rc)
 		return store_git_fail(err, "adding the remote");
 	git_remote_free(r);
 	return 0;
@@ -1838,9 +1847,14 @@ int catan_store_set_me(catan_store *s, int player, catan_err *err)
 	int rc = 0;
 	if (player < 0 || player >= s->game.opt.nplayers)
 		return store_fail(err, "no such player");
-	if (git_repository_config(&cfg, s->repo) ||
-	    git_config_set_string(cfg, "catan.me", s->game.names.name[player]))
+	size_t mark = s->intent_len;
+	if (store_intent(s, "config.lock"))
+		rc = store_fail(err, "cannot write to catan.lock");
+	else if (git_repository_config(&cfg, s->repo) ||
+		 git_config_set_string(cfg, "catan.me",
+				       s->game.names.name[player]))
 		rc = store_git_fail(err, "recording who plays here");
+	store_intent_done(s, mark);
 	git_config_free(cfg);
 	return rc;
 }
