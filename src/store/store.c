@@ -6,7 +6,7 @@
  * the layout is fixed and small, and hashing without writing lets verify
  * compare tree ids without touching the object database.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 
 #include "pack.h"
 #include "store_internal.h"
@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -694,6 +695,39 @@ int store_fsync_dir(const char *dir)
 	return rc;
 }
 
+static int fsync_one(const char *p, const struct stat *sb, int flag,
+		     struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag != FTW_F && flag != FTW_DP)
+		return 0;
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+int store_fsync_repo(const char *path, catan_err *err)
+{
+	char parent[4096];
+	snprintf(parent, sizeof parent, "%s", path);
+	char *sl = strrchr(parent, '/');
+	if (sl && sl != parent)
+		*sl = '\0';
+	else
+		snprintf(parent, sizeof parent, "%s", sl ? "/" : ".");
+	if (nftw(path, fsync_one, 16, FTW_DEPTH | FTW_PHYS) ||
+	    store_fsync_dir(parent))
+		return store_fail(err, "cannot fsync %s: %s", path,
+				  strerror(errno));
+	return 0;
+}
+
 int store_lock_fail(catan_err *err, const char *what)
 {
 	const git_error *e = git_error_last();
@@ -990,6 +1024,9 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		goto done;
 	}
 	git_oid_cpy(&s->genesis, &commit_id);
+	/* (A batch-created game is written, fsync'ed, by its flush.) */
+	if (!batch && store_fsync_repo(path, err))
+		goto done;
 	rc = 0;
 done:
 	git_config_free(cfg);

@@ -153,6 +153,14 @@ int store_lock_fail(catan_err *err, const char *what);
 int store_fsync_dir(const char *dir);
 
 /*
+ * fsync of every file and directory of the new repository at path, and of
+ * the directory holding it: what libgit2 writes when it makes a repository
+ * (HEAD, config) is not fsync'ed, and a repository made by create or join
+ * is reported done. Returns 0, or -1 with err.
+ */
+int store_fsync_repo(const char *path, catan_err *err);
+
+/*
  * Removes what repository init copied from git's template (sample hooks,
  * info/, description, empty refs/tags and objects/info): a game uses none.
  */

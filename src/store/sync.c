@@ -2005,7 +2005,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		goto done;
 	}
 	if (catan_store_set_me(s, who, err) ||
-	    catan_store_adopt(s, "origin", rep, err)) {
+	    catan_store_adopt(s, "origin", rep, err) ||
+	    store_fsync_repo(path, err)) {
 		catan_store_free(s);
 		goto done;
 	}
