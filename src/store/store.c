@@ -573,7 +573,10 @@ static bool intent_path_ok(const char *rel, size_t n)
 	       rel[0] != '/' && !strstr(rel, "..") && !strchr(rel, '\n');
 }
 
-/* Removes path when it is a lock file changed at or after sec.nsec. */
+/*
+ * Removes path when it is a lock file changed at or after sec.nsec; a
+ * directory (a line ending in "/", depth 0) the same way, file by file.
+ */
 static void remove_if_newer(const char *path, long long sec, long nsec,
 			    int depth)
 {
@@ -581,7 +584,7 @@ static void remove_if_newer(const char *path, long long sec, long nsec,
 	size_t n = strlen(path);
 	if (lstat(path, &sb))
 		return;
-	if (S_ISDIR(sb.st_mode) && depth < 8) {
+	if (S_ISDIR(sb.st_mode) && depth >= 0 && depth < 8) {
 		DIR *d = opendir(path);
 		struct dirent *e;
 		while (d && (e = readdir(d))) {
@@ -647,8 +650,9 @@ static void recover_intents(catan_store *s)
 		if (sscanf(line, "%lld.%ld %n", &sec, &nsec, &at) != 2 || !at ||
 		    !intent_path_ok(line + at, strlen(line + at)))
 			continue;
+		size_t n = strlen(line + at);
 		snprintf(path, sizeof path, "%s%s", gitdir, line + at);
-		remove_if_newer(path, sec, nsec, 0);
+		remove_if_newer(path, sec, nsec, line[at + n - 1] == '/' ? 0 : -1);
 	}
 	(void)!ftruncate(s->lock_fd, 0);
 }
