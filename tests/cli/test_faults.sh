@@ -2,7 +2,7 @@
 # Durability and I/O faults. (1) act, sync, gc and join fsync each file
 # before renaming it into place and its directory after (see order).
 # (2) I/O faults (strace --inject): during a commit (catan act), a sync, a gc
-# and a join, the N-th write, fsync, fdatasync, rename or link (libgit2
+# and a join, the N-th write, fsync, fdatasync, syncfs, rename or link (libgit2
 # renames by link) fails with ENOSPC or EIO, for N = 1..k in turn (k the
 # number of such calls the command makes; past 8 calls every
 # ceil(k/8)-th one, and the last: MAX_PER_SYSCALL; 0 runs (1) only). Each run starts from the same copy of
@@ -56,26 +56,37 @@ tips() { git -C "$1" for-each-ref --format='%(objectname)' refs/heads/; }
 #    next ref is renamed.
 order() { # trace file [late]: prints what is wrong, nothing when all is well
 	# (late: a new repository, reported only at the end: a file may be
-	# fsync'ed after its rename, before the command ends)
+	# fsync'ed after its rename, before the command ends.) A loose object
+	# may be linked into place first and flushed later with the others
+	# of its action (one syncfs, git's core.fsyncMethod=batch), but before
+	# any ref moves.
 	awk -v late="${2:-0}" '
 	function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
 	/^[0-9]+ +(fsync|fdatasync)\([0-9]+</ {
 		match($0, /<[^>]*>/); p = substr($0, RSTART + 1, RLENGTH - 2)
 		synced[p] = 1; delete dirty[p]; delete unsynced[p]; dsync[p] = NR; next }
+	/^[0-9]+ +syncfs\(.* = 0$/ {
+		allsync = NR; for (o in pending) delete pending[o]
+		for (l in dirty) delete dirty[l]; for (u in unsynced) delete unsynced[u]; next }
 	/^[0-9]+ +write\([0-9]+<[^>]*\/logs\// {
 		match($0, /<[^>]*>/); dirty[substr($0, RSTART + 1, RLENGTH - 2)] = 1; next }
 	/^[0-9]+ +(rename|link)\(".*= 0$/ {
-		split($0, q, "\""); src = q[2]; dst = q[4]
+		split($0, q, "\""); src = q[2]; dst = q[4]; moved[dst] = NR
+		if (dst ~ /\/objects\/[0-9a-f][0-9a-f]\//) { if (!synced[src]) pending[dst] = 1; next }
 		if (!synced[src] && !late) print "not fsynced before it was renamed: " dst
 		if (!synced[src] && late) unsynced[dst] = 1
-		for (l in dirty) if (dst ~ /\/refs\/|packed-refs$/) print "reflog not fsynced before the ref moved: " l
-		moved[dst] = NR }
-	END { for (d in moved) if (dsync[dir(d)] < moved[d]) print "directory not fsynced after: " d
-	      for (d in unsynced) print "never fsynced: " d }
+		if (dst ~ /\/refs\/|packed-refs$/) {
+			for (l in dirty) print "reflog not fsynced before the ref moved: " l
+			for (o in pending) print "object not on disk before the ref moved: " o
+		} }
+	END { for (d in moved) if (dsync[dir(d)] < moved[d] && allsync < moved[d] && d !~ /\/objects\/[0-9a-f][0-9a-f]\//)
+			print "directory not fsynced after: " d
+	      for (d in unsynced) print "never fsynced: " d
+	      for (o in pending) if (late) print "object never flushed: " o }
 	' "$1" | sort -u
 }
 fresh_base() { rm -rf "$tmp/c"; cp -a "$b" "$tmp/c"; }
-tr() { strace -f -y -o "$tmp/trace" -e trace=fsync,fdatasync,write,rename,link "$@" >/dev/null 2>&1; }
+tr() { strace -f -y -o "$tmp/trace" -e trace=fsync,fdatasync,syncfs,write,rename,link "$@" >/dev/null 2>&1; }
 fresh_base
 tr $catan -C "$tmp/c/$me" act --as $me $action || fail "act"
 bad=$(order "$tmp/trace"); [[ -z $bad ]] || fail "act: $bad"
@@ -179,7 +190,7 @@ cmd() {
 }
 
 for op in act sync gc join; do
-	for f in write:ENOSPC write:EIO fsync:EIO fdatasync:EIO rename:ENOSPC link:EIO; do
+	for f in write:ENOSPC write:EIO fsync:EIO fdatasync:EIO syncfs:EIO rename:ENOSPC link:EIO; do
 		run $op "${f%%:*}" "${f##*:}"
 	done
 done
