@@ -87,6 +87,9 @@ struct catan_store {
 
 	/* "name <email>" of reflog lines (user.name, user.email or unknown). */
 	char ident[256];
+	/* core.logAllRefUpdates is true or always: a missing reflog of a
+	 * branch is made when it moves (write_ref in store.c). */
+	bool log_all;
 
 	/*
 	 * The states of the last commits sync verified: the next sync's
@@ -151,6 +154,16 @@ int store_lock_fail(catan_err *err, const char *what);
  * the entry itself survives a power loss then. Returns 0 or -1 (errno).
  */
 int store_fsync_dir(const char *dir);
+
+/*
+ * syncfs of the file system holding the repository: every file written
+ * so far (and the directories they are in) on disk, for one flush of the
+ * disk's cache. Returns 0 or -1 (errno).
+ */
+int store_syncfs(catan_store *s);
+
+/* The same for the file system holding the directory dir. */
+int store_syncfs_dir(const char *dir);
 
 /*
  * fsync of every file and directory of the new repository at path, and of

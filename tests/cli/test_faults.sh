@@ -64,17 +64,20 @@ order() { # trace file [late]: prints what is wrong, nothing when all is well
 	function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
 	/^[0-9]+ +(fsync|fdatasync)\([0-9]+</ {
 		match($0, /<[^>]*>/); p = substr($0, RSTART + 1, RLENGTH - 2)
-		synced[p] = 1; delete dirty[p]; delete unsynced[p]; dsync[p] = NR; next }
+		synced[p] = NR; delete dirty[p]; delete unsynced[p]; dsync[p] = NR; next }
 	/^[0-9]+ +syncfs\(.* = 0$/ {
 		allsync = NR; for (o in pending) delete pending[o]
+		for (p in wrote) synced[p] = NR
 		for (l in dirty) delete dirty[l]; for (u in unsynced) delete unsynced[u]; next }
-	/^[0-9]+ +write\([0-9]+<[^>]*\/logs\// {
-		match($0, /<[^>]*>/); dirty[substr($0, RSTART + 1, RLENGTH - 2)] = 1; next }
+	/^[0-9]+ +write\([0-9]+</ {
+		match($0, /<[^>]*>/); p = substr($0, RSTART + 1, RLENGTH - 2)
+		wrote[p] = NR; if (p ~ /\/logs\//) dirty[p] = 1; next }
 	/^[0-9]+ +(rename|link)\(".*= 0$/ {
 		split($0, q, "\""); src = q[2]; dst = q[4]; moved[dst] = NR
-		if (dst ~ /\/objects\/[0-9a-f][0-9a-f]\//) { if (!synced[src]) pending[dst] = 1; next }
-		if (!synced[src] && !late) print "not fsynced before it was renamed: " dst
-		if (!synced[src] && late) unsynced[dst] = 1
+		ok = synced[src] > 0 && synced[src] >= wrote[src]
+		if (dst ~ /\/objects\/[0-9a-f][0-9a-f]\//) { if (!ok) pending[dst] = 1; next }
+		if (!ok && !late) print "not fsynced before it was renamed: " dst
+		if (!ok && late) unsynced[dst] = 1
 		if (dst ~ /\/refs\/|packed-refs$/) {
 			for (l in dirty) print "reflog not fsynced before the ref moved: " l
 			for (o in pending) print "object not on disk before the ref moved: " o
