@@ -892,20 +892,6 @@ int store_fsync_repo(const char *path, catan_err *err)
 	return 0;
 }
 
-int store_lock_fail(catan_err *err, const char *what)
-{
-	const git_error *e = git_error_last();
-	const char *msg = e && e->message ? e->message : "";
-	const char *q = strstr(msg, "'"), *q2 = q ? strstr(q + 1, "'") : NULL;
-	if (!q2)
-		return store_git_fail(err, what);
-	return store_fail(err,
-			  "%s: %.*s: File exists. Another git process seems to "
-			  "be running in this repository; if none is, remove "
-			  "the file",
-			  what, (int)(q2 - q - 1), q + 1);
-}
-
 /*
  * The name and e-mail address reflog lines carry, read once: libgit2
  * otherwise reads the whole configuration again for every ref it moves

@@ -143,13 +143,6 @@ int store_intent(catan_store *s, const char *rel);
 void store_intent_done(catan_store *s, size_t mark);
 
 /*
- * Fills err for a lock held by someone else, naming the lock file from
- * libgit2's last error (as git says it: "File exists", remove it if no
- * git process runs). Returns -1.
- */
-int store_lock_fail(catan_err *err, const char *what);
-
-/*
  * fsync of the directory `dir`, after a file in it was created or renamed:
  * the entry itself survives a power loss then. Returns 0 or -1 (errno).
  */
