@@ -1109,7 +1109,14 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 			 strerror(errno));
 		return -1;
 	}
-	fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	/* Held by another program: tried again for up to 1 s, as git does
+	 * (core.packedRefsTimeout), and left alone. */
+	for (int ms = 1, waited = 0;; waited += ms, ms *= 2) {
+		fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST || waited >= 1000)
+			break;
+		nanosleep(&(struct timespec){0, ms * 1000000L}, NULL);
+	}
 	if (fd < 0) {
 		snprintf(why, whylen,
 			 "cannot create %.300s: %s%s", lock, strerror(errno),

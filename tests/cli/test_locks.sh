@@ -6,7 +6,8 @@
 # and another ref's): every catan command keeps them; one that needs a
 # held lock fails naming it, and git then finishes its transaction. (2) A
 # catan killed (strace, SIGKILL) holding its own lock file: the next
-# writer removes that one and goes on, and still keeps git's.
+# writer removes that one and goes on, and still keeps git's. (3) A sync
+# and git's packed-refs.lock: named and kept, or waited for up to 1 s.
 # Usage: test_locks.sh CATAN_BINARY
 set -euo pipefail
 catan=$1
@@ -132,4 +133,27 @@ if strace -o /dev/null true 2>/dev/null; then
 else
 	echo "# skipped 2: strace cannot trace here"
 fi
+# 3. packed-refs.lock held by git while a sync would rewrite packed-refs:
+#    held throughout, the lock stays as it was (the sync moves the one
+#    branch it adopts as a loose ref instead, as git would, or fails
+#    naming the lock); released within a second, the sync waits for it
+#    (git's core.packedRefsTimeout) and writes packed-refs.
+for p in red blue; do $catan -C "$tmp/$p" sync >/dev/null; $catan -C "$tmp/$p" step >/dev/null; done
+$catan -C "$tmp/blue" sync >/dev/null
+$catan -C "$tmp/blue" step >/dev/null
+cp -a "$tmp/red" "$tmp/red2"
+echo "git's" >"$tmp/red/packed-refs.lock"
+$catan -C "$tmp/red" sync >"$tmp/out" 2>&1 || grep -q "packed-refs.lock" "$tmp/out" ||
+	fail "the sync does not name packed-refs.lock: $(cat "$tmp/out")"
+[[ $(cat "$tmp/red/packed-refs.lock") == "git's" ]] || fail "git's packed-refs.lock changed"
+rm "$tmp/red/packed-refs.lock"
+$catan -C "$tmp/red" verify >/dev/null || fail "verify after a sync past packed-refs.lock"
+echo "git's" >"$tmp/red2/packed-refs.lock"
+(sleep 0.3; rm "$tmp/red2/packed-refs.lock") &
+$catan -C "$tmp/red2" sync >"$tmp/out" 2>&1 || fail "sync did not wait for packed-refs.lock: $(cat "$tmp/out")"
+wait
+grep -q "adopted" "$tmp/out" || fail "the sync that waited adopted nothing: $(cat "$tmp/out")"
+[[ ! -e $tmp/red2/refs/heads/blue ]] || fail "the sync did not wait: blue moved as a loose ref"
+$catan -C "$tmp/red2" verify >/dev/null || fail "verify after the sync that waited"
+ok "packed-refs.lock held by git: kept as it was; released within a second, the sync waits and writes packed-refs"
 echo "$passed passed, 0 failed"
