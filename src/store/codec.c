@@ -698,6 +698,32 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 					 "desert is left out)");
 		b->robber_start = (uint8_t)t;
 	}
+	/*
+	 * Last guard, as for the state: the text must be exactly what
+	 * encoding gives. (The lines above read coordinates with %d, which
+	 * takes -0, +1 and 01, and a harbour by either hex of its edge.)
+	 */
+	catan_files again;
+	catan_files_init(&again);
+	if (catan_codec_encode_game(&again, out)) {
+		catan_files_free(&again);
+		snprintf(err->msg, sizeof err->msg, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < again.n; i++) {
+		const catan_file *f = catan_files_get(in, again.file[i].path);
+		if (!f || f->len != again.file[i].len ||
+		    memcmp(f->data, again.file[i].data, f->len)) {
+			snprintf(err->path, sizeof err->path, "%s",
+				 again.file[i].path);
+			err->line = 0;
+			snprintf(err->msg, sizeof err->msg,
+				 "not in canonical form (re-encoding differs)");
+			catan_files_free(&again);
+			return -1;
+		}
+	}
+	catan_files_free(&again);
 	return 0;
 }
 

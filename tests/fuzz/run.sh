@@ -6,7 +6,7 @@
 # runs. A crash input lands in WORK_CORPUS/../artifacts/<target>/; keep it
 # as tests/fuzz/regress/<target>/ once the bug is fixed. The last line of
 # libFuzzer's output (executions, rate) is printed as "fuzz: ..." and the
-# exit status is libFuzzer's.
+# exit status is libFuzzer's; that line is also kept in WORK_CORPUS.summary.
 set -euo pipefail
 fuzzer=$1 seeds=$2 work=$3 seconds=$4
 shift 4
@@ -25,7 +25,7 @@ set -e
 end=$(date +%s)
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 echo "fuzz: $target: ${runs:-?} executions in $((end - start)) s, exit $rc" \
-	"(log $log)"
+	"(log $log)" | tee "${log%.log}.summary"
 if ((rc != 0)); then
 	grep -E 'ERROR|invariant|SUMMARY|Test unit written' "$log" | head -20
 fi
