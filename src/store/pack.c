@@ -1010,8 +1010,9 @@ int store_pack_merge(const char *packdir, const char *const *stems, int n,
 						    : ((ofs + 1) << 7) |
 							  (c & 127u);
 				}
+				/* (0 would name the entry itself.) */
 				const src_entry *b =
-				    ofs <= e[i].offset
+				    ofs > 0 && ofs <= e[i].offset
 					? entry_at(e, count, e[i].offset - ofs)
 					: NULL;
 				git_oid bid;
