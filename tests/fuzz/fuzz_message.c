@@ -36,6 +36,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	git_libgit2_init();
+	/* No cache of parsed commits: it would keep every input's (up to
+	 * 256 MiB), which libFuzzer's RSS limit takes for a leak. */
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 	/* The raw commit is taken as given (no hash check on reading it). */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
 	FUZZ_CHECK(git_odb_new(&odb) == 0);
