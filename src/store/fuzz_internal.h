@@ -73,7 +73,7 @@ long store_fuzz_pack_entries(const unsigned char *idx, size_t idx_len,
  * (NUL-terminated, in subject[size]); 1 with why filled otherwise.
  */
 int store_fuzz_check_message(const catan_game *g, git_commit *commit,
-			     int *author, char *subject, size_t size,
-			     char *why, size_t whylen);
+			     int *author, char *subject, size_t size, char *why,
+			     size_t whylen);
 
 #endif

@@ -1968,8 +1968,7 @@ int store_fuzz_parse_tree(unsigned *modes, const char **names, git_oid *ids,
 }
 
 int store_fuzz_parse_commit(git_oid *tree, git_oid *parents, unsigned *np,
-			    unsigned max, const unsigned char *data,
-			    size_t len)
+			    unsigned max, const unsigned char *data, size_t len)
 {
 	peer_obj po = {NULL, NULL, data, len};
 	return parse_commit(tree, parents, np, max, &po);

@@ -955,8 +955,8 @@ int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)
 #include "fuzz_internal.h"
 
 int store_fuzz_check_message(const catan_game *g, git_commit *commit,
-			     int *author, char *subject, size_t size,
-			     char *why, size_t whylen)
+			     int *author, char *subject, size_t size, char *why,
+			     size_t whylen)
 {
 	catan_verify_report rep;
 	const char *sub = NULL;

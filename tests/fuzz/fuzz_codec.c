@@ -35,8 +35,7 @@ static int split(catan_files *in, const uint8_t *data, size_t size)
 	}
 	while (p < end) {
 		const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl || nl - (p + 4) <= 0 ||
-		    nl - (p + 4) >= CATAN_PATH_MAX)
+		if (!nl || nl - (p + 4) <= 0 || nl - (p + 4) >= CATAN_PATH_MAX)
 			return -1;
 		char path[CATAN_PATH_MAX];
 		memcpy(path, p + 4, (size_t)(nl - (p + 4)));
@@ -79,9 +78,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(catan_codec_encode_game(&out, &game) == 0);
 		FUZZ_CHECK(out.n == 2);
 		for (int i = 0; i < out.n; i++)
-			FUZZ_CHECK(same_file(&out.file[i],
-					     catan_files_get(&in,
-							     out.file[i].path)));
+			FUZZ_CHECK(
+			    same_file(&out.file[i],
+				      catan_files_get(&in, out.file[i].path)));
 		catan_files_free(&out);
 		catan_files_init(&out);
 	} else {

@@ -29,7 +29,8 @@ static git_repository *repo;
 static git_odb *odb;
 static git_odb_backend *mem;
 static catan_game game;
-static const char *const empty_tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+static const char *const empty_tree =
+    "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -69,8 +70,8 @@ static void check(git_commit *c)
 	int author = -1, a2 = -1;
 	const char *msg = git_commit_message(c);
 	int turn = msg ? store_trailer_int(msg, "Turn") : -1;
-	if (store_fuzz_check_message(&game, c, &author, subject,
-				     sizeof subject, why, sizeof why)) {
+	if (store_fuzz_check_message(&game, c, &author, subject, sizeof subject,
+				     why, sizeof why)) {
 		FUZZ_CHECK(why[0] != '\0');
 		return;
 	}
@@ -97,9 +98,8 @@ static void check(git_commit *c)
 					    tree, 0, NULL) == 0);
 	git_commit *c2 = commit_of(buf.ptr, buf.size);
 	FUZZ_CHECK(c2 != NULL);
-	FUZZ_CHECK(store_fuzz_check_message(&game, c2, &a2, again,
-					    sizeof again, why,
-					    sizeof why) == 0);
+	FUZZ_CHECK(store_fuzz_check_message(&game, c2, &a2, again, sizeof again,
+					    why, sizeof why) == 0);
 	FUZZ_CHECK(a2 == author && !strcmp(again, subject));
 	FUZZ_CHECK(store_trailer_int(git_commit_message(c2), "Turn") == turn);
 	git_commit_free(c2);
@@ -116,8 +116,8 @@ static void check(git_commit *c)
 	int n = catan_action_format(canon, sizeof canon, &game.board,
 				    &game.names, &a);
 	FUZZ_CHECK(n > 0 && (size_t)n < sizeof canon);
-	FUZZ_CHECK(catan_action_parse(&b, &game.board, &game.names, canon,
-				      &pe) == 0);
+	FUZZ_CHECK(
+	    catan_action_parse(&b, &game.board, &game.names, canon, &pe) == 0);
 	FUZZ_CHECK(!memcmp(&a, &b, sizeof a));
 }
 

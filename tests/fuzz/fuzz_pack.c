@@ -157,14 +157,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		if ((flags & 1) && pk[n].len >= 20)
-			sha1(pk[n].p + pk[n].len - 20, pk[n].p,
-			     pk[n].len - 20);
+			sha1(pk[n].p + pk[n].len - 20, pk[n].p, pk[n].len - 20);
 		if ((flags & 2) && pk[n].len >= 20 && ix[n].len >= 40)
 			memcpy(ix[n].p + ix[n].len - 40,
 			       pk[n].p + pk[n].len - 20, 20);
 		if ((flags & 4) && ix[n].len >= 20)
-			sha1(ix[n].p + ix[n].len - 20, ix[n].p,
-			     ix[n].len - 20);
+			sha1(ix[n].p + ix[n].len - 20, ix[n].p, ix[n].len - 20);
 		snprintf(path, sizeof path, "%s/%s.pack", dir, stems[n]);
 		FUZZ_CHECK(!fuzz_write_file(path, pk[n].p, pk[n].len));
 		snprintf(path, sizeof path, "%s/%s.idx", dir, stems[n]);
@@ -179,10 +177,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The merged pack is described by its index. */
 	long unique = 0;
 	for (int k = 0; k < n; k++) {
-		srcs[k].n = store_fuzz_pack_entries(ix[k].p, ix[k].len,
-						    pk[k].p, pk[k].len,
-						    srcs[k].off, srcs[k].end,
-						    srcs[k].id, MAXE);
+		srcs[k].n = store_fuzz_pack_entries(
+		    ix[k].p, ix[k].len, pk[k].p, pk[k].len, srcs[k].off,
+		    srcs[k].end, srcs[k].id, MAXE);
 		FUZZ_CHECK(srcs[k].n >= 0);
 		if (srcs[k].n > MAXE)
 			goto done; /* (more than this harness keeps) */
@@ -216,7 +213,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned char c = 0x80;
 		for (int first = 1; p < end && (c & 0x80); first = 0) {
 			c = *p++;
-			ofs = first ? (c & 127u) : ((ofs + 1) << 7) | (c & 127u);
+			ofs =
+			    first ? (c & 127u) : ((ofs + 1) << 7) | (c & 127u);
 		}
 		FUZZ_CHECK(!(c & 0x80) && ofs > 0 && ofs <= merged.off[i]);
 		bool at_entry = false;
@@ -249,13 +247,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			git_oid_fromraw(&id, srcs[k].id[i]);
 			FUZZ_CHECK(git_odb_read(&o, sodb[k], &id) == 0);
 			FUZZ_CHECK(git_odb_read(&m, modb, &id) == 0);
-			FUZZ_CHECK(git_odb_object_type(o) ==
-					   git_odb_object_type(m) &&
-				   git_odb_object_size(o) ==
-					   git_odb_object_size(m) &&
-				   !memcmp(git_odb_object_data(o),
-					   git_odb_object_data(m),
-					   git_odb_object_size(o)));
+			FUZZ_CHECK(
+			    git_odb_object_type(o) == git_odb_object_type(m) &&
+			    git_odb_object_size(o) == git_odb_object_size(m) &&
+			    !memcmp(git_odb_object_data(o),
+				    git_odb_object_data(m),
+				    git_odb_object_size(o)));
 			git_odb_object_free(o);
 			git_odb_object_free(m);
 		}

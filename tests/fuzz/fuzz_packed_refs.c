@@ -39,8 +39,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static const char *const refs[4] = {"refs/heads/red",
-				    "refs/remotes/blue/white",
+static const char *const refs[4] = {"refs/heads/red", "refs/remotes/blue/white",
 				    "refs/heads/orange", "refs/heads/r"};
 
 /* Name of the record starting at p (to the end of its line). */
@@ -48,14 +47,12 @@ static size_t record_name(const unsigned char *p, const unsigned char *end,
 			  const unsigned char **name)
 {
 	const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
-	FUZZ_CHECK(nl && nl - p > GIT_OID_HEXSZ + 1 &&
-		   p[GIT_OID_HEXSZ] == ' ');
+	FUZZ_CHECK(nl && nl - p > GIT_OID_HEXSZ + 1 && p[GIT_OID_HEXSZ] == ' ');
 	*name = p + GIT_OID_HEXSZ + 1;
 	return (size_t)(nl - *name);
 }
 
-static void check_output(const char *const *moved, const git_oid *ids,
-			 int n)
+static void check_output(const char *const *moved, const git_oid *ids, int n)
 {
 	size_t len = 0, len2 = 0;
 	unsigned char *out = fuzz_read_file(packed, &len);
@@ -120,8 +117,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n = 1;
 	if (fuzz_write_file(packed, data + 1, size - 1))
 		return 0;
-	int rc = store_fuzz_packed_rewrite(repo, moved, ids, n, why,
-					   sizeof why);
+	int rc =
+	    store_fuzz_packed_rewrite(repo, moved, ids, n, why, sizeof why);
 	FUZZ_CHECK(access(lock, F_OK) != 0);
 	if (rc) {
 		size_t len = 0;

@@ -102,7 +102,8 @@ static void fuzz_tree(const uint8_t *data, size_t size)
 		size_t nl = strlen(nm);
 		FUZZ_CHECK(nl > 0 && modes[i] < 010000000);
 		used += (size_t)snprintf((char *)again + used, cap - used,
-					 "%o %s", modes[i], nm) + 1;
+					 "%o %s", modes[i], nm) +
+			1;
 		FUZZ_CHECK(used + 20 <= cap);
 		memcpy(again + used, ids[i].id, 20);
 		used += 20;
@@ -137,9 +138,9 @@ static void fuzz_commit(const uint8_t *data, size_t size, unsigned max)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const git_object_t types[4] = {
-	    GIT_OBJECT_COMMIT, GIT_OBJECT_TREE, GIT_OBJECT_BLOB,
-	    GIT_OBJECT_TAG};
+	static const git_object_t types[4] = {GIT_OBJECT_COMMIT,
+					      GIT_OBJECT_TREE, GIT_OBJECT_BLOB,
+					      GIT_OBJECT_TAG};
 	if (size < 1)
 		return 0;
 	switch (data[0] % 3) {

@@ -44,7 +44,8 @@ const char *fuzz_scratch(void)
 		 * harnesses write a few files per input. */
 		const char *tmp = getenv("TMPDIR");
 		if (!tmp || !*tmp)
-			tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+			tmp =
+			    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
 		snprintf(scratch, sizeof scratch, "%s/catan-fuzz-XXXXXX", tmp);
 		if (!mkdtemp(scratch)) {
 			perror("fuzz: mkdtemp");
