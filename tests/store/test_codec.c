@@ -953,6 +953,45 @@ static void test_codec__rejects_tiles_out_of_order(void **st)
 	catan_files_free(&f);
 }
 
+/*
+ * Coordinates the encoder never writes ("-0", "+1") decode to the same
+ * board: refused, so that one game has one game/ tree (found by
+ * tests/fuzz/fuzz_codec).
+ */
+static void test_codec__rejects_non_canonical_board(void **st)
+{
+	static const char *const swaps[][2] = {
+	    {"tile 0,-2 ", "tile -0,-2 "},
+	    {"harbour 1,-2,ne ", "harbour +1,-2,ne "},
+	};
+	catan_game g;
+	catan_files f;
+	(void)st;
+	sh_game(&g, 4, SH_BOARD_BEGINNER, CATAN_PHASES_COMBINED,
+		CATAN_DICE_SEEDED, 0);
+	catan_files_init(&f);
+	assert_int_equal(catan_codec_encode_game(&f, &g), 0);
+	const catan_file *board = catan_files_get(&f, "game/board");
+	const catan_file *opt = catan_files_get(&f, "game/options");
+	assert_non_null(board);
+	for (size_t k = 0; k < sizeof swaps / sizeof swaps[0]; k++) {
+		char out[4096];
+		const char *at = strstr(board->data, swaps[k][0]);
+		assert_non_null(at);
+		snprintf(out, sizeof out, "%.*s%s%s", (int)(at - board->data),
+			 board->data, swaps[k][1], at + strlen(swaps[k][0]));
+		catan_files nf;
+		catan_files_init(&nf);
+		assert_int_equal(
+		    catan_files_add(&nf, "game/board", out, strlen(out)), 0);
+		assert_int_equal(
+		    catan_files_add(&nf, opt->path, opt->data, opt->len), 0);
+		expect_game_error(&nf, "game/board", 0, "canonical");
+		catan_files_free(&nf);
+	}
+	catan_files_free(&f);
+}
+
 static void test_codec__rejects_bad_options(void **st)
 {
 	catan_game g;
@@ -1024,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_codec__rejects_bad_vertex_name),
 		cmocka_unit_test(test_codec__rejects_unknown_player),
 		cmocka_unit_test(test_codec__rejects_tiles_out_of_order),
+		cmocka_unit_test(test_codec__rejects_non_canonical_board),
 		cmocka_unit_test(test_codec__rejects_bad_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
