@@ -1118,6 +1118,7 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 		fclose(f);
 		if (olen == (size_t)-1)
 			goto done;
+		old[olen] = '\0'; /* strncmp below may read to its n */
 	} else if (errno != ENOENT) {
 		goto done;
 	}
