@@ -135,6 +135,54 @@ static bool in_src(const src *s, long upto, const unsigned char *id)
 	return false;
 }
 
+static bool in_offsets(const src *s, uint64_t at)
+{
+	for (long i = 0; i < s->n; i++)
+		if (s->off[i] == at)
+			return true;
+	return false;
+}
+
+/*
+ * Whether every entry of source k is one libgit2 may be asked to read:
+ * a commit, tree, blob or tag of at most 1 MiB, or an OFS_DELTA whose
+ * base is an entry of the same source. (libgit2 allocates what a header
+ * claims, and follows a delta's base wherever it points; a game's
+ * objects are far below 1 MiB.)
+ */
+static bool readable_entries(const src *s, const unsigned char *pack)
+{
+	for (long i = 0; i < s->n; i++) {
+		const unsigned char *p = pack + s->off[i],
+				    *end = pack + s->end[i];
+		int type = (*p >> 4) & 7;
+		uint64_t size = *p & 15u;
+		int shift = 4;
+		while (p < end && (*p++ & 0x80) && shift < 32) {
+			if (p == end)
+				return false;
+			size |= (uint64_t)(*p & 127u) << shift;
+			shift += 7;
+		}
+		if (type == 0 || type == 5 || type == 7 || size > (1u << 20) ||
+		    shift >= 32)
+			return false;
+		if (type != 6)
+			continue;
+		uint64_t ofs = 0;
+		unsigned char c = 0x80;
+		for (int first = 1; p < end && (c & 0x80); first = 0) {
+			c = *p++;
+			ofs =
+			    first ? (c & 127u) : ((ofs + 1) << 7) | (c & 127u);
+		}
+		if ((c & 0x80) || ofs == 0 || ofs > s->off[i] ||
+		    !in_offsets(s, s->off[i] - ofs))
+			return false;
+	}
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	chunk pk[2] = {{0}}, ix[2] = {{0}};
@@ -227,18 +275,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* What libgit2 reads from the sources it reads from the merge. */
 	for (int k = 0; k < n; k++) {
 		snprintf(path, sizeof path, "%s/%s.idx", dir, stems[k]);
-		if (!ids_unique(&srcs[k]) || !(sodb[k] = odb_of(path)))
+		if (!ids_unique(&srcs[k]) ||
+		    !readable_entries(&srcs[k], pk[k].p) ||
+		    !(sodb[k] = odb_of(path)))
 			goto done;
+		/* A delta's size as it will be: every header before any read.
+		 */
 		for (long i = 0; i < srcs[k].n; i++) {
 			git_oid id;
-			git_odb_object *o = NULL;
 			size_t len = 0;
 			git_object_t type;
 			git_oid_fromraw(&id, srcs[k].id[i]);
-			/* (libgit2 allocates what a header claims: a game's
-			 * objects are far below 1 MiB.) */
 			if (git_odb_read_header(&len, &type, sodb[k], &id) ||
-			    len > (1u << 20) || git_odb_read(&o, sodb[k], &id))
+			    len > (1u << 20))
+				goto done;
+		}
+		for (long i = 0; i < srcs[k].n; i++) {
+			git_oid id;
+			git_odb_object *o = NULL;
+			git_oid_fromraw(&id, srcs[k].id[i]);
+			if (git_odb_read(&o, sodb[k], &id))
 				goto done;
 			git_odb_object_free(o);
 		}
