@@ -1,13 +1,20 @@
 # Two commands do everything on a fresh Debian machine:
 #   make play   installs what is missing, builds, plays a game
 #   make test   installs what is missing, builds, runs every test
-#               (a normal build and an ASan+UBSan build)
+#               (a normal build, an ASan+UBSan build, and a short run
+#               of each fuzz target)
+#   make fuzz   runs each fuzz target for FUZZ_SECONDS (README "Fuzzing")
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+# Seconds each fuzz target runs: in make fuzz, and in make test.
+FUZZ_SECONDS ?= 600
+FUZZ_TEST_SECONDS ?= 25
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SEED ?= $(shell date +%s)
 
-.PHONY: all deps build play play-bots test test-asan bench format clean
+.PHONY: all deps build play play-bots test test-asan test-fuzz fuzz fuzz-build \
+	bench format clean
 
 all: build
 
@@ -33,11 +40,32 @@ play-bots: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory test-fuzz
 
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCATAN_SANITIZE=ON -DCATAN_RANDOM_GAMES=300 -DCATAN_VERIFY_GAMES=10 >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The libFuzzer harnesses (tests/fuzz), built with clang in a directory
+# of their own. Each run starts from the checked-in seed corpus and the
+# corpus earlier runs grew in $(FUZZ_BUILD)/tests/fuzz/corpus/ (only that
+# one is written); a crash input lands in $(FUZZ_BUILD)/tests/fuzz/artifacts/.
+fuzz-build: deps
+	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCATAN_TESTS=OFF -DCATAN_FUZZ=ON -DCATAN_FUZZ_TEST_SECONDS=$(FUZZ_RUN_SECONDS) >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_all
+
+# Every kept crash input, then each target for FUZZ_TEST_SECONDS, one at
+# a time (7 targets: about 3 minutes).
+test-fuzz:
+	@$(MAKE) --no-print-directory fuzz-build FUZZ_RUN_SECONDS=$(FUZZ_TEST_SECONDS)
+	cd $(FUZZ_BUILD) && ctest --output-on-failure -L fuzz; rc=$$?; \
+		cat tests/fuzz/corpus/*.summary; exit $$rc
+
+fuzz:
+	@$(MAKE) --no-print-directory fuzz-build FUZZ_RUN_SECONDS=$(FUZZ_SECONDS)
+	cd $(FUZZ_BUILD) && ctest --output-on-failure -L '^fuzz$$'; rc=$$?; \
+		cat tests/fuzz/corpus/*.summary; exit $$rc
 
 bench: build
 	./$(BUILD)/catan-bench
@@ -46,4 +74,4 @@ format:
 	clang-format -i include/catan/*.h src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h tools/*.c 2>/dev/null || true
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

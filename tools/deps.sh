@@ -9,15 +9,18 @@ set -euo pipefail
 # tool -> Debian package (gnuplot draws catan report's figures)
 tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git
 	xvfb-run:xvfb xauth:xauth ip:iproute2 ssh-keygen:openssh-client
-	strace:strace valgrind:valgrind gnuplot:gnuplot-nox)
+	strace:strace valgrind:valgrind gnuplot:gnuplot-nox clang:clang)
 # pkg-config module -> Debian package
 libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
 	SDL2_ttf:libsdl2-ttf-dev libpng:libpng-dev libssh2:libssh2-1-dev
 	zlib:zlib1g-dev nettle:nettle-dev)
 # file -> Debian package (the window's font)
 # (and the ssh server the ssh:// test starts on loopback)
+# (and libFuzzer with clang's sanitizer runtimes for the fuzz build, which
+# the clang package does not pull in)
 files=(/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core
-	/usr/sbin/sshd:openssh-server)
+	/usr/sbin/sshd:openssh-server
+	/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev)
 
 missing=()
 for t in "${tools[@]}"; do

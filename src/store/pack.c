@@ -1038,8 +1038,9 @@ int store_pack_merge(const char *packdir, const char *const *stems, int n,
 						    : ((ofs + 1) << 7) |
 							  (c & 127u);
 				}
+				/* (0 would name the entry itself.) */
 				const src_entry *b =
-				    ofs <= e[i].offset
+				    ofs > 0 && ofs <= e[i].offset
 					? entry_at(e, count, e[i].offset - ofs)
 					: NULL;
 				git_oid bid;
@@ -1452,4 +1453,26 @@ int catan_store_gc(catan_store *s, catan_err *err)
 done:
 	git_revwalk_free(walk);
 	return rc;
+}
+
+/* ---- for the fuzzing harnesses (fuzz_internal.h) ---- */
+
+#include "fuzz_internal.h"
+
+long store_fuzz_pack_entries(const unsigned char *idx, size_t idx_len,
+			     const unsigned char *pack, size_t len,
+			     uint64_t *offset, uint64_t *end,
+			     const unsigned char **id, size_t max)
+{
+	uint32_t n = 0;
+	src_entry *e = read_entries(idx, idx_len, pack, len, &n);
+	if (!e)
+		return -1;
+	for (uint32_t i = 0; i < n && i < max; i++) {
+		offset[i] = e[i].offset;
+		end[i] = e[i].end;
+		id[i] = e[i].id;
+	}
+	free(e);
+	return (long)n;
 }

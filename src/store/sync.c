@@ -1759,6 +1759,7 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 		fclose(f);
 		if (olen == (size_t)-1)
 			goto done;
+		old[olen] = '\0'; /* strncmp below may read to its n */
 	} else if (errno != ENOENT) {
 		goto done;
 	}
@@ -2751,5 +2752,68 @@ done:
 	git_libgit2_shutdown();
 	if (rc)
 		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	return rc;
+}
+
+/* ---- for the fuzzing harnesses (fuzz_internal.h) ---- */
+
+#include "fuzz_internal.h"
+
+int store_fuzz_read_loose(git_repository *repo, const git_oid *id,
+			  git_object_t type, unsigned char **buf,
+			  const unsigned char **data, size_t *len)
+{
+	store_peer pe;
+	memset(&pe, 0, sizeof pe);
+	pe.repo = repo;
+	peer_obj po = {0};
+	int rc = read_loose(&pe, id, type, &po);
+	*buf = po.buf;
+	*data = po.data;
+	*len = po.len;
+	return rc;
+}
+
+int store_fuzz_parse_tree(unsigned *modes, const char **names, git_oid *ids,
+			  int max, const unsigned char *d, size_t len)
+{
+	tree_entry e[MAX_ENTRIES];
+	int n = parse_tree(e, d, len);
+	for (int i = 0; i < n && i < max; i++) {
+		modes[i] = e[i].mode;
+		names[i] = e[i].name;
+		ids[i] = e[i].id;
+	}
+	return n;
+}
+
+int store_fuzz_parse_commit(git_oid *tree, git_oid *parents, unsigned *np,
+			    unsigned max, const unsigned char *data, size_t len)
+{
+	peer_obj po = {NULL, NULL, data, len};
+	return parse_commit(tree, parents, np, max, &po);
+}
+
+int store_fuzz_packed_rewrite(git_repository *repo, const char *const *refs,
+			      const git_oid *ids, int n, char *why,
+			      size_t whylen)
+{
+	tracking t[CATAN_MAX_PLAYERS];
+	catan_store *s = calloc(1, sizeof *s);
+	int rc = -1;
+	if (!s || n < 0 || n > CATAN_MAX_PLAYERS) {
+		snprintf(why, whylen, "out of memory or too many refs");
+		goto done;
+	}
+	s->repo = repo;
+	for (int k = 0; k < n; k++) {
+		memset(&t[k], 0, sizeof t[k]);
+		snprintf(t[k].ref, sizeof t[k].ref, "%s", refs[k]);
+		t[k].id = ids[k];
+		t[k].peer = -1;
+	}
+	rc = packed_rewrite(s, t, n, false, NULL, why, whylen);
+done:
+	free(s);
 	return rc;
 }

@@ -1277,3 +1277,28 @@ int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)
 	table_free(&c.t);
 	return 0;
 }
+
+/* ---- for the fuzzing harnesses (fuzz_internal.h) ---- */
+
+#include "fuzz_internal.h"
+
+int store_fuzz_check_message(const catan_game *g, git_commit *commit,
+			     int *author, char *subject, size_t size, char *why,
+			     size_t whylen)
+{
+	catan_verify_report rep;
+	const char *sub = NULL;
+	int rc = 1;
+	catan_store *s = calloc(1, sizeof *s);
+	memset(&rep, 0, sizeof rep);
+	if (!s) {
+		snprintf(why, whylen, "out of memory");
+		return 1;
+	}
+	s->game = *g;
+	ctx c = {s, {NULL, 0, 0, NULL, 0}, &rep, false, NULL};
+	rc = check_message(&c, commit, author, &sub, subject, size);
+	snprintf(why, whylen, "%s", rc ? rep.why : "");
+	free(s);
+	return rc;
+}
