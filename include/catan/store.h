@@ -165,6 +165,7 @@ typedef struct catan_log_entry {
 	char author[CATAN_NAME_MAX];
 	int turn;
 	bool merge;
+	uint8_t dice[2]; /* a roll's Dice trailer; 0,0 on any other commit */
 } catan_log_entry;
 
 int catan_store_log(catan_store *s,

@@ -372,9 +372,34 @@ void store_email(char *out, size_t size, const char *name)
 	snprintf(out, size, "%s@catan", name);
 }
 
+void store_message(char *out, size_t size, const char *subject,
+		   const char *player, int turn, const uint8_t *dice)
+{
+	int n = snprintf(out, size, "%s\n\nPlayer: %s\nTurn: %d\n", subject,
+			 player, turn);
+	if (dice && n >= 0 && (size_t)n < size)
+		snprintf(out + n, size - (size_t)n, "Dice: %d %d\n", dice[0],
+			 dice[1]);
+}
+
+int store_trailer_dice(const char *message, uint8_t dice[2])
+{
+	dice[0] = dice[1] = 0;
+	const char *p = strstr(message, "\nDice: ");
+	if (!p)
+		return 0;
+	p += 7;
+	if (p[0] < '1' || p[0] > '6' || p[1] != ' ' || p[2] < '1' ||
+	    p[2] > '6' || (p[3] != '\n' && p[3] != '\0'))
+		return -1;
+	dice[0] = (uint8_t)(p[0] - '0');
+	dice[1] = (uint8_t)(p[2] - '0');
+	return 1;
+}
+
 int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
-		 int turn, const git_oid *tree_id, const git_oid *parents,
-		 int nparents, catan_err *err)
+		 int turn, const uint8_t *dice, const git_oid *tree_id,
+		 const git_oid *parents, int nparents, catan_err *err)
 {
 	git_signature *sig = NULL, *asig = NULL;
 	git_tree *tree = NULL;
@@ -407,8 +432,7 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 	else
 		when = authored = (git_time_t)time(NULL);
 	store_email(email, sizeof email, name);
-	snprintf(message, sizeof message, "%s\n\nPlayer: %s\nTurn: %d\n",
-		 subject, name, turn);
+	store_message(message, sizeof message, subject, name, turn, dice);
 	if (git_signature_new(&sig, name, email, when, 0) ||
 	    git_signature_new(&asig, name, email, authored, 0)) {
 		store_git_fail(err, "making a signature");
@@ -831,7 +855,7 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		store_git_fail(err, "writing the genesis tree");
 		goto done;
 	}
-	if (store_commit(&commit_id, s, 0, "genesis", 0, &tree_id, NULL, 0,
+	if (store_commit(&commit_id, s, 0, "genesis", 0, NULL, &tree_id, NULL, 0,
 			 err))
 		goto done;
 	for (int p = 0; p < g->opt.nplayers; p++)
