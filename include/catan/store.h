@@ -68,6 +68,25 @@ int catan_store_create_ext(catan_store **out, const char *path,
 int catan_store_open(catan_store **out, const char *path, catan_err *err);
 
 /*
+ * The same; readonly for a command that only reads (show, legal, log,
+ * verify, render): it waits for a writer to finish (a shared lock on
+ * catan.lock, when there is one) and writes nothing to the repository,
+ * not even when it fails. Acting, syncing or gc through a read-only
+ * handle is a programming error.
+ */
+int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
+			 catan_err *err);
+
+/*
+ * Checks that reading `rev` (a revision, or a range A..B or A...B, in git's
+ * syntax) writes nothing: libgit2 1.5 creates an empty reflog when asked for
+ * an entry ("red@{1}") of a ref that has none. Returns 0, or -1 with "REF has
+ * no reflog" in err. Call it before handing rev to libgit2 in a read
+ * command.
+ */
+int catan_store_rev_check(catan_store *s, const char *rev, catan_err *err);
+
+/*
  * Batch mode, for simulation: new objects go to memory and branch moves are
  * kept in memory until catan_store_flush(), which writes one pack (deltas
  * included) and then moves the branches, logged. Writing loose objects and

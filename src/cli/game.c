@@ -260,18 +260,27 @@ int cli_new(int argc, char **argv)
 	return 0;
 }
 
-static int open_game(catan_store **s, const char *dir)
+/*
+ * Opens the game in dir; readonly for commands that only read (they write
+ * nothing to the repository, not even when they fail).
+ */
+static int open_game_ext(catan_store **s, const char *dir, bool readonly)
 {
 	catan_err err;
 	if (!dir) {
 		fprintf(stderr, "catan: say which game with -C DIR\n");
 		return 2;
 	}
-	if (catan_store_open(s, dir, &err)) {
+	if (catan_store_open_ext(s, dir, readonly, &err)) {
 		fprintf(stderr, "catan: %s: %s\n", dir, err.msg);
 		return 1;
 	}
 	return 0;
+}
+
+static int open_game(catan_store **s, const char *dir)
+{
+	return open_game_ext(s, dir, false);
 }
 
 static int player_arg(const catan_game *g, int argc, char **argv, int *who)
@@ -499,7 +508,7 @@ int cli_show(const char *dir, int argc, char **argv)
 		} else
 			rev = argv[i];
 	}
-	int rc = open_game(&s, dir);
+	int rc = open_game_ext(&s, dir, true);
 	if (rc)
 		return rc;
 	const catan_game *g = catan_store_game(s);
@@ -553,7 +562,7 @@ int cli_show(const char *dir, int argc, char **argv)
 int cli_legal(const char *dir, int argc, char **argv)
 {
 	catan_store *s = NULL;
-	int rc = open_game(&s, dir), who = -1;
+	int rc = open_game_ext(&s, dir, true), who = -1;
 	if (rc)
 		return rc;
 	const catan_game *g = catan_store_game(s);
@@ -587,20 +596,20 @@ int cli_legal(const char *dir, int argc, char **argv)
 
 /* Opens the game of a command that takes no arguments: 0, 1 or 2. */
 static int open_plain(catan_store **s, const char *dir, int argc,
-		      const char *cmd)
+		      const char *cmd, bool readonly)
 {
 	if (argc) {
 		fprintf(stderr, "catan %s: no arguments expected\n", cmd);
 		return 2;
 	}
-	return open_game(s, dir);
+	return open_game_ext(s, dir, readonly);
 }
 
 int cli_verify(const char *dir, int argc, char **argv)
 {
 	catan_store *s = NULL;
 	(void)argv;
-	int rc = open_plain(&s, dir, argc, "verify");
+	int rc = open_plain(&s, dir, argc, "verify", true);
 	if (rc)
 		return rc;
 	catan_verify_report rep;
@@ -624,7 +633,7 @@ int cli_gc(const char *dir, int argc, char **argv)
 {
 	catan_store *s = NULL;
 	(void)argv;
-	int rc = open_plain(&s, dir, argc, "gc");
+	int rc = open_plain(&s, dir, argc, "gc", false);
 	if (rc)
 		return rc;
 	catan_err err;

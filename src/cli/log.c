@@ -155,7 +155,7 @@ int cli_log(const char *dir, int argc, char **argv)
 	}
 	catan_store *s = NULL;
 	catan_err err;
-	if (catan_store_open(&s, dir, &err)) {
+	if (catan_store_open_ext(&s, dir, true, &err)) {
 		fprintf(stderr, "catan: %s: %s\n", dir, err.msg);
 		return 1;
 	}
@@ -171,7 +171,10 @@ int cli_log(const char *dir, int argc, char **argv)
 			return 2;
 		}
 	}
-	if (rev) {
+	if (rev && catan_store_rev_check(s, rev, &err)) {
+		fprintf(stderr, "catan log: %s: %s\n", rev, err.msg);
+		rc = 2;
+	} else if (rev) {
 		git_libgit2_init();
 		rc = range_ids(&c, dir, rev);
 		git_libgit2_shutdown();

@@ -232,12 +232,76 @@ int catan_store_current(catan_state *out, catan_commit_id *head,
 	return 0;
 }
 
+/*
+ * Whether rev reads a reflog that is not there ("red@{1}" of a branch
+ * without one): libgit2 1.5 creates an empty reflog, and its directories,
+ * when asked for an entry of a missing one, so a read would write. The
+ * log is looked for here first (git_reference_has_log only looks). An
+ * empty name ("@{1}", "@{-1}") reads HEAD's and its branch's.
+ */
+static bool reads_missing_log(catan_store *s, const char *rev, char *which,
+			      size_t len)
+{
+	const char *at = strstr(rev, "@{"), *in = at ? at + 2 : NULL;
+	char name[256];
+	git_reference *r = NULL, *res = NULL;
+	bool missing = false;
+	if (!at || rev[0] == ':' || !strncmp(in, "u}", 2) ||
+	    !strncmp(in, "upstream}", 9) || !strncmp(in, "push}", 5) ||
+	    (size_t)(at - rev) >= sizeof name)
+		return false;
+	snprintf(name, sizeof name, "%.*s", (int)(at - rev), rev);
+	if (!name[0] || in[0] == '-')
+		snprintf(name, sizeof name, "HEAD");
+	if (git_reference_dwim(&r, s->repo, name))
+		return false; /* revparse says what is wrong */
+	if (git_reference_has_log(s->repo, git_reference_name(r)) != 1) {
+		snprintf(which, len, "%s", git_reference_name(r));
+		missing = true;
+	} else if (git_reference_type(r) == GIT_REFERENCE_SYMBOLIC &&
+		   git_reference_resolve(&res, r) == 0 &&
+		   git_reference_has_log(s->repo, git_reference_name(res)) !=
+		       1) {
+		snprintf(which, len, "%s", git_reference_name(res));
+		missing = true;
+	}
+	git_reference_free(res);
+	git_reference_free(r);
+	return missing;
+}
+
+int catan_store_rev_check(catan_store *s, const char *rev, catan_err *err)
+{
+	char side[512], log[300];
+	const char *dots = strstr(rev, "..");
+	for (int i = 0; i < 2; i++) {
+		if (i == 0 && dots)
+			snprintf(side, sizeof side, "%.*s", (int)(dots - rev),
+				 rev);
+		else if (i == 0)
+			snprintf(side, sizeof side, "%s", rev);
+		else if (dots)
+			snprintf(side, sizeof side, "%s",
+				 dots + (dots[2] == '.' ? 3 : 2));
+		else
+			break;
+		if (reads_missing_log(s, side, log, sizeof log))
+			return store_fail(err, "%s has no reflog", log);
+	}
+	return 0;
+}
+
 int catan_store_state_at(catan_state *out, catan_commit_id *id,
 			 catan_store *s, const char *rev, catan_err *err)
 {
 	git_object *obj = NULL;
+	char log[256];
 	if (!rev)
 		return catan_store_current(out, id, s, err);
+	if (reads_missing_log(s, rev, log, sizeof log))
+		return store_fail(err, "resolving the revision: %s has no "
+				       "reflog",
+				  log);
 	if (git_revparse_single(&obj, s->repo, rev))
 		return store_git_fail(err, "resolving the revision");
 	git_commit *c = NULL;

@@ -758,29 +758,41 @@ static bool build_idx(bytes *out, idx_entry *e, size_t n,
 }
 
 /*
- * Writes data into a new file `path` (read-only, as git leaves packs) by
- * way of a temporary file in dir renamed over it: a reader sees the whole
- * file or none. Returns 0 or -1 (nothing left behind).
+ * Writes data into a new temporary file in dir (read-only, as git leaves
+ * packs), its name in tmp. Returns 0 or -1 with errno (nothing left
+ * behind).
  */
-static int write_file(const char *dir, const char *path,
-		      const unsigned char *data, size_t len)
+static int write_tmp(char *tmp, size_t tmplen, const char *dir,
+		     const unsigned char *data, size_t len)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s/tmp_pack_XXXXXX", dir);
+	snprintf(tmp, tmplen, "%s/tmp_pack_XXXXXX", dir);
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return -1;
 	size_t at = 0;
+	int e = ENOSPC; /* a write of 0 bytes: the disk is full */
 	while (at < len) {
 		ssize_t k = write(fd, data + at, len - at);
 		if (k < 0 && errno == EINTR)
 			continue;
+		if (k < 0)
+			e = errno;
 		if (k <= 0)
 			break;
 		at += (size_t)k;
 	}
-	if (fchmod(fd, 0444) || close(fd) || at < len || rename(tmp, path)) {
+	bool bad = at < len;
+	if (!bad && fchmod(fd, 0444)) {
+		bad = true;
+		e = errno;
+	}
+	if (close(fd) && !bad) {
+		bad = true;
+		e = errno;
+	}
+	if (bad) {
 		unlink(tmp);
+		errno = e;
 		return -1;
 	}
 	return 0;
@@ -790,6 +802,9 @@ static int write_file(const char *dir, const char *path,
  * Stores a finished pack (its bytes end with their SHA-1) and the index of
  * its n objects in packdir as pack-<that SHA-1>.pack and .idx, the pack
  * first: libgit2 and git only look at a pack once its index is there.
+ * Durable as git's core.fsync "pack" and "pack-metadata" make it: both
+ * are on disk before their renames (written as temporary files, then one
+ * syncfs for the two rather than an fsync each), the directory after.
  * name (41 bytes, or NULL) receives the hex. Returns 0, or -1 with err.
  */
 static int write_pack_files(const char *packdir, const unsigned char *pack,
@@ -797,7 +812,7 @@ static int write_pack_files(const char *packdir, const unsigned char *pack,
 			    catan_err *err)
 {
 	bytes idx = {NULL, 0, 0};
-	char hex[GIT_OID_HEXSZ + 1], path[4300];
+	char hex[GIT_OID_HEXSZ + 1], path[4300], tp[4300] = "", ti[4300] = "";
 	git_oid sum;
 	int rc = -1;
 	git_oid_fromraw(&sum, pack + len - SHA1_DIGEST_SIZE);
@@ -808,19 +823,32 @@ static int write_pack_files(const char *packdir, const unsigned char *pack,
 		goto done;
 	}
 	snprintf(path, sizeof path, "%s/pack-%s.pack", packdir, hex);
-	if (write_file(packdir, path, pack, len)) {
+	if (write_tmp(tp, sizeof tp, packdir, pack, len) ||
+	    write_tmp(ti, sizeof ti, packdir, idx.p, idx.len) ||
+	    store_syncfs_dir(packdir) || rename(tp, path)) {
 		store_fail(err, "writing %s: %s", path, strerror(errno));
 		goto done;
 	}
+	tp[0] = '\0';
 	snprintf(path, sizeof path, "%s/pack-%s.idx", packdir, hex);
-	if (write_file(packdir, path, idx.p, idx.len)) {
+	if (rename(ti, path)) {
 		store_fail(err, "writing %s: %s", path, strerror(errno));
+		goto done;
+	}
+	ti[0] = '\0';
+	/* Both names on disk before any ref points into the pack. */
+	if (store_fsync_dir(packdir)) {
+		store_fail(err, "fsync of %s: %s", packdir, strerror(errno));
 		goto done;
 	}
 	if (name)
 		memcpy(name, hex, sizeof hex);
 	rc = 0;
 done:
+	if (tp[0])
+		unlink(tp);
+	if (ti[0])
+		unlink(ti);
 	free(idx.p);
 	return rc;
 }

@@ -6,7 +6,7 @@
  * the layout is fixed and small, and hashing without writing lets verify
  * compare tree ids without touching the object database.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* syncfs */
 
 #include "pack.h"
 #include "store_internal.h"
@@ -14,11 +14,14 @@
 #include <git2/sys/mempack.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -109,6 +112,19 @@ static int entry_cmp(const void *a, const void *b)
 }
 
 /* Serialises entries as a Git tree; hashes it, and writes it if asked. */
+/*
+ * Object writes without libgit2's fsync of each loose object (the file and
+ * its directory: two flushes of the disk's cache per object, most of what
+ * a commit cost once fsync'ed): the objects of an action are flushed
+ * together, by one syncfs, before a branch can reach them
+ * (store_move_branch), as git's core.fsyncMethod=batch does. libgit2 reads
+ * its fsync option at each write; refs, reflogs and config keep it on.
+ */
+static void objects_batch(bool on)
+{
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, on ? 0 : 1);
+}
+
 static int put_tree(git_oid *out, catan_store *s, tree_entry *e, int n,
 		    bool write)
 {
@@ -124,8 +140,10 @@ static int put_tree(git_oid *out, catan_store *s, tree_entry *e, int n,
 		memcpy(buf + len, e[i].id.id, GIT_OID_RAWSZ);
 		len += GIT_OID_RAWSZ;
 	}
+	objects_batch(true);
 	int rc = write ? git_odb_write(out, s->odb, buf, len, GIT_OBJECT_TREE)
 		       : git_odb_hash(out, buf, len, GIT_OBJECT_TREE);
+	objects_batch(false);
 	/* A state tree built now is the base of the next sync's copy. */
 	if (rc == 0)
 		store_tree_remember(s, out, (const unsigned char *)buf, len);
@@ -150,9 +168,11 @@ static int put_blob(git_oid *out, catan_store *s, int slot, const catan_file *f,
 		*out = m->id;
 		return 0;
 	}
+	objects_batch(true);
 	int rc =
 	    write ? git_odb_write(out, s->odb, f->data, f->len, GIT_OBJECT_BLOB)
 		  : git_odb_hash(out, f->data, f->len, GIT_OBJECT_BLOB);
+	objects_batch(false);
 	if (rc == 0 && m && !same) {
 		char *copy = realloc(m->data, f->len ? f->len : 1);
 		if (copy) {
@@ -429,10 +449,10 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 		 * walks (`git log A..B`, upload-pack answering a fetch) stop
 		 * where they should instead of walking the whole history, as
 		 * they did when every commit of a game had one date (which
-		 * let a commit's delta copy its author lines whole: about
-		 * 1 B per commit more in a pack now; README, "The Git
-		 * layer"). The discards after a 7, written side by side on
-		 * the same 7-roll commit, share a second.
+		 * let a commit's delta copy its author lines whole: 12.5 B
+		 * per commit more in a pack now; README, "The Git layer").
+		 * The discards after a 7, written side by side on the same
+		 * 7-roll commit, share a second.
 		 */
 		when = base;
 		for (int i = 0; i < nparents; i++) {
@@ -456,8 +476,11 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 		store_git_fail(err, "reading the new tree");
 		goto done;
 	}
-	if (git_commit_create(out, s->repo, NULL, asig, sig, NULL, message,
-			      tree, (size_t)nparents, pc)) {
+	objects_batch(true);
+	int crc = git_commit_create(out, s->repo, NULL, asig, sig, NULL,
+				    message, tree, (size_t)nparents, pc);
+	objects_batch(false);
+	if (crc) {
 		store_git_fail(err, "writing the commit");
 		goto done;
 	}
@@ -471,12 +494,127 @@ done:
 	return rc;
 }
 
+/*
+ * Appends the reflog line libgit2 writes for a move to logs/<ref> (made
+ * when missing if every ref is logged). 0 or -1 (errno).
+ */
+static int append_log(catan_store *s, const char *ref, const char *line,
+		      size_t len)
+{
+	char path[4300];
+	int n = snprintf(path, sizeof path, "%slogs/%s",
+			 git_repository_path(s->repo), ref);
+	if (n < 0 || n >= (int)sizeof path)
+		return -1;
+	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | (s->log_all ? O_CREAT : 0);
+	int fd = open(path, flags, 0666);
+	if (fd < 0 && errno == ENOENT && s->log_all) {
+		for (char *sl = strchr(path + strlen(git_repository_path(s->repo)),
+				       '/');
+		     sl; sl = strchr(sl + 1, '/')) {
+			*sl = '\0';
+			mkdir(path, 0777);
+			*sl = '/';
+		}
+		fd = open(path, flags, 0666);
+	}
+	if (fd < 0)
+		return errno == ENOENT && !s->log_all ? 0 : -1;
+	int rc = write(fd, line, len) == (ssize_t)len ? 0 : -1;
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+/*
+ * Moves the loose ref `ref` from old (NULL: it must not exist) to id as
+ * libgit2 and git do: <ref>.lock created, the id written, the reflog line
+ * appended (logs/HEAD's too when HEAD names ref), the lock renamed over
+ * the ref. Durable with two flushes of the disk's cache rather than
+ * libgit2's six: one syncfs once the lock file, the reflog lines and the
+ * action's loose objects are written (objects_batch), so all of them are
+ * on disk before the rename; one fsync of the ref's directory after it.
+ * Returns 0; GIT_ELOCKED when the lock file exists (nothing touched),
+ * GIT_EMODIFIED when the ref is not at old, -1 with errno on an I/O error
+ * (the ref not moved, unless only the directory's fsync failed).
+ */
+static int write_ref(catan_store *s, const char *ref, const git_oid *old,
+		     const git_oid *id, const char *why)
+{
+	const char *gitdir = git_repository_path(s->repo);
+	char path[4300], lock[4310], line[700], ohex[GIT_OID_HEXSZ + 1],
+	    nhex[GIT_OID_HEXSZ + 1];
+	snprintf(path, sizeof path, "%s%s", gitdir, ref);
+	snprintf(lock, sizeof lock, "%s.lock", path);
+	int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return errno == EEXIST ? GIT_ELOCKED : -1;
+	int rc = -1, e = 0;
+	git_oid cur;
+	bool have = git_reference_name_to_id(&cur, s->repo, ref) == 0;
+	if (old ? !have || !git_oid_equal(&cur, old) : have) {
+		rc = GIT_EMODIFIED;
+		goto fail;
+	}
+	git_oid_tostr(nhex, sizeof nhex, id);
+	if (old)
+		git_oid_tostr(ohex, sizeof ohex, old);
+	else
+		memset(ohex, '0', GIT_OID_HEXSZ), ohex[GIT_OID_HEXSZ] = '\0';
+	nhex[GIT_OID_HEXSZ] = '\n';
+	if (write(fd, nhex, GIT_OID_HEXSZ + 1) != GIT_OID_HEXSZ + 1)
+		goto fail;
+	nhex[GIT_OID_HEXSZ] = '\0';
+	/* The line libgit2 writes: its date as git_signature_now's. */
+	time_t now = time(NULL);
+	struct tm utc;
+	gmtime_r(&now, &utc);
+	utc.tm_isdst = -1;
+	long off = (long)difftime(now, mktime(&utc)) / 60;
+	int len = snprintf(line, sizeof line, "%s %s %s %lld %c%02ld%02ld\t%s\n",
+			   ohex, nhex, s->ident, (long long)now,
+			   off < 0 ? '-' : '+', labs(off) / 60, labs(off) % 60,
+			   why);
+	if (len <= 0 || len >= (int)sizeof line)
+		len = (int)sizeof line - 1, line[len - 1] = '\n';
+	for (char *c = strchr(line, '\t'); c && *c; c++)
+		if (*c == '\n' && c != line + len - 1)
+			*c = ' ';
+	git_reference *head = NULL;
+	bool via_head = git_reference_lookup(&head, s->repo, "HEAD") == 0 &&
+			git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+			!strcmp(git_reference_symbolic_target(head), ref);
+	git_reference_free(head);
+	if (append_log(s, ref, line, (size_t)len) ||
+	    (via_head && append_log(s, "HEAD", line, (size_t)len)))
+		goto fail;
+	if (store_syncfs(s))
+		goto fail;
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(lock, path))
+		goto fail;
+	char *sl = strrchr(path, '/');
+	*sl = '\0';
+	return store_fsync_dir(path) ? -1 : 0;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(lock);
+	errno = e;
+	return rc;
+}
+
 /* Moves refs/heads/<player> from `old` (may be NULL: create) to `id`. */
 int store_move_branch(catan_store *s, int player, const git_oid *old,
 		      const git_oid *id, const char *why, catan_err *err)
 {
 	char ref[128];
-	git_reference *r = NULL;
 	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[player]);
 	if (old && !git_oid_equal(old, id)) {
 		int d = store_is_ancestor(s, old, id);
@@ -490,13 +628,40 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 		git_oid_cpy(&s->tips[player], id);
 		return 0;
 	}
-	int rc = old ? git_reference_create_matching(&r, s->repo, ref, id, 1,
-						     old, why)
-		     : git_reference_create(&r, s->repo, ref, id, 0, why);
-	git_reference_free(r);
+	/*
+	 * <ref>.lock, said first in catan.lock (see store_intent). Held by
+	 * another program, it is tried again for up to 100 ms, as git does
+	 * (core.filesRefLockTimeout), and left alone.
+	 */
+	char lock[140];
+	size_t mark = s->intent_len;
+	snprintf(lock, sizeof lock, "%s.lock", ref);
+	if (store_intent(s, lock))
+		return store_fail(err, "cannot write to catan.lock: %s",
+				  strerror(errno));
+	int rc;
+	for (int tries = 0;; tries++) {
+		rc = write_ref(s, ref, old, id, why);
+		if (rc != GIT_ELOCKED || tries == 10)
+			break;
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	}
+	store_intent_done(s, mark);
 	if (rc) {
 		s->tips_held = false; /* where is it now? read it again */
-		return store_git_fail(err, "moving the branch");
+		if (rc == GIT_ELOCKED)
+			return store_fail(
+			    err,
+			    "moving the branch: %s%s: File exists. Another git "
+			    "process seems to be running in this repository; "
+			    "if none is, remove the file",
+			    git_repository_path(s->repo), lock);
+		if (rc == GIT_EMODIFIED)
+			return store_fail(err, "moving the branch: %s moved "
+					       "meanwhile",
+					  ref);
+		return store_fail(err, "moving the branch %s: %s", ref,
+				  strerror(errno));
 	}
 	if (s->tips_held)
 		git_oid_cpy(&s->held_tips[player], id);
@@ -533,6 +698,10 @@ int store_hold_tips(catan_store *s)
 void store_lib_init(void)
 {
 	git_libgit2_init();
+	/* What libgit2 writes (loose objects, refs, reflogs, config) is
+	 * fsync'ed, the directory after each rename too: see "Durability" in
+	 * spec/format.md. */
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
 	store_net_register();
 }
 
@@ -546,59 +715,211 @@ static catan_store *store_new(void)
 	return s;
 }
 
-/* Removes *.lock files under dir (recursively, a few levels). */
-static void clear_locks(const char *dir, int depth)
+/*
+ * Lock files (spec/format.md, "Locks"). catan never removes a lock file it
+ * cannot tell is its own: git and libgit2 take a lock by creating
+ * <file>.lock with O_EXCL and give it up by renaming it over <file>, and a
+ * stock git may hold one at any moment (git never removes another's lock
+ * either: it fails with "File exists" and leaves it to the user).
+ *
+ * What catan may leave behind when killed is known because it says so
+ * first: before a step that takes lock files, the writer appends to
+ * catan.lock (which it holds an flock on) a line "<sec>.<nsec> <path>" for
+ * each lock file the step may create, timed by the clock file timestamps
+ * are taken from, and truncates catan.lock once the step is over (the
+ * lock files renamed or removed). A path ending in "/" stands for every
+ * *.lock under that directory (a fetch through libgit2, whose ref names
+ * are not known before). A writer that finds lines there finds what a
+ * killed writer was doing, and removes such a lock file only when it was
+ * changed at or after the time of its line. A lock file older than its
+ * line was there before the dead writer's step (taken by someone else,
+ * which made that step fail) and stays.
+ */
+#define INTENT_MAX 4096
+
+/* Whether rel is a lock file name catan may have recorded. */
+static bool intent_path_ok(const char *rel, size_t n)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	if (!d || depth > 6) {
+	return n > 5 &&
+	       (!strcmp(rel + n - 5, ".lock") ||
+		(rel[n - 1] == '/' && !strncmp(rel, "refs/", 5))) &&
+	       rel[0] != '/' && !strstr(rel, "..") && !strchr(rel, '\n');
+}
+
+/*
+ * Removes path when it is a lock file changed at or after sec.nsec; a
+ * directory (a line ending in "/", depth 0) the same way, file by file.
+ */
+static void remove_if_newer(const char *path, long long sec, long nsec,
+			    int depth)
+{
+	struct stat sb;
+	size_t n = strlen(path);
+	if (lstat(path, &sb))
+		return;
+	if (S_ISDIR(sb.st_mode) && depth >= 0 && depth < 8) {
+		DIR *d = opendir(path);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			char sub[4700];
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+			remove_if_newer(sub, sec, nsec, depth + 1);
+		}
 		if (d)
 			closedir(d);
 		return;
 	}
-	while ((e = readdir(d))) {
-		char path[4096];
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		size_t n = strlen(e->d_name);
-		struct stat sb;
-		if (lstat(path, &sb))
-			continue;
-		if (S_ISDIR(sb.st_mode))
-			clear_locks(path, depth + 1);
-		else if (n > 5 && !strcmp(e->d_name + n - 5, ".lock"))
-			unlink(path);
+	if (S_ISREG(sb.st_mode) && n > 5 && !strcmp(path + n - 5, ".lock") &&
+	    (sb.st_ctim.tv_sec > sec ||
+	     (sb.st_ctim.tv_sec == sec && sb.st_ctim.tv_nsec >= nsec)))
+		unlink(path);
+}
+
+int store_intent(catan_store *s, const char *rel)
+{
+	char line[600];
+	struct timespec ts;
+	if (s->lock_fd < 0 || s->readonly)
+		return 0;
+	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+	int n = snprintf(line, sizeof line, "%lld.%09ld %s\n",
+			 (long long)ts.tv_sec, ts.tv_nsec, rel);
+	if (n <= 0 || n >= (int)sizeof line ||
+	    s->intent_len + (size_t)n > INTENT_MAX)
+		return -1;
+	if (pwrite(s->lock_fd, line, (size_t)n, (off_t)s->intent_len) != n)
+		return -1;
+	s->intent_len += (size_t)n;
+	return 0;
+}
+
+void store_intent_done(catan_store *s, size_t mark)
+{
+	if (s->lock_fd >= 0 && s->intent_len > mark) {
+		(void)!ftruncate(s->lock_fd, (off_t)mark);
+		s->intent_len = mark;
 	}
-	closedir(d);
+}
+
+/*
+ * Removes the lock files the lines of catan.lock name that a killed
+ * writer left (see above), then empties it. Holds the flock.
+ */
+static void recover_intents(catan_store *s)
+{
+	char buf[INTENT_MAX + 1], path[4700];
+	const char *gitdir = git_repository_path(s->repo);
+	ssize_t len = pread(s->lock_fd, buf, INTENT_MAX, 0);
+	if (len <= 0)
+		return;
+	buf[len] = '\0';
+	for (char *line = buf, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		long long sec;
+		long nsec;
+		int at = 0;
+		*nl = '\0';
+		if (sscanf(line, "%lld.%ld %n", &sec, &nsec, &at) != 2 || !at ||
+		    !intent_path_ok(line + at, strlen(line + at)))
+			continue;
+		size_t n = strlen(line + at);
+		snprintf(path, sizeof path, "%s%s", gitdir, line + at);
+		remove_if_newer(path, sec, nsec, line[at + n - 1] == '/' ? 0 : -1);
+	}
+	(void)!ftruncate(s->lock_fd, 0);
 }
 
 /*
  * One catan process writes a repository at a time: the writer holds an
  * exclusive flock on <gitdir>/catan.lock, which the kernel releases when
- * the process dies, even by kill -9. So a ref or config lock file found
- * while holding it was left by a process that died mid-write (git's own
- * lock files are never cleaned up by a crash) and is removed: the move it
- * guarded either happened (rename done) or did not.
+ * the process dies, even by kill -9; then it removes what a killed writer
+ * left (recover_intents). A reader (readonly) takes a shared flock, and
+ * only when catan.lock is there: it creates nothing and removes nothing.
  */
-int store_lock(catan_store *s, catan_err *err)
+int store_lock(catan_store *s, bool readonly, catan_err *err)
 {
 	char path[4096];
 	const char *gitdir = git_repository_path(s->repo);
 	snprintf(path, sizeof path, "%scatan.lock", gitdir);
+	s->readonly = readonly;
+	if (readonly) {
+		s->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (s->lock_fd < 0 && errno == ENOENT)
+			return 0;
+		if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_SH))
+			return store_fail(err, "cannot lock %s: %s", path,
+					  strerror(errno));
+		return 0;
+	}
 	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX))
-		return store_fail(err, "cannot lock %s", path);
-	snprintf(path, sizeof path, "%srefs", gitdir);
-	clear_locks(path, 0);
-	static const char *const top[] = {"packed-refs.lock", "config.lock",
-					  "HEAD.lock"};
-	for (int i = 0; i < 3; i++) {
-		snprintf(path, sizeof path, "%s%s", gitdir, top[i]);
-		unlink(path);
-	}
-	snprintf(path, sizeof path, "%slogs", gitdir);
-	clear_locks(path, 0);
+		return store_fail(err, "cannot lock %s: %s", path,
+				  strerror(errno));
+	recover_intents(s);
+	return 0;
+}
+
+int store_syncfs(catan_store *s)
+{
+	if (s->lock_fd >= 0)
+		return syncfs(s->lock_fd);
+	return store_syncfs_dir(git_repository_path(s->repo));
+}
+
+int store_syncfs_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = syncfs(fd), e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+int store_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+static int fsync_one(const char *p, const struct stat *sb, int flag,
+		     struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag != FTW_F && flag != FTW_DP)
+		return 0;
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+int store_fsync_repo(const char *path, catan_err *err)
+{
+	char parent[4096];
+	snprintf(parent, sizeof parent, "%s", path);
+	char *sl = strrchr(parent, '/');
+	if (sl && sl != parent)
+		*sl = '\0';
+	else
+		snprintf(parent, sizeof parent, "%s", sl ? "/" : ".");
+	if (nftw(path, fsync_one, 16, FTW_DEPTH | FTW_PHYS) ||
+	    store_fsync_dir(parent))
+		return store_fail(err, "cannot fsync %s: %s", path,
+				  strerror(errno));
 	return 0;
 }
 
@@ -620,6 +941,16 @@ static void reflog_ident(catan_store *s)
 				 both ? email.ptr : "unknown");
 	snprintf(s->ident, sizeof s->ident, "%s <%s>",
 		 both ? name.ptr : "unknown", both ? email.ptr : "unknown");
+	int all = 0;
+	git_buf v = {NULL, 0, 0};
+	s->log_all =
+	    cfg && (git_config_get_bool(&all, cfg, "core.logAllRefUpdates") == 0
+			? all
+			: git_config_get_string_buf(&v, cfg,
+						    "core.logAllRefUpdates") ==
+				  0 &&
+			      !strcasecmp(v.ptr, "always"));
+	git_buf_dispose(&v);
 	git_buf_dispose(&name);
 	git_buf_dispose(&email);
 	git_config_free(cfg);
@@ -698,11 +1029,20 @@ int catan_store_flush(catan_store *s, catan_err *err)
 	 * pack, its index, HEAD, config and packed-refs. Later moves write
 	 * loose refs again, as git does.
 	 */
+	size_t mark = s->intent_len;
+	if (store_intent(s, "packed-refs.lock") ||
+	    store_intent(s, "refs/heads/")) {
+		store_fail(err, "cannot write to catan.lock: %s",
+			   strerror(errno));
+		goto done;
+	}
 	if (git_repository_refdb(&refdb, s->repo) ||
 	    git_refdb_compress(refdb)) {
+		store_intent_done(s, mark);
 		store_git_fail(err, "packing the branches");
 		goto done;
 	}
+	store_intent_done(s, mark);
 	{
 		char dir[4096];
 		snprintf(dir, sizeof dir, "%srefs/heads",
@@ -807,7 +1147,7 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		goto done;
 	}
 	store_drop_template(git_repository_path(s->repo));
-	if (store_lock(s, err))
+	if (store_lock(s, false, err))
 		goto done;
 	reflog_ident(s);
 	/*
@@ -822,6 +1162,7 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		store_git_fail(err, "configuring the repository");
 		goto done;
 	}
+	s->log_all = time != CATAN_TIME_DETERMINISTIC;
 	if (git_repository_odb(&s->odb, s->repo)) {
 		store_git_fail(err, "opening the object database");
 		goto done;
@@ -875,6 +1216,9 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		goto done;
 	}
 	git_oid_cpy(&s->genesis, &commit_id);
+	/* (A batch-created game is written, fsync'ed, by its flush.) */
+	if (!batch && store_fsync_repo(path, err))
+		goto done;
 	rc = 0;
 done:
 	git_config_free(cfg);
@@ -887,6 +1231,12 @@ done:
 }
 
 int catan_store_open(catan_store **out, const char *path, catan_err *err)
+{
+	return catan_store_open_ext(out, path, false, err);
+}
+
+int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
+			 catan_err *err)
 {
 	catan_store *s = NULL;
 	catan_files files;
@@ -905,7 +1255,7 @@ int catan_store_open(catan_store **out, const char *path, catan_err *err)
 		store_git_fail(err, "opening the game repository");
 		goto done;
 	}
-	if (store_lock(s, err))
+	if (store_lock(s, readonly, err))
 		goto done;
 	reflog_ident(s);
 	if (git_repository_odb(&s->odb, s->repo)) {

@@ -57,8 +57,15 @@ struct catan_store {
 	git_oid game_tree; /* id of game/, shared by every state tree */
 	catan_time_mode time;
 
-	/* Exclusive lock on <gitdir>/catan.lock for the handle's lifetime. */
+	/*
+	 * Exclusive lock on <gitdir>/catan.lock for the handle's lifetime
+	 * (shared when readonly; -1 for a reader of a repository without
+	 * one). intent_len: the bytes of lock-file lines written to it
+	 * (store_intent).
+	 */
 	int lock_fd;
+	bool readonly;
+	size_t intent_len;
 
 	/* Batch mode (simulation): objects in memory, tips in memory. */
 	bool batch;
@@ -99,6 +106,9 @@ struct catan_store {
 
 	/* "name <email>" of reflog lines (user.name, user.email or unknown). */
 	char ident[256];
+	/* core.logAllRefUpdates is true or always: a missing reflog of a
+	 * branch is made when it moves (write_ref in store.c). */
+	bool log_all;
 
 	/*
 	 * The states of the last commits sync verified: the next sync's
@@ -164,10 +174,50 @@ void store_quarantine_untrack(catan_store *s);
 void store_sync_free(catan_store *s);
 
 /*
- * Takes the repository's writer lock (blocking) and clears lock files a
- * killed catan process left behind. Returns 0 or -1.
+ * Takes the repository's writer lock (blocking) and removes the lock files
+ * a killed catan writer left behind, those it recorded with store_intent
+ * (never any other). readonly: a shared lock, nothing created or removed.
+ * Returns 0 or -1.
  */
-int store_lock(catan_store *s, catan_err *err);
+int store_lock(catan_store *s, bool readonly, catan_err *err);
+
+/*
+ * Records in catan.lock, before a step that may create the lock file rel
+ * (a path under the git directory, ending in ".lock"), that catan is about
+ * to take it: a writer that finds it there after a crash may remove it
+ * (spec/format.md, "Locks"). No-op for a reader. Returns 0 or -1 (errno).
+ */
+int store_intent(catan_store *s, const char *rel);
+
+/*
+ * The step is over (its lock files renamed or removed): forgets the lines
+ * recorded since s->intent_len was `mark`. Cannot fail.
+ */
+void store_intent_done(catan_store *s, size_t mark);
+
+/*
+ * fsync of the directory `dir`, after a file in it was created or renamed:
+ * the entry itself survives a power loss then. Returns 0 or -1 (errno).
+ */
+int store_fsync_dir(const char *dir);
+
+/*
+ * syncfs of the file system holding the repository: every file written
+ * so far (and the directories they are in) on disk, for one flush of the
+ * disk's cache. Returns 0 or -1 (errno).
+ */
+int store_syncfs(catan_store *s);
+
+/* The same for the file system holding the directory dir. */
+int store_syncfs_dir(const char *dir);
+
+/*
+ * fsync of every file and directory of the new repository at path, and of
+ * the directory holding it: what libgit2 writes when it makes a repository
+ * (HEAD, config) is not fsync'ed, and a repository made by create or join
+ * is reported done. Returns 0, or -1 with err.
+ */
+int store_fsync_repo(const char *path, catan_err *err);
 
 /*
  * Removes what repository init copied from git's template (sample hooks,

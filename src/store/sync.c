@@ -1654,8 +1654,8 @@ static int open_log(catan_store *s, const char *ref, bool all)
  * Appends the line git and libgit2 write for a move to an open reflog,
  * dated `now` at `off` minutes from UTC.
  */
-static void log_move(catan_store *s, int fd, const git_oid *old,
-		     const git_oid *id, time_t now, long off)
+static int log_move(catan_store *s, int fd, const git_oid *old,
+		    const git_oid *id, time_t now, long off)
 {
 	char line[512], ohex[GIT_OID_HEXSZ + 1], nhex[GIT_OID_HEXSZ + 1];
 	git_oid_tostr(ohex, sizeof ohex, old);
@@ -1664,8 +1664,9 @@ static void log_move(catan_store *s, int fd, const git_oid *old,
 			   "%s %s %s %lld %c%02ld%02ld\tcatan sync\n", ohex,
 			   nhex, s->ident, (long long)now, off < 0 ? '-' : '+',
 			   labs(off) / 60, labs(off) % 60);
-	if (len > 0 && len < (int)sizeof line)
-		(void)!write(fd, line, (size_t)len);
+	if (len <= 0 || len >= (int)sizeof line)
+		return -1;
+	return write(fd, line, (size_t)len) == len ? 0 : -1;
 }
 
 /* A record of packed-refs: "<hex> <name>\n" and any "^<hex>\n" after it. */
@@ -1702,8 +1703,11 @@ typedef struct log_opts {
  * reflogs of the branches among t are appended to before the rename, as
  * libgit2 does (a crash in between leaves each log one forward move ahead
  * of its branch, which verify accepts, and the next sync moves them).
+ * Durable as git makes it (core.fsync): the lock file and the logs are
+ * on disk before the rename (one syncfs), the directory after it.
  * Returns 0; -1 when packed-refs is locked or not in git's format, or
- * cannot be written: nothing moved then.
+ * cannot be written: nothing moved then (but when only the directory's
+ * fsync failed: moved, not known to be on disk).
  */
 static int packed_rewrite(catan_store *s, const tracking *t, int n,
 			  bool at_old, const log_opts *lo, char *why,
@@ -1718,10 +1722,28 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 	bool peeled = true, fully = true; /* (a new file: git's traits) */
 	snprintf(path, sizeof path, "%spacked-refs", gitdir);
 	snprintf(lock, sizeof lock, "%spacked-refs.lock", gitdir);
-	fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		snprintf(why, whylen, "cannot create %.300s: %s", lock,
+	size_t mark = s->intent_len;
+	if (store_intent(s, "packed-refs.lock")) {
+		snprintf(why, whylen, "cannot write to catan.lock: %s",
 			 strerror(errno));
+		return -1;
+	}
+	/* Held by another program: tried again for up to 1 s, as git does
+	 * (core.packedRefsTimeout), and left alone. */
+	for (int ms = 1, waited = 0;; waited += ms, ms *= 2) {
+		fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST || waited >= 1000)
+			break;
+		nanosleep(&(struct timespec){0, ms * 1000000L}, NULL);
+	}
+	if (fd < 0) {
+		snprintf(why, whylen,
+			 "cannot create %.300s: %s%s", lock, strerror(errno),
+			 errno == EEXIST ? " (another git process seems to "
+					   "be running in this repository; "
+					   "if none is, remove the file)"
+					 : "");
+		store_intent_done(s, mark);
 		return -1;
 	}
 	snprintf(why, whylen, "cannot read or write %.300s", path);
@@ -1817,22 +1839,48 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n,
 			continue;
 		int log = open_log(s, t[k].ref, lo->all != 0);
 		if (log >= 0) {
-			log_move(s, log, &t[k].old, &t[k].id, lo->now, lo->off);
+			int bad = log_move(s, log, &t[k].old, &t[k].id, lo->now,
+					   lo->off);
 			close(log);
+			if (bad) {
+				snprintf(why, whylen,
+					 "cannot write the reflog of %.200s: "
+					 "%s",
+					 t[k].ref, strerror(errno));
+				goto done_why;
+			}
 		}
 	}
+	/*
+	 * The lock file and the reflog lines on disk before the rename, with
+	 * one flush of the disk's cache for all (rather than an fsync each).
+	 */
+	if (store_syncfs(s))
+		goto done;
 	if (rename(lock, path))
 		goto done;
+	lock[0] = '\0'; /* renamed: no longer ours to remove */
+	if (store_fsync_dir(gitdir)) {
+		snprintf(why, whylen, "cannot fsync %.300s: %s", gitdir,
+			 strerror(errno));
+		goto done_why;
+	}
 	rc = 0;
-	goto done;
+	goto done_why;
 bad:
 	snprintf(why, whylen, "%.300s is not in git's format", path);
+	goto done_why;
 done:
+	snprintf(why, whylen, "cannot read or write %.300s: %s", path,
+		 strerror(errno));
+done_why:
 	if (rc) {
 		if (fd >= 0)
 			close(fd);
-		unlink(lock);
+		if (lock[0])
+			unlink(lock);
 	}
+	store_intent_done(s, mark);
 	free(rec);
 	free(old);
 	return rc;
@@ -2235,9 +2283,14 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 		}
 		s->peers[t[k].peer].tracked_known[t[k].player] = false;
 		s->peers[t[k].peer].packed[t[k].player] = false;
-		if (git_reference_create(&r, s->repo, t[k].ref, &t[k].id, 1,
+		char lock[300];
+		size_t mark = s->intent_len;
+		snprintf(lock, sizeof lock, "%s.lock", t[k].ref);
+		if (store_intent(s, lock) == 0 &&
+		    git_reference_create(&r, s->repo, t[k].ref, &t[k].id, 1,
 					 "catan sync") == 0)
 			git_reference_free(r);
+		store_intent_done(s, mark);
 	}
 	return 0;
 }
@@ -2297,12 +2350,24 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	memset(rep, 0, sizeof *rep);
 	if (s->batch)
 		return store_fail(err, "cannot sync in batch mode");
+	/*
+	 * The lock files of refs/catan/ (quarantine and held-back records,
+	 * catan's own) are said in catan.lock for the whole sync; the others
+	 * at each write (see store_intent).
+	 */
+	size_t mark = s->intent_len;
+	if (store_intent(s, "refs/catan/"))
+		return store_fail(err, "cannot write to catan.lock: %s",
+				  strerror(errno));
 	/* One reading of the configuration for the whole sync. */
-	if (git_repository_config_snapshot(&cfg, s->repo))
+	if (git_repository_config_snapshot(&cfg, s->repo)) {
+		store_intent_done(s, mark);
 		return store_git_fail(err, "reading the configuration");
+	}
 	if (nremotes == 0) {
 		if (git_remote_list(&all, s->repo)) {
 			git_config_free(cfg);
+			store_intent_done(s, mark);
 			return store_git_fail(err, "listing remotes");
 		}
 		remotes = (const char *const *)all.strings;
@@ -2361,14 +2426,24 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		catan_err ferr;
 		bool changed = false;
-		int frc;
+		int frc = 0;
 		start_clock(s);
+		if (pend[i].fast == 2)
+			continue; /* refused (and said why) */
+		char tracked[300];
+		snprintf(tracked, sizeof tracked, "refs/remotes/%s/",
+			 remotes[i]);
+		size_t fmark = s->intent_len;
+		if (pend[i].fast != 0 && store_intent(s, tracked))
+			frc = store_fail(&ferr, "cannot write to "
+						"catan.lock: %s",
+					 strerror(errno));
+		else if (pend[i].fast != 0)
+			frc = fetch_remote(s, remotes[i], &changed, &ferr);
+		store_intent_done(s, fmark);
 		if (pend[i].fast == 0) {
 			rep->fetched++;
-		} else if (pend[i].fast == 2) {
-			continue; /* refused (and said why) */
-		} else if ((frc = fetch_remote(s, remotes[i], &changed,
-					       &ferr)) == -2) {
+		} else if (frc == -2) {
 			/* Past a limit: nothing of it was kept. */
 			note(rep, "refused %s: %s", remotes[i], ferr.msg);
 			rep->refused++;
@@ -2416,6 +2491,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	/* Only a sync that brought packs can have made too many. */
 	if (rc == 0 && s->packs_added)
 		repack_if_needed(s, 16);
+	store_intent_done(s, mark);
 	return rc;
 }
 
@@ -2452,9 +2528,13 @@ int catan_store_remote_push(catan_store *s, const char *name, bool on,
 		return store_git_fail(err, "no such remote");
 	git_remote_free(r);
 	snprintf(key, sizeof key, "remote.%s.catanpush", name);
-	if (git_repository_config(&cfg, s->repo) ||
-	    git_config_set_bool(cfg, key, on))
+	size_t mark = s->intent_len;
+	if (store_intent(s, "config.lock"))
+		rc = store_fail(err, "cannot write to catan.lock");
+	else if (git_repository_config(&cfg, s->repo) ||
+		 git_config_set_bool(cfg, key, on))
 		rc = store_git_fail(err, "configuring the remote");
+	store_intent_done(s, mark);
 	git_config_free(cfg);
 	return rc;
 }
@@ -2468,7 +2548,12 @@ int catan_store_remote_add(catan_store *s, const char *name, const char *url,
 	    !strcmp(name, "quarantine"))
 		return store_fail(err, "\"%s\" is not a valid remote name",
 				  name);
-	if (git_remote_create(&r, s->repo, name, url))
+	size_t mark = s->intent_len;
+	if (store_intent(s, "config.lock"))
+		return store_fail(err, "cannot write to catan.lock");
+	int rc = git_remote_create(&r, s->repo, name, url);
+	store_intent_done(s, mark);
+	if (rc)
 		return store_git_fail(err, "adding the remote");
 	git_remote_free(r);
 	return 0;
@@ -2493,9 +2578,14 @@ int catan_store_set_me(catan_store *s, int player, catan_err *err)
 	int rc = 0;
 	if (player < 0 || player >= s->game.opt.nplayers)
 		return store_fail(err, "no such player");
-	if (git_repository_config(&cfg, s->repo) ||
-	    git_config_set_string(cfg, "catan.me", s->game.names.name[player]))
+	size_t mark = s->intent_len;
+	if (store_intent(s, "config.lock"))
+		rc = store_fail(err, "cannot write to catan.lock");
+	else if (git_repository_config(&cfg, s->repo) ||
+		 git_config_set_string(cfg, "catan.me",
+				       s->game.names.name[player]))
 		rc = store_git_fail(err, "recording who plays here");
+	store_intent_done(s, mark);
 	git_config_free(cfg);
 	return rc;
 }
@@ -2647,7 +2737,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		goto done;
 	}
 	if (catan_store_set_me(s, who, err) ||
-	    catan_store_adopt(s, "origin", rep, err)) {
+	    catan_store_adopt(s, "origin", rep, err) ||
+	    store_fsync_repo(path, err)) {
 		catan_store_free(s);
 		goto done;
 	}

@@ -99,7 +99,7 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	catan_state s;
 	catan_commit_id id;
 	char why[256];
-	if (catan_store_open(&st, o->dir, err))
+	if (catan_store_open_ext(&st, o->dir, true, err))
 		return -1;
 	const catan_game *g = catan_store_game(st);
 	if (catan_store_state_at(&s, &id, st, o->rev, err))
@@ -827,7 +827,7 @@ static void changed_spots(ui_frame *fr, const catan_board *b,
 int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 {
 	catan_store *st = NULL;
-	if (catan_store_open(&st, o->dir, err))
+	if (catan_store_open_ext(&st, o->dir, true, err))
 		return -1;
 	catan_game g = *catan_store_game(st);
 	static log_buf lb;

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# Durability and I/O faults. (1) act, sync, gc and join fsync each file
+# before renaming it into place and its directory after (see order).
+# (2) I/O faults (strace --inject): during a commit (catan act), a sync, a gc
+# and a join, the N-th write, fsync, fdatasync, syncfs, rename or link (libgit2
+# renames by link) fails with ENOSPC or EIO, for N = 1..k in turn (k the
+# number of such calls the command makes; past 8 calls every
+# ceil(k/8)-th one, and the last: MAX_PER_SYSCALL; 0 runs (1) only). Each run starts from the same copy of
+# the repositories. After each: the command exited 0 or 1 (never a crash
+# or a signal), said why on stderr when it failed, the repository is
+# git fsck --strict and catan verify clean, every commit acknowledged
+# before is still on its branch (the tips before are ancestors of the
+# tips after), an act that exited 0 has its commit on the branch, and the
+# next command without a fault (a sync) succeeds.
+# Usage: test_faults.sh CATAN_BINARY [MAX_PER_SYSCALL]
+set -euo pipefail
+catan=$1
+per=${2:-8}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+if ! strace -o /dev/null true 2>/dev/null; then
+	echo "# skipped: strace cannot trace here"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+
+b=$tmp/base
+$catan new "$b/red" --players red,blue --me red --seed 21 >/dev/null
+$catan join "$b/red" "$b/blue" --as blue >/dev/null
+$catan -C "$b/red" remote add blue "$b/blue"
+$catan -C "$b/blue" remote add red "$b/red"
+for i in 1 2 3 4 5; do
+	for p in red blue; do
+		$catan -C "$b/$p" sync >/dev/null
+		$catan -C "$b/$p" step >/dev/null
+	done
+done
+# Who acts next, and what.
+for p in red blue; do $catan -C "$b/$p" sync >/dev/null; done
+me= action=
+for p in red blue; do
+	a=$($catan -C "$b/$p" legal --as $p | head -1)
+	[[ $a == *"nothing to do"* ]] || { me=$p; action=$a; break; }
+done
+[[ -n $me ]] || fail "nobody has anything to do"
+other=red
+[[ $me == red ]] && other=blue
+
+tips() { git -C "$1" for-each-ref --format='%(objectname)' refs/heads/; }
+
+# 1. Durability, as git's core.fsync: in the system calls of act, sync, gc
+#    and join, every file renamed or linked into place in the repository
+#    was fsync'ed before, the directory it went into is fsync'ed after
+#    (before the command ends), and a reflog line is fsync'ed before the
+#    next ref is renamed.
+order() { # trace file [late]: prints what is wrong, nothing when all is well
+	# (late: a new repository, reported only at the end: a file may be
+	# fsync'ed after its rename, before the command ends.) A loose object
+	# may be linked into place first and flushed later with the others
+	# of its action (one syncfs, git's core.fsyncMethod=batch), but before
+	# any ref moves.
+	awk -v late="${2:-0}" '
+	function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
+	/^[0-9]+ +(fsync|fdatasync)\([0-9]+</ {
+		match($0, /<[^>]*>/); p = substr($0, RSTART + 1, RLENGTH - 2)
+		synced[p] = NR; delete dirty[p]; delete unsynced[p]; dsync[p] = NR; next }
+	/^[0-9]+ +syncfs\(.* = 0$/ {
+		allsync = NR; for (o in pending) delete pending[o]
+		for (p in wrote) synced[p] = NR
+		for (l in dirty) delete dirty[l]; for (u in unsynced) delete unsynced[u]; next }
+	/^[0-9]+ +write\([0-9]+</ {
+		match($0, /<[^>]*>/); p = substr($0, RSTART + 1, RLENGTH - 2)
+		wrote[p] = NR; if (p ~ /\/logs\//) dirty[p] = 1; next }
+	/^[0-9]+ +(rename|link)\(".*= 0$/ {
+		split($0, q, "\""); src = q[2]; dst = q[4]; moved[dst] = NR
+		ok = synced[src] > 0 && synced[src] >= wrote[src]
+		if (dst ~ /\/objects\/[0-9a-f][0-9a-f]\//) { if (!ok) pending[dst] = 1; next }
+		if (!ok && !late) print "not fsynced before it was renamed: " dst
+		if (!ok && late) unsynced[dst] = 1
+		if (dst ~ /\/refs\/|packed-refs$/) {
+			for (l in dirty) print "reflog not fsynced before the ref moved: " l
+			for (o in pending) print "object not on disk before the ref moved: " o
+		} }
+	END { for (d in moved) if (dsync[dir(d)] < moved[d] && allsync < moved[d] && d !~ /\/objects\/[0-9a-f][0-9a-f]\//)
+			print "directory not fsynced after: " d
+	      for (d in unsynced) print "never fsynced: " d
+	      for (o in pending) if (late) print "object never flushed: " o }
+	' "$1" | sort -u
+}
+fresh_base() { rm -rf "$tmp/c"; cp -a "$b" "$tmp/c"; }
+tr() { strace -f -y -o "$tmp/trace" -e trace=fsync,fdatasync,syncfs,write,rename,link "$@" >/dev/null 2>&1; }
+fresh_base
+tr $catan -C "$tmp/c/$me" act --as $me $action || fail "act"
+bad=$(order "$tmp/trace"); [[ -z $bad ]] || fail "act: $bad"
+$catan -C "$tmp/c/$me" step >/dev/null
+tr $catan -C "$tmp/c/$other" sync || fail "sync"
+bad=$(order "$tmp/trace"); [[ -z $bad ]] || fail "sync: $bad"
+tr $catan -C "$tmp/c/$other" gc || fail "gc"
+bad=$(order "$tmp/trace"); [[ -z $bad ]] || fail "gc: $bad"
+tr $catan join "$tmp/c/$me" "$tmp/c/j" --as $other || fail "join"
+bad=$(order "$tmp/trace" 1); [[ -z $bad ]] || fail "join: $bad"
+echo "ok 1 - act, sync, gc and join fsync each file before its rename, its directory after, reflog lines before the ref"
+if (( per == 0 )); then echo "1 passed, 0 failed"; exit 0; fi
+
+trials=0 failed_ok=0
+
+# check OP DIR RC: the invariants after one faulted run.
+check() {
+	local what=$1 d=$2 rc=$3 err=$4
+	(( rc == 0 || rc == 1 )) || fail "$what: exit $rc (a crash?): $(head -c 300 "$err")"
+	if (( rc )); then
+		[[ -s $err ]] || fail "$what: failed without saying why"
+		failed_ok=$((failed_ok + 1))
+	fi
+	git -C "$d" fsck --strict >/dev/null 2>&1 || fail "$what: git fsck: $(git -C "$d" fsck --strict 2>&1 | head -3)"
+	$catan -C "$d" verify >/dev/null 2>&1 || fail "$what: catan verify: $($catan -C "$d" verify 2>&1 | head -3)"
+	for t in $(cat "$d.tips"); do
+		local found=0
+		for n in $(tips "$d"); do
+			git -C "$d" merge-base --is-ancestor "$t" "$n" 2>/dev/null && { found=1; break; }
+		done
+		(( found )) || fail "$what: acknowledged commit $t lost"
+	done
+	$catan -C "$d" sync >/dev/null 2>"$err.next" ||
+		fail "$what: the next sync failed: $(head -c 300 "$err.next")"
+}
+
+# run OP SYSCALL ERRNO: counts the calls, then fails each chosen one.
+run() {
+	local op=$1 sc=$2 en=$3
+	fresh
+	strace -f --seccomp-bpf -o "$tmp/count" -e trace=$sc bash -c "$(cmd)" >/dev/null 2>&1 || true
+	local k
+	k=$(grep -c " $sc(" "$tmp/count" || true)
+	(( k > 0 )) || return 0
+	local step=$(( (k + per - 1) / per ))
+	local ns
+	ns=$(seq 1 "$step" "$k"; echo "$k")
+	for n in $(echo "$ns" | sort -un); do
+		fresh
+		local rc=0
+		strace -f --seccomp-bpf -o /dev/null -e trace=$sc -e inject=$sc:error=$en:when=$n \
+			bash -c "$(cmd)" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		trials=$((trials + 1))
+		if [[ $op == join ]]; then
+			# A join that failed leaves nothing (or an empty
+			# directory) and can be run again; one that succeeded
+			# is a repository like any other.
+			if (( rc )); then
+				[[ ! -e $tmp/c/j || -z $(ls -A "$tmp/c/j") ]] ||
+					fail "$op, $sc #$n: a failed join left $(ls -A "$tmp/c/j" | head -3)"
+				$catan join "$tmp/c/$me" "$tmp/c/j" --as $other >/dev/null 2>"$tmp/err.next" ||
+					fail "$op, $sc #$n: join again: $(head -c 300 "$tmp/err.next")"
+			fi
+			: >"$tmp/c/j.tips"
+			check "$op, $sc #$n of $k failing with $en" "$tmp/c/j" 0 "$tmp/err"
+			(( rc == 0 || rc == 1 )) || fail "$op, $sc #$n: exit $rc"
+			(( rc == 0 )) || { [[ -s $tmp/err ]] || fail "$op, $sc #$n: failed without saying why"; failed_ok=$((failed_ok + 1)); }
+			continue
+		fi
+		check "$op, $sc #$n of $k failing with $en" "$dir" "$rc" "$tmp/err"
+		if [[ $op == act && $rc == 0 ]]; then
+			[[ $(git -C "$dir" rev-parse $me) != $(cat "$tmp/before-tip") ]] ||
+				fail "$op, $sc #$n: act exited 0 and its commit is not on $me"
+		fi
+	done
+}
+
+# The operations: fresh copies the base and sets dir; cmd prints the
+# command (run by bash under strace).
+op=
+fresh() {
+	rm -rf "$tmp/c"
+	cp -a "$b" "$tmp/c"
+	case $op in
+	act) dir=$tmp/c/$me ;;
+	sync) # something to fetch: $me plays first
+		$catan -C "$tmp/c/$me" step >/dev/null
+		dir=$tmp/c/$other ;;
+	gc | join) dir=$tmp/c/$me ;;
+	esac
+	tips "$dir" >"$dir.tips"
+	git -C "$dir" rev-parse $me >"$tmp/before-tip"
+}
+cmd() {
+	case $op in
+	act) echo "exec '$catan' -C '$dir' act --as $me $action" ;;
+	sync) echo "exec '$catan' -C '$dir' sync" ;;
+	gc) echo "exec '$catan' -C '$dir' gc" ;;
+	join) echo "exec '$catan' join '$tmp/c/$me' '$tmp/c/j' --as $other" ;;
+	esac
+}
+
+for op in act sync gc join; do
+	for f in write:ENOSPC write:EIO fsync:EIO fdatasync:EIO syncfs:EIO rename:ENOSPC link:EIO; do
+		run $op "${f%%:*}" "${f##*:}"
+	done
+done
+echo "ok 2 - $trials runs with an I/O fault ($failed_ok failed cleanly): no crash, fsck and verify clean, nothing acknowledged lost, the next sync succeeds"
+echo "2 passed, 0 failed"
