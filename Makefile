@@ -14,7 +14,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SEED ?= $(shell date +%s)
 
 .PHONY: all deps build play play-bots test test-asan test-fuzz fuzz fuzz-build \
-	bench format clean
+	bench figures format clean
 
 all: build
 
@@ -69,6 +69,18 @@ fuzz:
 
 bench: build
 	./$(BUILD)/catan-bench
+
+# The thesis's figures 5.2-5.5 for 2, 3 and 4 players (tools/figures.sh):
+# FIGURE_GAMES plain games per player count, FIGURE_PEER_GAMES games of
+# simulate --peers for figure 5.5's sync part. Builds only the catan
+# command. Written to $(FIGURES) (README.md there says what is what).
+FIGURES ?= $(BUILD)/figures
+FIGURE_GAMES ?= 100
+FIGURE_PEER_GAMES ?= 10
+figures: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target catan
+	JOBS=$(JOBS) bash tools/figures.sh $(BUILD)/catan $(FIGURES) $(FIGURE_GAMES) $(FIGURE_PEER_GAMES)
 
 format:
 	clang-format -i include/catan/*.h src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h tools/*.c 2>/dev/null || true

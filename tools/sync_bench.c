@@ -93,8 +93,8 @@ static int run(const char *root, const char *mode, const char *catan,
 	/*
 	 * Dated a minute a turn, as a real game's commits grow older: git's
 	 * upload-pack stops its walks at commits older than what it looks
-	 * for, and commits all of one date (simulate's) would make it walk
-	 * the whole history on every fetch.
+	 * for, and commits all of one date (simulate's before issue 17)
+	 * would make it walk the whole history on every fetch.
 	 */
 	if (catan_store_create(&h, host, &g, CATAN_TIME_TURNS, &err)) {
 		fprintf(stderr, "%s\n", err.msg);

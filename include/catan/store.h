@@ -35,10 +35,12 @@ typedef struct catan_commit_id {
 } catan_commit_id;
 
 /*
- * Commit timestamps: real time; the seed's date for every commit (simulate:
- * the same game gives the same ids, and the smallest packs); or the seed's
- * date plus a minute a turn (the benchmarks of peers: reproducible, with
- * dates that grow as a real game's do, which git's walks rely on).
+ * Commit timestamps: real time; the seed's date for the genesis and one
+ * second after the latest parent for every other commit (simulate: the
+ * same game gives the same ids, one date per action, rising along every
+ * branch as git's walks expect); or the seed's date plus a minute a turn
+ * (the benchmarks of peers: reproducible, with dates that grow as a real
+ * game's do, which git's walks rely on).
  */
 typedef enum {
 	CATAN_TIME_NOW,
@@ -184,6 +186,7 @@ typedef struct catan_log_entry {
 	char author[CATAN_NAME_MAX];
 	int turn;
 	bool merge;
+	uint8_t dice[2]; /* a roll's Dice trailer; 0,0 on any other commit */
 } catan_log_entry;
 
 int catan_store_log(catan_store *s,

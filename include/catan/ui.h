@@ -7,7 +7,8 @@
  *                    repository in one window), or peer (this repository's
  *                    player; the others are remote peers or bots, synced
  *                    in the background)
- *   catan_ui_replay  steps through a game commit by commit
+ *   catan_ui_replay  steps through a game commit by commit (from o->rev
+ *                    when given; prints the commit shown last on exit)
  *
  * The window holds no rules: legality comes from the core (catan/view.h),
  * actions go through the store (catan/store.h). Errors: 0, or -1 with a
@@ -20,7 +21,8 @@
 
 typedef struct catan_ui_options {
 	const char *dir;    /* the game repository */
-	const char *rev;    /* render: revision, NULL = current position */
+	const char *rev;    /* render: revision, NULL = current position;
+			       replay: the commit to open at, NULL = the last */
 	const char *out;    /* render: PNG file */
 	int w, h;	    /* window or image size, pixels */
 	const char *as;	    /* the player whose hand is shown / who acts */

@@ -5,7 +5,8 @@
  *
  * Lists the commits of the current history oldest first, as
  * catan_store_log gives them (the discard commits of a 7 in player order,
- * then their merge): id, turn, player, action. A revision or a range (git's
+ * then their merge): id, turn, player, action (a roll with its dice, from
+ * the commit's Dice trailer: "roll 3+4"). A revision or a range (git's
  * syntax, read by libgit2: `blue~5..blue`, `HEAD~3`) keeps the commits it
  * names, --player those one player made, --json prints an array of
  * objects instead.
@@ -50,8 +51,16 @@ static int log_entry(const catan_log_entry *e, void *arg)
 		cli_json_str(stdout, e->author);
 		printf(",\"action\":");
 		cli_json_str(stdout, e->subject);
-		printf(",\"merge\":%s}", e->merge ? "true" : "false");
-	} else
+		printf(",\"merge\":%s", e->merge ? "true" : "false");
+		if (e->dice[0])
+			printf(",\"dice\":[%d,%d]", e->dice[0], e->dice[1]);
+		printf("}");
+	} else if (e->dice[0])
+		/* A roll with what it rolled: "roll 3+4". */
+		printf("%.10s %4d %-8s roll %d+%d\n", e->id.hex,
+		       e->turn < 0 ? 0 : e->turn, e->author, e->dice[0],
+		       e->dice[1]);
+	else
 		printf("%.10s %4d %-8s %s\n", e->id.hex,
 		       e->turn < 0 ? 0 : e->turn, e->author, e->subject);
 	c->first = false;

@@ -58,7 +58,7 @@ static void usage(FILE *f)
 		"       catan play DIR [--as P] [--bots a,b] [--size WxH]\n"
 		"       catan play --new DIR [--players a,b,c] [--me P] "
 		"[--bots N] [--seed N] [--board B]\n"
-		"       catan replay DIR [--as P] [--size WxH]\n"
+		"       catan replay DIR [REV] [--as P] [--size WxH]\n"
 		"       catan bots [--players N | --names a,b,c] [--seed N]\n"
 		"                  [--board beginner|random] [--bot "
 		"greedy|random]\n"

@@ -119,8 +119,10 @@ int cli_render(const char *dir, int argc, char **argv)
 int cli_replay(const char *dir, int argc, char **argv)
 {
 	catan_ui_options o;
-	if (ui_args(&o, "replay", dir, argc, argv, NULL, NULL, NULL, 0))
+	const char *rev = NULL;
+	if (ui_args(&o, "replay", dir, argc, argv, &rev, NULL, NULL, 0))
 		return 2;
+	o.rev = rev;
 	catan_err err;
 	if (catan_ui_replay(&o, &err)) {
 		fprintf(stderr, "catan replay: %s\n", err.msg);

@@ -346,7 +346,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 		if (store_state_tree(&tree, s, &pos.state, true))
 			return store_git_fail(err, "writing the merged state");
 		if (store_commit(&merge, s, active, STORE_MERGE_SUBJECT,
-				 pos.state.turn, &tree, pos.fan, pos.nfan, err))
+				 pos.state.turn, NULL, &tree, pos.fan, pos.nfan,
+				 err))
 			return -1;
 		if (store_branch_tip(&tip, s, active) ||
 		    store_move_branch(s, active, &tip, &merge,
@@ -366,7 +367,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	if (store_state_tree(&tree, s, &own, true))
 		return store_git_fail(err, "writing the new state");
 	catan_action_format(subject, sizeof subject, &g->board, &g->names, a);
-	if (store_commit(&commit, s, actor, subject, pos.state.turn, &tree,
+	if (store_commit(&commit, s, actor, subject, pos.state.turn,
+			 a->kind == CATAN_ACT_ROLL ? own.dice : NULL, &tree,
 			 &pos.head, 1, err))
 		return -1;
 	if (store_branch_tip(&tip, s, actor))
@@ -425,6 +427,7 @@ int catan_store_log(catan_store *s,
 		snprintf(e.author, sizeof e.author, "%s",
 			 a && a->name ? a->name : "?");
 		e.turn = store_trailer_int(git_commit_message(c), "Turn");
+		store_trailer_dice(git_commit_message(c), e.dice);
 		e.merge = git_commit_parentcount(c) > 1;
 		git_commit_free(c);
 		rc = fn(&e, ctx);

@@ -153,7 +153,8 @@ bool store_past_deadline(const catan_store *s);
  * (at most STORE_MAX_PARENTS), "author" and "committer" (the same player,
  * "P <P@catan> SECONDS +HHMM"), no other header (no gpgsig, no encoding,
  * no mergetag), no NUL byte, a message of at most s->lim.message bytes
- * "SUBJECT\n\nPlayer: P\nTurn: N\n" and nothing after it, the subject
+ * "SUBJECT\n\nPlayer: P\nTurn: N\n", then "Dice: A B\n" (each 1..6) if
+ * and only if the subject is a roll, and nothing after it, the subject
  * an action in canonical form ("merge discards" for a merge). Says
  * nothing about whether the action is legal (the replay does). 0, or 1
  * and why (naming the limit when one is passed). Cannot fail otherwise.
@@ -301,10 +302,27 @@ int store_state_tree(git_oid *out, catan_store *s, const catan_state *st,
 int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 		     catan_err *err);
 
-/* Writes a commit (message: subject, then Player and Turn trailers). */
+/*
+ * Writes a commit (message: store_message of subject, the author's name,
+ * turn and dice: the rolled dice on a roll commit, NULL on any other).
+ */
 int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
-		 int turn, const git_oid *tree_id, const git_oid *parents,
-		 int nparents, catan_err *err);
+		 int turn, const uint8_t *dice, const git_oid *tree_id,
+		 const git_oid *parents, int nparents, catan_err *err);
+/*
+ * The message catan writes: "SUBJECT\n\nPlayer: P\nTurn: N\n", then
+ * "Dice: A B\n" when dice is not NULL (a roll: the dice the state holds
+ * after it). Truncated to size; cannot fail.
+ */
+void store_message(char *out, size_t size, const char *subject,
+		   const char *player, int turn, const uint8_t *dice);
+/*
+ * The Dice trailer of a message: 1 with dice[0..1] (each 1..6) when the
+ * message has a line "Dice: A B", 0 with 0,0 when it has none, -1 when
+ * it has one that does not parse. Says nothing about where it stands
+ * (the exact form is checked by rebuilding the message).
+ */
+int store_trailer_dice(const char *message, uint8_t dice[2]);
 /* Fast-forwards (or creates, old == NULL) a player's branch. */
 int store_move_branch(catan_store *s, int player, const git_oid *old,
 		      const git_oid *id, const char *why, catan_err *err);

@@ -324,9 +324,14 @@ static int bad(ctx *c, const git_oid *id, const char *fmt, ...)
 	return 1;
 }
 
-/* Message = subject, blank line, "Player: NAME", "Turn: N", nothing else. */
+/*
+ * Message = subject, blank line, "Player: NAME", "Turn: N", then
+ * "Dice: A B" or nothing; dice[] says which (0,0: no Dice trailer). Whether
+ * the commit may carry dice, and which, is the caller's (the action's).
+ */
 static int check_message(ctx *c, git_commit *commit, int *author,
-			 const char **subject_out, char *subject, size_t size)
+			 const char **subject_out, char *subject, size_t size,
+			 uint8_t dice[2])
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
@@ -354,12 +359,14 @@ static int check_message(ctx *c, git_commit *commit, int *author,
 	memcpy(subject, msg, (size_t)(nl - msg));
 	subject[nl - msg] = '\0';
 	int turn = store_trailer_int(msg, "Turn");
-	snprintf(want, sizeof want, "%s\n\nPlayer: %s\nTurn: %d\n", subject,
-		 g->names.name[p], turn);
-	if (turn < 0 || strcmp(msg, want))
+	int has_dice = store_trailer_dice(msg, dice);
+	store_message(want, sizeof want, subject, g->names.name[p], turn,
+		      has_dice > 0 ? dice : NULL);
+	if (turn < 0 || has_dice < 0 || strcmp(msg, want))
 		return bad(c, id,
 			   "commit message does not parse: want the action, "
-			   "a blank line, \"Player: %s\" and \"Turn: N\"",
+			   "a blank line, \"Player: %s\", \"Turn: N\" and on "
+			   "a roll \"Dice: A B\"",
 			   g->names.name[p]);
 	*author = p;
 	*subject_out = subject;
@@ -489,13 +496,23 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		}
 	}
 	int turn = store_trailer_int(text, "Turn");
-	snprintf(want, sizeof want, "%s\n\nPlayer: %s\nTurn: %d\n", subject,
-		 player, turn);
-	if (!player[0] || turn < 0 || strcmp(text, want))
+	uint8_t dice[2];
+	int has_dice = store_trailer_dice(text, dice);
+	store_message(want, sizeof want, subject, player, turn,
+		      has_dice > 0 ? dice : NULL);
+	if (!player[0] || turn < 0 || has_dice < 0 || strcmp(text, want))
 		return form_bad(why, whylen,
 				"commit message does not parse: want the "
-				"action, a blank line, \"Player: P\" and "
-				"\"Turn: N\", nothing else");
+				"action, a blank line, \"Player: P\", "
+				"\"Turn: N\" and on a roll \"Dice: A B\", "
+				"nothing else");
+	/* A roll and only a roll carries its dice (their values: the replay). */
+	bool roll = !strcmp(subject, "roll") || !strncmp(subject, "roll ", 5);
+	if (roll != (has_dice > 0))
+		return form_bad(why, whylen,
+				roll ? "roll commit without a Dice trailer"
+				     : "a Dice trailer on a commit that does "
+				       "not roll");
 	int p = catan_names_find(&g->names, player, strlen(player));
 	if (p < 0 || strcmp(player, g->names.name[p]))
 		return form_bad(why, whylen,
@@ -588,11 +605,12 @@ static int check_genesis(ctx *c, git_commit *commit)
 	int author;
 	const char *subject;
 	char buf[160];
+	uint8_t dice[2];
 	if (!git_oid_equal(id, &c->s->genesis))
 		return bad(c, id, "a second root commit");
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf))
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
 		return 1;
-	if (strcmp(subject, "genesis") || author != 0)
+	if (strcmp(subject, "genesis") || author != 0 || dice[0])
 		return bad(c, id, "the root commit must be \"genesis\" by %s",
 			   c->s->game.names.name[0]);
 	catan_state_init(&st, &c->s->game.board, &c->s->game.opt);
@@ -684,7 +702,8 @@ static int check_action(ctx *c, git_commit *commit)
 	char buf[160];
 	const char *subject;
 	int author;
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf))
+	uint8_t dice[2];
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
 		return 1;
 	seen *parent = known(c, pid);
 	if (!parent)
@@ -721,6 +740,14 @@ static int check_action(ctx *c, git_commit *commit)
 	if (rc)
 		return bad(c, id, "illegal action \"%s\" by %s: %s", subject,
 			   g->names.name[author], catan_error_str(rc));
+	/* The Dice trailer: on a roll, exactly the dice the rules rolled. */
+	if (a.kind == CATAN_ACT_ROLL &&
+	    (dice[0] != next.dice[0] || dice[1] != next.dice[1]))
+		return bad(c, id, "Dice trailer is not the roll (%d %d)",
+			   next.dice[0], next.dice[1]);
+	if (a.kind != CATAN_ACT_ROLL && dice[0])
+		return bad(c, id, "a Dice trailer on a commit that does not "
+				  "roll");
 	/* A discard that leaves others owing must be merged, not extended. */
 	if (parent->discard && ps->phase == CATAN_PHASE_DISCARD)
 		return bad(c, id,
@@ -746,9 +773,10 @@ static int check_merge(ctx *c, git_commit *commit)
 	char buf[160];
 	const char *subject;
 	int author;
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf))
+	uint8_t dice[2];
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
 		return 1;
-	if (strcmp(subject, STORE_MERGE_SUBJECT))
+	if (strcmp(subject, STORE_MERGE_SUBJECT) || dice[0])
 		return bad(c, id, "a merge must be \"%s\"",
 			   STORE_MERGE_SUBJECT);
 	seen *first = known(c, git_commit_parent_id(commit, 0));
@@ -1297,7 +1325,8 @@ int store_fuzz_check_message(const catan_game *g, git_commit *commit,
 	}
 	s->game = *g;
 	ctx c = {s, {NULL, 0, 0, NULL, 0}, &rep, false, NULL};
-	rc = check_message(&c, commit, author, &sub, subject, size);
+	uint8_t dice[2];
+	rc = check_message(&c, commit, author, &sub, subject, size, dice);
 	snprintf(why, whylen, "%s", rc ? rep.why : "");
 	free(s);
 	return rc;

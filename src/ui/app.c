@@ -44,8 +44,13 @@ static int collect(const catan_log_entry *e, void *ctx)
 	log_buf *lb = ctx;
 	if (lb->stop)
 		return 0;
-	snprintf(lb->line[lb->n % UI_LOG_LINES], sizeof lb->line[0], "%.15s: %.140s",
-		 e->author[0] ? e->author : "genesis", e->subject);
+	if (e->dice[0]) /* a roll with its Dice trailer: "red: roll 3+4" */
+		snprintf(lb->line[lb->n % UI_LOG_LINES], sizeof lb->line[0],
+			 "%.15s: roll %d+%d", e->author, e->dice[0], e->dice[1]);
+	else
+		snprintf(lb->line[lb->n % UI_LOG_LINES], sizeof lb->line[0],
+			 "%.15s: %.140s", e->author[0] ? e->author : "genesis",
+			 e->subject);
 	if (lb->ids && lb->n < lb->cap) {
 		lb->ids[lb->n] = e->id;
 		snprintf(lb->subjects[lb->n], sizeof lb->subjects[0], "%s", lb->line[lb->n % UI_LOG_LINES]);
@@ -856,11 +861,26 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		fail(err, "no player named \"%s\" in this game", o->as);
 		goto done;
 	}
+	int pos = n - 1;
+	if (o->rev) {
+		/* REV in git's syntax: open the replay at that commit. */
+		catan_state at;
+		catan_commit_id rid;
+		if (catan_store_state_at(&at, &rid, st, o->rev, err))
+			goto done;
+		for (pos = n - 1; pos >= 0 && strcmp(lb.ids[pos].hex, rid.hex);
+		     pos--)
+			;
+		if (pos < 0) {
+			fail(err, "%s is not in the game's current history",
+			     o->rev);
+			goto done;
+		}
+	}
 	char title[160];
 	snprintf(title, sizeof title, "catan-git replay: %s", o->dir);
 	if (window_open(&w, &g, CATAN_NONE, o, title, err))
 		goto done;
-	int pos = n - 1;
 	bool dirty = true, drag = false;
 	static frame_stats fs;
 	memset(&fs, 0, sizeof fs);
@@ -963,6 +983,8 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		dirty = false;
 	}
 	stats_print(&fs);
+	/* Where the replay was left, for a script or a shell to read. */
+	printf("replay: %s (%d / %d)\n", lb.ids[pos].hex, pos + 1, n);
 	rc = 0;
 done:
 	if (sc.f)

@@ -78,8 +78,11 @@ static void check(git_commit *c)
 	FUZZ_CHECK(author >= 0 && author < game.names.n);
 	FUZZ_CHECK(turn >= 0);
 	/* What store_commit writes for these. */
-	snprintf(want, sizeof want, "%s\n\nPlayer: %s\nTurn: %d\n", subject,
-		 game.names.name[author], turn);
+	uint8_t dice[2];
+	int has_dice = store_trailer_dice(msg, dice);
+	FUZZ_CHECK(has_dice >= 0);
+	store_message(want, sizeof want, subject, game.names.name[author], turn,
+		      has_dice > 0 ? dice : NULL);
 	FUZZ_CHECK(!strcmp(msg, want));
 
 	/* Made again through libgit2, as store_commit makes it. */

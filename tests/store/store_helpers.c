@@ -412,11 +412,14 @@ git_oid sh_commit_raw(git_repository *repo, const git_oid *tree,
 
 git_oid sh_commit_action(git_repository *repo, const git_oid *tree,
 			 const git_oid *parent, const char *player,
-			 const char *subject, int turn)
+			 const char *subject, int turn, const uint8_t *dice)
 {
 	char msg[512], email[128];
-	snprintf(msg, sizeof msg, "%s\n\nPlayer: %s\nTurn: %d\n", subject,
-		 player, turn);
+	int n = snprintf(msg, sizeof msg, "%s\n\nPlayer: %s\nTurn: %d\n",
+			 subject, player, turn);
+	if (dice)
+		snprintf(msg + n, sizeof msg - (size_t)n, "Dice: %d %d\n",
+			 dice[0], dice[1]);
 	snprintf(email, sizeof email, "%s@" SH_EMAIL_DOMAIN, player);
 	return sh_commit_raw(repo, tree, parent, 1, player, email, msg);
 }

@@ -140,11 +140,12 @@ git_oid sh_commit_raw(git_repository *repo, const git_oid *tree,
 
 /*
  * As sh_commit_raw in the store's layout: author P <P@catan>, message
- * "SUBJECT\n\nPlayer: P\nTurn: N\n".
+ * "SUBJECT\n\nPlayer: P\nTurn: N\n", then "Dice: A B\n" when dice is
+ * not NULL (a roll's trailer).
  */
 git_oid sh_commit_action(git_repository *repo, const git_oid *tree,
 			 const git_oid *parent, const char *player,
-			 const char *subject, int turn);
+			 const char *subject, int turn, const uint8_t *dice);
 
 /* Moves (or creates) a ref with git_reference_create, force. */
 void sh_move_ref(git_repository *repo, const char *ref, const git_oid *id,

@@ -134,6 +134,14 @@ static catan_action legal(inj *x, int k, char *text, size_t size,
 	return buf[k];
 }
 
+/* The Dice trailer a commit of `text` carries: after's dice on a roll. */
+static const uint8_t *roll_dice(const char *text, const catan_state *after)
+{
+	return !strcmp(text, "roll") || !strncmp(text, "roll ", 5)
+		   ? after->dice
+		   : NULL;
+}
+
 static void branch_of(char *out, size_t size, inj *x, int p)
 {
 	snprintf(out, size, "refs/heads/%s", x->g->names.name[p]);
@@ -160,7 +168,8 @@ static git_oid legal_commit(inj *x, catan_state *after)
 	if (after)
 		*after = next;
 	return sh_commit_action(x->repo, &tree, &x->head,
-				x->g->names.name[x->next], text, x->cur.turn);
+				x->g->names.name[x->next], text, x->cur.turn,
+				roll_dice(text, &next));
 }
 
 /*
@@ -257,7 +266,8 @@ static void test_verify__tampered_tree(void **st)
 	next.players[x.next].ncards++;
 	git_oid tree = state_tree(&x, &next);
 	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
-				     x.g->names.name[x.next], text, x.cur.turn);
+				     x.g->names.name[x.next], text, x.cur.turn,
+				     roll_dice(text, &next));
 	move_branch(&x, x.next, &c);
 	inj_expect_bad(&x, &c, NULL, "tree");
 }
@@ -304,7 +314,8 @@ static void test_verify__illegal_action(void **st)
 	    catan_state_apply(&tmp, &x.g->board, &x.cur, x.next, &a, NULL),
 	    CATAN_OK);
 	git_oid c = sh_commit_action(x.repo, &x.head_tree, &x.head,
-				     x.g->names.name[x.next], text, x.cur.turn);
+				     x.g->names.name[x.next], text, x.cur.turn,
+				     NULL);
 	move_branch(&x, x.next, &c);
 	/* The CLI says so too. */
 	{
@@ -335,8 +346,12 @@ static void test_verify__trailer_names_another_player(void **st)
 	git_oid tree = state_tree(&x, &next);
 	int other = (x.next + 1) % x.g->opt.nplayers;
 	/* Author is the actor; the Player trailer names someone else. */
-	snprintf(msg, sizeof msg, "%s\n\nPlayer: %s\nTurn: %d\n", text,
-		 x.g->names.name[other], x.cur.turn);
+	int n = snprintf(msg, sizeof msg, "%s\n\nPlayer: %s\nTurn: %d\n",
+			 text, x.g->names.name[other], x.cur.turn);
+	const uint8_t *dice = roll_dice(text, &next);
+	if (dice)
+		snprintf(msg + n, sizeof msg - (size_t)n, "Dice: %d %d\n",
+			 dice[0], dice[1]);
 	snprintf(email, sizeof email, "%s@" SH_EMAIL_DOMAIN,
 		 x.g->names.name[x.next]);
 	git_oid c = sh_commit_raw(x.repo, &tree, &x.head, 1,
@@ -353,7 +368,8 @@ static void test_verify__author_may_not_act(void **st)
 	int other = (x.next + 1) % x.g->opt.nplayers;
 	assert_false(catan_state_may_act(&x.cur, other));
 	git_oid c = sh_commit_action(x.repo, &x.head_tree, &x.head,
-				     x.g->names.name[other], "end", x.cur.turn);
+				     x.g->names.name[other], "end", x.cur.turn,
+				     NULL);
 	move_branch(&x, other, &c);
 	inj_expect_bad(&x, &c, NULL, "may not act");
 }
@@ -368,7 +384,7 @@ static void test_verify__author_is_not_a_player(void **st)
 	legal(&x, 0, text, sizeof text, &next);
 	git_oid tree = state_tree(&x, &next);
 	git_oid c = sh_commit_action(x.repo, &tree, &x.head, "mallory", text,
-				     x.cur.turn);
+				     x.cur.turn, roll_dice(text, &next));
 	move_branch(&x, x.next, &c);
 	inj_expect_bad(&x, &c, NULL, "mallory");
 }
@@ -399,7 +415,7 @@ static void test_verify__rewritten_branch(void **st)
 	catan_commit_id pid;
 	assert_int_equal(catan_store_state_at(&pst, &pid, x.s, phex, &err), 0);
 	git_oid c = sh_commit_action(x.repo, git_commit_tree_id(tip), &parent,
-				     who, "end", pst.turn);
+				     who, "end", pst.turn, NULL);
 	git_commit_free(tip);
 	assert_false(git_oid_equal(&c, &last));
 	/* Force-move the branch from the old tip to it: a rewrite. */
@@ -472,9 +488,11 @@ static void test_verify__fork(void **st)
 	git_oid tr1 = state_tree(&x, &n1), tr2 = state_tree(&x, &n2);
 	const char *name = x.g->names.name[x.next];
 	git_oid c1 =
-	    sh_commit_action(x.repo, &tr1, &x.head, name, t1, x.cur.turn);
+	    sh_commit_action(x.repo, &tr1, &x.head, name, t1, x.cur.turn,
+			     roll_dice(t1, &n1));
 	git_oid c2 =
-	    sh_commit_action(x.repo, &tr2, &x.head, name, t2, x.cur.turn);
+	    sh_commit_action(x.repo, &tr2, &x.head, name, t2, x.cur.turn,
+			     roll_dice(t2, &n2));
 	move_branch(&x, x.next, &c1);
 	move_branch(&x, (x.next + 1) % x.g->opt.nplayers, &c2);
 	inj_expect_bad(&x, &c1, &c2, "fork");
@@ -484,10 +502,11 @@ static void test_verify__fork(void **st)
 static git_oid commit_next(inj *x, const git_oid *tree)
 {
 	char text[160];
-	legal(x, 0, text, sizeof text, NULL);
+	catan_state next;
+	legal(x, 0, text, sizeof text, &next);
 	git_oid c =
 	    sh_commit_action(x->repo, tree, &x->head, x->g->names.name[x->next],
-			     text, x->cur.turn);
+			     text, x->cur.turn, roll_dice(text, &next));
 	move_branch(x, x->next, &c);
 	return c;
 }
@@ -581,7 +600,7 @@ static void test_verify__subject_does_not_parse(void **st)
 	inj_begin(&x);
 	git_oid c = sh_commit_action(x.repo, &x.head_tree, &x.head,
 				     x.g->names.name[x.next], "build rod 0,0,w",
-				     x.cur.turn);
+				     x.cur.turn, NULL);
 	move_branch(&x, x.next, &c);
 	inj_expect_bad(&x, &c, NULL, "parse");
 }
@@ -615,7 +634,7 @@ static void test_verify__wrong_turn_trailer(void **st)
 	git_oid tree = state_tree(&x, &next);
 	git_oid c =
 	    sh_commit_action(x.repo, &tree, &x.head, x.g->names.name[x.next],
-			     text, x.cur.turn + 1);
+			     text, x.cur.turn + 1, roll_dice(text, &next));
 	move_branch(&x, x.next, &c);
 	inj_expect_bad(&x, &c, NULL, "Turn");
 }
@@ -637,7 +656,8 @@ static void test_verify__non_canonical_subject(void **st)
 			       : text[i];
 	upper[i] = '\0';
 	git_oid c = sh_commit_action(
-	    x.repo, &tree, &x.head, x.g->names.name[x.next], upper, x.cur.turn);
+	    x.repo, &tree, &x.head, x.g->names.name[x.next], upper, x.cur.turn,
+	    NULL);
 	move_branch(&x, x.next, &c);
 	inj_expect_bad(&x, &c, NULL, "canonical");
 }
@@ -669,6 +689,10 @@ static git_oid raw_action(inj *x, const char *headers, const char *tail,
 			"committer %s <%s@" SH_EMAIL_DOMAIN
 			"> 1700000000 +0000\n%s\n%s\n\nPlayer: %s\nTurn: %d\n",
 			who, who, who, who, headers, text, who, x->cur.turn);
+	const uint8_t *dice = roll_dice(text, &next);
+	if (dice)
+		len += snprintf(buf + len, sizeof buf - (size_t)len,
+				"Dice: %d %d\n", dice[0], dice[1]);
 	assert_true(len > 0 && (size_t)len + tlen < sizeof buf);
 	memcpy(buf + len, tail, tlen);
 	assert_int_equal(git_repository_odb(&odb, x->repo), 0);
@@ -757,6 +781,122 @@ static void test_verify__trailing_text_and_huge_message(void **st)
 	inj_expect_bad(&x, &c, NULL, "CATAN_SYNC_MAX_MESSAGE");
 }
 
+/* ---- the Dice trailer: on a roll, exactly the dice rolled ---- */
+
+/* The fixture's next actor rolls: the tests below build on that. */
+static void roll_next(inj *x, char *text, size_t size, catan_state *next,
+		      git_oid *tree)
+{
+	catan_action a = legal(x, 0, text, size, next);
+	assert_int_equal(a.kind, CATAN_ACT_ROLL);
+	*tree = state_tree(x, next);
+}
+
+static void test_verify__roll_with_its_dice_is_accepted(void **st)
+{
+	inj x;
+	char text[160];
+	catan_state next;
+	git_oid tree;
+	(void)st;
+	inj_begin(&x);
+	roll_next(&x, text, sizeof text, &next, &tree);
+	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
+				     x.g->names.name[x.next], text, x.cur.turn,
+				     next.dice);
+	move_branch(&x, x.next, &c);
+	catan_store *s = inj_expect_ok(&x, "a roll with its Dice trailer");
+	catan_store_free(s);
+	sh_rmrf(x.tmp);
+	free(x.tmp);
+}
+
+static void test_verify__roll_with_other_dice(void **st)
+{
+	inj x;
+	char text[160];
+	catan_state next;
+	git_oid tree;
+	(void)st;
+	inj_begin(&x);
+	roll_next(&x, text, sizeof text, &next, &tree);
+	/* The tree the rules give, a trailer with other (valid) dice. */
+	uint8_t wrong[2] = {(uint8_t)(next.dice[0] % 6 + 1), next.dice[1]};
+	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
+				     x.g->names.name[x.next], text, x.cur.turn,
+				     wrong);
+	move_branch(&x, x.next, &c);
+	inj_expect_bad(&x, &c, NULL, "Dice trailer is not the roll");
+}
+
+static void test_verify__roll_without_dice(void **st)
+{
+	inj x;
+	char text[160];
+	catan_state next;
+	git_oid tree;
+	(void)st;
+	inj_begin(&x);
+	roll_next(&x, text, sizeof text, &next, &tree);
+	git_oid c = sh_commit_action(x.repo, &tree, &x.head,
+				     x.g->names.name[x.next], text, x.cur.turn,
+				     NULL);
+	move_branch(&x, x.next, &c);
+	inj_expect_bad(&x, &c, NULL, "roll commit without a Dice trailer");
+}
+
+static void test_verify__dice_that_do_not_parse(void **st)
+{
+	inj x;
+	char text[160], msg[256], email[64];
+	catan_state next;
+	git_oid tree;
+	(void)st;
+	inj_begin(&x);
+	roll_next(&x, text, sizeof text, &next, &tree);
+	snprintf(msg, sizeof msg, "%s\n\nPlayer: %s\nTurn: %d\nDice: 7 0\n",
+		 text, x.g->names.name[x.next], x.cur.turn);
+	snprintf(email, sizeof email, "%s@" SH_EMAIL_DOMAIN,
+		 x.g->names.name[x.next]);
+	git_oid c = sh_commit_raw(x.repo, &tree, &x.head, 1,
+				  x.g->names.name[x.next], email, msg);
+	move_branch(&x, x.next, &c);
+	inj_expect_bad(&x, &c, NULL, "Dice: A B");
+}
+
+static void test_verify__dice_on_a_commit_that_does_not_roll(void **st)
+{
+	inj x;
+	char text[160], after_text[160];
+	catan_state next, after;
+	git_oid tree;
+	(void)st;
+	inj_begin(&x);
+	roll_next(&x, text, sizeof text, &next, &tree);
+	git_oid roll = sh_commit_action(x.repo, &tree, &x.head,
+					x.g->names.name[x.next], text,
+					x.cur.turn, next.dice);
+	/* What the roller does next (whatever its first legal action). */
+	static catan_action buf[4096];
+	int who = catan_state_next_actor(&next);
+	assert_int_not_equal(who, CATAN_NONE);
+	int n = catan_legal_actions(buf, 4096, &x.g->board, &next, who, 0);
+	assert_true(n > 0);
+	assert_int_not_equal(buf[0].kind, CATAN_ACT_ROLL);
+	sh_format(after_text, sizeof after_text, x.g, &buf[0]);
+	assert_int_equal(
+	    catan_state_apply(&after, &x.g->board, &next, who, &buf[0], NULL),
+	    CATAN_OK);
+	git_oid tree2 = state_tree(&x, &after);
+	git_oid c = sh_commit_action(x.repo, &tree2, &roll,
+				     x.g->names.name[who], after_text,
+				     next.turn, next.dice);
+	move_branch(&x, who, &c);
+	if (who != x.next)
+		move_branch(&x, x.next, &roll);
+	inj_expect_bad(&x, &c, NULL, "Dice trailer on a commit that does not");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -786,6 +926,11 @@ int main(void)
 	    cmocka_unit_test(test_verify__gpgsig_and_encoding_headers),
 	    cmocka_unit_test(test_verify__too_many_parents),
 	    cmocka_unit_test(test_verify__trailing_text_and_huge_message),
+	    cmocka_unit_test(test_verify__roll_with_its_dice_is_accepted),
+	    cmocka_unit_test(test_verify__roll_with_other_dice),
+	    cmocka_unit_test(test_verify__roll_without_dice),
+	    cmocka_unit_test(test_verify__dice_that_do_not_parse),
+	    cmocka_unit_test(test_verify__dice_on_a_commit_that_does_not_roll),
 	};
 	git_libgit2_init();
 	int failed =

@@ -99,8 +99,31 @@ screenshot replay.png
 key l
 quit
 S
-run "$catan" replay g --script rscript --size 1024x700
+run "$catan" replay g --script rscript --size 1024x700 >replay.out
 test "$(stat -c %s replay.png)" -gt 20000
+# Two back from the end and one forward: the commit before the last.
+want=$(git -C g rev-parse "$("$catan" -C g log | tail -2 | head -1 | cut -c1-10)")
+grep -q "^replay: $want " replay.out || { echo "FAIL: replay ended at $(cat replay.out), not $want"; exit 1; }
+
+# replay DIR REV opens at REV (git's syntax), here the third commit; one
+# step right shows the fourth.
+third=$("$catan" -C g log | sed -n 3p | cut -c1-10)
+fourth=$(git -C g rev-parse "$("$catan" -C g log | sed -n 4p | cut -c1-10)")
+n=$("$catan" -C g log | wc -l)
+printf 'wait 100\nscreenshot rev.png\nquit\n' >rscript2
+run "$catan" replay g "$third" --script rscript2 --size 1024x700 >rev.out
+grep -q "^replay: $(git -C g rev-parse "$third") (3 / $n)\$" rev.out ||
+	{ echo "FAIL: replay g $third showed $(cat rev.out)"; exit 1; }
+test "$(stat -c %s rev.png)" -gt 20000
+printf 'wait 100\nkey l\nwait 100\nquit\n' >rscript3
+run "$catan" replay g "$third" --script rscript3 --size 1024x700 >rev.out
+grep -q "^replay: $fourth (4 / $n)\$" rev.out ||
+	{ echo "FAIL: one step from $third showed $(cat rev.out), not $fourth"; exit 1; }
+if run "$catan" replay g no-such-rev --script rscript2 2>rev.err; then
+	echo "FAIL: replay of an unknown revision"; exit 1
+fi
+grep -q "catan replay:" rev.err || { echo "FAIL: replay no-such-rev: $(cat rev.err)"; exit 1; }
+echo "ok - replay DIR REV opens at REV, steps from it; an unknown REV refused"
 
 # make play's game: you against three bots, each a separate peer
 # repository syncing through path remotes. Red places by clicking; the
