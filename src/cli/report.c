@@ -86,7 +86,8 @@ static void usage(FILE *f)
 		"  --bin B     width of the diff-size histogram's bins in bytes "
 		"(default 50)\n"
 		"  --repack    also measure libgit2's packbuilder (slower)\n"
-		"  --jobs J    J processes read the games\n"
+		"  --jobs J    J processes read the games (default: the "
+		"processors, at most 8)\n"
 		"  --quiet     no progress line\n"
 		"  -h, --help  this text\n");
 }
@@ -470,7 +471,7 @@ int cli_report(int argc, char **argv)
 {
 	const char *out = NULL, *by = "players";
 	long bin = 50;
-	int jobs = 1;
+	int jobs = stats_default_jobs();
 	bool quiet = false, repack = false;
 	uint64_t v;
 	char **dirs = calloc((size_t)argc + 1, sizeof *dirs);

@@ -108,6 +108,13 @@ typedef struct stat_summary {
 } stat_summary;
 void stat_summarize(stat_summary *out, double *x, long n);
 
+/*
+ * The default --jobs of stats and report: the processors online, at most 8
+ * (reading games is CPU-bound and each game is read alone; the tables do
+ * not depend on it). Cannot fail: 1 when the count is unknown.
+ */
+int stats_default_jobs(void);
+
 /* The distinct group labels of s in first-seen order (at most max). */
 int stats_groups(char labels[][128], int max, const stats_set *s,
 		 const char *by);

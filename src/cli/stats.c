@@ -690,6 +690,12 @@ static int measure_share(FILE *out, int done, stats_set *s, char **paths,
 	return bad;
 }
 
+int stats_default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
 int stats_collect(stats_set *out, char *const *dirs, int ndirs, int jobs,
 		  bool repack, bool quiet)
 {
@@ -1115,7 +1121,8 @@ static void usage(FILE *f)
 		"  --csv, --json the same tables as CSV or JSON\n"
 		"  --repack      also packs each game with libgit2's packbuilder\n"
 		"                (packed_bytes; about five times slower)\n"
-		"  --jobs J      J processes read the games (default 1)\n"
+		"  --jobs J      J processes read the games (default: the "
+		"processors, at most 8)\n"
 		"  --quiet       no progress line (there is none unless stderr is a\n"
 		"                terminal)\n"
 		"  -h, --help    this text\n");
@@ -1127,7 +1134,7 @@ int cli_stats(int argc, char **argv)
 	int table = 0; /* 0 games, 1 summary, 2 histogram */
 	const char *by = NULL;
 	long bin = 50;
-	int jobs = 1;
+	int jobs = stats_default_jobs();
 	bool quiet = false, repack = false;
 	char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
 	int ndirs = 0;
