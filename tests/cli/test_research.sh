@@ -106,6 +106,15 @@ head -1 "$tmp/games.csv" | grep -q '^folder,game,seed,players,board,phases,vp,bo
    $(col "$tmp/games.csv" bots game-00001) == random-greedy-random-greedy ]] || fail "provenance of game-00001"
 commits=$(git -C "$tmp/bots/game-00002" rev-list --all | wc -l)
 [[ $(col "$tmp/games.csv" commits game-00002) == "$commits" ]] || fail "commits"
+# Sizes as stock tools measure them: du (apparent bytes, and disk blocks)
+# and the pack files' sizes.
+g2="$tmp/bots/game-00002"
+[[ $(col "$tmp/games.csv" du_bytes game-00002) == "$(du -sb "$g2" | cut -f1)" ]] ||
+	fail "du_bytes $(col "$tmp/games.csv" du_bytes game-00002), du -sb says $(du -sb "$g2" | cut -f1)"
+[[ $(col "$tmp/games.csv" du_disk game-00002) == "$(du -s --block-size=1 "$g2" | cut -f1)" ]] ||
+	fail "du_disk against du -s"
+[[ $(col "$tmp/games.csv" written_bytes game-00002) == "$(cat "$g2"/objects/pack/*.pack | wc -c)" ]] ||
+	fail "written_bytes against the pack files"
 grep -q '"bots":"random-greedy-random-greedy"' <($catan stats --json --quiet "$tmp/bots") || fail "stats --json provenance"
 ok "stats: one row per game with provenance (folder, seed, players, board, phases, vp, bots, version)"
 
