@@ -1,6 +1,6 @@
 /*
- * act.c - the current position of a game repository, acting on it, and the
- * log.
+ * act.c - layer 4 (log): the current position of a game repository,
+ * acting on it (one commit per action), and the log.
  *
  * The position is read from the branch tips: normally one tip is the newest
  * (every other tip is its ancestor) and its tree is the state. While the
@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store_internal.h"
+#include "state.h"
 
 typedef struct position {
 	catan_state state;
 	catan_state base; /* during a fan: the 7-roll state, no discard yet */
-	git_oid head; /* what the next ordinary action builds on */
-	int nfan;     /* discard commits on `head` not merged yet */
+	git_oid head;	  /* what the next ordinary action builds on */
+	int nfan;	  /* discard commits on `head` not merged yet */
 	git_oid fan[CATAN_MAX_PLAYERS];
 	uint8_t fan_player[CATAN_MAX_PLAYERS];
 	bool merge_pending;
@@ -43,8 +43,8 @@ static bool is_discard(const git_commit *c)
 }
 
 /* The discard action of commit c by player p, applied to *st. */
-static int apply_discard(catan_state *st, catan_store *s, git_commit *c,
-			 int p, catan_err *err)
+static int apply_discard(catan_state *st, catan_store *s, git_commit *c, int p,
+			 catan_err *err)
 {
 	catan_action a;
 	catan_parse_error pe;
@@ -81,7 +81,8 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	memset(pos, 0, sizeof *pos);
 	for (int p = 0; p < n; p++)
 		if (store_branch_tip(&tips[p], s, p))
-			return store_fail(err, "branch refs/heads/%s is missing",
+			return store_fail(err,
+					  "branch refs/heads/%s is missing",
 					  s->game.names.name[p]);
 	/*
 	 * Batch mode has one writer, this handle: the last commit it wrote is
@@ -105,7 +106,8 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 			return store_git_fail(err, "reading a commit");
 		if (!is_discard(c) || git_commit_parentcount(c) != 1) {
 			git_oid_cpy(&pos->head, &tips[newest]);
-			if (s->cached && git_oid_equal(&s->cache_id, &tips[newest])) {
+			if (s->cached &&
+			    git_oid_equal(&s->cache_id, &tips[newest])) {
 				pos->state = s->cache_state;
 				git_commit_free(c);
 				return 0;
@@ -129,14 +131,16 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 			bool maximal = true;
 			for (int q = 0; q < n && maximal; q++)
 				maximal = git_oid_equal(&tips[p], &tips[q]) ||
-					  store_is_ancestor(s, &tips[p], &tips[q]) != 1;
+					  store_is_ancestor(s, &tips[p],
+							    &tips[q]) != 1;
 			if (!maximal)
 				continue;
 			if (git_commit_lookup(&c, s->repo, &tips[p]))
 				return store_git_fail(err, "reading a commit");
-			bool ok = is_discard(c) && git_commit_parentcount(c) == 1 &&
-				  (!have_base ||
-				   git_oid_equal(&base, git_commit_parent_id(c, 0)));
+			bool ok =
+			    is_discard(c) && git_commit_parentcount(c) == 1 &&
+			    (!have_base ||
+			     git_oid_equal(&base, git_commit_parent_id(c, 0)));
 			if (ok && !have_base) {
 				git_oid_cpy(&base, git_commit_parent_id(c, 0));
 				have_base = true;
@@ -146,11 +150,12 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 			if (!ok) {
 				char id[GIT_OID_HEXSZ + 1];
 				git_oid_tostr(id, sizeof id, &tips[p]);
-				return store_fail(err,
-						  "branches diverge: %s "
-						  "(refs/heads/%s) is not a "
-						  "discard on the 7-roll commit",
-						  id, s->game.names.name[p]);
+				return store_fail(
+				    err,
+				    "branches diverge: %s "
+				    "(refs/heads/%s) is not a "
+				    "discard on the 7-roll commit",
+				    id, s->game.names.name[p]);
 			}
 		}
 	}
@@ -169,10 +174,11 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 			char id[GIT_OID_HEXSZ + 1];
 			git_oid_tostr(id, sizeof id, &tips[p]);
 			git_commit_free(c);
-			return store_fail(err,
-					  "branches diverge: %s (refs/heads/%s) "
-					  "is not a discard on the 7-roll commit",
-					  id, s->game.names.name[p]);
+			return store_fail(
+			    err,
+			    "branches diverge: %s (refs/heads/%s) "
+			    "is not a discard on the 7-roll commit",
+			    id, s->game.names.name[p]);
 		}
 		bool seen = false;
 		for (int k = 0; k < pos->nfan; k++)
@@ -186,8 +192,8 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	}
 	/* Player order makes the merged state and the merge canonical. */
 	for (int i = 1; i < pos->nfan; i++)
-		for (int k = i; k > 0 && pos->fan_player[k - 1] >
-						  pos->fan_player[k];
+		for (int k = i;
+		     k > 0 && pos->fan_player[k - 1] > pos->fan_player[k];
 		     k--) {
 			git_oid t = pos->fan[k];
 			uint8_t tp = pos->fan_player[k];
@@ -221,8 +227,8 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	return 0;
 }
 
-int catan_store_current(catan_state *out, catan_commit_id *head,
-			catan_store *s, catan_err *err)
+int catan_store_current(catan_state *out, catan_commit_id *head, catan_store *s,
+			catan_err *err)
 {
 	position pos;
 	if (get_position(&pos, s, err))
@@ -291,16 +297,17 @@ int catan_store_rev_check(catan_store *s, const char *rev, catan_err *err)
 	return 0;
 }
 
-int catan_store_state_at(catan_state *out, catan_commit_id *id,
-			 catan_store *s, const char *rev, catan_err *err)
+int catan_store_state_at(catan_state *out, catan_commit_id *id, catan_store *s,
+			 const char *rev, catan_err *err)
 {
 	git_object *obj = NULL;
 	char log[256];
 	if (!rev)
 		return catan_store_current(out, id, s, err);
 	if (reads_missing_log(s, rev, log, sizeof log))
-		return store_fail(err, "resolving the revision: %s has no "
-				       "reflog",
+		return store_fail(err,
+				  "resolving the revision: %s has no "
+				  "reflog",
 				  log);
 	if (git_revparse_single(&obj, s->repo, rev))
 		return store_git_fail(err, "resolving the revision");
@@ -316,8 +323,7 @@ int catan_store_state_at(catan_state *out, catan_commit_id *id,
 }
 
 int catan_store_act(catan_store *s, int actor, const catan_action *a,
-		    catan_outcome *outcome, catan_commit_id *id,
-		    catan_err *err)
+		    catan_outcome *outcome, catan_commit_id *id, catan_err *err)
 {
 	const catan_game *g = &s->game;
 	position pos;
@@ -330,8 +336,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	if (get_position(&pos, s, err))
 		return -1;
 	/* The rules first: a refused action writes nothing at all. */
-	int rc = catan_state_apply(&next, &g->board, &pos.state, actor, a,
-				   outcome);
+	int rc =
+	    catan_state_apply(&next, &g->board, &pos.state, actor, a, outcome);
 	if (rc) {
 		char text[160];
 		catan_action_format(text, sizeof text, &g->board, &g->names, a);
@@ -382,23 +388,6 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	s->cache_state = own;
 	store_oid_hex(id, &commit);
 	return 0;
-}
-
-/* The value of trailer `key` ("Turn") in a commit message, or -1. */
-int store_trailer_int(const char *message, const char *key)
-{
-	char pat[32];
-	snprintf(pat, sizeof pat, "\n%s: ", key);
-	const char *p = strstr(message, pat);
-	if (!p)
-		return -1;
-	p += strlen(pat);
-	long v = 0;
-	if (*p < '0' || *p > '9')
-		return -1;
-	while (*p >= '0' && *p <= '9' && v < 1000000)
-		v = v * 10 + (*p++ - '0');
-	return (*p == '\n' || !*p) ? (int)v : -1;
 }
 
 int catan_store_log(catan_store *s,

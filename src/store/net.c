@@ -56,7 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store_internal.h"
+#include "net.h"
 
 typedef struct net_stream_ {
 	git_stream parent;

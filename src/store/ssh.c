@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store_internal.h"
+#include "net.h"
 
 enum { TRY_ENV, TRY_AGENT, TRY_ED25519, TRY_ECDSA, TRY_RSA, TRY_DONE };
 

@@ -1,10 +1,9 @@
 /*
- * verify.c - replays a game repository from genesis and checks every
- * commit. Read-only: tree ids are computed by hashing, never by writing.
- *
- * Commits are visited in topological order, so a commit's parents have
- * been checked (and their states kept in a table) when it is reached. The
- * first failure stops the walk and names the commit and the reason.
+ * verify.c - layer 5: where a commit is verified. The checks of one commit
+ * against its parents' states (kept in a table): its form, its message,
+ * its action replayed through the rules and its tree compared, a merge of
+ * discards, forks; and the branches and reflogs of a full verify.
+ * Read-only: tree ids are computed by hashing, never by writing.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -13,32 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store_internal.h"
-
-/* States of checked commits, by id (open addressing). */
-typedef struct seen {
-	git_oid id;
-	git_oid parent; /* first parent (for fork detection) */
-	int author;	/* player index */
-	bool discard;	/* a discard commit */
-	bool trusted;	/* verified before, loaded from the repository */
-	bool used;
-	catan_state state;
-} seen;
-
-/*
- * The index is open addressing over pointers; the entries themselves live in
- * blocks that never move, so a pointer from table_get or table_put stays
- * valid while the table grows (check_merge holds several at once, and
- * known() may add entries between its lookups).
- */
-#define TABLE_BLOCK 64
-typedef struct table {
-	seen **slot;
-	size_t cap, n;
-	seen **block;
-	size_t nblock;
-} table;
+#include "fuzz_internal.h"
+#include "verify_ctx.h"
 
 /* The i-th entry put (i < t->n). Cannot fail. */
 static seen *table_at(const table *t, size_t i)
@@ -56,7 +31,7 @@ static size_t slot_of(seen *const *slot, size_t cap, const git_oid *id)
 	return i;
 }
 
-static seen *table_get(const table *t, const git_oid *id)
+seen *verify_table_get(const table *t, const git_oid *id)
 {
 	if (!t->cap)
 		return NULL;
@@ -64,7 +39,7 @@ static seen *table_get(const table *t, const git_oid *id)
 }
 
 /* A new entry for id (zeroed but for id and used); NULL when out of memory. */
-static seen *table_put(table *t, const git_oid *id)
+seen *verify_table_put(table *t, const git_oid *id)
 {
 	if ((t->n + 1) * 2 > t->cap) {
 		/* Small at first: a sync checks a few commits. */
@@ -98,7 +73,7 @@ static seen *table_put(table *t, const git_oid *id)
 	return e;
 }
 
-static void table_free(table *t)
+void verify_table_free(table *t)
 {
 	for (size_t i = 0; i < t->nblock; i++)
 		free(t->block[i]);
@@ -106,168 +81,13 @@ static void table_free(table *t)
 	free(t->slot);
 }
 
-/* ---- ancestry, bounded by turns ---- */
-
-/* A set of commit ids (open addressing), for the walks below. */
-typedef struct oidset {
-	git_oid *id;
-	size_t cap, n;
-} oidset;
-
-/* Adds id; 1 if it was new, 0 if present, -1 out of memory. */
-static int oidset_add(oidset *set, const git_oid *id)
-{
-	if ((set->n + 1) * 2 > set->cap) {
-		oidset bigger = {
-		    calloc(set->cap ? set->cap * 2 : 64, sizeof(git_oid)),
-		    set->cap ? set->cap * 2 : 64, 0};
-		if (!bigger.id)
-			return -1;
-		for (size_t i = 0; i < set->cap; i++)
-			if (!git_oid_is_zero(&set->id[i]))
-				oidset_add(&bigger, &set->id[i]);
-		free(set->id);
-		*set = bigger;
-	}
-	size_t h;
-	memcpy(&h, id->id, sizeof h);
-	for (size_t i = h & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
-		if (git_oid_equal(&set->id[i], id))
-			return 0;
-		if (git_oid_is_zero(&set->id[i])) {
-			set->id[i] = *id;
-			set->n++;
-			return 1;
-		}
-	}
-}
-
-/* Is id in the set? */
-static bool oidset_has(const oidset *set, const git_oid *id)
-{
-	if (!set->cap)
-		return false;
-	size_t h;
-	memcpy(&h, id->id, sizeof h);
-	for (size_t i = h & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
-		if (git_oid_equal(&set->id[i], id))
-			return true;
-		if (git_oid_is_zero(&set->id[i]))
-			return false;
-	}
-}
-
-/* The Turn trailer of commit id, or -1 (unreadable, none). */
-static int turn_of(catan_store *s, const git_oid *id)
-{
-	git_commit *c = NULL;
-	if (git_commit_lookup(&c, s->repo, id))
-		return -1;
-	int t = store_trailer_int(git_commit_message(c), "Turn");
-	git_commit_free(c);
-	return t;
-}
-
-/*
- * Visits the commits reachable from `from` (itself included) whose Turn
- * trailer is at least `floor`, calling fn on each until it returns
- * non-zero (its value is returned; a commit for which it returns -2 is not
- * walked past). The trailer never decreases from parent to child in a
- * valid history (a child's is its parent's state's turn), so nothing
- * older than `floor` can lead back above it: the walk covers the turns
- * since `floor`, however long the game. Returns -1 when a commit cannot
- * be read.
- */
-static int walk_turns(catan_store *s, const git_oid *from, int floor,
-		      int (*fn)(git_commit *c, void *arg), void *arg)
-{
-	oidset done = {NULL, 0, 0};
-	size_t n = 0, cap = 32;
-	git_oid *todo = malloc(sizeof *todo * cap);
-	int rc = todo ? 0 : -1;
-	if (todo)
-		todo[n++] = *from;
-	while (rc == 0 && n > 0) {
-		git_oid id = todo[--n];
-		git_commit *c = NULL;
-		int added = oidset_add(&done, &id);
-		if (added <= 0) {
-			rc = added;
-			continue;
-		}
-		if (git_commit_lookup(&c, s->repo, &id)) {
-			rc = -1;
-			break;
-		}
-		if (store_trailer_int(git_commit_message(c), "Turn") < floor) {
-			git_commit_free(c);
-			continue;
-		}
-		rc = fn(c, arg);
-		if (rc == -2) {
-			rc = 0;
-			git_commit_free(c);
-			continue;
-		}
-		for (unsigned i = 0; rc == 0 && i < git_commit_parentcount(c);
-		     i++) {
-			git_oid *more =
-			    store_reserve(todo, &cap, n + 1, sizeof *todo);
-			if (!more) {
-				rc = -1;
-				break;
-			}
-			todo = more;
-			todo[n++] = *git_commit_parent_id(c, i);
-		}
-		git_commit_free(c);
-	}
-	free(todo);
-	free(done.id);
-	return rc;
-}
-
-static int is_target(git_commit *c, void *arg)
-{
-	return git_oid_equal(git_commit_id(c), arg);
-}
-
-static int collect(git_commit *c, void *arg)
-{
-	return oidset_add(arg, git_commit_id(c)) < 0 ? -1 : 0;
-}
-
-int store_is_ancestor(catan_store *s, const git_oid *anc, const git_oid *desc)
-{
-	if (git_oid_equal(anc, desc))
-		return 1;
-	int floor = turn_of(s, anc);
-	if (floor < 0)
-		return 0; /* not a commit of ours: not in desc's history */
-	return walk_turns(s, desc, floor, is_target, (void *)anc);
-}
-
-typedef struct ctx {
-	catan_store *s;
-	table t;
-	catan_verify_report *rep;
-	/*
-	 * Incremental mode (sync): only commits not reachable from the local
-	 * branches are checked; their already-verified ancestors are loaded
-	 * on demand by decoding their trees. newtips[p] is where player p's
-	 * branch would move.
-	 */
-	bool incremental;
-	const git_oid *newtips;
-} ctx;
-
 /*
  * The table entry of commit id: checked earlier in this run, or (in
  * incremental mode) a trusted local commit, loaded now.
  */
 static seen *known(ctx *c, const git_oid *id)
 {
-	seen *e = table_get(&c->t, id);
+	seen *e = verify_table_get(&c->t, id);
 	if (e || !c->incremental)
 		return e;
 	git_commit *commit = NULL;
@@ -295,7 +115,7 @@ static seen *known(ctx *c, const git_oid *id)
 		git_commit_free(commit);
 		return NULL;
 	}
-	e = table_put(&c->t, id);
+	e = verify_table_put(&c->t, id);
 	if (e) {
 		e->state = st;
 		e->author = author;
@@ -309,10 +129,7 @@ static seen *known(ctx *c, const git_oid *id)
 	return e;
 }
 
-static int bad(ctx *c, const git_oid *id, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int bad(ctx *c, const git_oid *id, const char *fmt, ...)
+int verify_bad(ctx *c, const git_oid *id, const char *fmt, ...)
 {
 	va_list ap;
 	c->rep->ok = false;
@@ -341,21 +158,22 @@ static int check_message(ctx *c, git_commit *commit, int *author,
 	char email[64], want[256];
 
 	if (!a || !a->name || !k || !k->name)
-		return bad(c, id, "commit has no author");
+		return verify_bad(c, id, "commit has no author");
 	int p = catan_names_find(&g->names, a->name, strlen(a->name));
 	if (p < 0 || strcmp(a->name, g->names.name[p]))
-		return bad(c, id, "author \"%.40s\" is not a player", a->name);
+		return verify_bad(c, id, "author \"%.40s\" is not a player",
+				  a->name);
 	store_email(email, sizeof email, g->names.name[p]);
 	if (!a->email || strcmp(a->email, email) || strcmp(k->name, a->name) ||
 	    !k->email || strcmp(k->email, a->email))
-		return bad(c, id,
-			   "author/committer of %s must be \"%s <%s>\" twice",
-			   g->names.name[p], g->names.name[p], email);
+		return verify_bad(
+		    c, id, "author/committer of %s must be \"%s <%s>\" twice",
+		    g->names.name[p], g->names.name[p], email);
 	const char *nl = msg ? strchr(msg, '\n') : NULL;
 	if (!nl || (size_t)(nl - msg) >= size)
-		return bad(c, id,
-			   "commit message does not parse (no subject "
-			   "line)");
+		return verify_bad(c, id,
+				  "commit message does not parse (no subject "
+				  "line)");
 	memcpy(subject, msg, (size_t)(nl - msg));
 	subject[nl - msg] = '\0';
 	int turn = store_trailer_int(msg, "Turn");
@@ -363,216 +181,31 @@ static int check_message(ctx *c, git_commit *commit, int *author,
 	store_message(want, sizeof want, subject, g->names.name[p], turn,
 		      has_dice > 0 ? dice : NULL);
 	if (turn < 0 || has_dice < 0 || strcmp(msg, want))
-		return bad(c, id,
-			   "commit message does not parse: want the action, "
-			   "a blank line, \"Player: %s\", \"Turn: N\" and on "
-			   "a roll \"Dice: A B\"",
-			   g->names.name[p]);
+		return verify_bad(
+		    c, id,
+		    "commit message does not parse: want the action, "
+		    "a blank line, \"Player: %s\", \"Turn: N\" and on "
+		    "a roll \"Dice: A B\"",
+		    g->names.name[p]);
 	*author = p;
 	*subject_out = subject;
 	return 0;
 }
 
-/* The identity line "P <P@catan> SECONDS +HHMM" after "author "/"committer ".
- */
-static bool form_ident(const char *d, const char *end, const char *name)
-{
-	size_t nl = strlen(name);
-	if ((size_t)(end - d) < 2 * nl + 9 || memcmp(d, name, nl) ||
-	    d[nl] != ' ' || d[nl + 1] != '<' || memcmp(d + nl + 2, name, nl) ||
-	    memcmp(d + 2 * nl + 2, "@catan> ", 8))
-		return false;
-	d += 2 * nl + 10;
-	const char *digits = d;
-	while (d < end && *d >= '0' && *d <= '9')
-		d++;
-	if (d == digits || d - digits > 12 || end - d != 6 || d[0] != ' ' ||
-	    (d[1] != '+' && d[1] != '-'))
-		return false;
-	for (int i = 2; i < 6; i++)
-		if (d[i] < '0' || d[i] > '9')
-			return false;
-	return true;
-}
-
-static int form_bad(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int form_bad(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-	return 1;
-}
-
-int store_commit_form(const catan_store *s, const char *raw, size_t len,
-		      char *why, size_t whylen)
-{
-	const catan_game *g = &s->game;
-	const char *d = raw, *end = raw + len;
-	long maxmsg = s->lim.message > 0 ? s->lim.message : 512;
-	long maxobj = s->lim.object > 0 ? s->lim.object : 65536;
-	unsigned np = 0;
-	if ((long)len > maxobj)
-		return form_bad(why, whylen,
-				"commit of %zu bytes is over "
-				"CATAN_SYNC_MAX_OBJECT (%ld)",
-				len, maxobj);
-	if (memchr(raw, '\0', len))
-		return form_bad(why, whylen,
-				"commit holds a NUL byte (git fsck: "
-				"nulInCommit)");
-	if (len < 46 || memcmp(d, "tree ", 5) || d[45] != '\n')
-		return form_bad(why, whylen,
-				"commit does not start with its "
-				"tree");
-	d += 46;
-	while (end - d >= 48 && !memcmp(d, "parent ", 7) && d[47] == '\n') {
-		if (++np > STORE_MAX_PARENTS)
-			return form_bad(why, whylen,
-					"commit has more than "
-					"CATAN_SYNC_MAX_PARENTS (%d) parents",
-					STORE_MAX_PARENTS);
-		d += 48;
-	}
-	/* author, committer, a blank line: exactly what catan writes. */
-	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL};
-	static const char *const key[2] = {"author ", "committer "};
-	for (int k = 0; k < 2; k++) {
-		const char *nl = memchr(d, '\n', (size_t)(end - d));
-		size_t kl = strlen(key[k]);
-		if (!nl || (size_t)(nl - d) < kl || memcmp(d, key[k], kl)) {
-			const char *sp =
-			    nl ? memchr(d, ' ', (size_t)(nl - d)) : NULL;
-			return form_bad(why, whylen,
-					"commit has a header \"%.*s\" where "
-					"\"%.*s\" belongs (only tree, parent, "
-					"author and committer are written)",
-					sp ? (int)(sp - d > 20 ? 20 : sp - d)
-					   : 0,
-					d, (int)kl - 1, key[k]);
-		}
-		line[k] = d + kl;
-		lend[k] = nl;
-		d = nl + 1;
-	}
-	if (d >= end || *d != '\n') {
-		const char *sp = memchr(d, ' ', (size_t)(end - d));
-		return form_bad(why, whylen,
-				"commit has an extra header \"%.*s\" (only "
-				"tree, parent, author and committer are "
-				"written)",
-				sp ? (int)(sp - d > 20 ? 20 : sp - d) : 0, d);
-	}
-	const char *msg = d + 1;
-	size_t mlen = (size_t)(end - msg);
-	if ((long)mlen > maxmsg)
-		return form_bad(why, whylen,
-				"commit message of %zu bytes is over "
-				"CATAN_SYNC_MAX_MESSAGE (%ld)",
-				mlen, maxmsg);
-	/* "SUBJECT\n\nPlayer: P\nTurn: N\n", P the author. */
-	char text[1024], subject[1024], player[CATAN_NAME_MAX + 1] = "";
-	char want[1100];
-	if (mlen >= sizeof text)
-		return form_bad(why, whylen,
-				"commit message of %zu bytes is over "
-				"CATAN_SYNC_MAX_MESSAGE",
-				mlen);
-	memcpy(text, msg, mlen);
-	text[mlen] = '\0';
-	const char *nl = strchr(text, '\n');
-	if (!nl || nl == text)
-		return form_bad(why, whylen, "commit message has no subject");
-	memcpy(subject, text, (size_t)(nl - text));
-	subject[nl - text] = '\0';
-	if (!strncmp(nl, "\n\nPlayer: ", 10)) {
-		const char *pl = nl + 10, *ple = strchr(pl, '\n');
-		if (ple && (size_t)(ple - pl) < sizeof player) {
-			memcpy(player, pl, (size_t)(ple - pl));
-			player[ple - pl] = '\0';
-		}
-	}
-	int turn = store_trailer_int(text, "Turn");
-	uint8_t dice[2];
-	int has_dice = store_trailer_dice(text, dice);
-	store_message(want, sizeof want, subject, player, turn,
-		      has_dice > 0 ? dice : NULL);
-	if (!player[0] || turn < 0 || has_dice < 0 || strcmp(text, want))
-		return form_bad(why, whylen,
-				"commit message does not parse: want the "
-				"action, a blank line, \"Player: P\", "
-				"\"Turn: N\" and on a roll \"Dice: A B\", "
-				"nothing else");
-	/* A roll and only a roll carries its dice (their values: the replay). */
-	bool roll = !strcmp(subject, "roll") || !strncmp(subject, "roll ", 5);
-	if (roll != (has_dice > 0))
-		return form_bad(why, whylen,
-				roll ? "roll commit without a Dice trailer"
-				     : "a Dice trailer on a commit that does "
-				       "not roll");
-	int p = catan_names_find(&g->names, player, strlen(player));
-	if (p < 0 || strcmp(player, g->names.name[p]))
-		return form_bad(why, whylen,
-				"commit message: Player \"%.20s\" is not a "
-				"player",
-				player);
-	const char *an = line[0], *ae = memchr(an, '<', (size_t)(lend[0] - an));
-	if (!ae || ae == an || (size_t)(ae - an - 1) != strlen(player) ||
-	    memcmp(an, player, strlen(player)))
-		return form_bad(why, whylen,
-				"commit message does not parse: Player "
-				"\"%s\" is not its author \"%.*s\"",
-				player, ae && ae > an ? (int)(ae - an - 1) : 0,
-				an);
-	if (!form_ident(line[0], lend[0], player) ||
-	    !form_ident(line[1], lend[1], player))
-		return form_bad(why, whylen,
-				"author and committer of a commit by %s must "
-				"be \"%s <%s@catan> SECONDS +HHMM\"",
-				player, player, player);
-	if (np == 0)
-		return strcmp(subject, "genesis")
-			   ? form_bad(why, whylen,
-				      "a root commit that is not "
-				      "the genesis")
-			   : 0;
-	if (np > 1)
-		return strcmp(subject, STORE_MERGE_SUBJECT)
-			   ? form_bad(why, whylen, "a merge must be \"%s\"",
-				      STORE_MERGE_SUBJECT)
-			   : 0;
-	catan_action a;
-	catan_parse_error pe;
-	char canon[160];
-	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
-		return form_bad(why, whylen,
-				"commit message does not parse: \"%.60s\": %s",
-				subject, pe.msg);
-	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
-	if (strcmp(canon, subject))
-		return form_bad(why, whylen,
-				"subject \"%.60s\" is not canonical (\"%s\")",
-				subject, canon);
-	return 0;
-}
-
 /* store_commit_form of the commit `id` as stored: 0, or 1 (c->rep says). */
-static int check_form(ctx *c, const git_oid *id)
+int verify_check_form(ctx *c, const git_oid *id)
 {
 	git_odb_object *o = NULL;
 	char why[300];
 	if (git_odb_read(&o, c->s->odb, id))
-		return bad(c, id, "unreadable commit");
+		return verify_bad(c, id, "unreadable commit");
 	int rc =
 	    git_odb_object_type(o) != GIT_OBJECT_COMMIT
-		? form_bad(why, sizeof why, "not a commit")
+		? store_form_bad(why, sizeof why, "not a commit")
 		: store_commit_form(c->s, git_odb_object_data(o),
 				    git_odb_object_size(o), why, sizeof why);
 	git_odb_object_free(o);
-	return rc ? bad(c, id, "%s", why) : 0;
+	return rc ? verify_bad(c, id, "%s", why) : 0;
 }
 
 static int check_tree(ctx *c, const git_oid *id, git_commit *commit,
@@ -580,20 +213,20 @@ static int check_tree(ctx *c, const git_oid *id, git_commit *commit,
 {
 	git_oid want;
 	if (store_state_tree(&want, c->s, st, false))
-		return bad(c, id, "cannot encode the replayed state");
+		return verify_bad(c, id, "cannot encode the replayed state");
 	if (!git_oid_equal(&want, git_commit_tree_id(commit))) {
 		/* Name the difference when the tree decodes at all. */
 		catan_state got;
 		catan_err err;
 		if (store_read_state(&got, c->s, git_commit_tree_id(commit),
 				     &err))
-			return bad(c, id,
-				   "tree is not the state the action "
-				   "gives: %s",
-				   err.msg);
-		return bad(c, id,
-			   "tree is not the state the action gives "
-			   "(its files differ from the replay)");
+			return verify_bad(c, id,
+					  "tree is not the state the action "
+					  "gives: %s",
+					  err.msg);
+		return verify_bad(c, id,
+				  "tree is not the state the action gives "
+				  "(its files differ from the replay)");
 	}
 	return 0;
 }
@@ -607,18 +240,19 @@ static int check_genesis(ctx *c, git_commit *commit)
 	char buf[160];
 	uint8_t dice[2];
 	if (!git_oid_equal(id, &c->s->genesis))
-		return bad(c, id, "a second root commit");
+		return verify_bad(c, id, "a second root commit");
 	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
 		return 1;
 	if (strcmp(subject, "genesis") || author != 0 || dice[0])
-		return bad(c, id, "the root commit must be \"genesis\" by %s",
-			   c->s->game.names.name[0]);
+		return verify_bad(c, id,
+				  "the root commit must be \"genesis\" by %s",
+				  c->s->game.names.name[0]);
 	catan_state_init(&st, &c->s->game.board, &c->s->game.opt);
 	if (check_tree(c, id, commit, &st))
 		return 1;
-	seen *e = table_put(&c->t, id);
+	seen *e = verify_table_put(&c->t, id);
 	if (!e)
-		return bad(c, id, "out of memory");
+		return verify_bad(c, id, "out of memory");
 	e->state = st;
 	e->author = author;
 	return 0;
@@ -654,9 +288,9 @@ static bool trusted_child(ctx *c, git_oid *out, const git_oid *parent,
 {
 	git_oid head;
 	child_of w = {parent, c->s->game.names.name[author], {{0}}};
-	int floor = turn_of(c->s, parent);
+	int floor = store_turn_of(c->s, parent);
 	if (floor < 0 || store_branch_tip(&head, c->s, author) ||
-	    walk_turns(c->s, &head, floor, is_child_of, &w) != 1)
+	    store_walk_turns(c->s, &head, floor, is_child_of, &w) != 1)
 		return false;
 	git_oid_cpy(out, &w.found);
 	return true;
@@ -672,10 +306,11 @@ static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 		char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(a, sizeof a, &other);
 		git_oid_tostr(b, sizeof b, id);
-		return bad(c, id,
-			   "fork: %s wrote two children of one commit: %s and "
-			   "%s",
-			   c->s->game.names.name[author], a, b);
+		return verify_bad(
+		    c, id,
+		    "fork: %s wrote two children of one commit: %s and "
+		    "%s",
+		    c->s->game.names.name[author], a, b);
 	}
 	for (size_t i = 0; i < c->t.n; i++) {
 		seen *e = table_at(&c->t, i);
@@ -685,16 +320,17 @@ static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 			char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
 			git_oid_tostr(a, sizeof a, &e->id);
 			git_oid_tostr(b, sizeof b, id);
-			return bad(c, id,
-				   "fork: %s wrote two children of one commit: "
-				   "%s and %s",
-				   c->s->game.names.name[author], a, b);
+			return verify_bad(
+			    c, id,
+			    "fork: %s wrote two children of one commit: "
+			    "%s and %s",
+			    c->s->game.names.name[author], a, b);
 		}
 	}
 	return 0;
 }
 
-static int check_action(ctx *c, git_commit *commit)
+int verify_check_action(ctx *c, git_commit *commit)
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
@@ -707,24 +343,25 @@ static int check_action(ctx *c, git_commit *commit)
 		return 1;
 	seen *parent = known(c, pid);
 	if (!parent)
-		return bad(c, id, "parent was not checked");
+		return verify_bad(c, id, "parent was not checked");
 	const catan_state *ps = &parent->state;
 	catan_action a;
 	catan_parse_error pe;
 	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
-		return bad(c, id,
-			   "commit message does not parse: \"%.60s\": %s",
-			   subject, pe.msg);
+		return verify_bad(
+		    c, id, "commit message does not parse: \"%.60s\": %s",
+		    subject, pe.msg);
 	char canon[160];
 	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
 	if (strcmp(canon, subject))
-		return bad(c, id, "subject \"%.60s\" is not canonical (\"%s\")",
-			   subject, canon);
+		return verify_bad(c, id,
+				  "subject \"%.60s\" is not canonical (\"%s\")",
+				  subject, canon);
 	if (store_trailer_int(git_commit_message(commit), "Turn") != ps->turn)
-		return bad(c, id, "Turn trailer is not the turn (%d)",
-			   ps->turn);
+		return verify_bad(c, id, "Turn trailer is not the turn (%d)",
+				  ps->turn);
 	if (!catan_state_may_act(ps, author))
-		return bad(
+		return verify_bad(
 		    c, id, "%s may not act now (%s waits for %s)",
 		    g->names.name[author], catan_phase_name(ps->phase),
 		    g->names.name[catan_state_next_actor(ps) == CATAN_NONE
@@ -732,32 +369,34 @@ static int check_action(ctx *c, git_commit *commit)
 				      : catan_state_next_actor(ps)]);
 	/* A discard rests on the 7-roll commit, never on another discard. */
 	if (a.kind == CATAN_ACT_DISCARD && parent->discard)
-		return bad(c, id,
-			   "a discard must have the 7-roll commit as "
-			   "parent, not another discard");
+		return verify_bad(c, id,
+				  "a discard must have the 7-roll commit as "
+				  "parent, not another discard");
 	catan_state next;
 	int rc = catan_state_apply(&next, &g->board, ps, author, &a, NULL);
 	if (rc)
-		return bad(c, id, "illegal action \"%s\" by %s: %s", subject,
-			   g->names.name[author], catan_error_str(rc));
+		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
+				  subject, g->names.name[author],
+				  catan_error_str(rc));
 	/* The Dice trailer: on a roll, exactly the dice the rules rolled. */
 	if (a.kind == CATAN_ACT_ROLL &&
 	    (dice[0] != next.dice[0] || dice[1] != next.dice[1]))
-		return bad(c, id, "Dice trailer is not the roll (%d %d)",
-			   next.dice[0], next.dice[1]);
+		return verify_bad(c, id, "Dice trailer is not the roll (%d %d)",
+				  next.dice[0], next.dice[1]);
 	if (a.kind != CATAN_ACT_ROLL && dice[0])
-		return bad(c, id, "a Dice trailer on a commit that does not "
+		return verify_bad(c, id,
+				  "a Dice trailer on a commit that does not "
 				  "roll");
 	/* A discard that leaves others owing must be merged, not extended. */
 	if (parent->discard && ps->phase == CATAN_PHASE_DISCARD)
-		return bad(c, id,
-			   "builds on a discard while discards are "
-			   "pending");
+		return verify_bad(c, id,
+				  "builds on a discard while discards are "
+				  "pending");
 	if (check_fork(c, id, pid, author) || check_tree(c, id, commit, &next))
 		return 1;
-	seen *e = table_put(&c->t, id);
+	seen *e = verify_table_put(&c->t, id);
 	if (!e)
-		return bad(c, id, "out of memory");
+		return verify_bad(c, id, "out of memory");
 	e->state = next;
 	e->author = author;
 	e->discard = a.kind == CATAN_ACT_DISCARD;
@@ -765,7 +404,7 @@ static int check_action(ctx *c, git_commit *commit)
 	return 0;
 }
 
-static int check_merge(ctx *c, git_commit *commit)
+int verify_check_merge(ctx *c, git_commit *commit)
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
@@ -777,59 +416,61 @@ static int check_merge(ctx *c, git_commit *commit)
 	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
 		return 1;
 	if (strcmp(subject, STORE_MERGE_SUBJECT) || dice[0])
-		return bad(c, id, "a merge must be \"%s\"",
-			   STORE_MERGE_SUBJECT);
+		return verify_bad(c, id, "a merge must be \"%s\"",
+				  STORE_MERGE_SUBJECT);
 	seen *first = known(c, git_commit_parent_id(commit, 0));
 	if (!first || !first->discard)
-		return bad(c, id, "merge parents must be discard commits");
+		return verify_bad(c, id,
+				  "merge parents must be discard commits");
 	seen *base = known(c, &first->parent);
 	if (!base)
-		return bad(c, id, "merge base was not checked");
+		return verify_bad(c, id, "merge base was not checked");
 	catan_state st = base->state;
 	if (st.phase != CATAN_PHASE_DISCARD || author != st.active)
-		return bad(c, id,
-			   "only %s, who rolled the 7, merges its discards",
-			   g->names.name[st.active]);
+		return verify_bad(
+		    c, id, "only %s, who rolled the 7, merges its discards",
+		    g->names.name[st.active]);
 	int last = -1, owing = 0;
 	for (int p = 0; p < g->opt.nplayers; p++)
 		owing += st.discard[p] > 0;
 	if ((int)n != owing || n < 2)
-		return bad(c, id,
-			   "merge has %u parents; %d players owed "
-			   "discards",
-			   n, owing);
+		return verify_bad(c, id,
+				  "merge has %u parents; %d players owed "
+				  "discards",
+				  n, owing);
 	for (unsigned i = 0; i < n; i++) {
 		seen *pe = known(c, git_commit_parent_id(commit, i));
 		if (!pe || !pe->discard ||
 		    !git_oid_equal(&pe->parent, &base->id))
-			return bad(c, id,
-				   "merge parent %u is not a discard on "
-				   "the 7-roll commit",
-				   i + 1);
+			return verify_bad(c, id,
+					  "merge parent %u is not a discard on "
+					  "the 7-roll commit",
+					  i + 1);
 		if (pe->author <= last)
-			return bad(c, id,
-				   "merge parents must be in player "
-				   "order, one per player");
+			return verify_bad(c, id,
+					  "merge parents must be in player "
+					  "order, one per player");
 		last = pe->author;
 		/* Each parent's tree is base + its discard; apply it. */
 		git_commit *pc = NULL;
 		catan_action a;
 		if (git_commit_parent(&pc, commit, i))
-			return bad(c, id, "cannot read merge parent");
+			return verify_bad(c, id, "cannot read merge parent");
 		int rc = catan_action_parse(&a, &g->board, &g->names,
 					    git_commit_summary(pc), NULL);
 		git_commit_free(pc);
 		if (rc || catan_state_apply(&st, &g->board, &st, pe->author, &a,
 					    NULL))
-			return bad(c, id, "merged discards do not apply");
+			return verify_bad(c, id,
+					  "merged discards do not apply");
 	}
 	if (st.phase == CATAN_PHASE_DISCARD)
-		return bad(c, id, "merge leaves discards owed");
+		return verify_bad(c, id, "merge leaves discards owed");
 	if (check_tree(c, id, commit, &st))
 		return 1;
-	seen *e = table_put(&c->t, id);
+	seen *e = verify_table_put(&c->t, id);
 	if (!e)
-		return bad(c, id, "out of memory");
+		return verify_bad(c, id, "out of memory");
 	e->state = st;
 	e->author = author;
 	git_oid_cpy(&e->parent, &base->id);
@@ -838,7 +479,7 @@ static int check_merge(ctx *c, git_commit *commit)
 }
 
 /* Branch names, tips and reflogs. */
-static int check_branches(ctx *c)
+int verify_check_branches(ctx *c)
 {
 	catan_store *s = c->s;
 	const catan_game *g = &s->game;
@@ -846,18 +487,19 @@ static int check_branches(ctx *c)
 	git_reference *ref = NULL;
 	int rc = 0;
 	if (git_reference_iterator_glob_new(&it, s->repo, "refs/heads/*"))
-		return bad(c, NULL, "cannot list branches");
+		return verify_bad(c, NULL, "cannot list branches");
 	while (rc == 0 && git_reference_next(&ref, it) == 0) {
 		const char *name = git_reference_name(ref) + 11;
 		int p = catan_names_find(&g->names, name, strlen(name));
 		const git_oid *tip = git_reference_target(ref);
 		if (p < 0 || strcmp(name, g->names.name[p]))
-			rc = bad(c, tip,
-				 "branch refs/heads/%.40s belongs to no "
-				 "player",
-				 name);
-		else if (!tip || !table_get(&c->t, tip))
-			rc = bad(c, tip, "tip of %s was not verified", name);
+			rc = verify_bad(c, tip,
+					"branch refs/heads/%.40s belongs to no "
+					"player",
+					name);
+		else if (!tip || !verify_table_get(&c->t, tip))
+			rc = verify_bad(c, tip, "tip of %s was not verified",
+					name);
 		git_reflog *log = NULL;
 		/* (git_reflog_read would create a missing log: ask first.) */
 		if (rc == 0 &&
@@ -874,7 +516,7 @@ static int check_branches(ctx *c)
 				if (git_oid_is_zero(o) || git_oid_equal(o, nw))
 					continue;
 				if (store_is_ancestor(s, o, nw) != 1)
-					rc = bad(
+					rc = verify_bad(
 					    c, nw,
 					    "branch %s was rewritten (moved "
 					    "from a commit to one that does "
@@ -898,10 +540,10 @@ static int check_branches(ctx *c)
 					    tip) &&
 			      store_is_ancestor(
 				  s, tip, git_reflog_entry_id_new(last)) == 1))
-				rc = bad(c, tip,
-					 "branch %s moved outside its "
-					 "log",
-					 name);
+				rc = verify_bad(c, tip,
+						"branch %s moved outside its "
+						"log",
+						name);
 			git_reflog_free(log);
 		}
 		git_reference_free(ref);
@@ -919,18 +561,19 @@ static int check_branches(ctx *c)
 	for (int p = 0; p < g->opt.nplayers && rc == 0; p++) {
 		git_oid tip;
 		if (store_branch_tip(&tip, s, p) ||
-		    walk_turns(s, &tip, 0, collect, &on[p]) < 0)
-			rc = bad(c, NULL, "branch of %s cannot be read",
-				 g->names.name[p]);
+		    store_walk_turns(s, &tip, 0, store_walk_collect, &on[p]) <
+			0)
+			rc = verify_bad(c, NULL, "branch of %s cannot be read",
+					g->names.name[p]);
 	}
 	for (size_t i = 0; i < c->t.n && rc == 0; i++) {
 		seen *e = table_at(&c->t, i);
-		if (oidset_add(&on[e->author], &e->id) != 0)
-			rc = bad(c, &e->id,
-				 "commit by %s is not on its own branch "
-				 "refs/heads/%s",
-				 g->names.name[e->author],
-				 g->names.name[e->author]);
+		if (store_oidset_add(&on[e->author], &e->id) != 0)
+			rc = verify_bad(c, &e->id,
+					"commit by %s is not on its own branch "
+					"refs/heads/%s",
+					g->names.name[e->author],
+					g->names.name[e->author]);
 	}
 	for (int p = 0; p < CATAN_MAX_PLAYERS; p++)
 		free(on[p].id);
@@ -938,7 +581,7 @@ static int check_branches(ctx *c)
 }
 
 /* Incremental mode: each new commit is on its author's new branch tip. */
-static int check_new_on_own_branch(ctx *c)
+int verify_check_new_on_own_branch(ctx *c)
 {
 	for (size_t i = 0; i < c->t.n; i++) {
 		seen *e = table_at(&c->t, i);
@@ -948,11 +591,12 @@ static int check_new_on_own_branch(ctx *c)
 		if (store_is_ancestor(c->s, &e->id, tip) != 1) {
 			c->rep->off_branch = true;
 			c->rep->off_author = e->author;
-			return bad(c, &e->id,
-				   "commit by %s is not on its own branch "
-				   "refs/heads/%s",
-				   c->s->game.names.name[e->author],
-				   c->s->game.names.name[e->author]);
+			return verify_bad(
+			    c, &e->id,
+			    "commit by %s is not on its own branch "
+			    "refs/heads/%s",
+			    c->s->game.names.name[e->author],
+			    c->s->game.names.name[e->author]);
 		}
 	}
 	return 0;
@@ -964,351 +608,27 @@ static int check_new_on_own_branch(ctx *c)
  * an incremental one never reaches the (trusted) genesis. Returns 0, or
  * non-zero at the first bad commit (c->rep says which and why).
  */
-static int check_walk(ctx *c, git_revwalk *walk)
+int verify_check_walk(ctx *c, git_revwalk *walk)
 {
 	git_oid id;
 	int rc = 0;
 	while (rc == 0 && git_revwalk_next(&id, walk) == 0) {
 		git_commit *commit = NULL;
-		if (check_form(c, &id))
+		if (verify_check_form(c, &id))
 			return 1;
 		if (git_commit_lookup(&commit, c->s->repo, &id))
-			return bad(c, &id, "unreadable commit");
+			return verify_bad(c, &id, "unreadable commit");
 		unsigned n = git_commit_parentcount(commit);
-		rc = n == 0
-			 ? (c->incremental ? bad(c, &id, "a second root commit")
-					   : check_genesis(c, commit))
-		     : n == 1 ? check_action(c, commit)
-			      : check_merge(c, commit);
+		rc = n == 0   ? (c->incremental
+				     ? verify_bad(c, &id, "a second root commit")
+				     : check_genesis(c, commit))
+		     : n == 1 ? verify_check_action(c, commit)
+			      : verify_check_merge(c, commit);
 		git_commit_free(commit);
 		c->rep->commits++;
 	}
 	return rc;
 }
-
-/*
- * The commits reachable from newtips[] that no local branch holds, parents
- * before children, in *out (malloc'ed, *n of them). A commit is held when
- * it is an ancestor of a local tip, which store_is_ancestor decides by
- * walking back only through the turns since it: the work is what is new,
- * not the game's length. (libgit2's revwalk with the local tips hidden
- * orders by commit time, and commits of one second tie.) A commit that
- * cannot be read is listed all the same: the check reports it. Each new
- * commit's form is checked as it is met (check_form), as are the limits
- * on their number and on time: at the first that fails the walk stops,
- * cx->rep says which and why, and *out lists the commits met so far (in
- * no order) for the caller to attribute it. Returns 0; 1 then; -1 out of
- * memory.
- */
-static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
-		       size_t *nout)
-{
-	catan_store *s = cx->s;
-	long limit = s->lim.commits > 0 ? s->lim.commits : 10000;
-	int np = s->game.opt.nplayers, nl = 0;
-	git_oid local[CATAN_MAX_PLAYERS];
-	oidset visited = {NULL, 0, 0}, listed = {NULL, 0, 0};
-	git_oid *todo = NULL, *found = NULL;
-	size_t n = 0, cap = 0, nf = 0, fcap = 0;
-	int rc = -1;
-
-	*out = NULL;
-	*nout = 0;
-	for (int p = 0; p < np; p++) {
-		git_oid t;
-		bool dup = false;
-		if (store_branch_tip(&t, s, p))
-			continue;
-		for (int k = 0; k < nl; k++)
-			dup |= git_oid_equal(&local[k], &t);
-		if (!dup)
-			local[nl++] = t;
-	}
-	/* Newest first: every commit that is new, with its parents. */
-	for (int p = 0; p < np; p++) {
-		git_oid *more = store_reserve(todo, &cap, n + 1, sizeof *todo);
-		if (!more)
-			goto done;
-		todo = more;
-		todo[n++] = newtips[p];
-	}
-	while (n > 0) {
-		git_oid id = todo[--n];
-		int added = oidset_add(&visited, &id);
-		if (added < 0)
-			goto done;
-		if (added == 0)
-			continue;
-		bool held = false;
-		for (int k = 0; k < nl && !held; k++)
-			held = store_is_ancestor(s, &id, &local[k]) == 1;
-		if (held)
-			continue;
-		git_oid *more =
-		    store_reserve(found, &fcap, nf + 1, sizeof *found);
-		if (!more)
-			goto done;
-		found = more;
-		found[nf++] = id;
-		if (oidset_add(&listed, &id) < 0)
-			goto done;
-		/*
-		 * Its form (and the limits) before anything else: junk is
-		 * refused at the first bad commit met, not walked through.
-		 */
-		if ((long)nf > limit || store_past_deadline(s) ||
-		    check_form(cx, &id)) {
-			if ((long)nf > limit)
-				bad(cx, &id, "more than %s (%ld) new commits",
-				    "CATAN_SYNC_MAX_COMMITS", limit);
-			else if (store_past_deadline(s)) {
-				cx->rep->timed_out = true;
-				bad(cx, &id,
-				    "gave up: over CATAN_SYNC_REMOTE_MS (%ld "
-				    "ms)",
-				    s->lim.remote_ms);
-			}
-			*out = found;
-			*nout = nf;
-			found = NULL;
-			rc = 1;
-			goto done;
-		}
-		git_commit *c = NULL;
-		if (git_commit_lookup(&c, s->repo, &id))
-			continue;
-		unsigned np2 = git_commit_parentcount(c);
-		more = store_reserve(todo, &cap, n + np2, sizeof *todo);
-		if (!more) {
-			git_commit_free(c);
-			goto done;
-		}
-		todo = more;
-		for (unsigned i = 0; i < np2; i++)
-			todo[n++] = *git_commit_parent_id(c, i);
-		git_commit_free(c);
-	}
-	/*
-	 * Parents first: a depth-first post-order over the listed commits
-	 * (todo is the stack; a commit is pushed back above its unlisted
-	 * parents and emitted when it comes up again with all of them out).
-	 */
-	oidset emitted = {NULL, 0, 0};
-	git_oid *order = malloc((nf ? nf : 1) * sizeof *order);
-	size_t no = 0;
-	if (!order)
-		goto done;
-	for (size_t i = nf; i-- > 0;) {
-		n = 0;
-		todo[n++] = found[i];
-		while (n > 0) {
-			git_oid id = todo[n - 1];
-			git_commit *c = NULL;
-			bool ready = true;
-			size_t at = n;
-			if (oidset_has(&emitted, &id)) {
-				n--;
-				continue;
-			}
-			if (git_commit_lookup(&c, s->repo, &id) == 0) {
-				unsigned k = git_commit_parentcount(c);
-				git_oid *more = store_reserve(todo, &cap, n + k,
-							      sizeof *todo);
-				if (!more) {
-					git_commit_free(c);
-					free(order);
-					free(emitted.id);
-					goto done;
-				}
-				todo = more;
-				for (unsigned j = k; j-- > 0;) {
-					const git_oid *pid =
-					    git_commit_parent_id(c, j);
-					if (oidset_has(&listed, pid) &&
-					    !oidset_has(&emitted, pid)) {
-						todo[n++] = *pid;
-						ready = false;
-					}
-				}
-				git_commit_free(c);
-			}
-			if (!ready)
-				continue;
-			n = at - 1;
-			if (oidset_add(&emitted, &id) < 0) {
-				free(order);
-				free(emitted.id);
-				goto done;
-			}
-			order[no++] = id;
-		}
-	}
-	free(emitted.id);
-	*out = order;
-	*nout = no;
-	rc = 0;
-done:
-	free(todo);
-	free(found);
-	free(visited.id);
-	free(listed.id);
-	return rc;
-}
-
-/*
- * Which candidates hold the bad commit rep->bad: bit p of rep->holders
- * for each newtips[p] from which it is reached through the new commits
- * ids[0..n) (a path to a new commit passes only through new ones: what a
- * local branch holds, its ancestors are held too). Decided by reachability
- * alone, never by Turn trailers (a commit without one, or lying, is still
- * attributed). Returns 0, or -1 out of memory.
- */
-static int holders(catan_store *s, const git_oid *newtips, const git_oid *ids,
-		   size_t n, catan_verify_report *rep)
-{
-	oidset fresh = {NULL, 0, 0};
-	git_oid badid, *todo = NULL;
-	size_t cap = 0;
-	int rc = 0;
-	if (git_oid_fromstr(&badid, rep->bad.hex))
-		return 0;
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = oidset_add(&fresh, &ids[i]) < 0 ? -1 : 0;
-	for (int p = 0; p < s->game.opt.nplayers && rc == 0; p++) {
-		oidset done = {NULL, 0, 0};
-		size_t k = 0;
-		bool found = false;
-		if (!oidset_has(&fresh, &newtips[p]))
-			continue;
-		git_oid *room = store_reserve(todo, &cap, 1, sizeof *todo);
-		if (!room) {
-			rc = -1;
-			break;
-		}
-		todo = room;
-		todo[k++] = newtips[p];
-		while (k > 0 && !found && rc == 0) {
-			git_oid id = todo[--k];
-			git_commit *c = NULL;
-			int added = oidset_add(&done, &id);
-			if (added <= 0) {
-				rc = added;
-				continue;
-			}
-			if ((found = git_oid_equal(&id, &badid)) ||
-			    git_commit_lookup(&c, s->repo, &id))
-				continue;
-			unsigned np = git_commit_parentcount(c);
-			git_oid *more =
-			    store_reserve(todo, &cap, k + np, sizeof *todo);
-			if (!more)
-				rc = -1;
-			else
-				todo = more;
-			for (unsigned i = 0; more && i < np; i++)
-				if (oidset_has(&fresh,
-					       git_commit_parent_id(c, i)))
-					todo[k++] = *git_commit_parent_id(c, i);
-			git_commit_free(c);
-		}
-		free(done.id);
-		if (found)
-			rep->holders |= 1u << p;
-	}
-	free(todo);
-	free(fresh.id);
-	return rc;
-}
-
-int store_verify_new(catan_store *s, const git_oid *newtips,
-		     catan_verify_report *rep, catan_err *err)
-{
-	ctx c = {s, {NULL, 0, 0, NULL, 0}, rep, true, newtips};
-	git_oid *ids = NULL, last;
-	size_t n = 0;
-	int rc = 0;
-
-	memset(rep, 0, sizeof *rep);
-	rep->ok = true;
-	rc = new_commits(&c, newtips, &ids, &n);
-	if (rc < 0)
-		return store_fail(err, "out of memory walking the new commits");
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		git_commit *commit = NULL;
-		if (store_past_deadline(s)) {
-			rep->timed_out = true;
-			rc = bad(&c, &ids[i],
-				 "gave up: over CATAN_SYNC_REMOTE_MS (%ld ms)",
-				 s->lim.remote_ms);
-			break;
-		}
-		if (git_commit_lookup(&commit, s->repo, &ids[i])) {
-			rc = bad(&c, &ids[i], "unreadable commit");
-			break;
-		}
-		unsigned np = git_commit_parentcount(commit);
-		rc = np == 0   ? bad(&c, &ids[i], "a second root commit")
-		     : np == 1 ? check_action(&c, commit)
-			       : check_merge(&c, commit);
-		git_commit_free(commit);
-		rep->commits++;
-		last = ids[i];
-	}
-	if (rc == 0)
-		rc = check_new_on_own_branch(&c);
-	if (rc && holders(s, newtips, ids, n, rep))
-		rc = store_fail(err, "out of memory walking the new commits");
-	/*
-	 * The newest state checked is the one the next action or sync most
-	 * likely starts from: keep it at hand (catan_store_current, known()).
-	 */
-	for (size_t i = n > STORE_STATE_MEMO ? n - STORE_STATE_MEMO : 0;
-	     rc == 0 && i < n; i++) {
-		seen *k = table_get(&c.t, &ids[i]);
-		store_state_memo *m = &s->states[s->states_next];
-		if (!k)
-			continue;
-		m->id = ids[i];
-		m->state = k->state;
-		s->states_next = (s->states_next + 1) % STORE_STATE_MEMO;
-	}
-	seen *e = rc == 0 && n > 0 ? table_get(&c.t, &last) : NULL;
-	if (e) {
-		s->cached = true;
-		s->cache_discard = e->discard;
-		git_oid_cpy(&s->cache_id, &last);
-		s->cache_state = e->state;
-	}
-	free(ids);
-	table_free(&c.t);
-	return rc < 0 ? -1 : 0;
-}
-
-int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)
-{
-	ctx c = {s, {NULL, 0, 0, NULL, 0}, rep, false, NULL};
-	git_revwalk *walk = NULL;
-	int rc = 0;
-
-	memset(rep, 0, sizeof *rep);
-	rep->ok = true;
-	if (git_revwalk_new(&walk, s->repo) ||
-	    git_revwalk_push_glob(walk, "refs/heads/*")) {
-		git_revwalk_free(walk);
-		return store_git_fail(err, "walking the history");
-	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	rc = check_walk(&c, walk);
-	git_revwalk_free(walk);
-	if (rc == 0)
-		check_branches(&c);
-	table_free(&c.t);
-	return 0;
-}
-
-/* ---- for the fuzzing harnesses (fuzz_internal.h) ---- */
-
-#include "fuzz_internal.h"
 
 int store_fuzz_check_message(const catan_game *g, git_commit *commit,
 			     int *author, char *subject, size_t size, char *why,

@@ -23,7 +23,7 @@
 #include "catan/codec.h"
 #include "fuzz.h"
 #include "fuzz_internal.h"
-#include "store_internal.h"
+#include "repo.h"
 
 static git_repository *repo;
 static git_odb *odb;

@@ -1,0 +1,227 @@
+/*
+ * base.c - layer 0: errors into a catan_err, a growing array, the sync
+ * limits and their clock, the report log, and file-system steps on paths
+ * (claiming a directory, fsync and syncfs, dropping git's template files).
+ * Uses nothing of the store; everything else may use it (base.h).
+ */
+#define _GNU_SOURCE /* syncfs */
+
+#include <git2/sys/mempack.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#define _XOPEN_SOURCE 700
+
+#include <git2/sys/repository.h>
+#include <zlib.h>
+
+#include "base.h"
+
+int store_fail(catan_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int store_git_fail(catan_err *err, const char *what)
+{
+	const git_error *e = git_error_last();
+	return store_fail(err, "%s: %s", what,
+			  e && e->message ? e->message : "unknown error");
+}
+
+int store_claim_dir(const char *path, const char *what, catan_err *err)
+{
+	struct stat sb;
+	if (stat(path, &sb) != 0)
+		return 0;
+	if (!S_ISDIR(sb.st_mode))
+		return store_fail(err, "%s exists and is not a directory",
+				  path);
+	if (rmdir(path) != 0) /* only an empty directory may exist */
+		return store_fail(err,
+				  "%s exists and is not empty: refusing "
+				  "to %s",
+				  path, what);
+	return 0;
+}
+
+void *store_reserve(void *a, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return a;
+	size_t n = *cap * 2 > need ? *cap * 2 : need;
+	if (n < 16)
+		n = 16;
+	if (n > SIZE_MAX / elem)
+		return NULL;
+	void *more = realloc(a, n * elem);
+	if (more)
+		*cap = n;
+	return more;
+}
+
+void store_oid_hex(catan_commit_id *out, const git_oid *id)
+{
+	if (out)
+		git_oid_tostr(out->hex, sizeof out->hex, id);
+}
+
+/* A positive integer from the environment, or `dflt`. */
+static long env_limit(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+	char *end = NULL;
+	long n = v ? strtol(v, &end, 10) : 0;
+	return v && end && end != v && !*end && n > 0 ? n : dflt;
+}
+
+void store_limits_read(store_limits *out)
+{
+	out->commits = env_limit("CATAN_SYNC_MAX_COMMITS", 10000);
+	out->message = env_limit("CATAN_SYNC_MAX_MESSAGE", 512);
+	out->object = env_limit("CATAN_SYNC_MAX_OBJECT", STORE_MAX_OBJECT);
+	if (out->object >
+	    STORE_MAX_OBJECT) /* (the readers' buffers: lower only) */
+		out->object = STORE_MAX_OBJECT;
+	out->fetch_bytes =
+	    env_limit("CATAN_SYNC_MAX_FETCH_BYTES", 16L * 1024 * 1024);
+	out->remote_ms = env_limit("CATAN_SYNC_REMOTE_MS", 20000);
+}
+
+double store_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+bool store_past_deadline(const store_budget *b)
+{
+	return b->deadline_ms > 0 && store_now_ms() > b->deadline_ms;
+}
+
+int store_syncfs_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = syncfs(fd), e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+int store_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+static int fsync_one(const char *p, const struct stat *sb, int flag,
+		     struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag != FTW_F && flag != FTW_DP)
+		return 0;
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+int store_fsync_repo(const char *path, catan_err *err)
+{
+	char parent[4096];
+	snprintf(parent, sizeof parent, "%s", path);
+	char *sl = strrchr(parent, '/');
+	if (sl && sl != parent)
+		*sl = '\0';
+	else
+		snprintf(parent, sizeof parent, "%s", sl ? "/" : ".");
+	if (nftw(path, fsync_one, 16, FTW_DEPTH | FTW_PHYS) ||
+	    store_fsync_dir(parent))
+		return store_fail(err, "cannot fsync %s: %s", path,
+				  strerror(errno));
+	return 0;
+}
+
+/*
+ * What `git init` copies from its template and a game never uses: the
+ * sample hooks, info/exclude (a bare repository has no working tree), the
+ * gitweb description, and two empty directories. Stock git recreates none
+ * of them and needs none of them (HEAD, objects/ and refs/ make a
+ * repository), so a game is left without them: they were most of a short
+ * game's .git. Failures are ignored: what stays is only a few bytes.
+ */
+void store_drop_template(const char *gitdir)
+{
+	static const char *const files[] = {
+	    "description",
+	    "info/exclude",
+	    "hooks/README.sample",
+	    "hooks/applypatch-msg.sample",
+	    "hooks/commit-msg.sample",
+	    "hooks/post-update.sample",
+	    "hooks/pre-applypatch.sample",
+	    "hooks/pre-commit.sample",
+	    "hooks/pre-push.sample",
+	    "hooks/pre-rebase.sample",
+	    "hooks/prepare-commit-msg.sample",
+	    "hooks/update.sample",
+	};
+	static const char *const dirs[] = {"info", "hooks", "refs/tags",
+					   "objects/info"};
+	char path[4096];
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", gitdir, files[i]);
+		unlink(path);
+	}
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", gitdir, dirs[i]);
+		rmdir(path); /* only if empty: anything else is not ours */
+	}
+}
+
+void store_note(catan_sync_report *rep, const char *fmt, ...)
+{
+	va_list ap;
+	size_t len = strlen(rep->log);
+	if (len + 2 >= sizeof rep->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rep->log + len, sizeof rep->log - len, fmt, ap);
+	va_end(ap);
+	len = strlen(rep->log);
+	if (len + 1 < sizeof rep->log) {
+		rep->log[len] = '\n';
+		rep->log[len + 1] = '\0';
+	}
+}

@@ -1,0 +1,123 @@
+/*
+ * base.h - layer 0 of src/store: what every other file may use and which
+ * itself uses nothing of the store. Errors into a catan_err, a growing
+ * array, the limits a peer may make a sync spend and the clock they are
+ * checked against, and the file-system steps (fsync, syncfs, claiming a
+ * directory) that make writes durable. No git_repository handle here:
+ * these work on paths and values.
+ *
+ * The layers of src/store, lowest first (spec/format.md, "Layers";
+ * tests/store/layering.sh checks that no file includes a header of a
+ * layer above its own):
+ *   0 base     base.h bytes.h oidmap.h codec_read.h (and the pure codec)
+ *   1 leaves   net.h (net.c ssh.c) pack.h pack_internal.h (the pack files)
+ *   2 repo     repo.h: the handle, locks, objects, refs, packed-refs,
+ *              commit messages, ancestry
+ *   3 codec    state.h: states as trees, commits written
+ *   4 log      act.c (commit an action, the discard fan-out, its merge)
+ *   5 verify   verify.h verify_ctx.h
+ *   6 exchange exchange.h: fetch, path remotes, copy, quarantine, adopt
+ *   7 top      sync.c store.c join.c gc.c (no header: public API only)
+ */
+#ifndef CATAN_STORE_BASE_H
+#define CATAN_STORE_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <git2.h>
+
+#include "catan/store.h"
+
+/*
+ * The largest object (commit, tree or blob) any reader of the store
+ * accepts, and the ceiling of CATAN_SYNC_MAX_OBJECT: no object of a game
+ * comes near it.
+ */
+#define STORE_MAX_OBJECT 65536
+
+/*
+ * What one peer may make a sync do (spec/replication.md, "Limits"): the
+ * names are those of the environment variables that set them and of the
+ * error messages that refuse work beyond them.
+ */
+#define STORE_MAX_PARENTS CATAN_MAX_PLAYERS /* CATAN_SYNC_MAX_PARENTS */
+typedef struct store_limits {
+	long commits;	  /* CATAN_SYNC_MAX_COMMITS: new per remote */
+	long message;	  /* CATAN_SYNC_MAX_MESSAGE: bytes of a message */
+	long object;	  /* CATAN_SYNC_MAX_OBJECT: bytes of any object */
+	long fetch_bytes; /* CATAN_SYNC_MAX_FETCH_BYTES: one fetch */
+	long remote_ms;	  /* CATAN_SYNC_REMOTE_MS: time per remote */
+} store_limits;
+
+/*
+ * The limits of the sync under way, and when the time of the remote
+ * being synced is up (CLOCK_MONOTONIC, ms; 0: no deadline).
+ */
+typedef struct store_budget {
+	store_limits lim;
+	double deadline_ms;
+} store_budget;
+
+/* The limits as the environment sets them (defaults otherwise). */
+void store_limits_read(store_limits *out);
+/* CLOCK_MONOTONIC in ms. */
+double store_now_ms(void);
+/* Whether the remote being synced is past its CATAN_SYNC_REMOTE_MS. */
+bool store_past_deadline(const store_budget *b);
+
+/* Fills err with a formatted sentence; returns -1. */
+int store_fail(catan_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "what: <libgit2's last error>"; returns -1. */
+int store_git_fail(catan_err *err, const char *what);
+
+/*
+ * Room for `need` elements of `elem` bytes in the array `a` of capacity
+ * *cap: `a` itself when it has the room, else a larger copy (at least
+ * double, at least `need`, at least 16) with *cap updated; NULL when out
+ * of memory, `a` and *cap then untouched.
+ */
+void *store_reserve(void *a, size_t *cap, size_t need, size_t elem);
+
+/* The hex of id into out (NULL: nothing). Cannot fail. */
+void store_oid_hex(catan_commit_id *out, const git_oid *id);
+
+/*
+ * Makes way for a new repository at `path`: nothing there, or an empty
+ * directory (removed). Otherwise -1 and err says why, ending "refusing to
+ * <what>".
+ */
+int store_claim_dir(const char *path, const char *what, catan_err *err);
+
+/*
+ * fsync of the directory `dir`, after a file in it was created or renamed:
+ * the entry itself survives a power loss then. Returns 0 or -1 (errno).
+ */
+int store_fsync_dir(const char *dir);
+
+/* syncfs of the file system holding the directory dir. 0 or -1 (errno). */
+int store_syncfs_dir(const char *dir);
+
+/*
+ * fsync of every file and directory of the new repository at path, and of
+ * the directory holding it: what libgit2 writes when it makes a repository
+ * (HEAD, config) is not fsync'ed, and a repository made by create or join
+ * is reported done. Returns 0, or -1 with err.
+ */
+int store_fsync_repo(const char *path, catan_err *err);
+
+/*
+ * Removes what repository init copied from git's template (sample hooks,
+ * info/, description, empty refs/tags and objects/info): a game uses none.
+ */
+void store_drop_template(const char *gitdir);
+
+/*
+ * Appends a line (formatted) to rep->log, as much of it as fits; nothing
+ * when the log is full. Cannot fail.
+ */
+void store_note(catan_sync_report *rep, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

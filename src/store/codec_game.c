@@ -1,0 +1,255 @@
+/*
+ * codec_game.c - layer 0 (pure): game/ (the board and options files of a
+ * genesis) -> catan_game, accepting only the canonical text that
+ * catan_codec_encode_game writes.
+ */
+#include "catan/codec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec_read.h"
+
+/*
+ * The game files must be byte for byte what catan_codec_encode_game writes
+ * for the game they decoded to: the field checks above accept some spellings
+ * of a number that are not canonical ("-0", "+3", "00"), and this catches
+ * those and anything else they let through. Names the first line that
+ * differs.
+ */
+static int canonical_game(reader *r, const catan_game *g, const catan_files *in)
+{
+	catan_files enc;
+	catan_files_init(&enc);
+	if (catan_codec_encode_game(&enc, g)) {
+		catan_files_free(&enc);
+		return codec_rfail(r, "out of memory");
+	}
+	int rc = 0;
+	for (int i = 0; i < enc.n && rc == 0; i++) {
+		const catan_file *want = &enc.file[i];
+		const catan_file *got = catan_files_get(in, want->path);
+		if (got && got->len == want->len &&
+		    !memcmp(got->data, want->data, want->len))
+			continue;
+		r->path = want->path;
+		r->line = 1;
+		for (size_t k = 0; got && k < got->len && k < want->len &&
+				   got->data[k] == want->data[k];
+		     k++)
+			r->line += got->data[k] == '\n';
+		rc = codec_rfail(r,
+				 "not canonical (written as catan would write "
+				 "this game)");
+	}
+	catan_files_free(&enc);
+	return rc;
+}
+
+int catan_codec_decode_game(catan_game *out, const catan_files *in,
+			    catan_codec_error *err)
+{
+	reader r;
+	catan_hex hexes[CATAN_MAX_TILES];
+	uint8_t terrain[CATAN_MAX_TILES], token[CATAN_MAX_TILES];
+	int nt = 0, nh = 0, robber_line = 0;
+	struct {
+		int q, r;
+	} robber = {0, 0};
+	struct {
+		catan_hex hex;
+		int dir, kind;
+	} harbours[CATAN_MAX_HARBOURS];
+	memset(out, 0, sizeof *out);
+
+	if (codec_open_file(&r, in, "game/options", err))
+		return -1;
+	if (codec_need_line(&r, "players"))
+		return -1;
+	if (strncmp(r.cur, "players ", 8))
+		return codec_rfail(&r, "expected \"players NAME NAME ...\"");
+	char list[sizeof r.cur];
+	memcpy(list, r.cur + 8, strlen(r.cur + 8) + 1);
+	for (char *c = list; *c; c++)
+		if (*c == ' ')
+			*c = ',';
+	if (catan_names_parse(&out->names, list) ||
+	    out->names.n > CATAN_MAX_PLAYERS)
+		return codec_rfail(&r, "bad player list \"%.60s\"", r.cur + 8);
+	/* Canonical: names as stored (lowercase), no folding happened. */
+	for (int p = 0; p < out->names.n; p++)
+		if (!strstr(r.cur, out->names.name[p]))
+			return codec_rfail(&r,
+					   "player names must be lowercase");
+	catan_options_default(&out->opt);
+	out->opt.nplayers = out->names.n;
+	long v;
+	const char *w;
+	if (codec_key_num(&r, "vp", 3, 20, &v))
+		return -1;
+	out->opt.vp_target = (uint8_t)v;
+	if (codec_key_word(&r, "phases", &w))
+		return -1;
+	if (!strcmp(w, "classic"))
+		out->opt.phases = CATAN_PHASES_CLASSIC;
+	else if (strcmp(w, "combined"))
+		return codec_rfail(&r, "phases must be combined or classic");
+	if (codec_key_word(&r, "dice", &w))
+		return -1;
+	if (!strcmp(w, "manual"))
+		out->opt.dice = CATAN_DICE_MANUAL;
+	else if (strcmp(w, "seeded"))
+		return codec_rfail(&r, "dice must be seeded or manual");
+	if (codec_key_num(&r, "offer-limit", 0, 255, &v))
+		return -1;
+	out->opt.offer_limit = (uint8_t)v;
+	if (codec_key_word(&r, "seed", &w))
+		return -1;
+	{
+		unsigned long long seed = 0;
+		const char *c = w;
+		if (*c == '0' && c[1])
+			return codec_rfail(&r, "seed has a leading zero");
+		for (; *c; c++) {
+			if (*c < '0' || *c > '9' ||
+			    seed > (~0ull - (unsigned)(*c - '0')) / 10)
+				return codec_rfail(
+				    &r, "seed must be a number below "
+					"2^64");
+			seed = seed * 10 + (unsigned)(*c - '0');
+		}
+		out->opt.seed = seed;
+	}
+	if (out->opt.nplayers > CATAN_MAX_PLAYERS_BASE &&
+	    codec_yes_no(&r, "special-build", &out->opt.special_build))
+		return -1;
+	if (codec_expect_end(&r))
+		return -1;
+
+	if (codec_open_file(&r, in, "game/board", err))
+		return -1;
+	int rc;
+	while ((rc = codec_next_line(&r)) == 0) {
+		char kind[16], a[32], b2[32], c[32], extra[2];
+		int n = sscanf(r.cur, "%15s %31s %31s %31s %1s", kind, a, b2, c,
+			       extra);
+		if (n == 4 && !strcmp(kind, "tile")) {
+			int q, rr, used = 0;
+			if (nh || nt == CATAN_MAX_TILES ||
+			    sscanf(a, "%d,%d%n", &q, &rr, &used) != 2 ||
+			    a[used] || q < -CATAN_MAX_RADIUS - 1 ||
+			    q > CATAN_MAX_RADIUS + 1 ||
+			    rr < -CATAN_MAX_RADIUS - 1 ||
+			    rr > CATAN_MAX_RADIUS + 1)
+				return codec_rfail(
+				    &r, "bad tile line \"%.60s\"", r.cur);
+			int t = codec_find_word(b2, catan_res_name,
+						CATAN_RES_COUNT + 1);
+			if (t < 0)
+				return codec_rfail(
+				    &r, "unknown terrain \"%.20s\"", b2);
+			if (!codec_read_uint(c, 0, 12, &v) ||
+			    (t == CATAN_DESERT) != (v == 0) || v == 1 || v == 7)
+				return codec_rfail(&r, "bad token \"%.20s\"",
+						   c);
+			hexes[nt] = (catan_hex){(int8_t)q, (int8_t)rr};
+			terrain[nt] = (uint8_t)t;
+			token[nt++] = (uint8_t)v;
+		} else if (n == 3 && !strcmp(kind, "harbour")) {
+			int q, rr, used = 0;
+			char dir[4];
+			if (nh == CATAN_MAX_HARBOURS ||
+			    sscanf(a, "%d,%d,%3[a-z]%n", &q, &rr, dir, &used) !=
+				3 ||
+			    a[used])
+				return codec_rfail(
+				    &r, "bad harbour line \"%.60s\"", r.cur);
+			int d = !strcmp(dir, "w")    ? CATAN_EDIR_W
+				: !strcmp(dir, "nw") ? CATAN_EDIR_NW
+				: !strcmp(dir, "ne") ? CATAN_EDIR_NE
+						     : -1;
+			int k = !strcmp(b2, "generic")
+				    ? CATAN_HARBOUR_GENERIC
+				    : codec_find_word(b2, catan_res_name,
+						      CATAN_RES_COUNT);
+			if (d < 0 || k < 0)
+				return codec_rfail(
+				    &r, "bad harbour line \"%.60s\"", r.cur);
+			harbours[nh].hex = (catan_hex){(int8_t)q, (int8_t)rr};
+			harbours[nh].dir = d;
+			harbours[nh++].kind = k;
+		} else if (n == 2 && !strcmp(kind, "robber") && !robber_line) {
+			int used = 0;
+			if (sscanf(a, "%d,%d%n", &robber.q, &robber.r, &used) !=
+				2 ||
+			    a[used])
+				return codec_rfail(
+				    &r, "bad robber line \"%.60s\"", r.cur);
+			robber_line = r.line;
+		} else {
+			return codec_rfail(&r,
+					   "expected a tile, harbour or robber "
+					   "line, got \"%.40s\"",
+					   r.cur);
+		}
+		if (robber_line && r.line != robber_line)
+			return codec_rfail(&r, "the robber line comes last");
+	}
+	if (rc < 0)
+		return -1;
+	if (nt == 0)
+		return codec_rfail(&r, "no tiles");
+	catan_board *b = &out->board;
+	if (catan_board_init_shape(b, hexes, nt))
+		return codec_rfail(&r,
+				   "tiles do not form a board (duplicate, or "
+				   "too many)");
+	for (int i = 0; i < nt; i++) {
+		int t = catan_board_tile(b, hexes[i].q, hexes[i].r);
+		if (t != i) {
+			r.line = i + 1;
+			return codec_rfail(&r,
+					   "tiles out of order (expected by r, "
+					   "then q)");
+		}
+		b->tile_terrain[t] = terrain[i];
+		b->tile_token[t] = token[i];
+	}
+	for (int h = 0; h < nh; h++) {
+		int e = catan_board_edge(b, harbours[h].hex.q,
+					 harbours[h].hex.r, harbours[h].dir);
+		r.line = nt + h + 1;
+		if (e < 0)
+			return codec_rfail(&r, "harbour edge not on the board");
+		b->harbour_edge[h] = (uint8_t)e;
+		b->harbour_kind[h] = (uint8_t)harbours[h].kind;
+	}
+	b->nharbours = (uint8_t)nh;
+	{
+		int bad;
+		const char *why;
+		if (catan_board_check_harbours(b, &bad, &why)) {
+			r.line = nt + bad + 1;
+			return codec_rfail(&r, "%s", why);
+		}
+	}
+	catan_board_finish(b);
+	if (robber_line) {
+		r.line = robber_line;
+		int t = catan_board_tile(b, robber.q, robber.r);
+		if (t < 0)
+			return codec_rfail(
+			    &r, "the robber must start on a land tile");
+		char canon[32], text[32];
+		catan_tile_format(canon, sizeof canon, b, t);
+		snprintf(text, sizeof text, "%d,%d", robber.q, robber.r);
+		if (t == codec_first_desert(b) || strcmp(canon, text))
+			return codec_rfail(
+			    &r, "robber line not canonical (the first "
+				"desert is left out)");
+		b->robber_start = (uint8_t)t;
+	}
+	return canonical_game(&r, out, in);
+}

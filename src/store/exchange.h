@@ -1,0 +1,148 @@
+/*
+ * exchange.h - layer 6 of src/store: what a sync does with one remote.
+ *   fetch.c        fetches a URL remote through libgit2 (the only fetch)
+ *   peer.c         path remotes: their repositories opened and read
+ *                  directly, and the stage (the pack of copied objects)
+ *   copy.c         copies the commits a path remote has and we lack
+ *   path_remote.c  one path remote synced: tips read, history copied
+ *   quarantine.c   refused branches recorded (refs/catan/quarantine/),
+ *                  held-back tips (refs/catan/held/)
+ *   adopt.c        verifies what arrived (verify.h) and moves branches
+ *   repack.c       merges the small packs syncs leave
+ * Used by sync.c, join.c and gc.c (layer 7) only. The contract of each
+ * function is written above its definition.
+ */
+#ifndef CATAN_STORE_EXCHANGE_H
+#define CATAN_STORE_EXCHANGE_H
+
+#include "net.h"
+#include "pack.h"
+#include "repo.h"
+#include "verify.h"
+
+/* ---- peer.c ---- */
+
+/*
+ * A remote that is a directory on this machine is read directly: its
+ * repository is opened (once per store handle), its branches read, and
+ * the commits this peer lacks copied with their trees and blobs into the
+ * stage, each object hashed again as it is copied. The stage is then
+ * written as one pack, and only after that does anything (a branch, a
+ * quarantine ref) point at what came. libgit2's local transport would do
+ * the same work through a fetch: a pack and its index, every remote branch
+ * as a remote-tracking ref, a lock file per ref; here a sync with one new
+ * commit writes the pack and the branches that move, nothing else.
+ */
+typedef struct store_peer {
+	char *name, *path;
+	git_repository *repo;
+	git_odb *odb;
+	/* Its remote-tracking refs here, as this handle last read or
+	 * wrote them (it alone writes them: it holds the writer lock). */
+	git_oid tracked[CATAN_MAX_PLAYERS];
+	bool tracked_known[CATAN_MAX_PLAYERS];
+	bool packed[CATAN_MAX_PLAYERS]; /* and only in packed-refs */
+	/* Loose-object directories seen to be directories (not symlinks
+	 * out of the repository) in this sync: by their first byte. */
+	bool fan_ok[256];
+} store_peer;
+
+/* An object read from a peer: its content, owned by one of the two. */
+typedef struct peer_obj {
+	unsigned char *buf; /* malloc'ed: read from a loose file */
+	git_odb_object *o;  /* or read through the peer's object database */
+	const unsigned char *data;
+	size_t len;
+} peer_obj;
+
+/* Closes what sync kept open (peers, stage). Cannot fail. */
+void store_sync_free(catan_store *s);
+const char *store_local_dir(const char *url);
+store_peer *store_peer_open(catan_store *s, const char *name, const char *path);
+int store_stage_init(catan_store *s);
+void store_stage_drop(catan_store *s);
+int store_stage_flush(catan_store *s, catan_err *err);
+void store_peer_obj_free(peer_obj *po);
+int store_peer_open_file(const char *path);
+int store_peer_plain(const char *gitdir, char *why, size_t whylen);
+int store_peer_read(store_peer *pe, const git_oid *id, git_object_t type,
+		    long max, peer_obj *po);
+
+/* ---- copy.c ---- */
+
+bool store_listed(const git_oid *list, size_t n, const git_oid *id);
+int store_copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
+		       const git_oid *held, int nheld, const git_oid *refused,
+		       git_oid *bad, char *why, size_t whylen);
+
+/* ---- path_remote.c ---- */
+
+int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
+			   git_oid *tips, bool *has, bool *changed, tracking *t,
+			   int *nt, catan_sync_report *rep);
+
+/* ---- quarantine.c ---- */
+
+/*
+ * The refs under refs/catan/quarantine/ and refs/catan/refused/ of repo,
+ * counted once into *count (kept as the count plus one; 0: not counted
+ * yet, which any write of such a ref sets again). 1 when it cannot tell.
+ */
+int store_record_count(git_repository *repo, int *count);
+int store_quarantine_read(catan_store *s, const char *remote, int p,
+			  git_oid *tip, git_oid *bad);
+bool store_quarantined_at(catan_store *s, const char *remote, int p,
+			  const git_oid *id);
+void store_quarantine(catan_store *s, const char *remote, int p,
+		      const git_oid *tip, const git_oid *bad, bool off,
+		      const char *why, git_odb *also);
+bool store_builds_on_rejected(catan_store *s, const char *remote, int p,
+			      const git_oid *tip, const git_oid *local,
+			      int floor);
+/*
+ * Removes each remote-tracking ref that points where a quarantine record
+ * says that branch was refused (refs/catan/quarantine/): nothing then
+ * keeps the refused history, and catan gc reclaims it. A later sync does
+ * not bring it back (a refused tip is not fetched or copied again).
+ */
+void store_quarantine_untrack(catan_store *s);
+bool store_remote_has_held(catan_store *s, const char *remote);
+bool store_hold_back(catan_store *s, const char *remote, int p,
+		     const git_oid *tip);
+void store_release_held(catan_store *s, const char *remote, const bool *has,
+			const bool *held);
+
+/* ---- adopt.c ---- */
+
+int store_adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
+		     const bool *has, catan_sync_report *rep, catan_err *err);
+int store_adopt_remote(catan_store *s, const char *remote,
+		       catan_sync_report *rep, catan_err *err);
+
+/* ---- fetch.c ---- */
+
+/*
+ * What a fetch needs, and no more: the repository, the limits and clock
+ * of the remote, the count of refusal records (store_record_count), and
+ * the handle whose quarantine says which heads not to download again
+ * (NULL in a join, before there is a game: nothing is quarantined yet).
+ */
+typedef struct store_fetch {
+	git_repository *repo;
+	const store_budget *budget;
+	int *records;
+	catan_store *s;
+} store_fetch;
+/*
+ * Fetches every refs/heads/ branch of remote `name` into
+ * refs/remotes/name/ (see fetch.c). 0; -2 when a limit cut it (err says
+ * which); -1 otherwise.
+ */
+int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
+		       catan_err *err);
+
+/* ---- repack.c ---- */
+
+void store_repack_if_needed(catan_store *s, int limit);
+
+#endif

@@ -1,0 +1,272 @@
+/*
+ * fetch.c - layer 6: where a fetch happens: a URL remote (git://, ssh://,
+ * http(s)://) fetched through libgit2 into refs/remotes/<remote>/, within
+ * the limits of bytes, objects and time; heads refused before for a limit
+ * are refused again without downloading.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2/sys/repository.h>
+#include <zlib.h>
+
+#include "exchange.h"
+#include "net.h"
+
+/*
+ * Fetches every refs/heads/ branch of remote `name` into refs/remotes/name/.
+ * It first lists the remote's branches and stops there when each already
+ * equals its remote-tracking ref: a peer with nothing new costs a
+ * connection, not a negotiation, a pack and ref updates. *changed says
+ * whether anything was downloaded.
+ */
+/*
+ * What a fetch watches as the pack comes (libgit2's transfer progress):
+ * the bytes, the objects and the time of the remote, against their
+ * limits. The ssh state comes first: store_ssh's callbacks get this as
+ * their payload too.
+ */
+typedef struct fetch_watch {
+	store_ssh ssh;
+	const store_fetch *f;
+	bool over;
+	char why[200];
+} fetch_watch;
+
+static int fetch_progress(const git_indexer_progress *st, void *payload)
+{
+	fetch_watch *fw = payload;
+	const store_limits *lim = &fw->f->budget->lim;
+	if ((long long)st->received_bytes > (long long)lim->fetch_bytes)
+		snprintf(fw->why, sizeof fw->why,
+			 "over CATAN_SYNC_MAX_FETCH_BYTES (%ld bytes)",
+			 lim->fetch_bytes);
+	else if ((long long)st->total_objects > 4LL * lim->commits)
+		snprintf(fw->why, sizeof fw->why,
+			 "%u objects: over 4 x CATAN_SYNC_MAX_COMMITS (%ld)",
+			 st->total_objects, lim->commits);
+	else if (store_past_deadline(fw->f->budget))
+		snprintf(fw->why, sizeof fw->why,
+			 "over CATAN_SYNC_REMOTE_MS (%ld ms)", lim->remote_ms);
+	else
+		return 0;
+	fw->over = true;
+	return -1;
+}
+
+/* The peer's own progress messages, before the pack: the time still counts. */
+static int fetch_sideband(const char *str, int len, void *payload)
+{
+	fetch_watch *fw = payload;
+	(void)str;
+	(void)len;
+	if (!store_past_deadline(fw->f->budget))
+		return 0;
+	snprintf(fw->why, sizeof fw->why, "over CATAN_SYNC_REMOTE_MS (%ld ms)",
+		 fw->f->budget->lim.remote_ms);
+	fw->over = true;
+	return -1;
+}
+
+/* Whether remote `name`'s branch `ref` (refs/heads/P) is quarantined at id. */
+static bool head_quarantined(const store_fetch *f, const char *name,
+			     const char *ref, const git_oid *id)
+{
+	catan_store *s = f->s;
+	if (!s)
+		return false; /* (a join: no game yet, nothing quarantined) */
+	int p =
+	    s->game.opt.nplayers > 0 && !strncmp(ref, "refs/heads/", 11)
+		? catan_names_find(&s->game.names, ref + 11, strlen(ref + 11))
+		: -1;
+	return p >= 0 && !strcmp(ref + 11, s->game.names.name[p]) &&
+	       store_quarantined_at(s, name, p, id);
+}
+
+/*
+ * A fetch cut by a limit of bytes or objects would be cut again while
+ * the remote's branches stay where they are: refs/catan/refused/<remote>
+ * records them (a blob: "reason <why>", then "<hex> <ref>" per branch),
+ * and the next fetch that finds the same branches there is refused at
+ * once, by the same reason, without downloading anything. (A cut for
+ * time is not recorded: a slow link is no verdict.)
+ */
+static int heads_text(char *buf, size_t size, const git_remote_head **heads,
+		      size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++) {
+		char hex[GIT_OID_HEXSZ + 1];
+		if (strncmp(heads[i]->name, "refs/heads/", 11))
+			continue;
+		git_oid_tostr(hex, sizeof hex, &heads[i]->oid);
+		int k = snprintf(buf + len, size - len, "%s %s\n", hex,
+				 heads[i]->name);
+		if (k < 0 || (size_t)k >= size - len)
+			return -1; /* (too many to remember: not recorded) */
+		len += (size_t)k;
+	}
+	return 0;
+}
+
+static bool refused_ref(char *ref, size_t size, const char *name)
+{
+	int valid = 0;
+	int len = snprintf(ref, size, "refs/catan/refused/%s", name);
+	return len > 0 && (size_t)len < size &&
+	       git_reference_name_is_valid(&valid, ref) == 0 && valid;
+}
+
+/* The reason the same heads were refused before, into why: true. */
+static bool refused_before(const store_fetch *f, const char *name,
+			   const char *text, char *why, size_t whylen)
+{
+	char ref[300];
+	git_oid id;
+	git_blob *b = NULL;
+	bool same = false;
+	if (store_record_count(f->repo, f->records) == 0 ||
+	    !refused_ref(ref, sizeof ref, name) ||
+	    git_reference_name_to_id(&id, f->repo, ref) ||
+	    git_blob_lookup(&b, f->repo, &id))
+		return false;
+	const char *d = git_blob_rawcontent(b);
+	size_t len = (size_t)git_blob_rawsize(b);
+	const char *nl = memchr(d, '\n', len);
+	if (nl && len > 7 && !memcmp(d, "reason ", 7) &&
+	    (size_t)(d + len - nl - 1) == strlen(text) &&
+	    !memcmp(nl + 1, text, strlen(text))) {
+		snprintf(why, whylen, "%.*s", (int)(nl - d - 7), d + 7);
+		same = true;
+	}
+	git_blob_free(b);
+	return same;
+}
+
+/* Records the heads refused for `why`, or (why NULL) forgets them. */
+static void refused_record(const store_fetch *f, const char *name,
+			   const char *text, const char *why)
+{
+	char ref[300];
+	git_reference *r = NULL;
+	if ((!why && store_record_count(f->repo, f->records) == 0) ||
+	    !refused_ref(ref, sizeof ref, name))
+		return;
+	*f->records = 0;
+	if (!why) {
+		if (git_reference_lookup(&r, f->repo, ref) == 0)
+			git_reference_delete(r);
+		git_reference_free(r);
+		return;
+	}
+	size_t len = strlen(why) + strlen(text) + 16;
+	char *buf = malloc(len);
+	git_oid id;
+	if (buf) {
+		int k = snprintf(buf, len, "reason %s\n%s", why, text);
+		if (k > 0 &&
+		    git_blob_create_from_buffer(&id, f->repo, buf, (size_t)k) ==
+			0 &&
+		    git_reference_create(&r, f->repo, ref, &id, 1,
+					 "catan sync: refused") == 0)
+			git_reference_free(r);
+	}
+	free(buf);
+}
+
+int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
+		       catan_err *err)
+{
+	git_remote *remote = NULL;
+	char spec[256];
+	char *specs[1] = {spec};
+	git_strarray refspecs = {specs, 1};
+	git_fetch_options opt;
+	git_remote_callbacks cb;
+	const git_remote_head **heads = NULL;
+	size_t nheads = 0;
+	int rc = -1;
+
+	*changed = false;
+	git_fetch_options_init(&opt, GIT_FETCH_OPTIONS_VERSION);
+	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
+	opt.prune = GIT_FETCH_NO_PRUNE;
+	opt.update_fetchhead = 0;
+	opt.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	snprintf(spec, sizeof spec, "+refs/heads/*:refs/remotes/%s/*", name);
+	if (git_remote_lookup(&remote, f->repo, name))
+		return store_git_fail(err, "no such remote");
+	const char *url = git_remote_url(remote);
+	fetch_watch fw;
+	memset(&fw, 0, sizeof fw);
+	fw.f = f;
+	store_ssh_callbacks(&cb, &fw.ssh, url);
+	cb.transfer_progress = fetch_progress;
+	cb.sideband_progress = fetch_sideband;
+	opt.callbacks = cb;
+	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL) ||
+	    git_remote_ls(&heads, &nheads, remote))
+		goto fail;
+	char text[16384];
+	bool known = heads_text(text, sizeof text, heads, nheads) == 0;
+	if (known && refused_before(f, name, text, fw.why, sizeof fw.why)) {
+		char why[200];
+		snprintf(why, sizeof why, "%s", fw.why);
+		snprintf(fw.why, sizeof fw.why,
+			 "%.150s (its branches have not moved since)", why);
+		fw.over = true;
+		goto fail;
+	}
+	bool same = true;
+	for (size_t i = 0; i < nheads && same; i++) {
+		const char *ref = heads[i]->name;
+		if (strncmp(ref, "refs/heads/", 11))
+			continue;
+		char local[512];
+		git_oid have;
+		snprintf(local, sizeof local, "refs/remotes/%s/%s", name,
+			 ref + 11);
+		same = (git_reference_name_to_id(&have, f->repo, local) == 0 &&
+			git_oid_equal(&have, &heads[i]->oid)) ||
+		       head_quarantined(f, name, ref, &heads[i]->oid);
+	}
+	if (!same) {
+		if (git_remote_download(remote, &refspecs, &opt) ||
+		    git_remote_update_tips(remote, &cb, 0,
+					   GIT_REMOTE_DOWNLOAD_TAGS_NONE,
+					   "catan sync")) {
+			if (fw.over && known &&
+			    !strstr(fw.why, "CATAN_SYNC_REMOTE_MS"))
+				refused_record(f, name, text, fw.why);
+			goto fail;
+		}
+		*changed = true;
+	}
+	if (known && f->budget->lim.commits > 0)
+		refused_record(f, name, text, NULL);
+	rc = 0;
+fail:
+	if (rc && fw.over) {
+		store_fail(err, "%s", fw.why);
+		rc = -2;
+	} else if (rc) {
+		char what[300];
+		snprintf(what, sizeof what, "fetching from %.200s", name);
+		store_ssh_fail(&fw.ssh, err, what);
+	}
+	git_remote_disconnect(remote);
+	git_remote_free(remote);
+	return rc;
+}

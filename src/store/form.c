@@ -1,0 +1,205 @@
+/*
+ * form.c - layer 5 (verify): whether a raw commit has exactly the form
+ * catan writes (store_commit_form), before libgit2 parses it. Says nothing
+ * about whether its action is legal (verify.c replays it).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify_ctx.h"
+
+/* The identity line "P <P@catan> SECONDS +HHMM" after "author "/"committer ".
+ */
+static bool form_ident(const char *d, const char *end, const char *name)
+{
+	size_t nl = strlen(name);
+	if ((size_t)(end - d) < 2 * nl + 9 || memcmp(d, name, nl) ||
+	    d[nl] != ' ' || d[nl + 1] != '<' || memcmp(d + nl + 2, name, nl) ||
+	    memcmp(d + 2 * nl + 2, "@catan> ", 8))
+		return false;
+	d += 2 * nl + 10;
+	const char *digits = d;
+	while (d < end && *d >= '0' && *d <= '9')
+		d++;
+	if (d == digits || d - digits > 12 || end - d != 6 || d[0] != ' ' ||
+	    (d[1] != '+' && d[1] != '-'))
+		return false;
+	for (int i = 2; i < 6; i++)
+		if (d[i] < '0' || d[i] > '9')
+			return false;
+	return true;
+}
+
+int store_form_bad(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+int store_commit_form(const catan_store *s, const char *raw, size_t len,
+		      char *why, size_t whylen)
+{
+	const catan_game *g = &s->game;
+	const char *d = raw, *end = raw + len;
+	long maxmsg = s->budget.lim.message > 0 ? s->budget.lim.message : 512;
+	long maxobj = s->budget.lim.object > 0 ? s->budget.lim.object : 65536;
+	unsigned np = 0;
+	if ((long)len > maxobj)
+		return store_form_bad(why, whylen,
+				      "commit of %zu bytes is over "
+				      "CATAN_SYNC_MAX_OBJECT (%ld)",
+				      len, maxobj);
+	if (memchr(raw, '\0', len))
+		return store_form_bad(why, whylen,
+				      "commit holds a NUL byte (git fsck: "
+				      "nulInCommit)");
+	if (len < 46 || memcmp(d, "tree ", 5) || d[45] != '\n')
+		return store_form_bad(why, whylen,
+				      "commit does not start with its "
+				      "tree");
+	d += 46;
+	while (end - d >= 48 && !memcmp(d, "parent ", 7) && d[47] == '\n') {
+		if (++np > STORE_MAX_PARENTS)
+			return store_form_bad(
+			    why, whylen,
+			    "commit has more than "
+			    "CATAN_SYNC_MAX_PARENTS (%d) parents",
+			    STORE_MAX_PARENTS);
+		d += 48;
+	}
+	/* author, committer, a blank line: exactly what catan writes. */
+	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL};
+	static const char *const key[2] = {"author ", "committer "};
+	for (int k = 0; k < 2; k++) {
+		const char *nl = memchr(d, '\n', (size_t)(end - d));
+		size_t kl = strlen(key[k]);
+		if (!nl || (size_t)(nl - d) < kl || memcmp(d, key[k], kl)) {
+			const char *sp =
+			    nl ? memchr(d, ' ', (size_t)(nl - d)) : NULL;
+			return store_form_bad(
+			    why, whylen,
+			    "commit has a header \"%.*s\" where "
+			    "\"%.*s\" belongs (only tree, parent, "
+			    "author and committer are written)",
+			    sp ? (int)(sp - d > 20 ? 20 : sp - d) : 0, d,
+			    (int)kl - 1, key[k]);
+		}
+		line[k] = d + kl;
+		lend[k] = nl;
+		d = nl + 1;
+	}
+	if (d >= end || *d != '\n') {
+		const char *sp = memchr(d, ' ', (size_t)(end - d));
+		return store_form_bad(
+		    why, whylen,
+		    "commit has an extra header \"%.*s\" (only "
+		    "tree, parent, author and committer are "
+		    "written)",
+		    sp ? (int)(sp - d > 20 ? 20 : sp - d) : 0, d);
+	}
+	const char *msg = d + 1;
+	size_t mlen = (size_t)(end - msg);
+	if ((long)mlen > maxmsg)
+		return store_form_bad(why, whylen,
+				      "commit message of %zu bytes is over "
+				      "CATAN_SYNC_MAX_MESSAGE (%ld)",
+				      mlen, maxmsg);
+	/* "SUBJECT\n\nPlayer: P\nTurn: N\n", P the author. */
+	char text[1024], subject[1024], player[CATAN_NAME_MAX + 1] = "";
+	char want[1100];
+	if (mlen >= sizeof text)
+		return store_form_bad(why, whylen,
+				      "commit message of %zu bytes is over "
+				      "CATAN_SYNC_MAX_MESSAGE",
+				      mlen);
+	memcpy(text, msg, mlen);
+	text[mlen] = '\0';
+	const char *nl = strchr(text, '\n');
+	if (!nl || nl == text)
+		return store_form_bad(why, whylen,
+				      "commit message has no subject");
+	memcpy(subject, text, (size_t)(nl - text));
+	subject[nl - text] = '\0';
+	if (!strncmp(nl, "\n\nPlayer: ", 10)) {
+		const char *pl = nl + 10, *ple = strchr(pl, '\n');
+		if (ple && (size_t)(ple - pl) < sizeof player) {
+			memcpy(player, pl, (size_t)(ple - pl));
+			player[ple - pl] = '\0';
+		}
+	}
+	int turn = store_trailer_int(text, "Turn");
+	uint8_t dice[2];
+	int has_dice = store_trailer_dice(text, dice);
+	store_message(want, sizeof want, subject, player, turn,
+		      has_dice > 0 ? dice : NULL);
+	if (!player[0] || turn < 0 || has_dice < 0 || strcmp(text, want))
+		return store_form_bad(
+		    why, whylen,
+		    "commit message does not parse: want the "
+		    "action, a blank line, \"Player: P\", "
+		    "\"Turn: N\" and on a roll \"Dice: A B\", "
+		    "nothing else");
+	/* A roll and only a roll carries its dice (their values: the replay).
+	 */
+	bool roll = !strcmp(subject, "roll") || !strncmp(subject, "roll ", 5);
+	if (roll != (has_dice > 0))
+		return store_form_bad(
+		    why, whylen,
+		    roll ? "roll commit without a Dice trailer"
+			 : "a Dice trailer on a commit that does "
+			   "not roll");
+	int p = catan_names_find(&g->names, player, strlen(player));
+	if (p < 0 || strcmp(player, g->names.name[p]))
+		return store_form_bad(
+		    why, whylen,
+		    "commit message: Player \"%.20s\" is not a "
+		    "player",
+		    player);
+	const char *an = line[0], *ae = memchr(an, '<', (size_t)(lend[0] - an));
+	if (!ae || ae == an || (size_t)(ae - an - 1) != strlen(player) ||
+	    memcmp(an, player, strlen(player)))
+		return store_form_bad(
+		    why, whylen,
+		    "commit message does not parse: Player "
+		    "\"%s\" is not its author \"%.*s\"",
+		    player, ae && ae > an ? (int)(ae - an - 1) : 0, an);
+	if (!form_ident(line[0], lend[0], player) ||
+	    !form_ident(line[1], lend[1], player))
+		return store_form_bad(
+		    why, whylen,
+		    "author and committer of a commit by %s must "
+		    "be \"%s <%s@catan> SECONDS +HHMM\"",
+		    player, player, player);
+	if (np == 0)
+		return strcmp(subject, "genesis")
+			   ? store_form_bad(why, whylen,
+					    "a root commit that is not "
+					    "the genesis")
+			   : 0;
+	if (np > 1)
+		return strcmp(subject, STORE_MERGE_SUBJECT)
+			   ? store_form_bad(why, whylen,
+					    "a merge must be \"%s\"",
+					    STORE_MERGE_SUBJECT)
+			   : 0;
+	catan_action a;
+	catan_parse_error pe;
+	char canon[160];
+	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
+		return store_form_bad(
+		    why, whylen, "commit message does not parse: \"%.60s\": %s",
+		    subject, pe.msg);
+	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
+	if (strcmp(canon, subject))
+		return store_form_bad(
+		    why, whylen, "subject \"%.60s\" is not canonical (\"%s\")",
+		    subject, canon);
+	return 0;
+}

@@ -1,0 +1,193 @@
+/*
+ * join.c - layer 7 (top): catan join. A new repository, the remote fetched
+ * (fetch.c: a fetch with no handle yet), the genesis found and checked, the
+ * game opened and verified, then adopted like any sync.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2/sys/repository.h>
+#include <zlib.h>
+
+#include "exchange.h"
+
+static int remove_one(const char *p, const struct stat *sb, int flag,
+		      struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+int catan_store_join(catan_store **out, const char *url, const char *path,
+		     const char *me, catan_sync_report *rep, catan_err *err)
+{
+	git_repository *repo = NULL;
+	git_remote *remote = NULL;
+	git_revwalk *walk = NULL;
+	git_config *cfg = NULL;
+	git_oid root;
+	int rc = -1;
+
+	*out = NULL;
+	memset(rep, 0, sizeof *rep);
+	/* Only a new or empty directory: a failed join then removes it all. */
+	if (store_claim_dir(path, "join into it", err))
+		return -1;
+	store_lib_init();
+	if (git_repository_init(&repo, path, 1)) {
+		store_git_fail(err, "creating the repository");
+		goto done;
+	}
+	store_drop_template(git_repository_path(repo));
+	if (git_repository_config(&cfg, repo) ||
+	    git_config_set_string(cfg, "core.logAllRefUpdates", "always")) {
+		store_git_fail(err, "configuring the repository");
+		goto done;
+	}
+	if (git_remote_create(&remote, repo, "origin", url)) {
+		store_git_fail(err, "adding the remote");
+		goto done;
+	}
+	git_remote_free(remote);
+	remote = NULL;
+	/* Fetch, then find the genesis among what arrived. */
+	{
+		/*
+		 * No handle yet (the game is not known before the fetch): the
+		 * fetch gets the repository, the limits (bytes and objects)
+		 * and a count of refusal records of its own.
+		 */
+		store_budget budget = {{0}, 0};
+		int records = 0;
+		bool changed;
+		store_limits_read(&budget.lim);
+		store_fetch f = {repo, &budget, &records, NULL};
+		if (store_fetch_remote(&f, "origin", &changed, err))
+			goto done;
+	}
+	if (git_revwalk_new(&walk, repo) ||
+	    git_revwalk_push_glob(walk, "refs/remotes/origin/*")) {
+		store_fail(err, "%s has no game (no branch)", url);
+		goto done;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_next(&root, walk)) {
+		store_fail(err, "%s has no game (no commit)", url);
+		goto done;
+	}
+	/*
+	 * Point every local branch at the root, then open the game from it:
+	 * catan_store_open checks the root is a genesis whose game/ decodes.
+	 */
+	{
+		git_commit *c = NULL;
+		git_tree *t = NULL;
+		catan_files files;
+		catan_codec_error ce;
+		catan_game g;
+		catan_files_init(&files);
+		if (git_commit_lookup(&c, repo, &root) ||
+		    git_commit_parentcount(c) != 0 || git_commit_tree(&t, c)) {
+			git_commit_free(c);
+			store_fail(err, "the oldest commit is not a genesis");
+			goto done;
+		}
+		const git_tree_entry *ge = git_tree_entry_byname(t, "game");
+		git_tree *gt = NULL;
+		int bad =
+		    !ge || git_tree_lookup(&gt, repo, git_tree_entry_id(ge));
+		for (size_t i = 0; !bad && i < git_tree_entrycount(gt); i++) {
+			const git_tree_entry *e = git_tree_entry_byindex(gt, i);
+			git_blob *b = NULL;
+			char p2[CATAN_PATH_MAX];
+			if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
+			    strlen(git_tree_entry_name(e)) > 20 ||
+			    git_blob_lookup(&b, repo, git_tree_entry_id(e)) ||
+			    git_blob_rawsize(b) > 65536) {
+				git_blob_free(b);
+				bad = 1;
+				break;
+			}
+			snprintf(p2, sizeof p2, "game/%s",
+				 git_tree_entry_name(e));
+			catan_files_add(&files, p2, git_blob_rawcontent(b),
+					(size_t)git_blob_rawsize(b));
+			git_blob_free(b);
+		}
+		git_tree_free(gt);
+		git_tree_free(t);
+		git_commit_free(c);
+		if (bad || catan_codec_decode_game(&g, &files, &ce)) {
+			catan_files_free(&files);
+			store_fail(err,
+				   "the genesis holds no readable game/%s%s",
+				   bad ? "" : ": ", bad ? "" : ce.msg);
+			goto done;
+		}
+		catan_files_free(&files);
+		for (int p = 0; p < g.opt.nplayers; p++) {
+			char ref[128];
+			git_reference *r = NULL;
+			snprintf(ref, sizeof ref, "refs/heads/%s",
+				 g.names.name[p]);
+			if (git_reference_create(&r, repo, ref, &root, 0,
+						 "catan join: genesis")) {
+				store_git_fail(err, "creating the branches");
+				goto done;
+			}
+			git_reference_free(r);
+		}
+		char head[128];
+		snprintf(head, sizeof head, "refs/heads/%s", g.names.name[0]);
+		git_repository_set_head(repo, head);
+	}
+	git_repository_free(repo);
+	repo = NULL;
+
+	catan_store *s = NULL;
+	if (catan_store_open(&s, path, err))
+		goto done;
+	/* The genesis itself: a full verify of the one-commit history. */
+	catan_verify_report vr;
+	if (catan_store_verify(s, &vr, err) || !vr.ok) {
+		if (!vr.ok)
+			store_fail(err, "the genesis is not valid: %s", vr.why);
+		catan_store_free(s);
+		goto done;
+	}
+	int who = catan_names_find(&s->game.names, me, strlen(me));
+	if (who < 0) {
+		store_fail(err, "no player \"%s\" in this game", me);
+		catan_store_free(s);
+		goto done;
+	}
+	if (catan_store_set_me(s, who, err) ||
+	    catan_store_adopt(s, "origin", rep, err) ||
+	    store_fsync_repo(path, err)) {
+		catan_store_free(s);
+		goto done;
+	}
+	*out = s;
+	rc = 0;
+done:
+	git_revwalk_free(walk);
+	git_config_free(cfg);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	if (rc)
+		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	return rc;
+}

@@ -1,0 +1,271 @@
+/*
+ * path_remote.c - layer 6: one path remote synced: its branch tips read,
+ * quarantined and held-back tips set aside, the new history copied
+ * (copy.c), and its remote-tracking refs prepared for the one write of
+ * packed-refs.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2/sys/repository.h>
+#include <zlib.h>
+
+#include "exchange.h"
+
+/*
+ * The target of the peer's ref `ref`, from its loose file when there is
+ * one holding an id (two system calls fewer than libgit2, which also
+ * looks at packed-refs first), else through libgit2. 0 or -1; -2 when
+ * the ref's file is not a regular file (peer_open_file).
+ */
+static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
+{
+	char path[4300], buf[GIT_OID_HEXSZ + 2];
+	snprintf(path, sizeof path, "%s%s", git_repository_path(pe->repo), ref);
+	int fd = store_peer_open_file(path);
+	if (fd < 0 && errno == EINVAL)
+		return -2; /* (libgit2 would open it blocking: not at all) */
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		close(fd);
+		if (n == GIT_OID_HEXSZ + 1 && buf[GIT_OID_HEXSZ] == '\n' &&
+		    git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0)
+			return 0;
+	}
+	/* libgit2 reads packed-refs next, blocking: only a plain file. */
+	struct stat sb;
+	snprintf(path, sizeof path, "%spacked-refs",
+		 git_repository_path(pe->repo));
+	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return -2;
+	return git_reference_name_to_id(out, pe->repo, ref) ? -1 : 0;
+}
+
+/*
+ * The peer's player branches (tips[p] where has[p]) as they were at one
+ * instant. They are read one by one while the peer may be moving them (an
+ * atomic packed-refs write, or its own commit), so a read can mix old and
+ * new: one branch holding another player's commit that this read of the
+ * other's branch misses, which verify would refuse. Branches only move
+ * forward, so two reads in a row that agree were all true at the instant
+ * between them; up to 8 tries, then the last read. When the first read
+ * brings nothing new (every tip is a local tip), it is taken as it is.
+ * 0, or -2 when a branch's file is not a regular file (nothing read).
+ */
+static int peer_tips(catan_store *s, store_peer *pe, git_oid *tips, bool *has)
+{
+	int plain = 0;
+	int n = s->game.opt.nplayers;
+	git_oid again[CATAN_MAX_PLAYERS];
+	bool had[CATAN_MAX_PLAYERS], same = true;
+	for (int p = 0; p < n; p++) {
+		char ref[256];
+		git_oid local;
+		snprintf(ref, sizeof ref, "refs/heads/%s",
+			 s->game.names.name[p]);
+		int got = peer_ref(&tips[p], pe, ref);
+		has[p] = got == 0;
+		plain |= got == -2;
+		if (has[p] && (store_branch_tip(&local, s, p) ||
+			       !git_oid_equal(&local, &tips[p])))
+			same = false;
+	}
+	for (int round = 0; !same && !plain && round < 8; round++) {
+		same = true;
+		for (int p = 0; p < n; p++) {
+			char ref[256];
+			snprintf(ref, sizeof ref, "refs/heads/%s",
+				 s->game.names.name[p]);
+			int got = peer_ref(&again[p], pe, ref);
+			had[p] = got == 0;
+			plain |= got == -2;
+			same &= had[p] == has[p] &&
+				(!had[p] || git_oid_equal(&again[p], &tips[p]));
+		}
+		memcpy(tips, again, sizeof *tips * (size_t)n);
+		memcpy(has, had, sizeof *has * (size_t)n);
+	}
+	return plain ? -2 : 0;
+}
+
+/*
+ * Stages what path remote `name` holds that this repository lacks: its
+ * branches (tips[p] where has[p]) with every object they need go into the
+ * stage, written later by stage_flush; the remote-tracking refs that are
+ * to move are added to t (*nt of them, room for CATAN_MAX_PLAYERS more).
+ * *changed is false when no branch is ahead of (or diverged from) the
+ * local one, or each such branch is already quarantined at that tip:
+ * there is nothing to verify. Returns 0; 1 when this is not a path remote
+ * or anything is unusual (what it staged is dropped, and the ordinary
+ * fetch then does the work and the reporting).
+ */
+int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
+			   git_oid *tips, bool *has, bool *changed, tracking *t,
+			   int *nt, catan_sync_report *rep)
+{
+	store_peer *pe = NULL;
+	git_buf url = {NULL, 0, 0};
+	char key[300], why[400];
+	*changed = false;
+	/*
+	 * The URL as configured (git_remote_lookup would read the whole
+	 * configuration again for each remote; a path is never rewritten by
+	 * url.<base>.insteadOf here: only a directory that exists is read).
+	 */
+	snprintf(key, sizeof key, "remote.%s.url", name);
+	if (git_config_get_string_buf(&url, cfg, key))
+		return 1;
+	const char *dir = store_local_dir(url.ptr);
+	char gitdir[4200];
+	bool plain = false; /* peer_plain said so in this sync */
+	if (dir) {
+		/* (git_repository_open_ext finds a bare one or DIR/.git) */
+		snprintf(gitdir, sizeof gitdir, "%.4100s/.git", dir);
+		struct stat sb;
+		if (lstat(gitdir, &sb) || !S_ISDIR(sb.st_mode))
+			snprintf(gitdir, sizeof gitdir, "%.4100s", dir);
+		/* (before libgit2 first opens it; again before a copy) */
+		bool opened = false;
+		for (int i = 0; i < s->npeers && !opened; i++)
+			opened = !strcmp(s->peers[i].name, name) &&
+				 !strcmp(s->peers[i].path, dir);
+		if (!opened && store_peer_plain(gitdir, why, sizeof why)) {
+			git_buf_dispose(&url);
+			store_note(rep, "refused %s: %s", name, why);
+			rep->refused++;
+			return 2;
+		}
+		plain = !opened;
+		pe = store_peer_open(s, name, dir);
+	}
+	git_buf_dispose(&url);
+	if (!pe || store_stage_init(s))
+		return 1;
+	memset(pe->fan_ok, 0, sizeof pe->fan_ok);
+	int n = s->game.opt.nplayers, nmine = 0;
+	int mark = store_pack_count(s->stage);
+	git_oid mine[CATAN_MAX_PLAYERS]; /* the local tips */
+	bool read[CATAN_MAX_PLAYERS] = {false};
+	for (int p = 0; p < n; p++)
+		if (store_branch_tip(&mine[nmine], s, p) == 0)
+			nmine++;
+	if (peer_tips(s, pe, tips, has)) {
+		store_note(
+		    rep,
+		    "refused %s: a branch of it is not a regular file (a "
+		    "FIFO, a device or a symlink)",
+		    name);
+		rep->refused++;
+		return 2;
+	}
+	for (int p = 0; p < n; p++) {
+		git_oid local;
+		read[p] = has[p];
+		if (!has[p] || (store_branch_tip(&local, s, p) == 0 &&
+				git_oid_equal(&local, &tips[p])))
+			continue;
+		if (store_quarantined_at(s, name, p, &tips[p])) {
+			/* Refused and reported before (its objects may be
+			 * gone: catan gc). */
+			has[p] = read[p] = false;
+			continue;
+		}
+		if (store_listed(mine, (size_t)nmine, &tips[p]) ||
+		    store_pack_find(s->stage, &tips[p]) >= 0 ||
+		    git_odb_exists_ext(s->odb, &tips[p],
+				       GIT_ODB_LOOKUP_NO_REFRESH)) {
+			/* Behind the local branch is nothing new. */
+			if (store_pack_find(s->stage, &tips[p]) >= 0 ||
+			    store_is_ancestor(s, &tips[p], &local) != 1)
+				*changed = true;
+			continue;
+		}
+		git_oid bad, refused[2];
+		if (!plain && store_peer_plain(gitdir, why, sizeof why)) {
+			if (store_pack_truncate(s->stage, mark))
+				store_stage_drop(s);
+			store_note(rep, "refused %s: %s", name, why);
+			rep->refused++;
+			return 2;
+		}
+		plain = true;
+		bool was = store_quarantine_read(s, name, p, &refused[0],
+						 &refused[1]) == 0;
+		int here = store_pack_count(s->stage);
+		int rc = store_copy_history(s, pe, &tips[p], mine, nmine,
+					    was ? refused : NULL, &bad, why,
+					    sizeof why);
+		if (rc == 2) {
+			/* Refused before anything of it is kept. */
+			if (store_pack_truncate(s->stage, here))
+				store_stage_drop(s);
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(hex, sizeof hex, &tips[p]);
+			store_note(
+			    rep,
+			    "rejected %s from %s: commit %.10s: %s; kept as "
+			    "refs/catan/quarantine/%s/%s (tip %.10s)",
+			    s->game.names.name[p], name, git_oid_tostr_s(&bad),
+			    why, name, s->game.names.name[p], hex);
+			store_quarantine(s, name, p, &tips[p], &bad, false, why,
+					 pe->odb);
+			rep->rejected++;
+			has[p] = read[p] = false;
+			if (!s->stage && store_stage_init(s))
+				return 1;
+			continue;
+		}
+		if (rc) {
+			if (store_pack_truncate(s->stage, mark))
+				store_stage_drop(s);
+			if (rc == 1)
+				return 1;
+			store_note(
+			    rep, "refused %s: %s", name,
+			    rc == 4 ? why
+				    : "a file of it is not a regular file (a "
+				      "FIFO, a device or a symlink)");
+			rep->refused++;
+			return 2;
+		}
+		*changed = true;
+	}
+	/*
+	 * The remote-tracking refs, as a fetch would leave them (git branch
+	 * -r shows what each peer holds); only the ones that move.
+	 */
+	for (int p = 0; p < n; p++) {
+		tracking *k = &t[*nt];
+		if (!read[p])
+			continue;
+		snprintf(k->ref, sizeof k->ref, "refs/remotes/%s/%s", name,
+			 s->game.names.name[p]);
+		if (!pe->tracked_known[p]) {
+			if (git_reference_name_to_id(&pe->tracked[p], s->repo,
+						     k->ref))
+				memset(&pe->tracked[p], 0,
+				       sizeof pe->tracked[p]);
+			pe->tracked_known[p] = true;
+		}
+		if (git_oid_equal(&pe->tracked[p], &tips[p]))
+			continue;
+		k->old = pe->tracked[p];
+		k->id = tips[p];
+		k->peer = (int)(pe - s->peers);
+		k->player = p;
+		(*nt)++;
+	}
+	return 0;
+}

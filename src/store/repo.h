@@ -1,0 +1,286 @@
+/*
+ * repo.h - layer 2 of src/store: the repository primitives. The handle
+ * (struct catan_store), the writer lock and the lock files catan takes
+ * (lock.c), objects and the memos of what was written (odb.c), branch
+ * moves and their reflogs (refs.c), one write of packed-refs for many
+ * refs (packed_refs.c), the form of a commit message (message.c) and
+ * ancestry bounded by turns (graph.c). repo.c initialises libgit2 with
+ * our transport and makes writes durable.
+ *
+ * Uses base.h and net.h only; nothing here knows the game's rules,
+ * verification or peers.
+ */
+#ifndef CATAN_STORE_REPO_H
+#define CATAN_STORE_REPO_H
+
+#include <git2.h>
+
+#include "base.h"
+#include "catan/codec.h"
+#include "catan/store.h"
+
+/* A root tree's bytes, kept for sync to compare a new tree with. */
+#define STORE_TREE_MEMO 8
+typedef struct store_tree_memo {
+	git_oid id;
+	size_t len; /* 0: empty slot */
+	unsigned char buf[1024];
+} store_tree_memo;
+
+/* A state file's last content and blob id (store_tree_of). */
+typedef struct store_blob_memo {
+	char path[CATAN_PATH_MAX];
+	char *data; /* malloc'ed, NULL: empty slot */
+	size_t len;
+	git_oid id;
+} store_blob_memo;
+
+/* A verified commit's state, kept for the next sync's replay. */
+#define STORE_STATE_MEMO 8
+typedef struct store_state_memo {
+	git_oid id; /* zero: empty slot */
+	catan_state state;
+} store_state_memo;
+
+struct catan_store {
+	/*
+	 * Layer 2 (repo): the repository, its object database, the game and
+	 * its genesis, the writer lock (lock.c), the tips (refs.c), the
+	 * memos of trees and blobs (odb.c), the reflog identity.
+	 */
+	git_repository *repo;
+	git_odb *odb;
+	catan_game game;
+	git_oid genesis;
+	git_oid game_tree; /* id of game/, shared by every state tree */
+	catan_time_mode time;
+
+	/*
+	 * Exclusive lock on <gitdir>/catan.lock for the handle's lifetime
+	 * (shared when readonly; -1 for a reader of a repository without
+	 * one). intent_len: the bytes of lock-file lines written to it
+	 * (store_intent).
+	 */
+	int lock_fd;
+	bool readonly;
+	size_t intent_len;
+
+	/* Batch mode (simulation): objects in memory, tips in memory. */
+	bool batch;
+	git_odb_backend *mempack;
+	git_oid tips[CATAN_MAX_PLAYERS];
+
+	/*
+	 * The branch tips, read once for the length of a sync
+	 * (store_hold_tips): this handle holds the writer lock, so only it
+	 * moves them, through store_move_branch, which keeps them current.
+	 */
+	bool tips_held;
+	git_oid held_tips[CATAN_MAX_PLAYERS];
+	/*
+	 * Branches sync adopted and has not written yet (store_adopt_tips in
+	 * adopt.c): held_tips has where they go, from move_old. They are all
+	 * written at once, with the remote-tracking refs, in one write of
+	 * packed-refs.
+	 */
+	bool move_pending[CATAN_MAX_PLAYERS];
+	git_oid move_old[CATAN_MAX_PLAYERS];
+	/*
+	 * How many refs refs/catan/held/ holds, plus one; 0 when not counted
+	 * since this handle last wrote or removed one (sync.c): a sync only
+	 * looks for the held tips of a remote when there are any.
+	 */
+	int held_refs;
+	/* The same for refs/catan/quarantine/ and refs/catan/refused/. */
+	int quar_refs;
+
+	/*
+	 * The trees this handle built (act, verify) or copied (sync) last: a
+	 * new commit's parent tree is nearly always among them.
+	 */
+	store_tree_memo trees[STORE_TREE_MEMO];
+	int trees_next;
+	store_blob_memo blobs[CATAN_FILES_MAX]; /* by index in the file set */
+
+	/* "name <email>" of reflog lines (user.name, user.email or unknown). */
+	char ident[256];
+	/* core.logAllRefUpdates is true or always: a missing reflog of a
+	 * branch is made when it moves (write_ref in store.c). */
+	bool log_all;
+
+	/*
+	 * Layers 3-5 (state, log, verify): the states of the last commits
+	 * sync verified: the next sync's
+	 * commits build on them (a discard merge on the 7-roll commit and
+	 * the discards, which the single cached state below cannot all be).
+	 */
+	store_state_memo states[STORE_STATE_MEMO];
+	int states_next;
+
+	/* The last state this handle committed, to skip decoding it. */
+	bool cached, cache_discard;
+	git_oid cache_id;
+	catan_state cache_state;
+
+	/*
+	 * Layer 6 (exchange: peer.c, path_remote.c, repack.c): repositories of
+	 * path remotes, opened at their first sync and kept open; and the pack
+	 * (pack.h) that objects copied from them are compressed into as they
+	 * come, written with its index before anything points at them (the
+	 * object database does not see it until then).
+	 */
+	struct store_peer *peers;
+	int npeers;
+	struct store_pack *stage;
+	bool packs_added; /* by this sync: see whether to merge some */
+	/* The limits and clock of the sync under way (base.h). */
+	store_budget budget;
+};
+
+/* ---- repo.c ---- */
+
+/* libgit2 initialised (once more: it counts) with our stream registered. */
+void store_lib_init(void);
+/* A new handle (calloc'ed, no lock, libgit2 initialised), or NULL. */
+catan_store *store_new(void);
+/*
+ * syncfs of the file system holding the repository: every file written
+ * so far (and the directories they are in) on disk, for one flush of the
+ * disk's cache. Returns 0 or -1 (errno).
+ */
+int store_syncfs(catan_store *s);
+/*
+ * The name and e-mail of reflog lines and core.logAllRefUpdates, read
+ * once into s->ident and s->log_all. Best effort.
+ */
+void store_reflog_ident(catan_store *s);
+
+/* ---- lock.c ---- */
+
+/*
+ * Takes the repository's writer lock (blocking) and removes the lock files
+ * a killed catan writer left behind, those it recorded with store_intent
+ * (never any other). readonly: a shared lock, nothing created or removed.
+ * Returns 0 or -1.
+ */
+int store_lock(catan_store *s, bool readonly, catan_err *err);
+/*
+ * Records in catan.lock, before a step that may create the lock file rel
+ * (a path under the git directory, ending in ".lock"), that catan is about
+ * to take it: a writer that finds it there after a crash may remove it
+ * (spec/format.md, "Locks"). No-op for a reader. Returns 0 or -1 (errno).
+ */
+int store_intent(catan_store *s, const char *rel);
+/*
+ * The step is over (its lock files renamed or removed): forgets the lines
+ * recorded since s->intent_len was `mark`. Cannot fail.
+ */
+void store_intent_done(catan_store *s, size_t mark);
+
+/* ---- odb.c ---- */
+
+/* Loose object writes without libgit2's fsync of each (see odb.c). */
+void store_objects_batch(bool on);
+/*
+ * Remembers the bytes of tree `id` (at most 1 KiB; the oldest of
+ * STORE_TREE_MEMO is forgotten), and recalls them: NULL when not kept
+ * (*len may be NULL). Cannot fail.
+ */
+void store_tree_remember(catan_store *s, const git_oid *id,
+			 const unsigned char *data, size_t len);
+const unsigned char *store_tree_recall(const catan_store *s, const git_oid *id,
+				       size_t *len);
+/* Tree id of a file set (state files; game/ is added); writes if asked. */
+int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
+		  bool write);
+/*
+ * Writes the tree game/ of the two files of an encoded game (files, as
+ * catan_codec_encode_game makes them) into s->game_tree. 0 or -1.
+ */
+int store_game_tree(catan_store *s, const catan_files *files);
+
+/* ---- refs.c ---- */
+
+/* Fast-forwards (or creates, old == NULL) a player's branch. */
+int store_move_branch(catan_store *s, int player, const git_oid *old,
+		      const git_oid *id, const char *why, catan_err *err);
+int store_branch_tip(git_oid *out, catan_store *s, int player);
+/*
+ * Reads every branch tip once; store_branch_tip answers from memory until
+ * s->tips_held is cleared (the end of a sync). -1 when a branch is missing
+ * (nothing held then).
+ */
+int store_hold_tips(catan_store *s);
+
+/* ---- packed_refs.c ---- */
+
+/*
+ * A ref to move in one write of packed-refs: a remote-tracking ref of
+ * peer number `peer` for `player`, or (peer < 0) the branch of `player`.
+ * packed: its loose file is known to be gone (in), set when the write
+ * removed it (out).
+ */
+typedef struct tracking {
+	char ref[256];
+	git_oid old, id;  /* old: zero when there is none */
+	int peer, player; /* s->peers[peer] (which may move as it grows) */
+	bool packed;
+} tracking;
+/* Moves the refs t[0..n) in one write of packed-refs (packed_refs.c). */
+int store_write_packed(catan_store *s, git_config *cfg, tracking *t, int n,
+		       char *why, size_t whylen);
+
+/* ---- message.c ---- */
+
+#define STORE_MERGE_SUBJECT "merge discards"
+
+void store_email(char *out, size_t size, const char *name);
+/*
+ * The message catan writes: "SUBJECT\n\nPlayer: P\nTurn: N\n", then
+ * "Dice: A B\n" when dice is not NULL (a roll: the dice the state holds
+ * after it). Truncated to size; cannot fail.
+ */
+void store_message(char *out, size_t size, const char *subject,
+		   const char *player, int turn, const uint8_t *dice);
+/*
+ * The Dice trailer of a message: 1 with dice[0..1] (each 1..6) when the
+ * message has a line "Dice: A B", 0 with 0,0 when it has none, -1 when
+ * it has one that does not parse. Says nothing about where it stands
+ * (the exact form is checked by rebuilding the message).
+ */
+int store_trailer_dice(const char *message, uint8_t dice[2]);
+/* Integer value of a "Key: N" trailer in a commit message, or -1. */
+int store_trailer_int(const char *message, const char *key);
+
+/* ---- graph.c ---- */
+
+/* A set of commit ids (open addressing); zeroed: empty; free(id). */
+typedef struct oidset {
+	git_oid *id;
+	size_t cap, n;
+} oidset;
+/* Adds id; 1 if it was new, 0 if present, -1 out of memory. */
+int store_oidset_add(oidset *set, const git_oid *id);
+bool store_oidset_has(const oidset *set, const git_oid *id);
+/* The Turn trailer of commit id, or -1 when it cannot be read. */
+int store_turn_of(catan_store *s, const git_oid *id);
+/*
+ * Calls fn on every commit reachable from `from` whose turn is at least
+ * floor (see graph.c). fn returns 0 (go on), -2 (not past this one), or
+ * anything else to stop with it. Returns 0, fn's, or -1.
+ */
+int store_walk_turns(catan_store *s, const git_oid *from, int floor,
+		     int (*fn)(git_commit *c, void *arg), void *arg);
+/* A walk_turns callback adding each commit to the oidset arg. */
+int store_walk_collect(git_commit *c, void *arg);
+/*
+ * Is commit `anc` an ancestor of (or equal to) `desc`? 1, 0, or -1 when a
+ * commit cannot be read. Walks back from desc only through the turns since
+ * anc's (Turn trailers never decrease along a valid history), so it costs
+ * what happened since anc, not the game's length. libgit2's
+ * git_graph_descendant_of orders its walk by commit time; commits made in
+ * the same second tie, and it then walks the whole history.
+ */
+int store_is_ancestor(catan_store *s, const git_oid *anc, const git_oid *desc);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * verify_ctx.h - layer 5 (verify), shared by verify.c (the checks of one
+ * commit) and verify_new.c (which commits to check, and the walk). Not
+ * included outside the verify files.
+ */
+#ifndef CATAN_STORE_VERIFY_CTX_H
+#define CATAN_STORE_VERIFY_CTX_H
+
+#include "verify.h"
+
+/* States of checked commits, by id (open addressing). */
+typedef struct seen {
+	git_oid id;
+	git_oid parent; /* first parent (for fork detection) */
+	int author;	/* player index */
+	bool discard;	/* a discard commit */
+	bool trusted;	/* verified before, loaded from the repository */
+	bool used;
+	catan_state state;
+} seen;
+
+/*
+ * The index is open addressing over pointers; the entries themselves live in
+ * blocks that never move, so a pointer from table_get or table_put stays
+ * valid while the table grows (check_merge holds several at once, and
+ * known() may add entries between its lookups).
+ */
+#define TABLE_BLOCK 64
+typedef struct table {
+	seen **slot;
+	size_t cap, n;
+	seen **block;
+	size_t nblock;
+} table;
+
+/* The entry of id, or NULL. Cannot fail. */
+seen *verify_table_get(const table *t, const git_oid *id);
+/* A new entry for id (zeroed but for id and used); NULL when out of memory. */
+seen *verify_table_put(table *t, const git_oid *id);
+void verify_table_free(table *t);
+
+/* A verification under way. */
+typedef struct ctx {
+	catan_store *s;
+	table t;
+	catan_verify_report *rep;
+	/*
+	 * Incremental mode (sync): only commits not reachable from the local
+	 * branches are checked; their already-verified ancestors are loaded
+	 * on demand by decoding their trees. newtips[p] is where player p's
+	 * branch would move.
+	 */
+	bool incremental;
+	const git_oid *newtips;
+} ctx;
+
+/*
+ * Records that commit id (NULL: none in particular) fails for the reason
+ * formatted: c->rep->ok false, bad and why filled. Returns 1.
+ */
+int verify_bad(ctx *c, const git_oid *id, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * The checks of one commit (verify.c). Each returns 0 when the commit
+ * passes, 1 when it fails (c->rep says why, naming the commit), -1 when
+ * it cannot run (out of memory, an unreadable object).
+ */
+int verify_check_form(ctx *c, const git_oid *id);
+int verify_check_action(ctx *c, git_commit *commit);
+int verify_check_merge(ctx *c, git_commit *commit);
+/* The branches and their reflogs (full verify), as check_* above. */
+int verify_check_branches(ctx *c);
+/* Every new commit is on its author's branch (incremental). */
+int verify_check_new_on_own_branch(ctx *c);
+/* Every commit of walk, in topological order. */
+int verify_check_walk(ctx *c, git_revwalk *walk);
+/* Fills why with a formatted sentence; returns 1. */
+int store_form_bad(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
