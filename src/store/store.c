@@ -12,6 +12,7 @@
 #include "store_internal.h"
 
 #include <git2/sys/mempack.h>
+#include <sodium.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -417,6 +418,51 @@ int store_trailer_dice(const char *message, uint8_t dice[2])
 	return 1;
 }
 
+/*
+ * Writes the commit git would write, with an SSH signature of it by the
+ * author's key in a `gpgsig` header after the committer line, as `git
+ * commit -S` with gpg.format=ssh does (every signature line after the
+ * first indented by one space). 0 or -1 (libgit2's error set).
+ */
+static int signed_commit(git_oid *out, catan_store *s, int author,
+			 const git_signature *asig, const git_signature *sig,
+			 const char *message, const git_tree *tree,
+			 int nparents, const git_commit **pc)
+{
+	git_buf payload = {0};
+	char armor[CATAN_SSHSIG_MAX], raw[8192];
+	if (git_commit_create_buffer(&payload, s->repo, asig, sig, NULL,
+				     message, tree, (size_t)nparents, pc))
+		return -1;
+	size_t al = catan_sshsig_sign(armor, s->keys[author], payload.ptr,
+				      payload.size);
+	const char *body = strstr(payload.ptr, "\n\n");
+	size_t head = body ? (size_t)(body - payload.ptr) + 1 : 0;
+	size_t n = 0;
+	int rc = -1;
+	if (!body || payload.size + al + 16 + al / 60 > sizeof raw) {
+		git_error_set_str(GIT_ERROR_OBJECT, "commit too large to sign");
+		goto done;
+	}
+	memcpy(raw, payload.ptr, head);
+	n = head;
+	memcpy(raw + n, "gpgsig ", 7);
+	n += 7;
+	for (size_t i = 0; i < al; i++) {
+		raw[n++] = armor[i];
+		if (armor[i] == '\n' && i + 1 < al)
+			raw[n++] = ' ';
+	}
+	memcpy(raw + n, payload.ptr + head, payload.size - head);
+	n += payload.size - head;
+	objects_batch(true);
+	rc = git_odb_write(out, s->odb, raw, n, GIT_OBJECT_COMMIT);
+	objects_batch(false);
+done:
+	git_buf_dispose(&payload);
+	return rc;
+}
+
 int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 		 int turn, const uint8_t *dice, const git_oid *tree_id,
 		 const git_oid *parents, int nparents, catan_err *err)
@@ -476,10 +522,25 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 		store_git_fail(err, "reading the new tree");
 		goto done;
 	}
-	objects_batch(true);
-	int crc = git_commit_create(out, s->repo, NULL, asig, sig, NULL,
-				    message, tree, (size_t)nparents, pc);
-	objects_batch(false);
+	int crc;
+	if (s->game.signed_game) {
+		if (!s->keys[author]) {
+			store_fail(err,
+				   "this peer holds no key for %s: a signed "
+				   "game takes only commits signed by the "
+				   "seat's own key (catan key use FILE)%s%s",
+				   name, s->key_note[0] ? "; " : "",
+				   s->key_note);
+			goto done;
+		}
+		crc = signed_commit(out, s, author, asig, sig, message, tree,
+				    nparents, pc);
+	} else {
+		objects_batch(true);
+		crc = git_commit_create(out, s->repo, NULL, asig, sig, NULL,
+					message, tree, (size_t)nparents, pc);
+		objects_batch(false);
+	}
 	if (crc) {
 		store_git_fail(err, "writing the commit");
 		goto done;
@@ -1065,6 +1126,11 @@ void catan_store_free(catan_store *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
 	store_sync_free(s);
+	for (int p = 0; p < CATAN_MAX_PLAYERS; p++)
+		if (s->keys[p]) {
+			sodium_memzero(s->keys[p], sizeof *s->keys[p]);
+			free(s->keys[p]);
+		}
 	for (int i = 0; i < CATAN_FILES_MAX; i++)
 		free(s->blobs[i].data);
 	git_odb_free(s->odb);
@@ -1076,6 +1142,25 @@ void catan_store_free(catan_store *s)
 const catan_game *catan_store_game(const catan_store *s)
 {
 	return &s->game;
+}
+
+int catan_store_set_key(catan_store *s, int player, const catan_key *k,
+			catan_err *err)
+{
+	if (player < 0 || player >= s->game.opt.nplayers)
+		return store_fail(err, "no such player");
+	if (!s->game.signed_game)
+		return store_fail(err, "this game is not signed: it has no "
+				       "keys (game/signers)");
+	if (memcmp(k->pk, s->game.keys[player], CATAN_PUBKEY_LEN))
+		return store_fail(err,
+				  "the key is not %s's: the game binds "
+				  "another key to that seat (game/signers)",
+				  s->game.names.name[player]);
+	if (!s->keys[player] && !(s->keys[player] = malloc(sizeof *k)))
+		return store_fail(err, "out of memory");
+	*s->keys[player] = *k;
+	return 0;
 }
 
 /*
@@ -1125,6 +1210,13 @@ int catan_store_create_ext(catan_store **out, const char *path,
 			   const catan_game *g, catan_time_mode time,
 			   bool batch, catan_err *err)
 {
+	return store_create(out, path, g, time, batch, NULL, err);
+}
+
+int store_create(catan_store **out, const char *path, const catan_game *g,
+		 catan_time_mode time, bool batch, const catan_key *first,
+		 catan_err *err)
+{
 	catan_store *s = NULL;
 	catan_files files;
 	catan_state st;
@@ -1138,10 +1230,31 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		return -1;
 	if (catan_state_init(&st, &g->board, &g->opt))
 		return store_fail(err, "game options out of range");
+	if (g->signed_game &&
+	    (!first || memcmp(first->pk, g->keys[0], CATAN_PUBKEY_LEN)))
+		return store_fail(err, "a signed game's genesis is signed by its "
+				       "first player (%s), whose key the creator "
+				       "must hold",
+				  g->names.name[0]);
+	for (int p = 0; g->signed_game && p < g->opt.nplayers; p++)
+		for (int q = 0; q < p; q++)
+			if (!memcmp(g->keys[p], g->keys[q], CATAN_PUBKEY_LEN))
+				return store_fail(err,
+						  "%s and %s have the same key: "
+						  "every seat needs its own",
+						  g->names.name[q],
+						  g->names.name[p]);
 	if (!(s = store_new()))
 		return store_fail(err, "out of memory");
 	s->game = *g;
 	s->time = time;
+	if (g->signed_game) {
+		if (!(s->keys[0] = malloc(sizeof *first))) {
+			free(s);
+			return store_fail(err, "out of memory");
+		}
+		*s->keys[0] = *first;
+	}
 	if (git_repository_init(&s->repo, path, 1)) {
 		store_git_fail(err, "creating the repository");
 		goto done;
@@ -1183,8 +1296,10 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		goto done;
 	}
 	{
-		tree_entry e[2];
-		for (int i = 0; i < 2; i++) {
+		/* board, options and, in a signed game, signers */
+		tree_entry e[3];
+		int ne = files.n < 3 ? files.n : 3;
+		for (int i = 0; i < ne; i++) {
 			snprintf(e[i].name, sizeof e[i].name, "%s",
 				 files.file[i].path + 5);
 			e[i].dir = false;
@@ -1194,7 +1309,7 @@ int catan_store_create_ext(catan_store **out, const char *path,
 				goto done;
 			}
 		}
-		if (put_tree(&s->game_tree, s, e, 2, true)) {
+		if (put_tree(&s->game_tree, s, e, ne, true)) {
 			store_git_fail(err, "writing game/");
 			goto done;
 		}
@@ -1298,6 +1413,8 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 	git_oid_cpy(&s->game_tree, git_tree_entry_id(game));
 	git_oid_cpy(&s->genesis, &id);
 	s->time = CATAN_TIME_NOW;
+	if (s->game.signed_game && !readonly)
+		store_keys_load(s);
 	rc = 0;
 done:
 	git_tree_free(tree);

@@ -7,6 +7,7 @@
 #include <git2.h>
 
 #include "catan/codec.h"
+#include "catan/sign.h"
 #include "catan/store.h"
 
 /* A root tree's bytes, kept for sync to compare a new tree with. */
@@ -53,6 +54,13 @@ struct catan_store {
 	git_repository *repo;
 	git_odb *odb;
 	catan_game game;
+	/*
+	 * The secret keys this handle signs with, by seat (NULL: none; a
+	 * signed game refuses to commit for a seat without one). Owned,
+	 * wiped when freed (catan_store_set_key).
+	 */
+	catan_key *keys[CATAN_MAX_PLAYERS];
+	char key_note[320]; /* why a configured key did not load */
 	git_oid genesis;
 	git_oid game_tree; /* id of game/, shared by every state tree */
 	catan_time_mode time;
@@ -359,5 +367,20 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 		     catan_verify_report *rep, catan_err *err);
 
 #define STORE_MERGE_SUBJECT "merge discards"
+
+/*
+ * Creates a game (catan_store_create_ext); a signed game's genesis is signed
+ * with `first`, the first seat's key (NULL for an unsigned game).
+ */
+int store_create(catan_store **out, const char *path, const catan_game *g,
+		 catan_time_mode time, bool batch, const catan_key *first,
+		 catan_err *err);
+
+/*
+ * Loads the keys the repository's config names (catan.key, one or more
+ * paths) into the seats they belong to; what fails is noted in key_note
+ * for the error of a later commit (keys.c). Cannot fail.
+ */
+void store_keys_load(catan_store *s);
 
 #endif
