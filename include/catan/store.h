@@ -269,6 +269,16 @@ int catan_store_create_signed(catan_store **out, const char *path,
 			      catan_err *err);
 int catan_store_use_key(catan_store *s, const char *path, catan_err *err);
 
+/*
+ * catan_store_create_ext for a signed game (g->signed_game), its genesis
+ * signed with `first`, the first seat's secret key (the benchmarks and
+ * tests, which hold every seat's key in memory: catan_store_set_key).
+ */
+int catan_store_create_keyed(catan_store **out, const char *path,
+			     const catan_game *g, catan_time_mode time,
+			     bool batch, const struct catan_key *first,
+			     catan_err *err);
+
 /* The player this repository plays for (config catan.me), or -1. */
 int catan_store_me(const catan_store *s);
 int catan_store_set_me(catan_store *s, int player, catan_err *err);

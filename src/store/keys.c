@@ -146,3 +146,10 @@ int catan_store_create_signed(catan_store **out, const char *path,
 	}
 	return 0;
 }
+
+int catan_store_create_keyed(catan_store **out, const char *path,
+			     const catan_game *g, catan_time_mode time,
+			     bool batch, const catan_key *first, catan_err *err)
+{
+	return store_create(out, path, g, time, batch, first, err);
+}
