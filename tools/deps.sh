@@ -13,7 +13,7 @@ tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git
 # pkg-config module -> Debian package
 libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
 	SDL2_ttf:libsdl2-ttf-dev libpng:libpng-dev libssh2:libssh2-1-dev
-	zlib:zlib1g-dev nettle:nettle-dev)
+	zlib:zlib1g-dev nettle:nettle-dev libsodium:libsodium-dev)
 # file -> Debian package (the window's font)
 # (and the ssh server the ssh:// test starts on loopback)
 # (and libFuzzer with clang's sanitizer runtimes for the fuzz build, which

@@ -9,7 +9,7 @@
  *   loose   objects written one file each, refs moved on disk (hot-seat)
  *   batch   objects in memory, one pack at the end (simulate)
  *
- *   catan-store-bench [--commits N] [--window W] [--dir DIR]
+ *   catan-store-bench [--commits N] [--window W] [--dir DIR] [--signed]
  *
  * The repositories go into a fresh folder (mkdtemp) under DIR, or under
  * $TMPDIR (else /tmp), removed at the end.
@@ -23,6 +23,7 @@
 
 #include "benchdir.h"
 #include "catan/bot.h"
+#include "catan/sign.h"
 #include "catan/store.h"
 
 static double now_us(void)
@@ -38,8 +39,24 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static bool sign_commits;
+
+/* Every seat's key, made now, bound in the game and given to the store. */
+static int sign_game(catan_game *g, catan_key *keys)
+{
+	catan_sign_why why;
+	for (int p = 0; p < g->opt.nplayers; p++) {
+		if (catan_key_generate(&keys[p], &why))
+			return -1;
+		memcpy(g->keys[p], keys[p].pk, sizeof keys[p].pk);
+	}
+	g->signed_game = true;
+	return 0;
+}
+
 static int run(const char *dir, bool batch, long commits, long window)
 {
+	catan_key keys[CATAN_MAX_PLAYERS];
 	catan_game g;
 	catan_store *s = NULL;
 	catan_err err;
@@ -49,11 +66,19 @@ static int run(const char *dir, bool batch, long commits, long window)
 	g.opt.seed = 7;
 	catan_names_default(&g.names, 4);
 	catan_board_beginner(&g.board);
-	if (catan_store_create_ext(&s, dir, &g, CATAN_TIME_DETERMINISTIC,
-				   batch, &err)) {
+	if (sign_commits && sign_game(&g, keys))
+		return 1;
+	if (catan_store_create_keyed(&s, dir, &g, CATAN_TIME_DETERMINISTIC,
+				     batch, sign_commits ? &keys[0] : NULL,
+				     &err)) {
 		fprintf(stderr, "catan-store-bench: %s\n", err.msg);
 		return 1;
 	}
+	for (int p = 1; sign_commits && p < g.opt.nplayers; p++)
+		if (catan_store_set_key(s, p, &keys[p], &err)) {
+			fprintf(stderr, "catan-store-bench: %s\n", err.msg);
+			return 1;
+		}
 	catan_state st;
 	catan_state_init(&st, &g.board, &g.opt);
 	catan_rng rng;
@@ -84,8 +109,9 @@ static int run(const char *dir, bool batch, long commits, long window)
 	}
 	double flush = now_us() - f0;
 	catan_store_free(s);
-	printf("%s mode, %ld commits (flush at the end: %.1f ms)\n",
-	       batch ? "batch" : "loose", n, flush / 1e3);
+	printf("%s mode%s, %ld commits (flush at the end: %.1f ms)\n",
+	       batch ? "batch" : "loose", sign_commits ? ", signed" : "", n,
+	       flush / 1e3);
 	printf("  %-18s %12s %12s\n", "commits", "median us", "p90 us");
 	for (long w0 = 0; w0 < n; w0 += window) {
 		long w1 = w0 + window < n ? w0 + window : n;
@@ -104,7 +130,9 @@ static int run(const char *dir, bool batch, long commits, long window)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: catan-store-bench [--commits N] [--window W] "
-		   "[--dir DIR]\n"
+		   "[--dir DIR] [--signed]\n"
+		   "  (--signed: a signed game, every commit signed with its "
+		   "seat's key)\n"
 		   "  one long game between random bots, committed in batch "
 		   "mode (simulate's)\n"
 		   "  and in loose mode (hot-seat); median and p90 time per "
@@ -123,6 +151,10 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
+		}
+		if (!strcmp(a, "--signed")) {
+			sign_commits = true;
+			continue;
 		}
 		if (v && !strcmp(a, "--commits"))
 			commits = atol(v);

@@ -17,7 +17,10 @@
  * for byte.
  *
  *   catan-verify-bench [--games N] [--seed S] [--decode] [--dir DIR]
- *                      [--keep] [--quiet]
+ *                      [--keep] [--quiet] [--signed]
+ *
+ * With --signed every game is signed (a key per seat, made at random):
+ * every commit carries its author's signature, which verify checks.
  *
  * Exits 0 when every game verified (and decoded), 1 at the first failure,
  * naming the game, the commit and the reason; 2 on bad arguments.
@@ -37,6 +40,7 @@
 #include "catan/boardgen.h"
 #include "catan/bot.h"
 #include "catan/codec.h"
+#include "catan/sign.h"
 #include "catan/store.h"
 
 #define MAX_ACTIONS 100000
@@ -81,8 +85,9 @@ static int harbour_board(catan_board *b)
 	catan_boardfile_error be;
 	if (catan_boardfile_format(text, sizeof text, b) >= (int)sizeof text ||
 	    catan_boardfile_parse(b, text, &be)) {
-		fprintf(stderr, "catan-verify-bench: crafted board refused: "
-				"line %d: %s\n",
+		fprintf(stderr,
+			"catan-verify-bench: crafted board refused: "
+			"line %d: %s\n",
 			be.line, be.msg);
 		return -1;
 	}
@@ -101,10 +106,10 @@ static int make_game(catan_game *game, long g, uint64_t base, unsigned *flags,
 	game->opt.nplayers = (uint8_t)players;
 	game->opt.seed = seed;
 	/* (Periods prime to 5, so a few dozen games mix everything.) */
-	game->opt.phases = (g / 2) % 2 ? CATAN_PHASES_CLASSIC
-				       : CATAN_PHASES_COMBINED;
-	game->opt.dice = (g / 3) % 3 == 2 ? CATAN_DICE_MANUAL
-					  : CATAN_DICE_SEEDED;
+	game->opt.phases =
+	    (g / 2) % 2 ? CATAN_PHASES_CLASSIC : CATAN_PHASES_COMBINED;
+	game->opt.dice =
+	    (g / 3) % 3 == 2 ? CATAN_DICE_MANUAL : CATAN_DICE_SEEDED;
 	game->opt.special_build = ext;
 	/* Random offers without a limit can run a game for ever. */
 	*flags = (g / 7) % 2 ? 0 : CATAN_LEGAL_NO_OFFERS;
@@ -171,6 +176,8 @@ typedef struct totals {
 	double play, verify;
 } totals;
 
+static bool sign_commits;
+
 static int one_game(totals *tot, const char *root, long g, uint64_t base,
 		    bool decode, bool keep)
 {
@@ -186,11 +193,25 @@ static int one_game(totals *tot, const char *root, long g, uint64_t base,
 		return -1;
 	snprintf(dir, sizeof dir, "%s/game-%05ld", root, g);
 	double t0 = now_s();
-	if (catan_store_create_ext(&s, dir, &game, CATAN_TIME_DETERMINISTIC,
-				   true, &err)) {
+	catan_key keys[CATAN_MAX_PLAYERS];
+	catan_sign_why sw;
+	for (int p = 0; sign_commits && p < game.opt.nplayers; p++) {
+		if (catan_key_generate(&keys[p], &sw))
+			return -1;
+		memcpy(game.keys[p], keys[p].pk, sizeof keys[p].pk);
+		game.signed_game = true;
+	}
+	if (catan_store_create_keyed(&s, dir, &game, CATAN_TIME_DETERMINISTIC,
+				     true, sign_commits ? &keys[0] : NULL,
+				     &err)) {
 		fprintf(stderr, "catan-verify-bench: %s: %s\n", dir, err.msg);
 		goto done;
 	}
+	for (int p = 1; sign_commits && p < game.opt.nplayers; p++)
+		if (catan_store_set_key(s, p, &keys[p], &err)) {
+			fprintf(stderr, "catan-verify-bench: %s\n", err.msg);
+			goto done;
+		}
 	catan_state st;
 	catan_state_init(&st, &game.board, &game.opt);
 	catan_rng bot;
@@ -207,8 +228,9 @@ static int one_game(totals *tot, const char *root, long g, uint64_t base,
 			goto done;
 		}
 		if (catan_store_act(s, who, &a, NULL, NULL, &err)) {
-			fprintf(stderr, "catan-verify-bench: %s: action %ld: %s\n",
-				dir, n + 1, err.msg);
+			fprintf(stderr,
+				"catan-verify-bench: %s: action %ld: %s\n", dir,
+				n + 1, err.msg);
 			goto done;
 		}
 		n++;
@@ -259,8 +281,8 @@ done:
 	catan_store_free(s);
 	if (rc == 0 && !keep) {
 		if (bench_rmtree(dir))
-			fprintf(stderr, "catan-verify-bench: cannot remove %s\n",
-				dir);
+			fprintf(stderr,
+				"catan-verify-bench: cannot remove %s\n", dir);
 	}
 	return rc;
 }
@@ -268,7 +290,9 @@ done:
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: catan-verify-bench [--games N] [--seed S] "
-		   "[--decode] [--dir DIR] [--keep] [--quiet]\n"
+		   "[--decode] [--dir DIR] [--keep] [--quiet] [--signed]\n"
+		   "  --signed plays signed games: every commit signed, every "
+		   "signature checked\n"
 		   "  plays N games (2-6 players, random, balanced, beginner "
 		   "and crafted boards)\n"
 		   "  into DIR (default: a new folder under /tmp) and verifies "
@@ -291,6 +315,8 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 0;
+		} else if (!strcmp(a, "--signed")) {
+			sign_commits = true;
 		} else if (!strcmp(a, "--decode")) {
 			decode = true;
 		} else if (!strcmp(a, "--keep")) {
@@ -319,8 +345,9 @@ int main(int argc, char **argv)
 			root = v;
 			i++;
 		} else {
-			fprintf(stderr, "catan-verify-bench: unknown or "
-					"incomplete option %s\n",
+			fprintf(stderr,
+				"catan-verify-bench: unknown or "
+				"incomplete option %s\n",
 				a);
 			usage(stderr);
 			return 2;
@@ -355,13 +382,15 @@ int main(int argc, char **argv)
 	if (!keep && root == tmp)
 		rmdir(tmp);
 	double all = now_s() - t0;
-	printf("%s: %ld games, %ld commits (%ld discard merges) verified%s in "
-	       "%.1f s\n"
-	       "  play + commit %.3f s, verify %.3f s (%.3f ms per commit)\n",
-	       rc ? "FAILED" : "ok", tot.games, tot.commits, tot.merges,
-	       decode ? ", decode == rules at every commit" : "", all,
-	       tot.play, tot.verify,
-	       tot.commits ? tot.verify * 1e3 / (double)tot.commits : 0.0);
+	printf(
+	    "%s: %ld%s games, %ld commits (%ld discard merges) verified%s in "
+	    "%.1f s\n"
+	    "  play + commit %.3f s, verify %.3f s (%.3f ms per commit)\n",
+	    rc ? "FAILED" : "ok", tot.games, sign_commits ? " signed" : "",
+	    tot.commits, tot.merges,
+	    decode ? ", decode == rules at every commit" : "", all, tot.play,
+	    tot.verify,
+	    tot.commits ? tot.verify * 1e3 / (double)tot.commits : 0.0);
 	if (decode)
 		printf("  %ld states decoded and compared\n", tot.decoded);
 	return rc ? 1 : 0;

@@ -2,8 +2,9 @@
  * catan/codec.h - the canonical text form of a game: the files of a Git
  * tree. The layout is spec/format.md.
  *
- * A game's fixed facts (board, options, player names) are two files under
- * game/, written once at genesis. Everything else is the state: small text
+ * A game's fixed facts (board, options, player names, and in a signed game
+ * the seats' public keys) are two or three files under game/, written once
+ * at genesis. Everything else is the state: small text
  * files, one fact per line, in a fixed order. Encoding is a pure function of
  * the state, and decoding accepts exactly what encoding produces, so
  * encode(decode(files)) == files byte for byte and a tree id names a state.
@@ -12,6 +13,7 @@
 #ifndef CATAN_CODEC_H
 #define CATAN_CODEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "catan/action.h"
@@ -23,6 +25,13 @@ typedef struct catan_game {
 	catan_board board;
 	catan_options opt;
 	catan_names names;
+	/*
+	 * A signed game (game/signers present) fixes every seat's Ed25519
+	 * public key at genesis; every commit must then be signed by its
+	 * author's key (spec/replication.md, "Keys and signatures").
+	 */
+	bool signed_game;
+	unsigned char keys[CATAN_MAX_PLAYERS][32];
 } catan_game;
 
 /* One file of a tree: path relative to the root, and its bytes. */

@@ -26,6 +26,17 @@ typedef struct catan_err {
 	char msg[512];
 } catan_err;
 
+struct catan_key;
+
+/*
+ * Gives the handle `player`'s secret key (copied; wiped when the handle is
+ * freed): in a signed game every commit of that seat is signed with it.
+ * Refused when the game is not signed or binds another key to the seat.
+ */
+struct catan_store;
+int catan_store_set_key(struct catan_store *s, int player,
+			const struct catan_key *k, catan_err *err);
+
 /* An opaque open game repository. */
 typedef struct catan_store catan_store;
 
@@ -238,6 +249,35 @@ int catan_store_remote_push(catan_store *s, const char *name, bool on,
 /* Adds a remote (a path, file://, git://, ssh://: anything git fetches). */
 int catan_store_remote_add(catan_store *s, const char *name, const char *url,
 			   catan_err *err);
+
+/*
+ * Signed games (spec/replication.md, "Keys and signatures").
+ *
+ * catan_store_create_signed creates a game whose genesis (g->signed_game,
+ * g->keys: every seat's public key) is signed with the private key file at
+ * `keypath`, which must be the first seat's; the repository then plays for
+ * that seat and signs with that file from then on.
+ *
+ * catan_store_use_key loads the private key file at `path` (OpenSSH format,
+ * unencrypted ed25519), finds the seat it is bound to, refuses it when this
+ * repository plays for another seat, and records its absolute path in the
+ * repository's config (catan.key) so that every later handle that may
+ * write signs with it. The key never enters the repository's objects.
+ */
+int catan_store_create_signed(catan_store **out, const char *path,
+			      const catan_game *g, const char *keypath,
+			      catan_err *err);
+int catan_store_use_key(catan_store *s, const char *path, catan_err *err);
+
+/*
+ * catan_store_create_ext for a signed game (g->signed_game), its genesis
+ * signed with `first`, the first seat's secret key (the benchmarks and
+ * tests, which hold every seat's key in memory: catan_store_set_key).
+ */
+int catan_store_create_keyed(catan_store **out, const char *path,
+			     const catan_game *g, catan_time_mode time,
+			     bool batch, const struct catan_key *first,
+			     catan_err *err);
 
 /* The player this repository plays for (config catan.me), or -1. */
 int catan_store_me(const catan_store *s);

@@ -32,6 +32,12 @@ int cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
  */
 int cli_special_build(catan_options *opt, int asked, const char *cmd);
 
+/* Keys (keys.c): `catan key`, the default key file, a --seat's key. */
+int cli_key(const char *dir, int argc, char **argv);
+int cli_default_key(char *out, size_t n);
+int cli_read_pubkey(unsigned char pk[32], const char *what, char *why,
+		    size_t whylen);
+
 /* The Git-backed subcommands (game.c); dir is the -C argument. */
 int cli_new(int argc, char **argv);
 int cli_act(const char *dir, int argc, char **argv);

@@ -21,12 +21,14 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "catan/boardfile.h"
 #include "catan/boardgen.h"
+#include "catan/sign.h"
 #include "catan/bot.h"
 #include "catan/store.h"
 #include "cli.h"
@@ -81,12 +83,72 @@ static int choose(const char *opt, const char *val, const char *a,
 	return 0;
 }
 
+/*
+ * A signed game's keys: the creator's (the first seat's) from its private
+ * key file, every other seat's from a --seat PLAYER=PUBKEY. 0, or -1 after
+ * a sentence.
+ */
+static int new_keys(catan_game *g, int mine, const char *keyfile,
+		    const char **seats, int nseats)
+{
+	catan_key k;
+	catan_sign_why sw = {{0}};
+	char why[256];
+	bool have[CATAN_MAX_PLAYERS] = {false};
+	if (mine > 0) {
+		fprintf(stderr, "catan new: in a signed game the creator takes "
+				"the first seat (%s), which signs the "
+				"genesis; list the players with yours first\n",
+			g->names.name[0]);
+		return -1;
+	}
+	if (catan_key_load(&k, keyfile, &sw)) {
+		fprintf(stderr, "catan new: --key: %s\n", sw.msg);
+		return -1;
+	}
+	memcpy(g->keys[0], k.pk, sizeof k.pk);
+	have[0] = true;
+	for (int i = 0; i < nseats; i++) {
+		const char *eq = strchr(seats[i], '=');
+		int p = catan_names_find(&g->names, seats[i],
+					 (size_t)(eq - seats[i]));
+		if (p < 0 || have[p]) {
+			fprintf(stderr,
+				"catan new: --seat %.*s: %s\n",
+				(int)(eq - seats[i]), seats[i],
+				p < 0 ? "not one of the players"
+				: p == 0 ? "that seat is yours (--key)"
+					 : "given twice");
+			return -1;
+		}
+		if (cli_read_pubkey(g->keys[p], eq + 1, why, sizeof why)) {
+			fprintf(stderr, "catan new: --seat %.*s: %s\n",
+				(int)(eq - seats[i]), seats[i], why);
+			return -1;
+		}
+		have[p] = true;
+	}
+	for (int p = 0; p < g->opt.nplayers; p++)
+		if (!have[p]) {
+			fprintf(stderr,
+				"catan new: a signed game needs every seat's "
+				"key: no --seat %s=PUBKEY (its player runs "
+				"catan key show)\n",
+				g->names.name[p]);
+			return -1;
+		}
+	g->signed_game = true;
+	return 0;
+}
+
 int cli_new(int argc, char **argv)
 {
 	catan_game g;
 	uint64_t seed = 1, v;
 	int random_board = 0, k, special = -1; /* -1: by player count */
-	const char *dir = NULL, *me = NULL, *board_file = NULL;
+	const char *dir = NULL, *me = NULL, *board_file = NULL, *keyfile = NULL;
+	const char *seats[CATAN_MAX_PLAYERS];
+	int nseats = 0;
 	bool balanced = false, board_asked = false;
 	bool names_set = false;
 
@@ -156,6 +218,23 @@ int cli_new(int argc, char **argv)
 				return 2;
 			}
 			me = val;
+		} else if (!strcmp(a, "--key")) {
+			if (!val) {
+				fprintf(stderr, "catan new: --key needs the "
+						"private key file\n");
+				return 2;
+			}
+			keyfile = val;
+		} else if (!strcmp(a, "--seat")) {
+			if (!val || !strchr(val, '=') ||
+			    nseats == CATAN_MAX_PLAYERS) {
+				fprintf(stderr, "catan new: --seat wants "
+						"PLAYER=PUBKEY (a public key "
+						"line or a .pub file), one per "
+						"other player\n");
+				return 2;
+			}
+			seats[nseats++] = val;
 		} else {
 			fprintf(stderr, "catan new: unknown option \"%s\"\n", a);
 			return 2;
@@ -237,25 +316,43 @@ int cli_new(int argc, char **argv)
 			me);
 		return 2;
 	}
+	char keypath[4096];
+	if (nseats && !keyfile) {
+		if (cli_default_key(keypath, sizeof keypath)) {
+			fprintf(stderr, "catan new: --seat needs --key FILE\n");
+			return 2;
+		}
+		keyfile = keypath;
+	}
+	if (keyfile && new_keys(&g, mine, keyfile, seats, nseats))
+		return 2;
 	catan_store *s = NULL;
 	catan_err err;
-	if (catan_store_create(&s, dir, &g, CATAN_TIME_NOW, &err) ||
-	    (mine >= 0 && catan_store_set_me(s, mine, &err))) {
+	if (g.signed_game
+		? catan_store_create_signed(&s, dir, &g, keyfile, &err)
+		: (catan_store_create(&s, dir, &g, CATAN_TIME_NOW, &err) ||
+		   (mine >= 0 && catan_store_set_me(s, mine, &err)))) {
 		fprintf(stderr, "catan new: %s\n", err.msg);
 		catan_store_free(s);
 		return 1;
 	}
+	if (!g.signed_game && mine >= 0)
+		fprintf(stderr,
+			"catan new: an unsigned game: anyone who can write to "
+			"a repository of it can act as any player (give "
+			"--key FILE and --seat PLAYER=PUBKEY for the others "
+			"to sign it)\n");
 	printf("new game in %s: %d players (", dir, g.opt.nplayers);
 	for (int p = 0; p < g.opt.nplayers; p++)
 		printf("%s%s", p ? ", " : "", g.names.name[p]);
-	printf("), %s%s board, seed %" PRIu64 "%s; %s places first\n",
+	printf("), %s%s board, seed %" PRIu64 "%s%s; %s places first\n",
 	       board_file ? board_file
 	       : balanced ? "balanced"
 	       : random_board ? "random"
 			      : "beginner",
 	       ext && !board_file ? " 5-6" : "", seed,
 	       g.opt.special_build ? ", special building phase" : "",
-	       g.names.name[0]);
+	       g.signed_game ? ", signed" : "", g.names.name[0]);
 	catan_store_free(s);
 	return 0;
 }
@@ -660,10 +757,12 @@ static void print_sync(const catan_sync_report *rep)
 
 int cli_join(int argc, char **argv)
 {
-	const char *url = NULL, *dir = NULL, *me = NULL;
+	const char *url = NULL, *dir = NULL, *me = NULL, *keyfile = NULL;
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--as") && i + 1 < argc)
 			me = argv[++i];
+		else if (!strcmp(argv[i], "--key") && i + 1 < argc)
+			keyfile = argv[++i];
 		else if (!url)
 			url = argv[i];
 		else if (!dir)
@@ -675,7 +774,8 @@ int cli_join(int argc, char **argv)
 		}
 	}
 	if (!url || !dir || !me) {
-		fprintf(stderr, "usage: catan join URL DIR --as PLAYER\n");
+		fprintf(stderr,
+			"usage: catan join URL DIR --as PLAYER [--key FILE]\n");
 		return 2;
 	}
 	catan_store *s = NULL;
@@ -686,6 +786,24 @@ int cli_join(int argc, char **argv)
 		return 1;
 	}
 	print_sync(&rep);
+	char keypath[4096];
+	if (catan_store_game(s)->signed_game) {
+		struct stat st;
+		if (!keyfile && !cli_default_key(keypath, sizeof keypath) &&
+		    !stat(keypath, &st))
+			keyfile = keypath;
+		if (!keyfile)
+			fprintf(stderr,
+				"catan join: a signed game: give your key "
+				"with catan -C %s key use FILE before you "
+				"act\n",
+				dir);
+		else if (catan_store_use_key(s, keyfile, &err)) {
+			fprintf(stderr, "catan join: %s\n", err.msg);
+			catan_store_free(s);
+			return 1;
+		}
+	}
 	catan_state st;
 	if (!catan_store_current(&st, NULL, s, &err)) {
 		printf("joined as %s; now: ", me);

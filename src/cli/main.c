@@ -28,8 +28,12 @@ static void usage(FILE *f)
 		"                 [--seed N] [--phases combined|classic]\n"
 		"                 [--dice seeded|manual] [--vp N] "
 		"[--offer-limit N]\n"
+		"                 [--key FILE --seat PLAYER=PUBKEY...]  (a "
+		"signed game)\n"
 		"       catan -C DIR act [--as PLAYER] ACTION...\n"
-		"       catan join URL DIR --as PLAYER\n"
+		"       catan join URL DIR --as PLAYER [--key FILE]\n"
+		"       catan key new|show [FILE]   catan -C DIR key use "
+		"FILE|list\n"
 		"       catan -C DIR remote add NAME URL [--push] | push NAME\n"
 		"       catan -C DIR sync [REMOTE...]\n"
 		"       catan -C DIR bundle create|apply FILE\n"
@@ -319,6 +323,12 @@ int main(int argc, char **argv)
 		return cli_verify(dir, argc, argv);
 	if (!strcmp(cmd, "gc"))
 		return cli_gc(dir, argc, argv);
+	if (!strcmp(cmd, "key"))
+		return cli_key(dir, argc, argv);
+	if (!strcmp(cmd, "keygen")) {
+		char *sub[3] = {"new", argc ? argv[0] : NULL, NULL};
+		return cli_key(dir, argc + 1, sub);
+	}
 	if (!strcmp(cmd, "join"))
 		return cli_join(argc, argv);
 	if (!strcmp(cmd, "remote"))

@@ -9,6 +9,7 @@
  * the layout. No I/O, no libgit2.
  */
 #include "catan/codec.h"
+#include "catan/sign.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -185,7 +186,20 @@ int catan_codec_encode_game(catan_files *out, const catan_game *g)
 	if (g->opt.nplayers > CATAN_MAX_PLAYERS_BASE)
 		tprintf(&t, "special-build %s\n",
 			g->opt.special_build ? "yes" : "no");
-	return flush(out, "game/options", &t);
+	if (flush(out, "game/options", &t))
+		return -1;
+	if (!g->signed_game)
+		return 0;
+	const char *names[CATAN_MAX_PLAYERS];
+	for (int p = 0; p < g->opt.nplayers; p++)
+		names[p] = g->names.name[p];
+	int n = catan_signers_format(t.buf, sizeof t.buf, names,
+				     (const unsigned char(*)[32])g->keys,
+				     g->opt.nplayers);
+	if (n < 0)
+		return -1;
+	t.len = (size_t)n;
+	return flush(out, "game/signers", &t);
 }
 
 static uint64_t rng_gamma_inverse(void)

@@ -4,6 +4,7 @@
  * catan_codec_encode_game writes.
  */
 #include "catan/codec.h"
+#include "catan/sign.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,6 +47,40 @@ static int canonical_game(reader *r, const catan_game *g, const catan_files *in)
 	}
 	catan_files_free(&enc);
 	return rc;
+}
+
+/*
+ * game/signers, when there: the seats' keys (a signed game). No other file
+ * but board and options may stand in game/.
+ */
+static int decode_signers(reader *r, catan_game *out, const catan_files *in)
+{
+	for (int i = 0; i < in->n; i++) {
+		const char *path = in->file[i].path;
+		if (!strncmp(path, "game/", 5) && strcmp(path, "game/board") &&
+		    strcmp(path, "game/options") &&
+		    strcmp(path, "game/signers")) {
+			r->path = path;
+			r->line = 0;
+			return codec_rfail(r, "unexpected file in game/");
+		}
+	}
+	const catan_file *f = catan_files_get(in, "game/signers");
+	if (!f)
+		return 0;
+	const char *names[CATAN_MAX_PLAYERS];
+	catan_sign_why why = {{0}};
+	for (int p = 0; p < out->opt.nplayers; p++)
+		names[p] = out->names.name[p];
+	r->path = "game/signers";
+	r->line = 0;
+	if (f->len > 4096 ||
+	    catan_signers_parse(out->keys, f->data, f->len, names,
+				out->opt.nplayers, &why))
+		return codec_rfail(r, "%s",
+				   f->len > 4096 ? "over 4 KiB" : why.msg);
+	out->signed_game = true;
+	return 0;
 }
 
 int catan_codec_decode_game(catan_game *out, const catan_files *in,
@@ -251,5 +286,7 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 				"desert is left out)");
 		b->robber_start = (uint8_t)t;
 	}
+	if (decode_signers(&r, out, in))
+		return -1;
 	return canonical_game(&r, out, in);
 }

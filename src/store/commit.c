@@ -23,6 +23,51 @@
 
 #include "state.h"
 
+/*
+ * Writes the commit git would write, with an SSH signature of it by the
+ * author's key in a `gpgsig` header after the committer line, as `git
+ * commit -S` with gpg.format=ssh does (every signature line after the
+ * first indented by one space). 0 or -1 (libgit2's error set).
+ */
+static int signed_commit(git_oid *out, catan_store *s, int author,
+			 const git_signature *asig, const git_signature *sig,
+			 const char *message, const git_tree *tree,
+			 int nparents, const git_commit **pc)
+{
+	git_buf payload = {0};
+	char armor[CATAN_SSHSIG_MAX], raw[8192];
+	if (git_commit_create_buffer(&payload, s->repo, asig, sig, NULL,
+				     message, tree, (size_t)nparents, pc))
+		return -1;
+	size_t al = catan_sshsig_sign(armor, s->keys[author], payload.ptr,
+				      payload.size);
+	const char *body = strstr(payload.ptr, "\n\n");
+	size_t head = body ? (size_t)(body - payload.ptr) + 1 : 0;
+	size_t n = 0;
+	int rc = -1;
+	if (!body || payload.size + al + 16 + al / 60 > sizeof raw) {
+		git_error_set_str(GIT_ERROR_OBJECT, "commit too large to sign");
+		goto done;
+	}
+	memcpy(raw, payload.ptr, head);
+	n = head;
+	memcpy(raw + n, "gpgsig ", 7);
+	n += 7;
+	for (size_t i = 0; i < al; i++) {
+		raw[n++] = armor[i];
+		if (armor[i] == '\n' && i + 1 < al)
+			raw[n++] = ' ';
+	}
+	memcpy(raw + n, payload.ptr + head, payload.size - head);
+	n += payload.size - head;
+	store_objects_batch(true);
+	rc = git_odb_write(out, s->odb, raw, n, GIT_OBJECT_COMMIT);
+	store_objects_batch(false);
+done:
+	git_buf_dispose(&payload);
+	return rc;
+}
+
 int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 		 int turn, const uint8_t *dice, const git_oid *tree_id,
 		 const git_oid *parents, int nparents, catan_err *err)
@@ -82,10 +127,25 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 		store_git_fail(err, "reading the new tree");
 		goto done;
 	}
-	store_objects_batch(true);
-	int crc = git_commit_create(out, s->repo, NULL, asig, sig, NULL,
-				    message, tree, (size_t)nparents, pc);
-	store_objects_batch(false);
+	int crc;
+	if (s->game.signed_game) {
+		if (!s->keys[author]) {
+			store_fail(err,
+				   "this peer holds no key for %s: a signed "
+				   "game takes only commits signed by the "
+				   "seat's own key (catan key use FILE)%s%s",
+				   name, s->key_note[0] ? "; " : "",
+				   s->key_note);
+			goto done;
+		}
+		crc = signed_commit(out, s, author, asig, sig, message, tree,
+				    nparents, pc);
+	} else {
+		store_objects_batch(true);
+		crc = git_commit_create(out, s->repo, NULL, asig, sig, NULL,
+					message, tree, (size_t)nparents, pc);
+		store_objects_batch(false);
+	}
 	if (crc) {
 		store_git_fail(err, "writing the commit");
 		goto done;

@@ -43,6 +43,57 @@ int store_form_bad(char *why, size_t whylen, const char *fmt, ...)
 	return 1;
 }
 
+/*
+ * The gpgsig header [sig_at, sig_end) of the raw commit holds an SSH
+ * signature, by seat p's key, of the commit without that header. 0, or 1
+ * with the reason (whose key signed, when it is another's).
+ */
+static int check_signature(const catan_game *g, int p, const char *raw,
+			   size_t len, const char *sig_at, const char *sig_end,
+			   char *why, size_t whylen)
+{
+	char armor[CATAN_SSHSIG_MAX + 1], small[4096];
+	size_t al = 0;
+	for (const char *c = sig_at + 7; c < sig_end; c++) {
+		if (al == CATAN_SSHSIG_MAX)
+			return store_form_bad(
+			    why, whylen, "commit's signature is over %d bytes",
+			    CATAN_SSHSIG_MAX);
+		armor[al++] = *c;
+		if (*c == '\n' && c + 1 < sig_end)
+			c++; /* the space that continues the header */
+	}
+	size_t pl = len - (size_t)(sig_end - sig_at);
+	char *payload = pl <= sizeof small ? small : malloc(pl);
+	if (!payload)
+		return store_form_bad(why, whylen, "out of memory");
+	memcpy(payload, raw, (size_t)(sig_at - raw));
+	memcpy(payload + (sig_at - raw), sig_end,
+	       (size_t)(raw + len - sig_end));
+	unsigned char signer[CATAN_PUBKEY_LEN];
+	catan_sign_why sw = {{0}};
+	int bad = catan_sshsig_verify(signer, armor, al, payload, pl, &sw);
+	if (payload != small)
+		free(payload);
+	if (bad)
+		return store_form_bad(why, whylen, "bad signature by %s: %s",
+				      g->names.name[p], sw.msg);
+	if (!memcmp(signer, g->keys[p], CATAN_PUBKEY_LEN))
+		return 0;
+	for (int q = 0; q < g->opt.nplayers; q++)
+		if (!memcmp(signer, g->keys[q], CATAN_PUBKEY_LEN))
+			return store_form_bad(
+			    why, whylen,
+			    "commit by %s is signed with %s's key "
+			    "(a player acting in another's name)",
+			    g->names.name[p], g->names.name[q]);
+	return store_form_bad(
+	    why, whylen,
+	    "commit by %s is signed with a key that is not in the "
+	    "game (game/signers)",
+	    g->names.name[p]);
+}
+
 int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		      char *why, size_t whylen)
 {
@@ -94,6 +145,24 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		line[k] = d + kl;
 		lend[k] = nl;
 		d = nl + 1;
+	}
+	/* A signed game: the signature, as `git commit -S` writes it. */
+	const char *sig_at = NULL, *sig_end = NULL;
+	if (g->signed_game) {
+		if (end - d < 7 || memcmp(d, "gpgsig ", 7))
+			return store_form_bad(
+			    why, whylen,
+			    "commit is not signed (this game takes only "
+			    "commits with an SSH signature by the author's "
+			    "key in a gpgsig header)");
+		sig_at = d;
+		const char *nl = memchr(d, '\n', (size_t)(end - d));
+		while (nl && end - nl > 1 && nl[1] == ' ')
+			nl = memchr(nl + 1, '\n', (size_t)(end - nl - 1));
+		if (!nl)
+			return store_form_bad(
+			    why, whylen, "commit's signature is cut short");
+		sig_end = d = nl + 1;
 	}
 	if (d >= end || *d != '\n') {
 		const char *sp = memchr(d, ' ', (size_t)(end - d));
@@ -177,6 +246,9 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		    "author and committer of a commit by %s must "
 		    "be \"%s <%s@catan> SECONDS +HHMM\"",
 		    player, player, player);
+	if (sig_at &&
+	    check_signature(g, p, raw, len, sig_at, sig_end, why, whylen))
+		return 1;
 	if (np == 0)
 		return strcmp(subject, "genesis")
 			   ? store_form_bad(why, whylen,

@@ -166,8 +166,10 @@ int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
 
 int store_game_tree(catan_store *s, const catan_files *files)
 {
-	tree_entry e[2];
-	for (int i = 0; i < 2; i++) {
+	/* board, options and, in a signed game, signers */
+	tree_entry e[3];
+	int ne = files->n < 3 ? files->n : 3;
+	for (int i = 0; i < ne; i++) {
 		snprintf(e[i].name, sizeof e[i].name, "%s",
 			 files->file[i].path + 5);
 		e[i].dir = false;
@@ -175,5 +177,5 @@ int store_game_tree(catan_store *s, const catan_files *files)
 			     true))
 			return -1;
 	}
-	return put_tree(&s->game_tree, s, e, 2, true);
+	return put_tree(&s->game_tree, s, e, ne, true);
 }

@@ -17,6 +17,7 @@
 
 #include "base.h"
 #include "catan/codec.h"
+#include "catan/sign.h"
 #include "catan/store.h"
 
 /* A root tree's bytes, kept for sync to compare a new tree with. */
@@ -51,6 +52,13 @@ struct catan_store {
 	git_repository *repo;
 	git_odb *odb;
 	catan_game game;
+	/*
+	 * The secret keys this handle signs with, by seat (NULL: none; a
+	 * signed game refuses to commit for a seat without one). Owned,
+	 * wiped when freed (catan_store_set_key, keys.c).
+	 */
+	catan_key *keys[CATAN_MAX_PLAYERS];
+	char key_note[320]; /* why a configured key did not load */
 	git_oid genesis;
 	git_oid game_tree; /* id of game/, shared by every state tree */
 	catan_time_mode time;

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* syncfs */
 
 #include <git2/sys/mempack.h>
+#include <sodium.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "exchange.h"
+#include "keys.h"
 
 int catan_store_batch(catan_store *s, catan_err *err)
 {
@@ -133,6 +135,11 @@ void catan_store_free(catan_store *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
 	store_sync_free(s);
+	for (int p = 0; p < CATAN_MAX_PLAYERS; p++)
+		if (s->keys[p]) {
+			sodium_memzero(s->keys[p], sizeof *s->keys[p]);
+			free(s->keys[p]);
+		}
 	for (int i = 0; i < CATAN_FILES_MAX; i++)
 		free(s->blobs[i].data);
 	git_odb_free(s->odb);
@@ -146,6 +153,25 @@ const catan_game *catan_store_game(const catan_store *s)
 	return &s->game;
 }
 
+int catan_store_set_key(catan_store *s, int player, const catan_key *k,
+			catan_err *err)
+{
+	if (player < 0 || player >= s->game.opt.nplayers)
+		return store_fail(err, "no such player");
+	if (!s->game.signed_game)
+		return store_fail(err, "this game is not signed: it has no "
+				       "keys (game/signers)");
+	if (memcmp(k->pk, s->game.keys[player], CATAN_PUBKEY_LEN))
+		return store_fail(err,
+				  "the key is not %s's: the game binds "
+				  "another key to that seat (game/signers)",
+				  s->game.names.name[player]);
+	if (!s->keys[player] && !(s->keys[player] = malloc(sizeof *k)))
+		return store_fail(err, "out of memory");
+	*s->keys[player] = *k;
+	return 0;
+}
+
 int catan_store_create(catan_store **out, const char *path, const catan_game *g,
 		       catan_time_mode time, catan_err *err)
 {
@@ -155,6 +181,13 @@ int catan_store_create(catan_store **out, const char *path, const catan_game *g,
 int catan_store_create_ext(catan_store **out, const char *path,
 			   const catan_game *g, catan_time_mode time,
 			   bool batch, catan_err *err)
+{
+	return store_create(out, path, g, time, batch, NULL, err);
+}
+
+int store_create(catan_store **out, const char *path, const catan_game *g,
+		 catan_time_mode time, bool batch, const catan_key *first,
+		 catan_err *err)
 {
 	catan_store *s = NULL;
 	catan_files files;
@@ -169,10 +202,31 @@ int catan_store_create_ext(catan_store **out, const char *path,
 		return -1;
 	if (catan_state_init(&st, &g->board, &g->opt))
 		return store_fail(err, "game options out of range");
+	if (g->signed_game &&
+	    (!first || memcmp(first->pk, g->keys[0], CATAN_PUBKEY_LEN)))
+		return store_fail(err, "a signed game's genesis is signed by its "
+				       "first player (%s), whose key the creator "
+				       "must hold",
+				  g->names.name[0]);
+	for (int p = 0; g->signed_game && p < g->opt.nplayers; p++)
+		for (int q = 0; q < p; q++)
+			if (!memcmp(g->keys[p], g->keys[q], CATAN_PUBKEY_LEN))
+				return store_fail(err,
+						  "%s and %s have the same key: "
+						  "every seat needs its own",
+						  g->names.name[q],
+						  g->names.name[p]);
 	if (!(s = store_new()))
 		return store_fail(err, "out of memory");
 	s->game = *g;
 	s->time = time;
+	if (g->signed_game) {
+		if (!(s->keys[0] = malloc(sizeof *first))) {
+			free(s);
+			return store_fail(err, "out of memory");
+		}
+		*s->keys[0] = *first;
+	}
 	if (git_repository_init(&s->repo, path, 1)) {
 		store_git_fail(err, "creating the repository");
 		goto done;
@@ -316,6 +370,8 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 	git_oid_cpy(&s->game_tree, git_tree_entry_id(game));
 	git_oid_cpy(&s->genesis, &id);
 	s->time = CATAN_TIME_NOW;
+	if (s->game.signed_game && !readonly)
+		store_keys_load(s);
 	rc = 0;
 done:
 	git_tree_free(tree);

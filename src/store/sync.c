@@ -129,8 +129,14 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
 	store_ssh ssh;
 	store_ssh_callbacks(&opt.callbacks, &ssh, git_remote_url(remote));
-	snprintf(spec, sizeof spec, "refs/heads/%s:refs/heads/%s",
-		 s->game.names.name[me], s->game.names.name[me]);
+	/*
+	 * In a signed game only this peer can write a valid commit on its
+	 * branch: whatever else stands there at the remote (a forgery pushed
+	 * by another player) is overwritten.
+	 */
+	snprintf(spec, sizeof spec, "%srefs/heads/%s:refs/heads/%s",
+		 s->game.signed_game ? "+" : "", s->game.names.name[me],
+		 s->game.names.name[me]);
 	if (git_remote_push(remote, &refspecs, &opt)) {
 		const git_error *e = git_error_last();
 		char cut[600];

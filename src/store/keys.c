@@ -1,0 +1,155 @@
+/*
+ * keys.c - which secret keys a peer signs with. A signed game binds every
+ * seat to a public key at genesis (game/signers); a repository's config
+ * names the private key files of the seats played here (`catan.key`, one
+ * value per key, absolute paths), which every handle that may write loads
+ * when it opens. The keys themselves never enter the repository's objects.
+ * Layer 7 (top): beside store.c, which creates and opens games; over
+ * sign.c (a leaf) and the repository's config.
+ */
+#define _GNU_SOURCE
+#include "keys.h"
+
+#include <limits.h>
+#include <sodium.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The seat whose public key `k` is, or -1. */
+static int seat_of(const catan_game *g, const catan_key *k)
+{
+	for (int p = 0; p < g->opt.nplayers; p++)
+		if (!memcmp(g->keys[p], k->pk, CATAN_PUBKEY_LEN))
+			return p;
+	return -1;
+}
+
+void store_keys_load(catan_store *s)
+{
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	if (git_repository_config_snapshot(&cfg, s->repo) ||
+	    git_config_multivar_iterator_new(&it, cfg, "catan.key", NULL))
+		goto done;
+	while (git_config_next(&e, it) == 0) {
+		catan_key k;
+		catan_sign_why why = {{0}};
+		int p;
+		if (catan_key_load(&k, e->value, &why))
+			snprintf(s->key_note, sizeof s->key_note,
+				 "the key %.80s does not load: %.100s",
+				 e->value, why.msg);
+		else if ((p = seat_of(&s->game, &k)) < 0)
+			snprintf(s->key_note, sizeof s->key_note,
+				 "the key %.100s is no seat's key in this game",
+				 e->value);
+		else if (!s->keys[p] && (s->keys[p] = malloc(sizeof k)))
+			*s->keys[p] = k;
+		sodium_memzero(&k, sizeof k);
+	}
+done:
+	git_config_iterator_free(it);
+	git_config_free(cfg);
+}
+
+static bool has_value(git_config *cfg, const char *v)
+{
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	bool found = false;
+	if (git_config_multivar_iterator_new(&it, cfg, "catan.key", NULL))
+		return false;
+	while (!found && git_config_next(&e, it) == 0)
+		found = !strcmp(e->value, v);
+	git_config_iterator_free(it);
+	return found;
+}
+
+int catan_store_use_key(catan_store *s, const char *path, catan_err *err)
+{
+	catan_key k;
+	catan_sign_why why = {{0}};
+	char abs[PATH_MAX];
+	git_config *cfg = NULL;
+	int rc = -1, p;
+	if (!s->game.signed_game)
+		return store_fail(err, "this game is not signed (its genesis "
+				       "binds no keys to seats)");
+	if (catan_key_load(&k, path, &why))
+		return store_fail(err, "%s", why.msg);
+	if ((p = seat_of(&s->game, &k)) < 0) {
+		store_fail(err,
+			   "the key %s is no seat's key in this game "
+			   "(catan show --signers lists them)",
+			   path);
+		goto done;
+	}
+	int me = catan_store_me(s);
+	if (me >= 0 && me != p) {
+		store_fail(err,
+			   "the key %s is %s's, but this repository plays %s",
+			   path, s->game.names.name[p], s->game.names.name[me]);
+		goto done;
+	}
+	if (catan_store_set_key(s, p, &k, err))
+		goto done;
+	if (!realpath(path, abs)) {
+		store_fail(err, "%s: cannot resolve the path", path);
+		goto done;
+	}
+	if (git_repository_config(&cfg, s->repo)) {
+		store_git_fail(err, "reading the repository's config");
+		goto done;
+	}
+	if (has_value(cfg, abs)) {
+		rc = 0;
+		goto done;
+	}
+	size_t mark = s->intent_len;
+	/* A pattern no path matches: the value is added, never replaces. */
+	if (store_intent(s, "config.lock"))
+		store_fail(err, "cannot write to catan.lock");
+	else if (git_config_set_multivar(cfg, "catan.key", "^\n$", abs))
+		store_git_fail(err, "recording the key's path");
+	else
+		rc = 0;
+	store_intent_done(s, mark);
+done:
+	git_config_free(cfg);
+	sodium_memzero(&k, sizeof k);
+	return rc;
+}
+
+int catan_store_create_signed(catan_store **out, const char *path,
+			      const catan_game *g, const char *keypath,
+			      catan_err *err)
+{
+	catan_key k;
+	catan_sign_why why = {{0}};
+	*out = NULL;
+	if (!g->signed_game)
+		return store_fail(err, "no keys for the seats");
+	if (catan_key_load(&k, keypath, &why))
+		return store_fail(err, "%s", why.msg);
+	int rc = store_create(out, path, g, CATAN_TIME_NOW, false, &k, err);
+	sodium_memzero(&k, sizeof k);
+	if (rc)
+		return -1;
+	if (catan_store_set_me(*out, 0, err) ||
+	    catan_store_use_key(*out, keypath, err)) {
+		catan_store_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int catan_store_create_keyed(catan_store **out, const char *path,
+			     const catan_game *g, catan_time_mode time,
+			     bool batch, const catan_key *first, catan_err *err)
+{
+	return store_create(out, path, g, time, batch, first, err);
+}
