@@ -166,6 +166,13 @@ typedef struct catan_verify_report {
 	bool off_branch;
 	int off_author; /* with off_branch: whose branch lacks the commit */
 	/*
+	 * The bad commit is a second child of its parent by the same author
+	 * (a fork); fork_other is the first. In a signed game two signed
+	 * children are a proof against their author (sync: equivocation).
+	 */
+	bool fork;
+	catan_commit_id fork_other;
+	/*
 	 * Incremental checks (sync): bit p set when player p's candidate
 	 * tip holds the bad commit; and whether the check gave up because
 	 * the remote's time was up (no verdict on any commit then).
@@ -213,6 +220,7 @@ typedef struct catan_sync_report {
 	int rejected;	 /* branches refused and quarantined */
 	int refused;	 /* remotes given up on (a limit; no verdict) */
 	int pushed;	 /* remotes this peer's branch was pushed to */
+	int equivocations; /* proofs found that a seat signed two moves */
 	char log[4096];	 /* one line per event, for people */
 } catan_sync_report;
 
@@ -278,6 +286,15 @@ int catan_store_create_keyed(catan_store **out, const char *path,
 			     const catan_game *g, catan_time_mode time,
 			     bool batch, const struct catan_key *first,
 			     catan_err *err);
+
+/*
+ * In a signed game, the proof that a seat signed two different children of
+ * one commit, when this peer has seen one (spec/replication.md,
+ * "Equivocation"): returns 1 and the seat, the commit both build on (where
+ * the game stopped) and the two children; 0 when there is none.
+ */
+int catan_store_equivocation(catan_store *s, int *seat,
+			     catan_commit_id *parent, catan_commit_id child[2]);
 
 /* The player this repository plays for (config catan.me), or -1. */
 int catan_store_me(const catan_store *s);

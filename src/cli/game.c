@@ -375,6 +375,18 @@ static int open_game_ext(catan_store **s, const char *dir, bool readonly)
 	return 0;
 }
 
+/* A signed game stopped by an equivocation says so (verify, sync). */
+static void print_equivocation(catan_store *s)
+{
+	int seat;
+	catan_commit_id m, c[2];
+	if (catan_store_equivocation(s, &seat, &m, c) == 1)
+		printf("stopped: %s signed two different moves on %.10s "
+		       "(%.10s and %.10s); the game stops there\n",
+		       catan_store_game(s)->names.name[seat], m.hex, c[0].hex,
+		       c[1].hex);
+}
+
 static int open_game(catan_store **s, const char *dir)
 {
 	return open_game_ext(s, dir, false);
@@ -722,6 +734,7 @@ int cli_verify(const char *dir, int argc, char **argv)
 		       rep.commits, rep.merges);
 	else
 		printf("BAD commit %s: %s\n", rep.bad.hex, rep.why);
+	print_equivocation(s);
 	catan_store_free(s);
 	return rep.ok ? 0 : 1;
 }
@@ -855,6 +868,7 @@ int cli_sync(const char *dir, int argc, char **argv)
 		return 1;
 	}
 	print_sync(&rep);
+	print_equivocation(s);
 	catan_state st;
 	if (!catan_store_current(&st, NULL, s, &err)) {
 		printf("now: ");

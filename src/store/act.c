@@ -333,6 +333,18 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 
 	if (actor < 0 || actor >= g->opt.nplayers)
 		return store_fail(err, "no such player");
+	store_verdict v;
+	if (g->signed_game && store_verdict_read(s, &v) == 1) {
+		char m[GIT_OID_HEXSZ + 1], x[GIT_OID_HEXSZ + 1],
+		    y[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(m, sizeof m, &v.parent);
+		git_oid_tostr(x, sizeof x, &v.child[0]);
+		git_oid_tostr(y, sizeof y, &v.child[1]);
+		return store_fail(err,
+				  "the game stopped at %.10s: %s signed two "
+				  "different moves there (%.10s and %.10s)",
+				  m, g->names.name[v.seat], x, y);
+	}
 	if (get_position(&pos, s, err))
 		return -1;
 	/* The rules first: a refused action writes nothing at all. */

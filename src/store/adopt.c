@@ -44,6 +44,177 @@ static int defer_move(catan_store *s, int p, const git_oid *old,
 	return 0;
 }
 
+/* ---- equivocation (signed games; spec/replication.md) ---- */
+
+/* The seat whose validly signed commit `id` is, or -1. */
+static int signed_author(catan_store *s, const git_oid *id)
+{
+	git_odb_object *o = NULL;
+	git_commit *c = NULL;
+	char why[256];
+	int p = -1;
+	if (git_odb_read(&o, s->odb, id))
+		return -1;
+	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT &&
+	    !store_commit_form(s, git_odb_object_data(o),
+			       git_odb_object_size(o), why, sizeof why) &&
+	    !git_commit_lookup(&c, s->repo, id)) {
+		const git_signature *a = git_commit_author(c);
+		p = catan_names_find(&s->game.names, a->name, strlen(a->name));
+	}
+	git_commit_free(c);
+	git_odb_object_free(o);
+	return p;
+}
+
+/*
+ * Two different commits signed by one seat, with one first parent: the
+ * proof against that seat, into *v. Whoever relayed them is not to blame:
+ * a signature says who wrote a commit, not who passed it on.
+ */
+static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
+		     store_verdict *v)
+{
+	git_commit *a = NULL, *b = NULL;
+	bool ok = false;
+	if (!s->game.signed_game || git_oid_equal(x, y) ||
+	    git_commit_lookup(&a, s->repo, x) ||
+	    git_commit_lookup(&b, s->repo, y))
+		goto done;
+	if (!git_commit_parentcount(a) || !git_commit_parentcount(b) ||
+	    !git_oid_equal(git_commit_parent_id(a, 0),
+			   git_commit_parent_id(b, 0)))
+		goto done;
+	int p = signed_author(s, x);
+	if (p < 0 || signed_author(s, y) != p)
+		goto done;
+	v->seat = p;
+	v->parent = *git_commit_parent_id(a, 0);
+	v->child[0] = *x;
+	v->child[1] = *y;
+	ok = true;
+done:
+	git_commit_free(a);
+	git_commit_free(b);
+	return ok;
+}
+
+/* The commit whose first parent is `base` on tip's first-parent line. */
+static int child_toward(catan_store *s, const git_oid *tip, const git_oid *base,
+			git_oid *out)
+{
+	git_oid at = *tip;
+	for (long i = 0; i < 100000; i++) {
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, s->repo, &at))
+			return -1;
+		if (!git_commit_parentcount(c)) {
+			git_commit_free(c);
+			return -1;
+		}
+		git_oid up = *git_commit_parent_id(c, 0);
+		git_commit_free(c);
+		if (git_oid_equal(&up, base)) {
+			*out = at;
+			return 0;
+		}
+		at = up;
+	}
+	return -1;
+}
+
+/*
+ * Records the proof (the first fork of the game, should there be two: the
+ * one whose parent is an ancestor of the other's, else the smaller id) and
+ * says so. The branches move back to its parent when the sync ends
+ * (store_verdict_apply).
+ */
+static int found_equivocation(catan_store *s, const store_verdict *v,
+			      const char *remote, catan_sync_report *rep,
+			      catan_err *err)
+{
+	store_verdict old;
+	if (store_verdict_read(s, &old) == 1) {
+		if (git_oid_equal(&old.parent, &v->parent) ||
+		    store_is_ancestor(s, &old.parent, &v->parent) == 1 ||
+		    (store_is_ancestor(s, &v->parent, &old.parent) != 1 &&
+		     git_oid_cmp(&old.parent, &v->parent) < 0))
+			return 0;
+	}
+	if (store_verdict_write(s, v, err))
+		return -1;
+	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1], m[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(a, sizeof a, &v->child[0]);
+	git_oid_tostr(b, sizeof b, &v->child[1]);
+	git_oid_tostr(m, sizeof m, &v->parent);
+	store_note(rep,
+		   "equivocation: %s signed two different moves on %.10s "
+		   "(%.10s and %.10s); the game stops at %.10s (seen through "
+		   "%s, which only relayed them)",
+		   s->game.names.name[v->seat], m, a, b, m, remote);
+	rep->equivocations++;
+	return 0;
+}
+
+/*
+ * Where branch p stood before it took in a voided commit: the newest
+ * position in its reflog that holds neither child, else the fork's parent
+ * (so that it is where the other peers, who refused what it built on a
+ * voided commit, still see it).
+ */
+static void rewind_target(catan_store *s, int p, const store_verdict *v,
+			  const git_oid *tip, git_oid *to)
+{
+	char ref[128];
+	git_reflog *log = NULL;
+	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[p]);
+	if (git_reflog_read(&log, s->repo, ref))
+		return;
+	size_t n = git_reflog_entrycount(log);
+	for (size_t i = 0; i < n; i++) {
+		const git_oid *o =
+		    git_reflog_entry_id_old(git_reflog_entry_byindex(log, i));
+		if (!git_oid_is_zero(o) && !store_verdict_voids(s, v, o) &&
+		    store_is_ancestor(s, o, tip) == 1) {
+			*to = *o;
+			break;
+		}
+	}
+	git_reflog_free(log);
+}
+
+int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err)
+{
+	store_verdict v;
+	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
+		return 0;
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		git_oid tip;
+		if (store_branch_tip(&tip, s, p))
+			return store_fail(err, "branch %s is missing",
+					  s->game.names.name[p]);
+		/*
+		 * The equivocator's own branch stays where this peer saw it:
+		 * it is how the other side reaches the peers that fetch it
+		 * here, and they reach the same verdict.
+		 */
+		if (p == v.seat || !store_verdict_voids(s, &v, &tip))
+			continue;
+		git_oid to = v.parent;
+		rewind_target(s, p, &v, &tip, &to);
+		if (store_rewind_branch(s, p, &tip, &to, err))
+			return -1;
+		if (rep)
+			store_note(rep,
+				   "moved %s back to %.10s, before %s "
+				   "equivocated (what it built there stays "
+				   "in its reflog)",
+				   s->game.names.name[p], git_oid_tostr_s(&to),
+				   s->game.names.name[v.seat]);
+	}
+	return 0;
+}
+
 /*
  * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
  * player p where has[p]. Every object reachable from the tips is in the
@@ -67,6 +238,9 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 					  s->game.names.name[p]);
 		cand[p] = local[p];
 	}
+	store_verdict verdict;
+	bool have_verdict =
+	    s->game.signed_game && store_verdict_read(s, &verdict) == 1;
 	for (int p = 0; p < n; p++) {
 		if (!has[p])
 			continue; /* this remote does not have the branch */
@@ -75,6 +249,21 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			continue; /* refused and reported before */
 		if (store_is_ancestor(s, &r, &local[p]) == 1)
 			continue; /* nothing new */
+		if (have_verdict && store_verdict_voids(s, &verdict, &r))
+			continue; /* stopped there: nothing past it counts */
+		git_oid base, x, y;
+		store_verdict v;
+		if (store_is_ancestor(s, &local[p], &r) != 1 &&
+		    s->game.signed_game &&
+		    !git_merge_base(&base, s->repo, &local[p], &r) &&
+		    !child_toward(s, &local[p], &base, &x) &&
+		    !child_toward(s, &r, &base, &y) &&
+		    proof_of(s, &x, &y, &v)) {
+			if (found_equivocation(s, &v, remote, rep, err))
+				return -1;
+			have_verdict = store_verdict_read(s, &verdict) == 1;
+			continue;
+		}
 		if (store_is_ancestor(s, &local[p], &r) != 1) {
 			git_oid_tostr(hex, sizeof hex, &local[p]);
 			git_oid_tostr(hex2, sizeof hex2, &r);
@@ -154,6 +343,28 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 				   remote, vr.why, vr.bad.hex);
 			rep->refused++;
 			return 0;
+		}
+		/*
+		 * A second signed child by the same seat: the proof against
+		 * it; the candidates holding it are dropped, nobody blamed.
+		 */
+		git_oid fa, fb;
+		store_verdict fv;
+		if (vr.fork && !git_oid_fromstr(&fa, vr.bad.hex) &&
+		    !git_oid_fromstr(&fb, vr.fork_other.hex) &&
+		    proof_of(s, &fb, &fa, &fv)) {
+			if (found_equivocation(s, &fv, remote, rep, err))
+				return -1;
+			have_verdict = true;
+			verdict = fv;
+			for (int p = 0; p < n; p++)
+				if (ahead[p] &&
+				    (vr.holders & (1u << p) ||
+				     store_verdict_voids(s, &fv, &cand[p]))) {
+					cand[p] = local[p];
+					ahead[p] = false;
+				}
+			continue;
 		}
 		/*
 		 * Every candidate holding the bad commit is dropped (by

@@ -145,4 +145,13 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 
 void store_repack_if_needed(catan_store *s, int limit);
 
+/*
+ * In a signed game with an equivocation's record (verdict.c), moves every
+ * branch but the equivocator's that holds one of the two children back to
+ * the commit both build on, saying so in rep (may be NULL). adopt.c; 0 or
+ * -1.
+ */
+int store_verdict_apply(catan_store *s, catan_sync_report *rep,
+			catan_err *err);
+
 #endif

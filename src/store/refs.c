@@ -200,6 +200,31 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 	return 0;
 }
 
+int store_rewind_branch(catan_store *s, int player, const git_oid *old,
+			const git_oid *to, catan_err *err)
+{
+	char ref[128], lock[140];
+	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[player]);
+	snprintf(lock, sizeof lock, "%s.lock", ref);
+	if (store_is_ancestor(s, to, old) != 1)
+		return store_fail(err,
+				  "refusing to move %s back: not an "
+				  "ancestor",
+				  ref);
+	size_t mark = s->intent_len;
+	if (store_intent(s, lock))
+		return store_fail(err, "cannot write to catan.lock: %s",
+				  strerror(errno));
+	int rc = write_ref(s, ref, old, to, "catan: equivocation verdict");
+	store_intent_done(s, mark);
+	s->tips_held = false;
+	if (rc)
+		return store_fail(err, "moving %s back: %s", ref,
+				  rc == GIT_ELOCKED ? "locked"
+						    : "moved meanwhile");
+	return 0;
+}
+
 int store_branch_tip(git_oid *out, catan_store *s, int player)
 {
 	char ref[128];

@@ -220,6 +220,31 @@ int store_branch_tip(git_oid *out, catan_store *s, int player);
  */
 int store_hold_tips(catan_store *s);
 
+/*
+ * Moves a player's branch back from `old` to `to`, an ancestor: only for an
+ * equivocation's verdict (verdict.c), which stops the game at the commit
+ * both children build on. 0 or -1.
+ */
+int store_rewind_branch(catan_store *s, int player, const git_oid *old,
+			const git_oid *to, catan_err *err);
+
+/* ---- verdict.c ---- */
+
+typedef struct store_verdict {
+	int seat;	    /* who signed both */
+	git_oid parent;	    /* the commit both build on: the game stops there */
+	git_oid child[2];   /* the two children */
+} store_verdict;
+
+/* 1 and the record when there is one, 0 when none, -1 when unreadable. */
+int store_verdict_read(catan_store *s, store_verdict *out);
+/* Writes the record (and keeps both children); 0 or -1. */
+int store_verdict_write(catan_store *s, const store_verdict *v,
+			catan_err *err);
+/* Whether `id` is one of the children or builds on one. */
+bool store_verdict_voids(catan_store *s, const store_verdict *v,
+			 const git_oid *id);
+
 /* ---- packed_refs.c ---- */
 
 /*

@@ -153,6 +153,19 @@ const catan_game *catan_store_game(const catan_store *s)
 	return &s->game;
 }
 
+int catan_store_equivocation(catan_store *s, int *seat,
+			     catan_commit_id *parent, catan_commit_id child[2])
+{
+	store_verdict v;
+	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
+		return 0;
+	*seat = v.seat;
+	store_oid_hex(parent, &v.parent);
+	store_oid_hex(&child[0], &v.child[0]);
+	store_oid_hex(&child[1], &v.child[1]);
+	return 1;
+}
+
 int catan_store_set_key(catan_store *s, int player, const catan_key *k,
 			catan_err *err)
 {

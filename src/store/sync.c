@@ -306,6 +306,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	s->tips_held = false;
 	s->budget.deadline_ms = 0;
 	memset(s->move_pending, 0, sizeof s->move_pending);
+	if (rc == 0)
+		rc = store_verdict_apply(s, rep, err);
 	/* Only a sync that brought packs can have made too many. */
 	if (rc == 0 && s->packs_added)
 		store_repack_if_needed(s, 16);
@@ -331,6 +333,8 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	s->tips_held = false;
 	s->budget.deadline_ms = 0;
 	memset(s->move_pending, 0, sizeof s->move_pending);
+	if (rc == 0)
+		rc = store_verdict_apply(s, rep, err);
 	git_config_free(cfg);
 	return rc;
 }

@@ -306,6 +306,8 @@ static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 		char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(a, sizeof a, &other);
 		git_oid_tostr(b, sizeof b, id);
+		c->rep->fork = true;
+		store_oid_hex(&c->rep->fork_other, &other);
 		return verify_bad(
 		    c, id,
 		    "fork: %s wrote two children of one commit: %s and "
@@ -320,6 +322,8 @@ static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 			char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
 			git_oid_tostr(a, sizeof a, &e->id);
 			git_oid_tostr(b, sizeof b, id);
+			c->rep->fork = true;
+			store_oid_hex(&c->rep->fork_other, &e->id);
 			return verify_bad(
 			    c, id,
 			    "fork: %s wrote two children of one commit: "
@@ -486,6 +490,9 @@ int verify_check_branches(ctx *c)
 	git_reference_iterator *it = NULL;
 	git_reference *ref = NULL;
 	int rc = 0;
+	store_verdict verdict;
+	bool has_verdict =
+	    g->signed_game && store_verdict_read(s, &verdict) == 1;
 	if (git_reference_iterator_glob_new(&it, s->repo, "refs/heads/*"))
 		return verify_bad(c, NULL, "cannot list branches");
 	while (rc == 0 && git_reference_next(&ref, it) == 0) {
@@ -514,6 +521,12 @@ int verify_check_branches(ctx *c)
 				const git_oid *o = git_reflog_entry_id_old(e);
 				const git_oid *nw = git_reflog_entry_id_new(e);
 				if (git_oid_is_zero(o) || git_oid_equal(o, nw))
+					continue;
+				/* moved back by an equivocation's verdict */
+				if (has_verdict &&
+				    store_verdict_voids(s, &verdict, o) &&
+				    !store_verdict_voids(s, &verdict, nw) &&
+				    store_is_ancestor(s, nw, o) == 1)
 					continue;
 				if (store_is_ancestor(s, o, nw) != 1)
 					rc = verify_bad(

@@ -1,0 +1,108 @@
+/*
+ * verdict.c - layer 2 (repo): the record of an equivocation in a signed
+ * game: one seat signed two different children of one commit, the proof
+ * against that seat (spec/replication.md, "Equivocation"). The record is
+ * refs/catan/equivocation, a small blob:
+ *
+ *     equivocation <player>
+ *     parent <id>            the commit both children build on
+ *     commit <id>            the two children, the smaller id first
+ *     commit <id>
+ *
+ * and refs/catan/equivocation-a and -b point at the two children, which
+ * keeps them (and what was built on them) in the repository. Whoever
+ * finds the proof (adopt.c) writes it; act.c refuses to play on, verify.c
+ * accepts the branches moved back to the parent. Nothing here checks the
+ * proof: adopt.c does, with the signatures, before it writes it.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <string.h>
+
+#include "repo.h"
+
+#define VERDICT_REF "refs/catan/equivocation"
+
+int store_verdict_read(catan_store *s, store_verdict *out)
+{
+	git_oid id;
+	git_blob *b = NULL;
+	memset(out, 0, sizeof *out);
+	if (git_reference_name_to_id(&id, s->repo, VERDICT_REF))
+		return 0;
+	if (git_blob_lookup(&b, s->repo, &id))
+		return -1;
+	const char *d = git_blob_rawcontent(b);
+	size_t len = (size_t)git_blob_rawsize(b);
+	char text[256], name[CATAN_NAME_MAX + 1], h[3][GIT_OID_HEXSZ + 1];
+	int rc = -1;
+	if (len < sizeof text) {
+		memcpy(text, d, len);
+		text[len] = '\0';
+		if (sscanf(text,
+			   "equivocation %15s\nparent %40s\ncommit %40s\n"
+			   "commit %40s\n",
+			   name, h[0], h[1], h[2]) == 4) {
+			int p = catan_names_find(&s->game.names, name,
+						 strlen(name));
+			if (p >= 0 && !git_oid_fromstr(&out->parent, h[0]) &&
+			    !git_oid_fromstr(&out->child[0], h[1]) &&
+			    !git_oid_fromstr(&out->child[1], h[2])) {
+				out->seat = p;
+				rc = 1;
+			}
+		}
+	}
+	git_blob_free(b);
+	return rc;
+}
+
+int store_verdict_write(catan_store *s, const store_verdict *v, catan_err *err)
+{
+	char text[256], h[3][GIT_OID_HEXSZ + 1];
+	git_oid blob, *c0 = (git_oid *)&v->child[0],
+		      *c1 = (git_oid *)&v->child[1];
+	git_reference *r = NULL;
+	if (git_oid_cmp(c0, c1) > 0) {
+		git_oid *t = c0;
+		c0 = c1;
+		c1 = t;
+	}
+	git_oid_tostr(h[0], sizeof h[0], &v->parent);
+	git_oid_tostr(h[1], sizeof h[1], c0);
+	git_oid_tostr(h[2], sizeof h[2], c1);
+	int n = snprintf(text, sizeof text,
+			 "equivocation %s\nparent %s\ncommit %s\ncommit %s\n",
+			 s->game.names.name[v->seat], h[0], h[1], h[2]);
+	if (git_blob_create_from_buffer(&blob, s->repo, text, (size_t)n))
+		return store_git_fail(err, "writing the equivocation record");
+	static const char *const refs[3] = {VERDICT_REF, VERDICT_REF "-a",
+					    VERDICT_REF "-b"};
+	const git_oid *to[3] = {&blob, c0, c1};
+	for (int i = 0; i < 3; i++) {
+		size_t mark = s->intent_len;
+		char lock[64];
+		snprintf(lock, sizeof lock, "%s.lock", refs[i]);
+		int bad = store_intent(s, lock) ||
+			  git_reference_create(&r, s->repo, refs[i], to[i], 1,
+					       "catan: equivocation");
+		store_intent_done(s, mark);
+		git_reference_free(r);
+		r = NULL;
+		if (bad)
+			return store_git_fail(
+			    err, "writing the equivocation record");
+	}
+	return 0;
+}
+
+bool store_verdict_voids(catan_store *s, const store_verdict *v,
+			 const git_oid *id)
+{
+	for (int i = 0; i < 2; i++)
+		if (git_oid_equal(id, &v->child[i]) ||
+		    store_is_ancestor(s, &v->child[i], id) == 1)
+			return true;
+	return false;
+}
