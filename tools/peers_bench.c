@@ -6,6 +6,11 @@
  * 64 + 64 ms).
  *
  *   catan-peers-bench [--players N] [--seed S] [--dir DIR] [--keep]
+ *                     [--signed]
+ *
+ * With --signed the game is signed (a key per seat, made at random): every
+ * commit is signed by its peer and every received commit's signature
+ * checked.
  *
  * The peers' repositories go into a fresh folder (mkdtemp) under DIR, or
  * under $TMPDIR (else /tmp); it is removed at the end unless --keep.
@@ -19,6 +24,7 @@
 
 #include "benchdir.h"
 #include "catan/bot.h"
+#include "catan/sign.h"
 #include "catan/store.h"
 
 static double now_ms(void)
@@ -30,13 +36,15 @@ static double now_ms(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: catan-peers-bench [--players 2..4] [--seed S] [--dir DIR] "
-		"[--keep]\n"
-		"  one game between greedy bots on separate peers (one repository\n"
-		"  each, path remotes, full mesh); prints compute, commit and sync\n"
-		"  time per commit. Repositories go into a new folder under DIR\n"
-		"  (default $TMPDIR or /tmp), removed at the end unless --keep.\n");
+	fprintf(
+	    f,
+	    "usage: catan-peers-bench [--players 2..4] [--seed S] [--dir DIR] "
+	    "[--keep] [--signed]\n"
+	    "  one game between greedy bots on separate peers (one repository\n"
+	    "  each, path remotes, full mesh); prints compute, commit and "
+	    "sync\n"
+	    "  time per commit. Repositories go into a new folder under DIR\n"
+	    "  (default $TMPDIR or /tmp), removed at the end unless --keep.\n");
 }
 
 int main(int argc, char **argv)
@@ -44,7 +52,7 @@ int main(int argc, char **argv)
 	int n = 4;
 	unsigned long long seed = 5;
 	const char *parent = NULL;
-	bool keep = false;
+	bool keep = false, signed_game = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -52,6 +60,9 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--keep")) {
 			keep = true;
+			continue;
+		} else if (!strcmp(a, "--signed")) {
+			signed_game = true;
 			continue;
 		} else if (!v) {
 			n = 0; /* an option without its value */
@@ -85,14 +96,26 @@ int main(int argc, char **argv)
 	catan_err err;
 	catan_sync_report rep;
 	for (int p = 0; p < n; p++)
-		snprintf(path[p], sizeof path[p], "%s/%s", dir, g.names.name[p]);
-	if (catan_store_create(&s[0], path[0], &g, CATAN_TIME_DETERMINISTIC,
-			       &err) ||
+		snprintf(path[p], sizeof path[p], "%s/%s", dir,
+			 g.names.name[p]);
+	catan_key keys[CATAN_MAX_PLAYERS];
+	catan_sign_why sw;
+	for (int p = 0; signed_game && p < n; p++) {
+		if (catan_key_generate(&keys[p], &sw))
+			return 1;
+		memcpy(g.keys[p], keys[p].pk, sizeof keys[p].pk);
+		g.signed_game = true;
+	}
+	if (catan_store_create_keyed(&s[0], path[0], &g,
+				     CATAN_TIME_DETERMINISTIC, false,
+				     signed_game ? &keys[0] : NULL, &err) ||
 	    catan_store_set_me(s[0], 0, &err))
 		goto fail;
 	for (int p = 1; p < n; p++)
 		if (catan_store_join(&s[p], path[0], path[p], g.names.name[p],
-				     &rep, &err))
+				     &rep, &err) ||
+		    (signed_game &&
+		     catan_store_set_key(s[p], p, &keys[p], &err)))
 			goto fail;
 	for (int p = 0; p < n; p++)
 		for (int q = 0; q < n; q++)
@@ -124,16 +147,18 @@ int main(int argc, char **argv)
 				if (!catan_state_may_act(&st, p))
 					break;
 				double b = now_ms();
-				catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)p);
+				catan_rng_seed(&rng, catan_state_hash(&st) ^
+							 (uint64_t)p);
 				catan_state next;
-				if (catan_bot_choose(&act, CATAN_BOT_GREEDY, &g.board,
-						     &st, p, &rng,
+				if (catan_bot_choose(&act, CATAN_BOT_GREEDY,
+						     &g.board, &st, p, &rng,
 						     CATAN_LEGAL_NO_OFFERS) ||
-				    catan_state_apply(&next, &g.board, &st, p, &act,
-						      NULL))
+				    catan_state_apply(&next, &g.board, &st, p,
+						      &act, NULL))
 					goto fail;
 				double c = now_ms();
-				if (catan_store_act(s[p], p, &act, NULL, NULL, &err))
+				if (catan_store_act(s[p], p, &act, NULL, NULL,
+						    &err))
 					goto fail;
 				double d = now_ms();
 				compute += c - b;
@@ -144,8 +169,8 @@ int main(int argc, char **argv)
 	}
 	double total = now_ms() - t0;
 	printf("%d peers, separate repositories, path remotes (full mesh), "
-	       "greedy bots: %ld commits, %ld syncs, %.2f s\n",
-	       n, commits, syncs, total / 1e3);
+	       "greedy bots%s: %ld commits, %ld syncs, %.2f s\n",
+	       n, signed_game ? ", signed" : "", commits, syncs, total / 1e3);
 	printf("  per commit: compute %.4f ms, commit %.3f ms, sync %.3f ms "
 	       "(%.3f ms per sync call)\n",
 	       compute / (double)commits, commit / (double)commits,
