@@ -45,6 +45,9 @@ typedef struct catan_sign_why {
 /* Makes a new key from the system's random source. Returns 0 or -1. */
 int catan_key_generate(catan_key *out, catan_sign_why *why);
 
+/* The key of a 32-byte seed (tests and fuzzing: the same key every run). */
+void catan_key_from_seed(catan_key *out, const unsigned char seed[32]);
+
 /*
  * Writes `k` to `path` as an unencrypted OpenSSH private key (mode 0600,
  * refused if the file exists) and its public key to `path`.pub, with

@@ -185,6 +185,12 @@ int catan_key_generate(catan_key *out, catan_sign_why *why)
 	return 0;
 }
 
+void catan_key_from_seed(catan_key *out, const unsigned char seed[32])
+{
+	(void)init(NULL);
+	crypto_sign_seed_keypair(out->pk, out->sk, seed);
+}
+
 void catan_pubkey_format(char *out, const unsigned char pk[CATAN_PUBKEY_LEN])
 {
 	unsigned char blob[64];
