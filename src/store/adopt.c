@@ -45,6 +45,60 @@ static int defer_move(catan_store *s, int p, const git_oid *old,
 }
 
 /*
+ * Whether remote's tip r of player p's branch is a candidate to verify:
+ * new (not an ancestor of local[p]) and neither refused before, a
+ * rewrite of local[p]'s history nor built on what was refused before
+ * (the last two are quarantined and noted in rep here).
+ */
+static bool candidate(catan_store *s, const char *remote, int p,
+		      const git_oid *r, const git_oid *local,
+		      catan_sync_report *rep)
+{
+	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
+	if (store_quarantined_at(s, remote, p, r))
+		return false; /* refused and reported before */
+	if (store_is_ancestor(s, r, &local[p]) == 1)
+		return false; /* nothing new */
+	if (store_is_ancestor(s, &local[p], r) != 1) {
+		git_oid_tostr(hex, sizeof hex, &local[p]);
+		git_oid_tostr(hex2, sizeof hex2, r);
+		store_note(rep,
+			   "rejected %s from %s: history rewritten (local %s, "
+			   "remote %s does not contain it); kept as "
+			   "refs/catan/quarantine/%s/%s",
+			   s->game.names.name[p], remote, hex, hex2, remote,
+			   s->game.names.name[p]);
+		store_quarantine(s, remote, p, r, NULL, false,
+				 "history rewritten", NULL);
+		rep->rejected++;
+		return false;
+	}
+	int floor = 0;
+	git_commit *lc = NULL;
+	if (git_commit_lookup(&lc, s->repo, &local[p]) == 0)
+		floor = store_trailer_int(git_commit_message(lc), "Turn");
+	git_commit_free(lc);
+	if (store_builds_on_rejected(s, remote, p, r, local, floor)) {
+		git_oid_tostr(hex2, sizeof hex2, r);
+		store_note(rep,
+			   "rejected %s from %s: builds on what was "
+			   "rejected before (refs/catan/quarantine/%s/%s); "
+			   "not checked again (tip %.10s)",
+			   s->game.names.name[p], remote, remote,
+			   s->game.names.name[p], hex2);
+		git_oid qtip, qbad;
+		char why[120];
+		store_quarantine_read(s, remote, p, &qtip, &qbad);
+		git_oid_tostr(hex, sizeof hex, &qbad);
+		snprintf(why, sizeof why, "builds on %s, rejected before", hex);
+		store_quarantine(s, remote, p, r, &qbad, false, why, NULL);
+		rep->rejected++;
+		return false;
+	}
+	return true;
+}
+
+/*
  * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
  * player p where has[p]. Every object reachable from the tips is in the
  * object database on disk. The branches that move are written by settle;
@@ -58,7 +112,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 	int n = s->game.opt.nplayers;
 	git_oid local[CATAN_MAX_PLAYERS], cand[CATAN_MAX_PLAYERS];
 	bool ahead[CATAN_MAX_PLAYERS] = {false};
-	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
+	char hex[GIT_OID_HEXSZ + 1];
 
 	for (int p = 0; p < n; p++) {
 		if (store_branch_tip(&local[p], s, p))
@@ -70,54 +124,10 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 	for (int p = 0; p < n; p++) {
 		if (!has[p])
 			continue; /* this remote does not have the branch */
-		git_oid r = tips[p];
-		if (store_quarantined_at(s, remote, p, &r))
-			continue; /* refused and reported before */
-		if (store_is_ancestor(s, &r, &local[p]) == 1)
-			continue; /* nothing new */
-		if (store_is_ancestor(s, &local[p], &r) != 1) {
-			git_oid_tostr(hex, sizeof hex, &local[p]);
-			git_oid_tostr(hex2, sizeof hex2, &r);
-			store_note(
-			    rep,
-			    "rejected %s from %s: history rewritten (local %s, "
-			    "remote %s does not contain it); kept as "
-			    "refs/catan/quarantine/%s/%s",
-			    s->game.names.name[p], remote, hex, hex2, remote,
-			    s->game.names.name[p]);
-			store_quarantine(s, remote, p, &r, NULL, false,
-					 "history rewritten", NULL);
-			rep->rejected++;
-			continue;
+		if (candidate(s, remote, p, &tips[p], local, rep)) {
+			cand[p] = tips[p];
+			ahead[p] = true;
 		}
-		int floor = 0;
-		git_commit *lc = NULL;
-		if (git_commit_lookup(&lc, s->repo, &local[p]) == 0)
-			floor =
-			    store_trailer_int(git_commit_message(lc), "Turn");
-		git_commit_free(lc);
-		if (store_builds_on_rejected(s, remote, p, &r, local, floor)) {
-			git_oid_tostr(hex2, sizeof hex2, &r);
-			store_note(
-			    rep,
-			    "rejected %s from %s: builds on what was "
-			    "rejected before (refs/catan/quarantine/%s/%s); "
-			    "not checked again (tip %.10s)",
-			    s->game.names.name[p], remote, remote,
-			    s->game.names.name[p], hex2);
-			git_oid qtip, qbad;
-			char why[120];
-			store_quarantine_read(s, remote, p, &qtip, &qbad);
-			git_oid_tostr(hex, sizeof hex, &qbad);
-			snprintf(why, sizeof why,
-				 "builds on %s, rejected before", hex);
-			store_quarantine(s, remote, p, &r, &qbad, false, why,
-					 NULL);
-			rep->rejected++;
-			continue;
-		}
-		cand[p] = r;
-		ahead[p] = true;
 	}
 	/*
 	 * Verify all candidates together (they may build on each other);

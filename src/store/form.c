@@ -43,19 +43,17 @@ int store_form_bad(char *why, size_t whylen, const char *fmt, ...)
 	return 1;
 }
 
-int store_commit_form(const catan_store *s, const char *raw, size_t len,
-		      char *why, size_t whylen)
+/*
+ * The headers of the raw commit raw[0..len): no NUL byte, "tree", at most
+ * STORE_MAX_PARENTS "parent" lines (*np), "author" and "committer" (their
+ * values at line[k]..lend[k]) and the blank line, nothing else; *msg
+ * then points at the message. 0, or 1 and why.
+ */
+static int form_headers(const char *raw, size_t len, unsigned *np,
+			const char *line[2], const char *lend[2],
+			const char **msg, char *why, size_t whylen)
 {
-	const catan_game *g = &s->game;
 	const char *d = raw, *end = raw + len;
-	long maxmsg = s->budget.lim.message > 0 ? s->budget.lim.message : 512;
-	long maxobj = s->budget.lim.object > 0 ? s->budget.lim.object : 65536;
-	unsigned np = 0;
-	if ((long)len > maxobj)
-		return store_form_bad(why, whylen,
-				      "commit of %zu bytes is over "
-				      "CATAN_SYNC_MAX_OBJECT (%ld)",
-				      len, maxobj);
 	if (memchr(raw, '\0', len))
 		return store_form_bad(why, whylen,
 				      "commit holds a NUL byte (git fsck: "
@@ -66,7 +64,7 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 				      "tree");
 	d += 46;
 	while (end - d >= 48 && !memcmp(d, "parent ", 7) && d[47] == '\n') {
-		if (++np > STORE_MAX_PARENTS)
+		if (++*np > STORE_MAX_PARENTS)
 			return store_form_bad(
 			    why, whylen,
 			    "commit has more than "
@@ -75,7 +73,6 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		d += 48;
 	}
 	/* author, committer, a blank line: exactly what catan writes. */
-	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL};
 	static const char *const key[2] = {"author ", "committer "};
 	for (int k = 0; k < 2; k++) {
 		const char *nl = memchr(d, '\n', (size_t)(end - d));
@@ -104,7 +101,27 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		    "written)",
 		    sp ? (int)(sp - d > 20 ? 20 : sp - d) : 0, d);
 	}
-	const char *msg = d + 1;
+	*msg = d + 1;
+	return 0;
+}
+
+int store_commit_form(const catan_store *s, const char *raw, size_t len,
+		      char *why, size_t whylen)
+{
+	const catan_game *g = &s->game;
+	const char *end = raw + len;
+	long maxmsg = s->budget.lim.message > 0 ? s->budget.lim.message : 512;
+	long maxobj = s->budget.lim.object > 0 ? s->budget.lim.object : STORE_MAX_OBJECT;
+	unsigned np = 0;
+	if ((long)len > maxobj)
+		return store_form_bad(why, whylen,
+				      "commit of %zu bytes is over "
+				      "CATAN_SYNC_MAX_OBJECT (%ld)",
+				      len, maxobj);
+	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL}, *msg = end;
+	int bad = form_headers(raw, len, &np, line, lend, &msg, why, whylen);
+	if (bad)
+		return bad;
 	size_t mlen = (size_t)(end - msg);
 	if ((long)mlen > maxmsg)
 		return store_form_bad(why, whylen,
