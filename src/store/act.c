@@ -71,6 +71,108 @@ static int read_commit_state(catan_state *out, catan_store *s,
 	return rc;
 }
 
+/*
+ * No single newest tip: the maximal tips (no other tip descends from
+ * them) must be discards sharing one parent, the 7-roll commit, which
+ * goes into *base. 0, or -1 with err.
+ */
+static int fan_base(git_oid *base, catan_store *s, const git_oid *tips,
+		    catan_err *err)
+{
+	int n = s->game.opt.nplayers;
+	git_commit *c = NULL;
+	/*
+	 * No single newest tip: the maximal tips (no other tip descends
+	 * from them) must be discards sharing one parent, the 7-roll
+	 * commit; every other tip is behind it.
+	 */
+	bool have_base = false;
+	for (int p = 0; p < n; p++) {
+		bool maximal = true;
+		for (int q = 0; q < n && maximal; q++)
+			maximal = git_oid_equal(&tips[p], &tips[q]) ||
+				  store_is_ancestor(s, &tips[p], &tips[q]) != 1;
+		if (!maximal)
+			continue;
+		if (git_commit_lookup(&c, s->repo, &tips[p]))
+			return store_git_fail(err, "reading a commit");
+		bool ok = is_discard(c) && git_commit_parentcount(c) == 1 &&
+			  (!have_base ||
+			   git_oid_equal(base, git_commit_parent_id(c, 0)));
+		if (ok && !have_base) {
+			git_oid_cpy(base, git_commit_parent_id(c, 0));
+			have_base = true;
+		}
+		git_commit_free(c);
+		c = NULL;
+		if (!ok) {
+			char id[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(id, sizeof id, &tips[p]);
+			return store_fail(err,
+					  "branches diverge: %s "
+					  "(refs/heads/%s) is not a "
+					  "discard on the 7-roll commit",
+					  id, s->game.names.name[p]);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The fan: the tips that are discards on `base`, one per player, into
+ * pos->fan in player order. 0, or -1 with err when a tip ahead of base
+ * is anything else.
+ */
+static int read_fan(position *pos, catan_store *s, const git_oid *tips,
+		    const git_oid *base, catan_err *err)
+{
+	int n = s->game.opt.nplayers;
+	git_commit *c = NULL;
+	/* The fan: the tips that are discards on `base`, one per player. */
+	for (int p = 0; p < n; p++) {
+		if (git_oid_equal(&tips[p], base) ||
+		    store_is_ancestor(s, &tips[p], base) == 1)
+			continue;
+		if (git_commit_lookup(&c, s->repo, &tips[p]))
+			return store_git_fail(err, "reading a commit");
+		int who = commit_player(s, c);
+		if (!is_discard(c) || git_commit_parentcount(c) != 1 ||
+		    !git_oid_equal(git_commit_parent_id(c, 0), base) ||
+		    who < 0) {
+			char id[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(id, sizeof id, &tips[p]);
+			git_commit_free(c);
+			return store_fail(
+			    err,
+			    "branches diverge: %s (refs/heads/%s) "
+			    "is not a discard on the 7-roll commit",
+			    id, s->game.names.name[p]);
+		}
+		bool seen = false;
+		for (int k = 0; k < pos->nfan; k++)
+			seen |= git_oid_equal(&pos->fan[k], &tips[p]);
+		if (!seen) {
+			git_oid_cpy(&pos->fan[pos->nfan], &tips[p]);
+			pos->fan_player[pos->nfan++] = (uint8_t)who;
+		}
+		git_commit_free(c);
+		c = NULL;
+	}
+	/* Player order makes the merged state and the merge canonical. */
+	for (int i = 1; i < pos->nfan; i++)
+		for (int k = i;
+		     k > 0 && pos->fan_player[k - 1] > pos->fan_player[k];
+		     k--) {
+			git_oid t = pos->fan[k];
+			uint8_t tp = pos->fan_player[k];
+			pos->fan[k] = pos->fan[k - 1];
+			pos->fan_player[k] = pos->fan_player[k - 1];
+			pos->fan[k - 1] = t;
+			pos->fan_player[k - 1] = tp;
+		}
+	return 0;
+}
+
 static int get_position(position *pos, catan_store *s, catan_err *err)
 {
 	int n = s->game.opt.nplayers, newest = -1;
@@ -120,88 +222,12 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 		git_oid_cpy(&base, git_commit_parent_id(c, 0));
 		git_commit_free(c);
 		c = NULL;
-	} else {
-		/*
-		 * No single newest tip: the maximal tips (no other tip descends
-		 * from them) must be discards sharing one parent, the 7-roll
-		 * commit; every other tip is behind it.
-		 */
-		bool have_base = false;
-		for (int p = 0; p < n; p++) {
-			bool maximal = true;
-			for (int q = 0; q < n && maximal; q++)
-				maximal = git_oid_equal(&tips[p], &tips[q]) ||
-					  store_is_ancestor(s, &tips[p],
-							    &tips[q]) != 1;
-			if (!maximal)
-				continue;
-			if (git_commit_lookup(&c, s->repo, &tips[p]))
-				return store_git_fail(err, "reading a commit");
-			bool ok =
-			    is_discard(c) && git_commit_parentcount(c) == 1 &&
-			    (!have_base ||
-			     git_oid_equal(&base, git_commit_parent_id(c, 0)));
-			if (ok && !have_base) {
-				git_oid_cpy(&base, git_commit_parent_id(c, 0));
-				have_base = true;
-			}
-			git_commit_free(c);
-			c = NULL;
-			if (!ok) {
-				char id[GIT_OID_HEXSZ + 1];
-				git_oid_tostr(id, sizeof id, &tips[p]);
-				return store_fail(
-				    err,
-				    "branches diverge: %s "
-				    "(refs/heads/%s) is not a "
-				    "discard on the 7-roll commit",
-				    id, s->game.names.name[p]);
-			}
-		}
+	} else if (fan_base(&base, s, tips, err)) {
+		return -1;
 	}
 
-	/* The fan: the tips that are discards on `base`, one per player. */
-	for (int p = 0; p < n; p++) {
-		if (git_oid_equal(&tips[p], &base) ||
-		    store_is_ancestor(s, &tips[p], &base) == 1)
-			continue;
-		if (git_commit_lookup(&c, s->repo, &tips[p]))
-			return store_git_fail(err, "reading a commit");
-		int who = commit_player(s, c);
-		if (!is_discard(c) || git_commit_parentcount(c) != 1 ||
-		    !git_oid_equal(git_commit_parent_id(c, 0), &base) ||
-		    who < 0) {
-			char id[GIT_OID_HEXSZ + 1];
-			git_oid_tostr(id, sizeof id, &tips[p]);
-			git_commit_free(c);
-			return store_fail(
-			    err,
-			    "branches diverge: %s (refs/heads/%s) "
-			    "is not a discard on the 7-roll commit",
-			    id, s->game.names.name[p]);
-		}
-		bool seen = false;
-		for (int k = 0; k < pos->nfan; k++)
-			seen |= git_oid_equal(&pos->fan[k], &tips[p]);
-		if (!seen) {
-			git_oid_cpy(&pos->fan[pos->nfan], &tips[p]);
-			pos->fan_player[pos->nfan++] = (uint8_t)who;
-		}
-		git_commit_free(c);
-		c = NULL;
-	}
-	/* Player order makes the merged state and the merge canonical. */
-	for (int i = 1; i < pos->nfan; i++)
-		for (int k = i;
-		     k > 0 && pos->fan_player[k - 1] > pos->fan_player[k];
-		     k--) {
-			git_oid t = pos->fan[k];
-			uint8_t tp = pos->fan_player[k];
-			pos->fan[k] = pos->fan[k - 1];
-			pos->fan_player[k] = pos->fan_player[k - 1];
-			pos->fan[k - 1] = t;
-			pos->fan_player[k - 1] = tp;
-		}
+	if (read_fan(pos, s, tips, &base, err))
+		return -1;
 	if (read_commit_state(&pos->state, s, &base, err))
 		return -1;
 	pos->base = pos->state;

@@ -44,6 +44,65 @@ static int defer_move(catan_store *s, int p, const git_oid *old,
 	return 0;
 }
 
+/*
+ * Where branch p stood before it took in a voided commit: the newest
+ * position in its reflog that holds neither child, else the fork's parent
+ * (so that it is where the other peers, who refused what it built on a
+ * voided commit, still see it).
+ */
+static void rewind_target(catan_store *s, int p, const store_verdict *v,
+			  const git_oid *tip, git_oid *to)
+{
+	char ref[128];
+	git_reflog *log = NULL;
+	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[p]);
+	if (git_reflog_read(&log, s->repo, ref))
+		return;
+	size_t n = git_reflog_entrycount(log);
+	for (size_t i = 0; i < n; i++) {
+		const git_oid *o =
+		    git_reflog_entry_id_old(git_reflog_entry_byindex(log, i));
+		if (!git_oid_is_zero(o) && !store_verdict_voids(s, v, o) &&
+		    store_is_ancestor(s, o, tip) == 1) {
+			*to = *o;
+			break;
+		}
+	}
+	git_reflog_free(log);
+}
+
+int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err)
+{
+	store_verdict v;
+	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
+		return 0;
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		git_oid tip;
+		if (store_branch_tip(&tip, s, p))
+			return store_fail(err, "branch %s is missing",
+					  s->game.names.name[p]);
+		/*
+		 * The equivocator's own branch stays where this peer saw it:
+		 * it is how the other side reaches the peers that fetch it
+		 * here, and they reach the same verdict.
+		 */
+		if (p == v.seat || !store_verdict_voids(s, &v, &tip))
+			continue;
+		git_oid to = v.parent;
+		rewind_target(s, p, &v, &tip, &to);
+		if (store_rewind_branch(s, p, &tip, &to, err))
+			return -1;
+		if (rep)
+			store_note(rep,
+				   "moved %s back to %.10s, before %s "
+				   "equivocated (what it built there stays "
+				   "in its reflog)",
+				   s->game.names.name[p], git_oid_tostr_s(&to),
+				   s->game.names.name[v.seat]);
+	}
+	return 0;
+}
+
 /* ---- equivocation (signed games; spec/replication.md) ---- */
 
 /* The seat whose validly signed commit `id` is, or -1. */
@@ -157,62 +216,71 @@ static int found_equivocation(catan_store *s, const store_verdict *v,
 }
 
 /*
- * Where branch p stood before it took in a voided commit: the newest
- * position in its reflog that holds neither child, else the fork's parent
- * (so that it is where the other peers, who refused what it built on a
- * voided commit, still see it).
+ * Whether remote's tip r of player p's branch is a candidate to verify:
+ * new (not an ancestor of local[p]) and neither refused before, a
+ * rewrite of local[p]'s history nor built on what was refused before
+ * (the last two are quarantined and noted in rep here).
  */
-static void rewind_target(catan_store *s, int p, const store_verdict *v,
-			  const git_oid *tip, git_oid *to)
+static bool candidate(catan_store *s, const char *remote, int p,
+		      const git_oid *r, const git_oid *local,
+		      catan_sync_report *rep)
 {
-	char ref[128];
-	git_reflog *log = NULL;
-	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[p]);
-	if (git_reflog_read(&log, s->repo, ref))
-		return;
-	size_t n = git_reflog_entrycount(log);
-	for (size_t i = 0; i < n; i++) {
-		const git_oid *o =
-		    git_reflog_entry_id_old(git_reflog_entry_byindex(log, i));
-		if (!git_oid_is_zero(o) && !store_verdict_voids(s, v, o) &&
-		    store_is_ancestor(s, o, tip) == 1) {
-			*to = *o;
-			break;
-		}
-	}
-	git_reflog_free(log);
-}
-
-int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err)
-{
+	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
+	if (store_quarantined_at(s, remote, p, r))
+		return false; /* refused and reported before */
+	if (store_is_ancestor(s, r, &local[p]) == 1)
+		return false; /* nothing new */
 	store_verdict v;
-	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
-		return 0;
-	for (int p = 0; p < s->game.opt.nplayers; p++) {
-		git_oid tip;
-		if (store_branch_tip(&tip, s, p))
-			return store_fail(err, "branch %s is missing",
-					  s->game.names.name[p]);
-		/*
-		 * The equivocator's own branch stays where this peer saw it:
-		 * it is how the other side reaches the peers that fetch it
-		 * here, and they reach the same verdict.
-		 */
-		if (p == v.seat || !store_verdict_voids(s, &v, &tip))
-			continue;
-		git_oid to = v.parent;
-		rewind_target(s, p, &v, &tip, &to);
-		if (store_rewind_branch(s, p, &tip, &to, err))
-			return -1;
-		if (rep)
-			store_note(rep,
-				   "moved %s back to %.10s, before %s "
-				   "equivocated (what it built there stays "
-				   "in its reflog)",
-				   s->game.names.name[p], git_oid_tostr_s(&to),
-				   s->game.names.name[v.seat]);
+	if (s->game.signed_game && store_verdict_read(s, &v) == 1 &&
+	    store_verdict_voids(s, &v, r))
+		return false; /* the game stopped before it: nothing counts */
+	git_oid base, x, y;
+	catan_err err;
+	if (store_is_ancestor(s, &local[p], r) != 1 && s->game.signed_game &&
+	    !git_merge_base(&base, s->repo, &local[p], r) &&
+	    !child_toward(s, &local[p], &base, &x) &&
+	    !child_toward(s, r, &base, &y) && proof_of(s, &x, &y, &v)) {
+		if (found_equivocation(s, &v, remote, rep, &err))
+			store_note(rep, "could not record it: %s", err.msg);
+		return false;
 	}
-	return 0;
+	if (store_is_ancestor(s, &local[p], r) != 1) {
+		git_oid_tostr(hex, sizeof hex, &local[p]);
+		git_oid_tostr(hex2, sizeof hex2, r);
+		store_note(rep,
+			   "rejected %s from %s: history rewritten (local %s, "
+			   "remote %s does not contain it); kept as "
+			   "refs/catan/quarantine/%s/%s",
+			   s->game.names.name[p], remote, hex, hex2, remote,
+			   s->game.names.name[p]);
+		store_quarantine(s, remote, p, r, NULL, false,
+				 "history rewritten", NULL);
+		rep->rejected++;
+		return false;
+	}
+	int floor = 0;
+	git_commit *lc = NULL;
+	if (git_commit_lookup(&lc, s->repo, &local[p]) == 0)
+		floor = store_trailer_int(git_commit_message(lc), "Turn");
+	git_commit_free(lc);
+	if (store_builds_on_rejected(s, remote, p, r, local, floor)) {
+		git_oid_tostr(hex2, sizeof hex2, r);
+		store_note(rep,
+			   "rejected %s from %s: builds on what was "
+			   "rejected before (refs/catan/quarantine/%s/%s); "
+			   "not checked again (tip %.10s)",
+			   s->game.names.name[p], remote, remote,
+			   s->game.names.name[p], hex2);
+		git_oid qtip, qbad;
+		char why[120];
+		store_quarantine_read(s, remote, p, &qtip, &qbad);
+		git_oid_tostr(hex, sizeof hex, &qbad);
+		snprintf(why, sizeof why, "builds on %s, rejected before", hex);
+		store_quarantine(s, remote, p, r, &qbad, false, why, NULL);
+		rep->rejected++;
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -229,7 +297,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 	int n = s->game.opt.nplayers;
 	git_oid local[CATAN_MAX_PLAYERS], cand[CATAN_MAX_PLAYERS];
 	bool ahead[CATAN_MAX_PLAYERS] = {false};
-	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
+	char hex[GIT_OID_HEXSZ + 1];
 
 	for (int p = 0; p < n; p++) {
 		if (store_branch_tip(&local[p], s, p))
@@ -238,75 +306,13 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 					  s->game.names.name[p]);
 		cand[p] = local[p];
 	}
-	store_verdict verdict;
-	bool have_verdict =
-	    s->game.signed_game && store_verdict_read(s, &verdict) == 1;
 	for (int p = 0; p < n; p++) {
 		if (!has[p])
 			continue; /* this remote does not have the branch */
-		git_oid r = tips[p];
-		if (store_quarantined_at(s, remote, p, &r))
-			continue; /* refused and reported before */
-		if (store_is_ancestor(s, &r, &local[p]) == 1)
-			continue; /* nothing new */
-		if (have_verdict && store_verdict_voids(s, &verdict, &r))
-			continue; /* stopped there: nothing past it counts */
-		git_oid base, x, y;
-		store_verdict v;
-		if (store_is_ancestor(s, &local[p], &r) != 1 &&
-		    s->game.signed_game &&
-		    !git_merge_base(&base, s->repo, &local[p], &r) &&
-		    !child_toward(s, &local[p], &base, &x) &&
-		    !child_toward(s, &r, &base, &y) &&
-		    proof_of(s, &x, &y, &v)) {
-			if (found_equivocation(s, &v, remote, rep, err))
-				return -1;
-			have_verdict = store_verdict_read(s, &verdict) == 1;
-			continue;
+		if (candidate(s, remote, p, &tips[p], local, rep)) {
+			cand[p] = tips[p];
+			ahead[p] = true;
 		}
-		if (store_is_ancestor(s, &local[p], &r) != 1) {
-			git_oid_tostr(hex, sizeof hex, &local[p]);
-			git_oid_tostr(hex2, sizeof hex2, &r);
-			store_note(
-			    rep,
-			    "rejected %s from %s: history rewritten (local %s, "
-			    "remote %s does not contain it); kept as "
-			    "refs/catan/quarantine/%s/%s",
-			    s->game.names.name[p], remote, hex, hex2, remote,
-			    s->game.names.name[p]);
-			store_quarantine(s, remote, p, &r, NULL, false,
-					 "history rewritten", NULL);
-			rep->rejected++;
-			continue;
-		}
-		int floor = 0;
-		git_commit *lc = NULL;
-		if (git_commit_lookup(&lc, s->repo, &local[p]) == 0)
-			floor =
-			    store_trailer_int(git_commit_message(lc), "Turn");
-		git_commit_free(lc);
-		if (store_builds_on_rejected(s, remote, p, &r, local, floor)) {
-			git_oid_tostr(hex2, sizeof hex2, &r);
-			store_note(
-			    rep,
-			    "rejected %s from %s: builds on what was "
-			    "rejected before (refs/catan/quarantine/%s/%s); "
-			    "not checked again (tip %.10s)",
-			    s->game.names.name[p], remote, remote,
-			    s->game.names.name[p], hex2);
-			git_oid qtip, qbad;
-			char why[120];
-			store_quarantine_read(s, remote, p, &qtip, &qbad);
-			git_oid_tostr(hex, sizeof hex, &qbad);
-			snprintf(why, sizeof why,
-				 "builds on %s, rejected before", hex);
-			store_quarantine(s, remote, p, &r, &qbad, false, why,
-					 NULL);
-			rep->rejected++;
-			continue;
-		}
-		cand[p] = r;
-		ahead[p] = true;
 	}
 	/*
 	 * Verify all candidates together (they may build on each other);
@@ -355,8 +361,6 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 		    proof_of(s, &fb, &fa, &fv)) {
 			if (found_equivocation(s, &fv, remote, rep, err))
 				return -1;
-			have_verdict = true;
-			verdict = fv;
 			for (int p = 0; p < n; p++)
 				if (ahead[p] &&
 				    (vr.holders & (1u << p) ||

@@ -50,6 +50,129 @@ static int canonical_game(reader *r, const catan_game *g, const catan_files *in)
 }
 
 /*
+ * game/options into out->names and out->opt: "players", "vp", "phases",
+ * "dice", "offer-limit", "seed" and, with more than the base game's
+ * players, "special-build", in that order and nothing else.
+ */
+static int decode_options(reader *r, catan_game *out, const catan_files *in,
+			  catan_codec_error *err)
+{
+	long v;
+	const char *w;
+	if (codec_open_file(r, in, "game/options", err))
+		return -1;
+	if (codec_need_line(r, "players"))
+		return -1;
+	if (strncmp(r->cur, "players ", 8))
+		return codec_rfail(r, "expected \"players NAME NAME ...\"");
+	char list[sizeof r->cur];
+	memcpy(list, r->cur + 8, strlen(r->cur + 8) + 1);
+	for (char *c = list; *c; c++)
+		if (*c == ' ')
+			*c = ',';
+	if (catan_names_parse(&out->names, list) ||
+	    out->names.n > CATAN_MAX_PLAYERS)
+		return codec_rfail(r, "bad player list \"%.60s\"", r->cur + 8);
+	/* Canonical: names as stored (lowercase), no folding happened. */
+	for (int p = 0; p < out->names.n; p++)
+		if (!strstr(r->cur, out->names.name[p]))
+			return codec_rfail(r, "player names must be lowercase");
+	catan_options_default(&out->opt);
+	out->opt.nplayers = out->names.n;
+	if (codec_key_num(r, "vp", 3, 20, &v))
+		return -1;
+	out->opt.vp_target = (uint8_t)v;
+	if (codec_key_word(r, "phases", &w))
+		return -1;
+	if (!strcmp(w, "classic"))
+		out->opt.phases = CATAN_PHASES_CLASSIC;
+	else if (strcmp(w, "combined"))
+		return codec_rfail(r, "phases must be combined or classic");
+	if (codec_key_word(r, "dice", &w))
+		return -1;
+	if (!strcmp(w, "manual"))
+		out->opt.dice = CATAN_DICE_MANUAL;
+	else if (strcmp(w, "seeded"))
+		return codec_rfail(r, "dice must be seeded or manual");
+	if (codec_key_num(r, "offer-limit", 0, 255, &v))
+		return -1;
+	out->opt.offer_limit = (uint8_t)v;
+	if (codec_key_word(r, "seed", &w))
+		return -1;
+	{
+		unsigned long long seed = 0;
+		const char *c = w;
+		if (*c == '0' && c[1])
+			return codec_rfail(r, "seed has a leading zero");
+		for (; *c; c++) {
+			if (*c < '0' || *c > '9' ||
+			    seed > (~0ull - (unsigned)(*c - '0')) / 10)
+				return codec_rfail(
+				    r, "seed must be a number below "
+				       "2^64");
+			seed = seed * 10 + (unsigned)(*c - '0');
+		}
+		out->opt.seed = seed;
+	}
+	if (out->opt.nplayers > CATAN_MAX_PLAYERS_BASE &&
+	    codec_yes_no(r, "special-build", &out->opt.special_build))
+		return -1;
+	if (codec_expect_end(r))
+		return -1;
+	return 0;
+}
+
+/*
+ * A line "tile Q,R TERRAIN TOKEN" (its words a, b2, c) into hex, terrain
+ * and token; full: no tile may come now (too many, or after a harbour).
+ */
+static int tile_line(reader *r, const char *a, const char *b2, const char *c,
+		     bool full, catan_hex *hex, uint8_t *terrain,
+		     uint8_t *token)
+{
+	long v;
+	int q, rr, used = 0;
+	if (full || sscanf(a, "%d,%d%n", &q, &rr, &used) != 2 || a[used] ||
+	    q < -CATAN_MAX_RADIUS - 1 || q > CATAN_MAX_RADIUS + 1 ||
+	    rr < -CATAN_MAX_RADIUS - 1 || rr > CATAN_MAX_RADIUS + 1)
+		return codec_rfail(r, "bad tile line \"%.60s\"", r->cur);
+	int t = codec_find_word(b2, catan_res_name, CATAN_RES_COUNT + 1);
+	if (t < 0)
+		return codec_rfail(r, "unknown terrain \"%.20s\"", b2);
+	if (!codec_read_uint(c, 0, 12, &v) || (t == CATAN_DESERT) != (v == 0) ||
+	    v == 1 || v == 7)
+		return codec_rfail(r, "bad token \"%.20s\"", c);
+	*hex = (catan_hex){(int8_t)q, (int8_t)rr};
+	*terrain = (uint8_t)t;
+	*token = (uint8_t)v;
+	return 0;
+}
+
+/*
+ * The robber line (at `line`: Q,R) checked canonical and on a land tile
+ * other than the first desert, into b->robber_start.
+ */
+static int robber_start(reader *r, catan_board *b, int q, int rr, int line)
+{
+	{
+		r->line = line;
+		int t = catan_board_tile(b, q, rr);
+		if (t < 0)
+			return codec_rfail(
+			    r, "the robber must start on a land tile");
+		char canon[32], text[32];
+		catan_tile_format(canon, sizeof canon, b, t);
+		snprintf(text, sizeof text, "%d,%d", q, rr);
+		if (t == codec_first_desert(b) || strcmp(canon, text))
+			return codec_rfail(
+			    r, "robber line not canonical (the first "
+			       "desert is left out)");
+		b->robber_start = (uint8_t)t;
+	}
+	return 0;
+}
+
+/*
  * game/signers, when there: the seats' keys (a signed game). No other file
  * but board and options may stand in game/.
  */
@@ -99,68 +222,7 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 	} harbours[CATAN_MAX_HARBOURS];
 	memset(out, 0, sizeof *out);
 
-	if (codec_open_file(&r, in, "game/options", err))
-		return -1;
-	if (codec_need_line(&r, "players"))
-		return -1;
-	if (strncmp(r.cur, "players ", 8))
-		return codec_rfail(&r, "expected \"players NAME NAME ...\"");
-	char list[sizeof r.cur];
-	memcpy(list, r.cur + 8, strlen(r.cur + 8) + 1);
-	for (char *c = list; *c; c++)
-		if (*c == ' ')
-			*c = ',';
-	if (catan_names_parse(&out->names, list) ||
-	    out->names.n > CATAN_MAX_PLAYERS)
-		return codec_rfail(&r, "bad player list \"%.60s\"", r.cur + 8);
-	/* Canonical: names as stored (lowercase), no folding happened. */
-	for (int p = 0; p < out->names.n; p++)
-		if (!strstr(r.cur, out->names.name[p]))
-			return codec_rfail(&r,
-					   "player names must be lowercase");
-	catan_options_default(&out->opt);
-	out->opt.nplayers = out->names.n;
-	long v;
-	const char *w;
-	if (codec_key_num(&r, "vp", 3, 20, &v))
-		return -1;
-	out->opt.vp_target = (uint8_t)v;
-	if (codec_key_word(&r, "phases", &w))
-		return -1;
-	if (!strcmp(w, "classic"))
-		out->opt.phases = CATAN_PHASES_CLASSIC;
-	else if (strcmp(w, "combined"))
-		return codec_rfail(&r, "phases must be combined or classic");
-	if (codec_key_word(&r, "dice", &w))
-		return -1;
-	if (!strcmp(w, "manual"))
-		out->opt.dice = CATAN_DICE_MANUAL;
-	else if (strcmp(w, "seeded"))
-		return codec_rfail(&r, "dice must be seeded or manual");
-	if (codec_key_num(&r, "offer-limit", 0, 255, &v))
-		return -1;
-	out->opt.offer_limit = (uint8_t)v;
-	if (codec_key_word(&r, "seed", &w))
-		return -1;
-	{
-		unsigned long long seed = 0;
-		const char *c = w;
-		if (*c == '0' && c[1])
-			return codec_rfail(&r, "seed has a leading zero");
-		for (; *c; c++) {
-			if (*c < '0' || *c > '9' ||
-			    seed > (~0ull - (unsigned)(*c - '0')) / 10)
-				return codec_rfail(
-				    &r, "seed must be a number below "
-					"2^64");
-			seed = seed * 10 + (unsigned)(*c - '0');
-		}
-		out->opt.seed = seed;
-	}
-	if (out->opt.nplayers > CATAN_MAX_PLAYERS_BASE &&
-	    codec_yes_no(&r, "special-build", &out->opt.special_build))
-		return -1;
-	if (codec_expect_end(&r))
+	if (decode_options(&r, out, in, err))
 		return -1;
 
 	if (codec_open_file(&r, in, "game/board", err))
@@ -171,27 +233,10 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 		int n = sscanf(r.cur, "%15s %31s %31s %31s %1s", kind, a, b2, c,
 			       extra);
 		if (n == 4 && !strcmp(kind, "tile")) {
-			int q, rr, used = 0;
-			if (nh || nt == CATAN_MAX_TILES ||
-			    sscanf(a, "%d,%d%n", &q, &rr, &used) != 2 ||
-			    a[used] || q < -CATAN_MAX_RADIUS - 1 ||
-			    q > CATAN_MAX_RADIUS + 1 ||
-			    rr < -CATAN_MAX_RADIUS - 1 ||
-			    rr > CATAN_MAX_RADIUS + 1)
-				return codec_rfail(
-				    &r, "bad tile line \"%.60s\"", r.cur);
-			int t = codec_find_word(b2, catan_res_name,
-						CATAN_RES_COUNT + 1);
-			if (t < 0)
-				return codec_rfail(
-				    &r, "unknown terrain \"%.20s\"", b2);
-			if (!codec_read_uint(c, 0, 12, &v) ||
-			    (t == CATAN_DESERT) != (v == 0) || v == 1 || v == 7)
-				return codec_rfail(&r, "bad token \"%.20s\"",
-						   c);
-			hexes[nt] = (catan_hex){(int8_t)q, (int8_t)rr};
-			terrain[nt] = (uint8_t)t;
-			token[nt++] = (uint8_t)v;
+			if (tile_line(&r, a, b2, c, nh || nt == CATAN_MAX_TILES,
+				      &hexes[nt], &terrain[nt], &token[nt]))
+				return -1;
+			nt++;
 		} else if (n == 3 && !strcmp(kind, "harbour")) {
 			int q, rr, used = 0;
 			char dir[4];
@@ -271,21 +316,8 @@ int catan_codec_decode_game(catan_game *out, const catan_files *in,
 		}
 	}
 	catan_board_finish(b);
-	if (robber_line) {
-		r.line = robber_line;
-		int t = catan_board_tile(b, robber.q, robber.r);
-		if (t < 0)
-			return codec_rfail(
-			    &r, "the robber must start on a land tile");
-		char canon[32], text[32];
-		catan_tile_format(canon, sizeof canon, b, t);
-		snprintf(text, sizeof text, "%d,%d", robber.q, robber.r);
-		if (t == codec_first_desert(b) || strcmp(canon, text))
-			return codec_rfail(
-			    &r, "robber line not canonical (the first "
-				"desert is left out)");
-		b->robber_start = (uint8_t)t;
-	}
+	if (robber_line && robber_start(&r, b, robber.q, robber.r, robber_line))
+		return -1;
 	if (decode_signers(&r, out, in))
 		return -1;
 	return canonical_game(&r, out, in);

@@ -148,21 +148,10 @@ static bool starts(const reader *r, const char *key)
 	return !strncmp(r->cur, key, k) && r->cur[k] == ' ';
 }
 
-/*
- * The now file: "turn T ACTIVE PHASE"; the optional lines (discards owed
- * in player order, the offer, the resume phase, card-played yes, bought
- * CARDS, offers N), each only when it holds more than a default and in
- * that order; "dice D1 D2"; "draws K"; one hand per player.
- */
-static int decode_now(reader *r, catan_state *out, const catan_game *g,
-		      const catan_files *in, catan_codec_error *err)
+/* The line "turn N PLAYER PHASE" (read already into r->cur). */
+static int turn_line(reader *r, catan_state *out, const catan_game *g)
 {
-	int n = g->opt.nplayers;
 	long v;
-	const char *rest;
-
-	if (codec_open_file(r, in, "now", err) || codec_need_line(r, "turn"))
-		return -1;
 	{
 		char tn[8], who_[32], ph[16], extra[2];
 		if (sscanf(r->cur, "turn %7s %31s %15s %1s", tn, who_, ph,
@@ -183,6 +172,61 @@ static int decode_now(reader *r, catan_state *out, const catan_game *g,
 			return codec_rfail(r, "unknown phase \"%.20s\"", ph);
 		out->phase = (uint8_t)phase;
 	}
+	return 0;
+}
+
+/* The hands: a line "PLAYER L B W G O" per player, in player order. */
+static int hand_lines(reader *r, catan_state *out, const catan_game *g)
+{
+	int n = g->opt.nplayers;
+	long v;
+	const char *rest;
+	for (int p = 0; p < n; p++) {
+		if (codec_need_line(r, "a player's hand") ||
+		    !(rest = player_prefix(r, g, p)))
+			return -1;
+		for (int res = 0; res < CATAN_RES_COUNT; res++) {
+			char num[8];
+			size_t len = strcspn(rest, " ");
+			bool last_one = res == CATAN_RES_COUNT - 1;
+			if (len == 0 || len >= sizeof num ||
+			    (last_one ? rest[len] != '\0' : rest[len] != ' '))
+				return codec_rfail(
+				    r,
+				    "expected \"%s L B W G O\": five "
+				    "counts from 0 to %d",
+				    g->names.name[p], catan_res_total(n));
+			memcpy(num, rest, len);
+			num[len] = '\0';
+			if (!codec_read_uint(num, 0, catan_res_total(n), &v))
+				return codec_rfail(
+				    r,
+				    "expected \"%s L B W G O\": five "
+				    "counts from 0 to %d",
+				    g->names.name[p], catan_res_total(n));
+			out->players[p].hand[res] = (uint8_t)v;
+			rest += len + !last_one;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The now file: "turn T ACTIVE PHASE"; the optional lines (discards owed
+ * in player order, the offer, the resume phase, card-played yes, bought
+ * CARDS, offers N), each only when it holds more than a default and in
+ * that order; "dice D1 D2"; "draws K"; one hand per player.
+ */
+static int decode_now(reader *r, catan_state *out, const catan_game *g,
+		      const catan_files *in, catan_codec_error *err)
+{
+	int n = g->opt.nplayers;
+	long v;
+
+	if (codec_open_file(r, in, "now", err) || codec_need_line(r, "turn"))
+		return -1;
+	if (turn_line(r, out, g))
+		return -1;
 	if (out->phase == CATAN_PHASE_SPECIAL) {
 		if (player_line(r, g, "builder", &out->builder))
 			return -1;
@@ -289,47 +333,98 @@ static int decode_now(reader *r, catan_state *out, const catan_game *g,
 		out->rng.s =
 		    codec_rng_start(g->opt.seed) + (uint64_t)k * RNG_GAMMA;
 	}
-	for (int p = 0; p < n; p++) {
-		if (codec_need_line(r, "a player's hand") ||
-		    !(rest = player_prefix(r, g, p)))
-			return -1;
-		for (int res = 0; res < CATAN_RES_COUNT; res++) {
-			char num[8];
-			size_t len = strcspn(rest, " ");
-			bool last_one = res == CATAN_RES_COUNT - 1;
-			if (len == 0 || len >= sizeof num ||
-			    (last_one ? rest[len] != '\0' : rest[len] != ' '))
-				return codec_rfail(
-				    r,
-				    "expected \"%s L B W G O\": five "
-				    "counts from 0 to %d",
-				    g->names.name[p], catan_res_total(n));
-			memcpy(num, rest, len);
-			num[len] = '\0';
-			if (!codec_read_uint(num, 0, catan_res_total(n), &v))
-				return codec_rfail(
-				    r,
-				    "expected \"%s L B W G O\": five "
-				    "counts from 0 to %d",
-				    g->names.name[p], catan_res_total(n));
-			out->players[p].hand[res] = (uint8_t)v;
-			rest += len + !last_one;
-		}
-	}
+	if (hand_lines(r, out, g))
+		return -1;
 	return codec_expect_end(r);
 }
 
-int catan_codec_decode_state(catan_state *out, const catan_game *g,
-			     const catan_files *in, catan_codec_error *err)
+/* The file "cards": each player's development cards, then those played. */
+static int cards_file(reader *r, catan_state *out, const catan_game *g,
+		      const catan_files *in, catan_codec_error *err)
+{
+	int n = g->opt.nplayers;
+	const char *rest;
+	if (codec_open_file(r, in, "cards", err))
+		return -1;
+	for (int p = 0; p < n; p++) {
+		if (codec_need_line(r, "a player's cards") ||
+		    !(rest = player_prefix(r, g, p)))
+			return -1;
+		if (!codec_parse_cards(rest, out->players[p].devs,
+				       CATAN_DEV_COUNT, catan_dev_name,
+				       catan_dev_start(n, CATAN_DEV_KNIGHT)))
+			return codec_rfail(r, "bad cards \"%.40s\"", rest);
+	}
+	if (codec_need_line(r, "played") || strncmp(r->cur, "played ", 7) ||
+	    !codec_parse_cards(r->cur + 7, out->played, CATAN_DEV_COUNT,
+			       catan_dev_name,
+			       catan_dev_start(n, CATAN_DEV_MONOPOLY)) ||
+	    out->played[CATAN_DEV_KNIGHT] ||
+	    out->played[CATAN_DEV_VICTORY_POINT])
+		return r->line
+			   ? codec_rfail(r,
+					 "expected \"played CARDS\" (progress "
+					 "cards only)")
+			   : -1;
+	if (codec_expect_end(r))
+		return -1;
+	return 0;
+}
+
+/* The file "knights": the knights each player has played. */
+static int knights_file(reader *r, catan_state *out, const catan_game *g,
+			const catan_files *in, catan_codec_error *err)
+{
+	int n = g->opt.nplayers;
+	const char *rest;
+	long v;
+	if (codec_open_file(r, in, "knights", err))
+		return -1;
+	for (int p = 0; p < n; p++) {
+		if (codec_need_line(r, "a player's knights") ||
+		    !(rest = player_prefix(r, g, p)))
+			return -1;
+		int most = catan_dev_start(n, CATAN_DEV_KNIGHT);
+		if (!codec_read_uint(rest, 0, most, &v))
+			return codec_rfail(r, "knights must be 0 to %d", most);
+		out->players[p].knights = (uint8_t)v;
+		out->played[CATAN_DEV_KNIGHT] += (uint8_t)v;
+	}
+	if (codec_expect_end(r))
+		return -1;
+	return 0;
+}
+
+/* The file "robber": its tile (canonical) or "none". */
+static int robber_file(reader *r, catan_state *out, const catan_game *g,
+		       const catan_files *in, catan_codec_error *err)
 {
 	const catan_board *b = &g->board;
-	int n = g->opt.nplayers;
-	reader r;
-	long v;
-	const char *rest;
-	memset(err, 0, sizeof *err);
+	if (codec_open_file(r, in, "robber", err) ||
+	    codec_need_line(r, "a tile"))
+		return -1;
+	if (!strcmp(r->cur, "none")) {
+		out->robber = CATAN_NONE;
+	} else {
+		catan_action a;
+		char text[64], canon[32];
+		snprintf(text, sizeof text, "robber %.40s", r->cur);
+		if (strchr(r->cur, ' ') ||
+		    catan_action_parse(&a, b, &g->names, text, NULL))
+			return codec_rfail(r, "bad tile \"%.20s\"", r->cur);
+		catan_tile_format(canon, sizeof canon, b, a.tile);
+		if (strcmp(canon, r->cur))
+			return codec_rfail(r, "tile not canonical");
+		out->robber = a.tile;
+	}
+	if (codec_expect_end(r))
+		return -1;
+	return 0;
+}
 
-	/* No stray files (game/ is the caller's). */
+/* No stray files (game/ is the caller's): 0, or -1 with err. */
+static int no_stray_file(const catan_files *in, catan_codec_error *err)
+{
 	for (int i = 0; i < in->n; i++) {
 		const char *path = in->file[i].path;
 		bool known = !strncmp(path, "game/", 5);
@@ -342,6 +437,20 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 			return -1;
 		}
 	}
+	return 0;
+}
+
+int catan_codec_decode_state(catan_state *out, const catan_game *g,
+			     const catan_files *in, catan_codec_error *err)
+{
+	const catan_board *b = &g->board;
+	int n = g->opt.nplayers;
+	reader r;
+	memset(err, 0, sizeof *err);
+
+	/* No stray files (game/ is the caller's). */
+	if (no_stray_file(in, err))
+		return -1;
 	if (catan_state_init(out, b, &g->opt)) {
 		snprintf(err->path, sizeof err->path, "game/options");
 		snprintf(err->msg, sizeof err->msg, "options out of range");
@@ -358,64 +467,13 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 	    pieces_file(&r, out, g, true))
 		return -1;
 
-	if (codec_open_file(&r, in, "cards", err))
-		return -1;
-	for (int p = 0; p < n; p++) {
-		if (codec_need_line(&r, "a player's cards") ||
-		    !(rest = player_prefix(&r, g, p)))
-			return -1;
-		if (!codec_parse_cards(rest, out->players[p].devs,
-				       CATAN_DEV_COUNT, catan_dev_name,
-				       catan_dev_start(n, CATAN_DEV_KNIGHT)))
-			return codec_rfail(&r, "bad cards \"%.40s\"", rest);
-	}
-	if (codec_need_line(&r, "played") || strncmp(r.cur, "played ", 7) ||
-	    !codec_parse_cards(r.cur + 7, out->played, CATAN_DEV_COUNT,
-			       catan_dev_name,
-			       catan_dev_start(n, CATAN_DEV_MONOPOLY)) ||
-	    out->played[CATAN_DEV_KNIGHT] ||
-	    out->played[CATAN_DEV_VICTORY_POINT])
-		return r.line
-			   ? codec_rfail(&r,
-					 "expected \"played CARDS\" (progress "
-					 "cards only)")
-			   : -1;
-	if (codec_expect_end(&r))
+	if (cards_file(&r, out, g, in, err))
 		return -1;
 
-	if (codec_open_file(&r, in, "knights", err))
-		return -1;
-	for (int p = 0; p < n; p++) {
-		if (codec_need_line(&r, "a player's knights") ||
-		    !(rest = player_prefix(&r, g, p)))
-			return -1;
-		int most = catan_dev_start(n, CATAN_DEV_KNIGHT);
-		if (!codec_read_uint(rest, 0, most, &v))
-			return codec_rfail(&r, "knights must be 0 to %d", most);
-		out->players[p].knights = (uint8_t)v;
-		out->played[CATAN_DEV_KNIGHT] += (uint8_t)v;
-	}
-	if (codec_expect_end(&r))
+	if (knights_file(&r, out, g, in, err))
 		return -1;
 
-	if (codec_open_file(&r, in, "robber", err) ||
-	    codec_need_line(&r, "a tile"))
-		return -1;
-	if (!strcmp(r.cur, "none")) {
-		out->robber = CATAN_NONE;
-	} else {
-		catan_action a;
-		char text[64], canon[32];
-		snprintf(text, sizeof text, "robber %.40s", r.cur);
-		if (strchr(r.cur, ' ') ||
-		    catan_action_parse(&a, b, &g->names, text, NULL))
-			return codec_rfail(&r, "bad tile \"%.20s\"", r.cur);
-		catan_tile_format(canon, sizeof canon, b, a.tile);
-		if (strcmp(canon, r.cur))
-			return codec_rfail(&r, "tile not canonical");
-		out->robber = a.tile;
-	}
-	if (codec_expect_end(&r))
+	if (robber_file(&r, out, g, in, err))
 		return -1;
 
 	if (codec_open_file(&r, in, "trophies", err) ||

@@ -206,6 +206,36 @@ typedef struct got_commit {
 	git_oid id, tree, parent; /* parent: the first, or zero */
 } got_commit;
 
+/*
+ * Whether the walk stops at commit id, the nc-th new one: 2 when it
+ * builds on what was refused before (refused: the two ids of the
+ * quarantine record, or NULL) or is past CATAN_SYNC_MAX_COMMITS, 4 past
+ * CATAN_SYNC_REMOTE_MS, with why; 0 otherwise.
+ */
+static int walk_stops(const catan_store *s, const git_oid *id,
+		      const git_oid *refused, size_t nc, char *why,
+		      size_t whylen)
+{
+	if (refused && store_listed(refused, 2, id)) {
+		snprintf(why, whylen, "builds on what was rejected before");
+		return 2;
+	}
+	if ((long)nc >= s->budget.lim.commits) {
+		snprintf(why, whylen,
+			 "more than CATAN_SYNC_MAX_COMMITS (%ld) new "
+			 "commits",
+			 s->budget.lim.commits);
+		return 2;
+	}
+	if (store_past_deadline(&s->budget)) {
+		snprintf(why, whylen,
+			 "gave up: over CATAN_SYNC_REMOTE_MS (%ld ms)",
+			 s->budget.lim.remote_ms);
+		return 4;
+	}
+	return 0;
+}
+
 int store_copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 		       const git_oid *held, int nheld, const git_oid *refused,
 		       git_oid *bad, char *why, size_t whylen)
@@ -228,27 +258,8 @@ int store_copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 		/* (The caller found the tip missing here already.) */
 		bool look = !git_oid_equal(&id, tip);
 		*bad = id;
-		if (refused && store_listed(refused, 2, &id)) {
-			snprintf(why, whylen,
-				 "builds on what was rejected before");
-			rc = 2;
+		if ((rc = walk_stops(s, &id, refused, nc, why, whylen)))
 			break;
-		}
-		if ((long)nc >= s->budget.lim.commits) {
-			snprintf(why, whylen,
-				 "more than CATAN_SYNC_MAX_COMMITS (%ld) new "
-				 "commits",
-				 s->budget.lim.commits);
-			rc = 2;
-			break;
-		}
-		if (store_past_deadline(&s->budget)) {
-			snprintf(why, whylen,
-				 "gave up: over CATAN_SYNC_REMOTE_MS (%ld ms)",
-				 s->budget.lim.remote_ms);
-			rc = 4;
-			break;
-		}
 		if ((rc = copy_object(s, pe, &id, GIT_OBJECT_COMMIT, look,
 				      &copied, &po)) ||
 		    !copied) {

@@ -94,19 +94,19 @@ static int check_signature(const catan_game *g, int p, const char *raw,
 	    g->names.name[p]);
 }
 
-int store_commit_form(const catan_store *s, const char *raw, size_t len,
-		      char *why, size_t whylen)
+/*
+ * The headers of the raw commit raw[0..len): no NUL byte, "tree", at most
+ * STORE_MAX_PARENTS "parent" lines (*np), "author" and "committer" (their
+ * values at line[k]..lend[k]), in a signed game "gpgsig" (its lines at
+ * sig[0]..sig[1]), and the blank line, nothing else; *msg then points at
+ * the message. 0, or 1 and why.
+ */
+static int form_headers(const char *raw, size_t len, bool signed_game,
+			unsigned *np, const char *line[2], const char *lend[2],
+			const char *sig[2], const char **msg, char *why,
+			size_t whylen)
 {
-	const catan_game *g = &s->game;
 	const char *d = raw, *end = raw + len;
-	long maxmsg = s->budget.lim.message > 0 ? s->budget.lim.message : 512;
-	long maxobj = s->budget.lim.object > 0 ? s->budget.lim.object : 65536;
-	unsigned np = 0;
-	if ((long)len > maxobj)
-		return store_form_bad(why, whylen,
-				      "commit of %zu bytes is over "
-				      "CATAN_SYNC_MAX_OBJECT (%ld)",
-				      len, maxobj);
 	if (memchr(raw, '\0', len))
 		return store_form_bad(why, whylen,
 				      "commit holds a NUL byte (git fsck: "
@@ -117,7 +117,7 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 				      "tree");
 	d += 46;
 	while (end - d >= 48 && !memcmp(d, "parent ", 7) && d[47] == '\n') {
-		if (++np > STORE_MAX_PARENTS)
+		if (++*np > STORE_MAX_PARENTS)
 			return store_form_bad(
 			    why, whylen,
 			    "commit has more than "
@@ -126,7 +126,6 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		d += 48;
 	}
 	/* author, committer, a blank line: exactly what catan writes. */
-	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL};
 	static const char *const key[2] = {"author ", "committer "};
 	for (int k = 0; k < 2; k++) {
 		const char *nl = memchr(d, '\n', (size_t)(end - d));
@@ -147,22 +146,21 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		d = nl + 1;
 	}
 	/* A signed game: the signature, as `git commit -S` writes it. */
-	const char *sig_at = NULL, *sig_end = NULL;
-	if (g->signed_game) {
+	if (signed_game) {
 		if (end - d < 7 || memcmp(d, "gpgsig ", 7))
 			return store_form_bad(
 			    why, whylen,
 			    "commit is not signed (this game takes only "
 			    "commits with an SSH signature by the author's "
 			    "key in a gpgsig header)");
-		sig_at = d;
+		sig[0] = d;
 		const char *nl = memchr(d, '\n', (size_t)(end - d));
 		while (nl && end - nl > 1 && nl[1] == ' ')
 			nl = memchr(nl + 1, '\n', (size_t)(end - nl - 1));
 		if (!nl)
-			return store_form_bad(
-			    why, whylen, "commit's signature is cut short");
-		sig_end = d = nl + 1;
+			return store_form_bad(why, whylen,
+					      "commit's signature is cut short");
+		sig[1] = d = nl + 1;
 	}
 	if (d >= end || *d != '\n') {
 		const char *sp = memchr(d, ' ', (size_t)(end - d));
@@ -173,7 +171,29 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		    "written)",
 		    sp ? (int)(sp - d > 20 ? 20 : sp - d) : 0, d);
 	}
-	const char *msg = d + 1;
+	*msg = d + 1;
+	return 0;
+}
+
+int store_commit_form(const catan_store *s, const char *raw, size_t len,
+		      char *why, size_t whylen)
+{
+	const catan_game *g = &s->game;
+	const char *end = raw + len;
+	long maxmsg = s->budget.lim.message > 0 ? s->budget.lim.message : 512;
+	long maxobj = s->budget.lim.object > 0 ? s->budget.lim.object : STORE_MAX_OBJECT;
+	unsigned np = 0;
+	if ((long)len > maxobj)
+		return store_form_bad(why, whylen,
+				      "commit of %zu bytes is over "
+				      "CATAN_SYNC_MAX_OBJECT (%ld)",
+				      len, maxobj);
+	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL}, *msg = end;
+	const char *sig[2] = {NULL, NULL};
+	int bad = form_headers(raw, len, g->signed_game, &np, line, lend, sig,
+			       &msg, why, whylen);
+	if (bad)
+		return bad;
 	size_t mlen = (size_t)(end - msg);
 	if ((long)mlen > maxmsg)
 		return store_form_bad(why, whylen,
@@ -246,8 +266,8 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		    "author and committer of a commit by %s must "
 		    "be \"%s <%s@catan> SECONDS +HHMM\"",
 		    player, player, player);
-	if (sig_at &&
-	    check_signature(g, p, raw, len, sig_at, sig_end, why, whylen))
+	if (sig[0] &&
+	    check_signature(g, p, raw, len, sig[0], sig[1], why, whylen))
 		return 1;
 	if (np == 0)
 		return strcmp(subject, "genesis")

@@ -31,6 +31,74 @@ static int remove_one(const char *p, const struct stat *sb, int flag,
 	return flag == FTW_DP ? rmdir(p) : unlink(p);
 }
 
+/*
+ * Points a branch for every player of the game the genesis `root` holds
+ * at it, and HEAD at the first player's: the game/ files read here (each
+ * a blob of at most STORE_MAX_OBJECT bytes, named in at most 20) and
+ * decoded. Returns 0, or -1 with err.
+ */
+static int branches_at_genesis(git_repository *repo, const git_oid *root,
+			       catan_err *err)
+{
+	git_commit *c = NULL;
+	git_tree *t = NULL;
+	catan_files files;
+	catan_codec_error ce;
+	catan_game g;
+	catan_files_init(&files);
+	if (git_commit_lookup(&c, repo, root) ||
+	    git_commit_parentcount(c) != 0 || git_commit_tree(&t, c)) {
+		git_commit_free(c);
+		store_fail(err, "the oldest commit is not a genesis");
+		return -1;
+	}
+	const git_tree_entry *ge = git_tree_entry_byname(t, "game");
+	git_tree *gt = NULL;
+	int bad = !ge || git_tree_lookup(&gt, repo, git_tree_entry_id(ge));
+	for (size_t i = 0; !bad && i < git_tree_entrycount(gt); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(gt, i);
+		git_blob *b = NULL;
+		char p2[CATAN_PATH_MAX];
+		if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
+		    strlen(git_tree_entry_name(e)) > 20 ||
+		    git_blob_lookup(&b, repo, git_tree_entry_id(e)) ||
+		    git_blob_rawsize(b) > STORE_MAX_OBJECT) {
+			git_blob_free(b);
+			bad = 1;
+			break;
+		}
+		snprintf(p2, sizeof p2, "game/%s", git_tree_entry_name(e));
+		catan_files_add(&files, p2, git_blob_rawcontent(b),
+				(size_t)git_blob_rawsize(b));
+		git_blob_free(b);
+	}
+	git_tree_free(gt);
+	git_tree_free(t);
+	git_commit_free(c);
+	if (bad || catan_codec_decode_game(&g, &files, &ce)) {
+		catan_files_free(&files);
+		store_fail(err, "the genesis holds no readable game/%s%s",
+			   bad ? "" : ": ", bad ? "" : ce.msg);
+		return -1;
+	}
+	catan_files_free(&files);
+	for (int p = 0; p < g.opt.nplayers; p++) {
+		char ref[128];
+		git_reference *r = NULL;
+		snprintf(ref, sizeof ref, "refs/heads/%s", g.names.name[p]);
+		if (git_reference_create(&r, repo, ref, root, 0,
+					 "catan join: genesis")) {
+			store_git_fail(err, "creating the branches");
+			return -1;
+		}
+		git_reference_free(r);
+	}
+	char head[128];
+	snprintf(head, sizeof head, "refs/heads/%s", g.names.name[0]);
+	git_repository_set_head(repo, head);
+	return 0;
+}
+
 int catan_store_join(catan_store **out, const char *url, const char *path,
 		     const char *me, catan_sync_report *rep, catan_err *err)
 {
@@ -92,68 +160,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	 * Point every local branch at the root, then open the game from it:
 	 * catan_store_open checks the root is a genesis whose game/ decodes.
 	 */
-	{
-		git_commit *c = NULL;
-		git_tree *t = NULL;
-		catan_files files;
-		catan_codec_error ce;
-		catan_game g;
-		catan_files_init(&files);
-		if (git_commit_lookup(&c, repo, &root) ||
-		    git_commit_parentcount(c) != 0 || git_commit_tree(&t, c)) {
-			git_commit_free(c);
-			store_fail(err, "the oldest commit is not a genesis");
-			goto done;
-		}
-		const git_tree_entry *ge = git_tree_entry_byname(t, "game");
-		git_tree *gt = NULL;
-		int bad =
-		    !ge || git_tree_lookup(&gt, repo, git_tree_entry_id(ge));
-		for (size_t i = 0; !bad && i < git_tree_entrycount(gt); i++) {
-			const git_tree_entry *e = git_tree_entry_byindex(gt, i);
-			git_blob *b = NULL;
-			char p2[CATAN_PATH_MAX];
-			if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
-			    strlen(git_tree_entry_name(e)) > 20 ||
-			    git_blob_lookup(&b, repo, git_tree_entry_id(e)) ||
-			    git_blob_rawsize(b) > 65536) {
-				git_blob_free(b);
-				bad = 1;
-				break;
-			}
-			snprintf(p2, sizeof p2, "game/%s",
-				 git_tree_entry_name(e));
-			catan_files_add(&files, p2, git_blob_rawcontent(b),
-					(size_t)git_blob_rawsize(b));
-			git_blob_free(b);
-		}
-		git_tree_free(gt);
-		git_tree_free(t);
-		git_commit_free(c);
-		if (bad || catan_codec_decode_game(&g, &files, &ce)) {
-			catan_files_free(&files);
-			store_fail(err,
-				   "the genesis holds no readable game/%s%s",
-				   bad ? "" : ": ", bad ? "" : ce.msg);
-			goto done;
-		}
-		catan_files_free(&files);
-		for (int p = 0; p < g.opt.nplayers; p++) {
-			char ref[128];
-			git_reference *r = NULL;
-			snprintf(ref, sizeof ref, "refs/heads/%s",
-				 g.names.name[p]);
-			if (git_reference_create(&r, repo, ref, &root, 0,
-						 "catan join: genesis")) {
-				store_git_fail(err, "creating the branches");
-				goto done;
-			}
-			git_reference_free(r);
-		}
-		char head[128];
-		snprintf(head, sizeof head, "refs/heads/%s", g.names.name[0]);
-		git_repository_set_head(repo, head);
-	}
+	if (branches_at_genesis(repo, &root, err))
+		goto done;
 	git_repository_free(repo);
 	repo = NULL;
 

@@ -92,6 +92,112 @@ typedef struct log_opts {
 } log_opts;
 
 /*
+ * Creates the lock file `lock` (O_EXCL). Held by another program, it is
+ * tried again for up to 1 s, as git does (core.packedRefsTimeout), and
+ * left alone. The descriptor, or -1 (errno).
+ */
+static int take_lock(const char *lock)
+{
+	int fd;
+	for (int ms = 1, waited = 0;; waited += ms, ms *= 2) {
+		fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST || waited >= 1000)
+			break;
+		nanosleep(&(struct timespec){0, ms * 1000000L}, NULL);
+	}
+	return fd;
+}
+
+/*
+ * The records of packed-refs old[start..olen) into rec (room for cap,
+ * counted in *nrec), but those of the refs t[0..n) (rewritten). 0, or -1
+ * when old is not in git's format.
+ */
+static int parse_records(packed *rec, size_t cap, size_t *nrec, char *old,
+			 size_t olen, size_t start, const tracking *t, int n)
+{
+	for (size_t i = start; i < olen;) {
+		char *nl = memchr(old + i, '\n', olen - i);
+		if (!nl || nl - (old + i) < GIT_OID_HEXSZ + 2 ||
+		    old[i + GIT_OID_HEXSZ] != ' ' || *nrec == cap)
+			return -1;
+		packed r = {old + i + GIT_OID_HEXSZ + 1,
+			    (size_t)(nl - (old + i)) - GIT_OID_HEXSZ - 1,
+			    old + i, 0, NULL};
+		char *end = nl + 1;
+		while (end < old + olen && *end == '^') {
+			char *nl2 =
+			    memchr(end, '\n', (size_t)(old + olen - end));
+			if (!nl2)
+				return -1;
+			end = nl2 + 1;
+		}
+		r.len = (size_t)(end - r.text);
+		bool moved = false;
+		for (int k = 0; k < n && !moved; k++)
+			moved = strlen(t[k].ref) == r.name_len &&
+				!memcmp(t[k].ref, r.name, r.name_len);
+		if (!moved)
+			rec[(*nrec)++] = r;
+		i = (size_t)(end - old);
+	}
+	return 0;
+}
+
+/*
+ * Appends the reflog lines of the branches among t[0..n) (as libgit2
+ * does, before the rename). 0, or -1 and why.
+ */
+static int log_branches(catan_store *s, const tracking *t, int n,
+			const log_opts *lo, char *why, size_t whylen)
+{
+	for (int k = 0; k < n; k++) {
+		if (t[k].peer >= 0)
+			continue;
+		int log = open_log(s, t[k].ref, lo->all != 0);
+		if (log >= 0) {
+			int bad = log_move(s, log, &t[k].old, &t[k].id, lo->now,
+					   lo->off);
+			close(log);
+			if (bad) {
+				snprintf(why, whylen,
+					 "cannot write the reflog of %.200s: "
+					 "%s",
+					 t[k].ref, strerror(errno));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The whole file at path into *old (malloc'ed, NUL-terminated, *olen
+ * bytes); none there: *old NULL and *olen 0. 0, or -1 (errno) when it
+ * cannot be read.
+ */
+static int read_old(const char *path, char **old, size_t *olen)
+{
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		struct stat sb;
+		if (fstat(fileno(f), &sb) == 0 &&
+		    (*old = malloc((size_t)sb.st_size + 1)) &&
+		    fread(*old, 1, (size_t)sb.st_size, f) == (size_t)sb.st_size)
+			*olen = (size_t)sb.st_size;
+		else
+			*olen = (size_t)-1;
+		fclose(f);
+		if (*olen == (size_t)-1)
+			return -1;
+		(*old)[*olen] = '\0'; /* strncmp below may read to its n */
+	} else if (errno != ENOENT) {
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Rewrites packed-refs with the refs t[0..n) at t[k].id, or at t[k].old
  * when `at_old` (their values do not change then: see write_packed): a
  * lock file, written, renamed over packed-refs. When `lo` is given, the
@@ -122,14 +228,7 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n, bool at_old,
 			 strerror(errno));
 		return -1;
 	}
-	/* Held by another program: tried again for up to 1 s, as git does
-	 * (core.packedRefsTimeout), and left alone. */
-	for (int ms = 1, waited = 0;; waited += ms, ms *= 2) {
-		fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd >= 0 || errno != EEXIST || waited >= 1000)
-			break;
-		nanosleep(&(struct timespec){0, ms * 1000000L}, NULL);
-	}
+	fd = take_lock(lock);
 	if (fd < 0) {
 		snprintf(why, whylen, "cannot create %.300s: %s%s", lock,
 			 strerror(errno),
@@ -141,22 +240,8 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n, bool at_old,
 		return -1;
 	}
 	snprintf(why, whylen, "cannot read or write %.300s", path);
-	FILE *f = fopen(path, "rb");
-	if (f) {
-		struct stat sb;
-		if (fstat(fileno(f), &sb) == 0 &&
-		    (old = malloc((size_t)sb.st_size + 1)) &&
-		    fread(old, 1, (size_t)sb.st_size, f) == (size_t)sb.st_size)
-			olen = (size_t)sb.st_size;
-		else
-			olen = (size_t)-1;
-		fclose(f);
-		if (olen == (size_t)-1)
-			goto done;
-		old[olen] = '\0'; /* strncmp below may read to its n */
-	} else if (errno != ENOENT) {
+	if (read_old(path, &old, &olen))
 		goto done;
-	}
 	/*
 	 * Any layout git or libgit2 writes: a traits line or none, records
 	 * sorted or not. The traits "peeled" and "fully-peeled" are kept as
@@ -178,31 +263,8 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n, bool at_old,
 	size_t cap = (size_t)n + olen / 42 + 1;
 	if (!(rec = malloc(sizeof *rec * cap)))
 		goto done;
-	for (size_t i = start; i < olen;) {
-		char *nl = memchr(old + i, '\n', olen - i);
-		if (!nl || nl - (old + i) < GIT_OID_HEXSZ + 2 ||
-		    old[i + GIT_OID_HEXSZ] != ' ' || nrec == cap)
-			goto bad;
-		packed r = {old + i + GIT_OID_HEXSZ + 1,
-			    (size_t)(nl - (old + i)) - GIT_OID_HEXSZ - 1,
-			    old + i, 0, NULL};
-		char *end = nl + 1;
-		while (end < old + olen && *end == '^') {
-			char *nl2 =
-			    memchr(end, '\n', (size_t)(old + olen - end));
-			if (!nl2)
-				goto bad;
-			end = nl2 + 1;
-		}
-		r.len = (size_t)(end - r.text);
-		bool moved = false;
-		for (int k = 0; k < n && !moved; k++)
-			moved = strlen(t[k].ref) == r.name_len &&
-				!memcmp(t[k].ref, r.name, r.name_len);
-		if (!moved)
-			rec[nrec++] = r;
-		i = (size_t)(end - old);
-	}
+	if (parse_records(rec, cap, &nrec, old, olen, start, t, n))
+		goto bad;
 	for (int k = 0; k < n; k++) {
 		if (nrec == cap)
 			goto done;
@@ -229,23 +291,8 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n, bool at_old,
 	}
 	if (fclose(w))
 		goto done;
-	for (int k = 0; k < n && lo; k++) {
-		if (t[k].peer >= 0)
-			continue;
-		int log = open_log(s, t[k].ref, lo->all != 0);
-		if (log >= 0) {
-			int bad = log_move(s, log, &t[k].old, &t[k].id, lo->now,
-					   lo->off);
-			close(log);
-			if (bad) {
-				snprintf(why, whylen,
-					 "cannot write the reflog of %.200s: "
-					 "%s",
-					 t[k].ref, strerror(errno));
-				goto done_why;
-			}
-		}
-	}
+	if (lo && log_branches(s, t, n, lo, why, whylen))
+		goto done_why;
 	/*
 	 * The lock file and the reflog lines on disk before the rename, with
 	 * one flush of the disk's cache for all (rather than an fsync each).

@@ -101,6 +101,77 @@ static int peer_tips(catan_store *s, store_peer *pe, git_oid *tips, bool *has)
 }
 
 /*
+ * The remote-tracking refs of the branches read from peer pe (read[p]),
+ * as a fetch would leave them (git branch -r shows what each peer
+ * holds): only the ones that move are added to t[*nt...].
+ */
+static void track_moves(catan_store *s, store_peer *pe, const char *name,
+			const git_oid *tips, const bool *read, tracking *t,
+			int *nt)
+{
+	int n = s->game.opt.nplayers;
+	for (int p = 0; p < n; p++) {
+		tracking *k = &t[*nt];
+		if (!read[p])
+			continue;
+		snprintf(k->ref, sizeof k->ref, "refs/remotes/%s/%s", name,
+			 s->game.names.name[p]);
+		if (!pe->tracked_known[p]) {
+			if (git_reference_name_to_id(&pe->tracked[p], s->repo,
+						     k->ref))
+				memset(&pe->tracked[p], 0,
+				       sizeof pe->tracked[p]);
+			pe->tracked_known[p] = true;
+		}
+		if (git_oid_equal(&pe->tracked[p], &tips[p]))
+			continue;
+		k->old = pe->tracked[p];
+		k->id = tips[p];
+		k->peer = (int)(pe - s->peers);
+		k->player = p;
+		(*nt)++;
+	}
+}
+
+/*
+ * Player p's branch of path remote `name`, at tip, refused while copying
+ * it (commit bad, for why): quarantined and noted in rep.
+ */
+static void reject_copy(catan_store *s, store_peer *pe, const char *name, int p,
+			const git_oid *tip, const git_oid *bad, const char *why,
+			catan_sync_report *rep)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(hex, sizeof hex, tip);
+	store_note(rep,
+		   "rejected %s from %s: commit %.10s: %s; kept as "
+		   "refs/catan/quarantine/%s/%s (tip %.10s)",
+		   s->game.names.name[p], name, git_oid_tostr_s(bad), why, name,
+		   s->game.names.name[p], hex);
+	store_quarantine(s, name, p, tip, bad, false, why, pe->odb);
+	rep->rejected++;
+}
+
+/*
+ * A copy from path remote `name` failed with rc (store_copy_history): the
+ * stage back to `mark`, and 1 (cannot run) or 2 (refused, noted in rep).
+ */
+static int copy_failed(catan_store *s, int mark, int rc, const char *name,
+		       const char *why, catan_sync_report *rep)
+{
+	if (store_pack_truncate(s->stage, mark))
+		store_stage_drop(s);
+	if (rc == 1)
+		return 1;
+	store_note(rep, "refused %s: %s", name,
+		   rc == 4 ? why
+			   : "a file of it is not a regular file (a "
+			     "FIFO, a device or a symlink)");
+	rep->refused++;
+	return 2;
+}
+
+/*
  * Stages what path remote `name` holds that this repository lacks: its
  * branches (tips[p] where has[p]) with every object they need go into the
  * stage, written later by stage_flush; the remote-tracking refs that are
@@ -211,61 +282,16 @@ int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
 			/* Refused before anything of it is kept. */
 			if (store_pack_truncate(s->stage, here))
 				store_stage_drop(s);
-			char hex[GIT_OID_HEXSZ + 1];
-			git_oid_tostr(hex, sizeof hex, &tips[p]);
-			store_note(
-			    rep,
-			    "rejected %s from %s: commit %.10s: %s; kept as "
-			    "refs/catan/quarantine/%s/%s (tip %.10s)",
-			    s->game.names.name[p], name, git_oid_tostr_s(&bad),
-			    why, name, s->game.names.name[p], hex);
-			store_quarantine(s, name, p, &tips[p], &bad, false, why,
-					 pe->odb);
-			rep->rejected++;
+			reject_copy(s, pe, name, p, &tips[p], &bad, why, rep);
 			has[p] = read[p] = false;
 			if (!s->stage && store_stage_init(s))
 				return 1;
 			continue;
 		}
-		if (rc) {
-			if (store_pack_truncate(s->stage, mark))
-				store_stage_drop(s);
-			if (rc == 1)
-				return 1;
-			store_note(
-			    rep, "refused %s: %s", name,
-			    rc == 4 ? why
-				    : "a file of it is not a regular file (a "
-				      "FIFO, a device or a symlink)");
-			rep->refused++;
-			return 2;
-		}
+		if (rc)
+			return copy_failed(s, mark, rc, name, why, rep);
 		*changed = true;
 	}
-	/*
-	 * The remote-tracking refs, as a fetch would leave them (git branch
-	 * -r shows what each peer holds); only the ones that move.
-	 */
-	for (int p = 0; p < n; p++) {
-		tracking *k = &t[*nt];
-		if (!read[p])
-			continue;
-		snprintf(k->ref, sizeof k->ref, "refs/remotes/%s/%s", name,
-			 s->game.names.name[p]);
-		if (!pe->tracked_known[p]) {
-			if (git_reference_name_to_id(&pe->tracked[p], s->repo,
-						     k->ref))
-				memset(&pe->tracked[p], 0,
-				       sizeof pe->tracked[p]);
-			pe->tracked_known[p] = true;
-		}
-		if (git_oid_equal(&pe->tracked[p], &tips[p]))
-			continue;
-		k->old = pe->tracked[p];
-		k->id = tips[p];
-		k->peer = (int)(pe - s->peers);
-		k->player = p;
-		(*nt)++;
-	}
+	track_moves(s, pe, name, tips, read, t, nt);
 	return 0;
 }

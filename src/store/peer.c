@@ -26,8 +26,6 @@
 #include "exchange.h"
 #include "fuzz_internal.h"
 
-/* ---- limits (spec/replication.md, "Limits") ---- */
-
 void store_sync_free(catan_store *s)
 {
 	for (int i = 0; i < s->npeers; i++) {

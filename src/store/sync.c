@@ -154,6 +154,94 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	git_remote_free(remote);
 }
 
+/*
+ * The names of names[0..n) without repeats, in their order (*nout of
+ * them), in an array to free; NULL when out of memory.
+ */
+static const char **unique_names(const char *const *names, int n, int *nout)
+{
+	const char **uniq = calloc((size_t)n + 1, sizeof *uniq);
+	int nuniq = 0;
+	for (int i = 0; uniq && i < n; i++) {
+		bool seen = false;
+		for (int j = 0; j < nuniq && !seen; j++)
+			seen = !strcmp(uniq[j], names[i]);
+		if (!seen)
+			uniq[nuniq++] = names[i];
+	}
+	*nout = nuniq;
+	return uniq;
+}
+
+/*
+ * The fetch of one remote (fast 0: a path remote, read already; 2: one
+ * refused), then its verify and adopt, then the push of this peer's own
+ * branch where allowed. An unreachable or refused peer is noted in rep,
+ * not an error. Returns 0, or -1 when a branch could not be moved.
+ */
+static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
+		     int fast, tracking *track, catan_sync_report *rep,
+		     catan_err *err)
+{
+	int rc = 0;
+	catan_err ferr;
+	bool changed = false;
+	int frc = 0;
+	start_clock(s);
+	if (fast == 2)
+		return 0; /* refused (and said why) */
+	char tracked[300];
+	snprintf(tracked, sizeof tracked, "refs/remotes/%s/", remote);
+	size_t fmark = s->intent_len;
+	if (fast != 0 && store_intent(s, tracked))
+		frc = store_fail(&ferr,
+				 "cannot write to "
+				 "catan.lock: %s",
+				 strerror(errno));
+	else if (fast != 0) {
+		store_fetch f = {s->repo, &s->budget, &s->quar_refs, s};
+		frc = store_fetch_remote(&f, remote, &changed, &ferr);
+	}
+	store_intent_done(s, fmark);
+	if (fast == 0) {
+		rep->fetched++;
+	} else if (frc == -2) {
+		/* Past a limit: nothing of it was kept. */
+		store_note(rep, "refused %s: %s", remote, ferr.msg);
+		rep->refused++;
+		return 0;
+	} else if (frc) {
+		/* An unreachable peer is not an error: play goes on. */
+		store_note(rep, "could not reach %s: %s", remote, ferr.msg);
+		rep->unreachable++;
+		return 0;
+	} else {
+		rep->fetched++;
+		s->packs_added |= changed;
+		/* (A fetch writes remote-tracking refs itself.) */
+		for (int k = 0; k < s->npeers; k++)
+			if (!strcmp(s->peers[k].name, remote)) {
+				memset(s->peers[k].tracked_known, 0,
+				       sizeof s->peers[k].tracked_known);
+				memset(s->peers[k].packed, 0,
+				       sizeof s->peers[k].packed);
+			}
+		/*
+		 * Nothing new, but a tip held back at an earlier
+		 * sync is judged again (it is still there, or the
+		 * peer settled).
+		 */
+		start_clock(s);
+		if (changed || store_remote_has_held(s, remote))
+			rc = store_adopt_remote(s, remote, rep, err);
+		if (rc == 0)
+			rc = settle(s, cfg, track, 0, err);
+	}
+	if (rc == 0 && push_allowed(cfg, remote))
+		push_own(s, remote, rep);
+	return rc;
+}
+
 int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		     catan_sync_report *rep, catan_err *err)
 {
@@ -187,15 +275,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		nremotes = (int)all.count;
 	}
 	/* A remote named twice is synced once. */
-	const char **uniq = calloc((size_t)nremotes + 1, sizeof *uniq);
 	int nuniq = 0;
-	for (int i = 0; uniq && i < nremotes; i++) {
-		bool seen = false;
-		for (int j = 0; j < nuniq && !seen; j++)
-			seen = !strcmp(uniq[j], remotes[i]);
-		if (!seen)
-			uniq[nuniq++] = remotes[i];
-	}
+	const char **uniq = unique_names(remotes, nremotes, &nuniq);
 	if (uniq) {
 		remotes = uniq;
 		nremotes = nuniq;
@@ -236,68 +317,9 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	}
 	if (rc == 0)
 		rc = settle(s, cfg, track, ntrack, err);
-	for (int i = 0; i < nremotes && rc == 0; i++) {
-		catan_err ferr;
-		bool changed = false;
-		int frc = 0;
-		start_clock(s);
-		if (pend[i].fast == 2)
-			continue; /* refused (and said why) */
-		char tracked[300];
-		snprintf(tracked, sizeof tracked, "refs/remotes/%s/",
-			 remotes[i]);
-		size_t fmark = s->intent_len;
-		if (pend[i].fast != 0 && store_intent(s, tracked))
-			frc = store_fail(&ferr,
-					 "cannot write to "
-					 "catan.lock: %s",
-					 strerror(errno));
-		else if (pend[i].fast != 0) {
-			store_fetch f = {s->repo, &s->budget, &s->quar_refs, s};
-			frc =
-			    store_fetch_remote(&f, remotes[i], &changed, &ferr);
-		}
-		store_intent_done(s, fmark);
-		if (pend[i].fast == 0) {
-			rep->fetched++;
-		} else if (frc == -2) {
-			/* Past a limit: nothing of it was kept. */
-			store_note(rep, "refused %s: %s", remotes[i], ferr.msg);
-			rep->refused++;
-			continue;
-		} else if (frc) {
-			/* An unreachable peer is not an error: play goes on. */
-			store_note(rep, "could not reach %s: %s", remotes[i],
-				   ferr.msg);
-			rep->unreachable++;
-			continue;
-		} else {
-			rep->fetched++;
-			s->packs_added |= changed;
-			/* (A fetch writes remote-tracking refs itself.) */
-			for (int k = 0; k < s->npeers; k++)
-				if (!strcmp(s->peers[k].name, remotes[i])) {
-					memset(
-					    s->peers[k].tracked_known, 0,
-					    sizeof s->peers[k].tracked_known);
-					memset(s->peers[k].packed, 0,
-					       sizeof s->peers[k].packed);
-				}
-			/*
-			 * Nothing new, but a tip held back at an earlier
-			 * sync is judged again (it is still there, or the
-			 * peer settled).
-			 */
-			start_clock(s);
-			if (changed || store_remote_has_held(s, remotes[i]))
-				rc =
-				    store_adopt_remote(s, remotes[i], rep, err);
-			if (rc == 0)
-				rc = settle(s, cfg, track, 0, err);
-		}
-		if (rc == 0 && push_allowed(cfg, remotes[i]))
-			push_own(s, remotes[i], rep);
-	}
+	for (int i = 0; i < nremotes && rc == 0; i++)
+		rc = fetch_one(s, cfg, remotes[i], pend[i].fast, track, rep,
+			       err);
 	free(pend);
 	free(track);
 	free(uniq);

@@ -18,6 +18,76 @@
 #include "verify_ctx.h"
 
 /*
+ * The commits found[0..nf) (listed in `listed`) ordered parents first
+ * into *out (malloc'ed, *nout of them); *todo (capacity *cap) is the
+ * caller's stack, grown as needed. 0, or -1 when out of memory.
+ */
+static int parents_first(catan_store *s, const git_oid *found, size_t nf,
+			 const oidset *listed, git_oid **todo, size_t *cap,
+			 git_oid **out, size_t *nout)
+{
+	/*
+	 * Parents first: a depth-first post-order over the listed commits
+	 * (todo is the stack; a commit is pushed back above its unlisted
+	 * parents and emitted when it comes up again with all of them out).
+	 */
+	oidset emitted = {NULL, 0, 0};
+	git_oid *order = malloc((nf ? nf : 1) * sizeof *order);
+	size_t no = 0;
+	if (!order)
+		return -1;
+	for (size_t i = nf; i-- > 0;) {
+		size_t n = 0;
+		(*todo)[n++] = found[i];
+		while (n > 0) {
+			git_oid id = (*todo)[n - 1];
+			git_commit *c = NULL;
+			bool ready = true;
+			size_t at = n;
+			if (store_oidset_has(&emitted, &id)) {
+				n--;
+				continue;
+			}
+			if (git_commit_lookup(&c, s->repo, &id) == 0) {
+				unsigned k = git_commit_parentcount(c);
+				git_oid *more = store_reserve(*todo, cap, n + k,
+							      sizeof *todo);
+				if (!more) {
+					git_commit_free(c);
+					free(order);
+					free(emitted.id);
+					return -1;
+				}
+				*todo = more;
+				for (unsigned j = k; j-- > 0;) {
+					const git_oid *pid =
+					    git_commit_parent_id(c, j);
+					if (store_oidset_has(listed, pid) &&
+					    !store_oidset_has(&emitted, pid)) {
+						(*todo)[n++] = *pid;
+						ready = false;
+					}
+				}
+				git_commit_free(c);
+			}
+			if (!ready)
+				continue;
+			n = at - 1;
+			if (store_oidset_add(&emitted, &id) < 0) {
+				free(order);
+				free(emitted.id);
+				return -1;
+			}
+			order[no++] = id;
+		}
+	}
+	free(emitted.id);
+	*out = order;
+	*nout = no;
+	return 0;
+}
+
+/*
  * The commits reachable from newtips[] that no local branch holds, parents
  * before children, in *out (malloc'ed, *n of them). A commit is held when
  * it is an ancestor of a local tip, which store_is_ancestor decides by
@@ -121,64 +191,8 @@ static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 			todo[n++] = *git_commit_parent_id(c, i);
 		git_commit_free(c);
 	}
-	/*
-	 * Parents first: a depth-first post-order over the listed commits
-	 * (todo is the stack; a commit is pushed back above its unlisted
-	 * parents and emitted when it comes up again with all of them out).
-	 */
-	oidset emitted = {NULL, 0, 0};
-	git_oid *order = malloc((nf ? nf : 1) * sizeof *order);
-	size_t no = 0;
-	if (!order)
+	if (parents_first(s, found, nf, &listed, &todo, &cap, out, nout))
 		goto done;
-	for (size_t i = nf; i-- > 0;) {
-		n = 0;
-		todo[n++] = found[i];
-		while (n > 0) {
-			git_oid id = todo[n - 1];
-			git_commit *c = NULL;
-			bool ready = true;
-			size_t at = n;
-			if (store_oidset_has(&emitted, &id)) {
-				n--;
-				continue;
-			}
-			if (git_commit_lookup(&c, s->repo, &id) == 0) {
-				unsigned k = git_commit_parentcount(c);
-				git_oid *more = store_reserve(todo, &cap, n + k,
-							      sizeof *todo);
-				if (!more) {
-					git_commit_free(c);
-					free(order);
-					free(emitted.id);
-					goto done;
-				}
-				todo = more;
-				for (unsigned j = k; j-- > 0;) {
-					const git_oid *pid =
-					    git_commit_parent_id(c, j);
-					if (store_oidset_has(&listed, pid) &&
-					    !store_oidset_has(&emitted, pid)) {
-						todo[n++] = *pid;
-						ready = false;
-					}
-				}
-				git_commit_free(c);
-			}
-			if (!ready)
-				continue;
-			n = at - 1;
-			if (store_oidset_add(&emitted, &id) < 0) {
-				free(order);
-				free(emitted.id);
-				goto done;
-			}
-			order[no++] = id;
-		}
-	}
-	free(emitted.id);
-	*out = order;
-	*nout = no;
 	rc = 0;
 done:
 	free(todo);
