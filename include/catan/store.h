@@ -296,6 +296,29 @@ int catan_store_create_keyed(catan_store **out, const char *path,
 int catan_store_equivocation(catan_store *s, int *seat,
 			     catan_commit_id *parent, catan_commit_id child[2]);
 
+/*
+ * For a repository that players push to (a pre-receive hook, catan
+ * host-hook): whether moving the branches `refs[i]` from olds[i] to
+ * news[i] (40 hex each; the ids as git gives them to the hook) keeps the
+ * game valid: every ref a player's branch, no deletion, no creation, no
+ * rewrite, and every new commit verified as a sync verifies it (legal
+ * action, on its author's branch, no fork, and in a signed game signed by
+ * the author's key). Open the handle read-only, with path NULL inside a
+ * hook so that the pushed objects, still in git's quarantine, are seen.
+ * Returns 0 with rep->ok saying whether to accept (rep->why: the reason,
+ * rep->bad: the commit or the new tip), -1 if it cannot run.
+ */
+int catan_store_check_push(catan_store *s, const char *const *refs,
+			   const char *const *olds, const char *const *news,
+			   int n, catan_verify_report *rep, catan_err *err);
+
+/*
+ * Creates every player's branch that the repository lacks at the genesis
+ * (a shared repository the host pushed only its own branch to), so that
+ * every later push is a forward move. 0 or -1.
+ */
+int catan_store_fill_branches(catan_store *s, catan_err *err);
+
 /* The player this repository plays for (config catan.me), or -1. */
 int catan_store_me(const catan_store *s);
 int catan_store_set_me(catan_store *s, int player, catan_err *err);

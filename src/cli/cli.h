@@ -34,6 +34,8 @@ int cli_special_build(catan_options *opt, int asked, const char *cmd);
 
 /* Keys (keys.c): `catan key`, the default key file, a --seat's key. */
 int cli_key(const char *dir, int argc, char **argv);
+/* catan host-hook (hook.c). */
+int cli_host_hook(int argc, char **argv);
 int cli_default_key(char *out, size_t n);
 int cli_read_pubkey(unsigned char pk[32], const char *what, char *why,
 		    size_t whylen);

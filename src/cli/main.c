@@ -34,6 +34,8 @@ static void usage(FILE *f)
 		"       catan join URL DIR --as PLAYER [--key FILE]\n"
 		"       catan key new|show [FILE]   catan -C DIR key use "
 		"FILE|list\n"
+		"       catan host-hook install BARE_REPO   (refuse bad "
+		"pushes)\n"
 		"       catan -C DIR remote add NAME URL [--push] | push NAME\n"
 		"       catan -C DIR sync [REMOTE...]\n"
 		"       catan -C DIR bundle create|apply FILE\n"
@@ -323,6 +325,8 @@ int main(int argc, char **argv)
 		return cli_verify(dir, argc, argv);
 	if (!strcmp(cmd, "gc"))
 		return cli_gc(dir, argc, argv);
+	if (!strcmp(cmd, "host-hook"))
+		return cli_host_hook(argc, argv);
 	if (!strcmp(cmd, "key"))
 		return cli_key(dir, argc, argv);
 	if (!strcmp(cmd, "keygen")) {

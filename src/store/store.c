@@ -335,8 +335,11 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 	catan_files_init(&files);
 	if (!(s = store_new()))
 		return store_fail(err, "out of memory");
+	/* NULL: the repository git's environment names (a hook's). */
 	if (git_repository_open_ext(&s->repo, path,
-				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL)) {
+				    path ? GIT_REPOSITORY_OPEN_NO_SEARCH
+					 : GIT_REPOSITORY_OPEN_FROM_ENV,
+				    NULL)) {
 		store_git_fail(err, "opening the game repository");
 		goto done;
 	}

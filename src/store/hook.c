@@ -1,0 +1,93 @@
+/*
+ * hook.c - layer 7 (top): what a repository players push to accepts
+ * (catan_store_check_push, run by the pre-receive hook `catan host-hook`
+ * installs): only forward moves of players' branches whose new commits
+ * verify as a sync verifies them (verify_new.c). Read-only.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exchange.h"
+
+static int refuse(catan_verify_report *rep, const char *id, const char *fmt,
+		  ...) __attribute__((format(printf, 3, 4)));
+
+static int refuse(catan_verify_report *rep, const char *id, const char *fmt,
+		  ...)
+{
+	va_list ap;
+	rep->ok = false;
+	snprintf(rep->bad.hex, sizeof rep->bad.hex, "%.40s", id);
+	va_start(ap, fmt);
+	vsnprintf(rep->why, sizeof rep->why, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int catan_store_fill_branches(catan_store *s, catan_err *err)
+{
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		git_oid tip;
+		if (store_branch_tip(&tip, s, p) == 0)
+			continue;
+		if (store_move_branch(s, p, NULL, &s->genesis,
+				      "catan host-hook: the genesis", err))
+			return -1;
+	}
+	return 0;
+}
+
+int catan_store_check_push(catan_store *s, const char *const *refs,
+			   const char *const *olds, const char *const *news,
+			   int n, catan_verify_report *rep, catan_err *err)
+{
+	const catan_game *g = &s->game;
+	git_oid tips[CATAN_MAX_PLAYERS];
+	memset(rep, 0, sizeof *rep);
+	rep->ok = true;
+	for (int p = 0; p < g->opt.nplayers; p++)
+		if (store_branch_tip(&tips[p], s, p))
+			return store_fail(err,
+					  "branch refs/heads/%s is missing",
+					  g->names.name[p]);
+	for (int i = 0; i < n; i++) {
+		const char *name = refs[i] + 11;
+		git_oid old, new;
+		int p = strncmp(refs[i], "refs/heads/", 11)
+			    ? -1
+			    : catan_names_find(&g->names, name, strlen(name));
+		if (p < 0 || strcmp(name, g->names.name[p]))
+			return refuse(rep, news[i],
+				      "%.100s is not a player's branch (this "
+				      "repository holds a game: only "
+				      "refs/heads/<player> may move)",
+				      refs[i]);
+		if (git_oid_fromstr(&old, olds[i]) ||
+		    git_oid_fromstr(&new, news[i]))
+			return refuse(rep, news[i], "%s: bad object id",
+				      refs[i]);
+		if (git_oid_is_zero(&new))
+			return refuse(rep, olds[i],
+				      "%s: a player's branch is never deleted",
+				      refs[i]);
+		if (!git_oid_equal(&old, &tips[p]))
+			return refuse(rep, news[i],
+				      "%s moved meanwhile (push again)",
+				      refs[i]);
+		if (store_is_ancestor(s, &old, &new) != 1)
+			return refuse(rep, news[i],
+				      "%s: history rewritten (%.10s does not "
+				      "contain %.10s)",
+				      refs[i], news[i], olds[i]);
+		tips[p] = new;
+	}
+	catan_verify_report vr;
+	if (store_verify_new(s, tips, &vr, err))
+		return -1;
+	if (!vr.ok)
+		*rep = vr;
+	return 0;
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# A shared repository that refuses bad pushes (catan host-hook install):
+# three players of a signed game push to one bare repository with a
+# pre-receive hook. Honest pushes pass and the game finishes; pushes made
+# with stock git of a commit in another player's name, an illegal action,
+# a rewrite, a deletion and a branch that is nobody's are each refused,
+# with the reason shown by git push, and leave the repository as it was.
+# Usage: test_hook.sh CATAN_BINARY
+set -euo pipefail
+catan=$(realpath "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+d=$tmp
+players=(red blue white)
+
+for p in "${players[@]}"; do $catan key new "$d/key_$p" >/dev/null 2>&1; done
+git init -q --bare "$d/hub.git"
+$catan new "$d/red" --players red,blue,white --me red --seed 8 \
+	--key "$d/key_red" --seat blue="$d/key_blue.pub" \
+	--seat white="$d/key_white.pub" >/dev/null
+$catan -C "$d/red" remote add hub "$d/hub.git" --push
+$catan -C "$d/red" sync >/dev/null
+
+out=$($catan host-hook install "$d/nothing" 2>&1 || true)
+grep -q "catan host-hook:" <<<"$out" || fail "install on nothing: $out"
+$catan host-hook install "$d/hub.git" | grep -q installed || fail install
+[[ -x $d/hub.git/hooks/pre-receive ]] || fail "no hook"
+for p in blue white; do
+	$catan join "$d/hub.git" "$d/$p" --as $p --key "$d/key_$p" >/dev/null
+	$catan -C "$d/$p" remote push origin
+done
+ok "host-hook install puts a pre-receive hook into a bare repository holding a game (and refuses a folder that holds none)"
+
+round() {
+	for p in "${players[@]}"; do
+		$catan -C "$d/$p" sync >/dev/null 2>&1 || true
+		if $catan -C "$d/$p" step | grep -q '^over:'; then
+			$catan -C "$d/$p" sync >/dev/null 2>&1 || true
+			return 1
+		fi
+		$catan -C "$d/$p" sync | grep -q "could not push" && fail "honest push of $p refused"
+	done
+	return 0
+}
+for i in $(seq 1 6); do round || break; done
+[[ $(git -C "$d/hub.git" rev-parse red) == $(git -C "$d/red" rev-parse red) ]] ||
+	fail "hub behind red"
+ok "honest pushes pass the hook"
+
+# push_refused WHAT WANT REFSPEC: stock git push, refused, the reason shown,
+# the hub unchanged.
+push_refused() {
+	local what=$1 want=$2 spec=$3 before after out
+	before=$(git -C "$d/hub.git" for-each-ref)
+	if out=$(git -C "$d/white" push -f "$d/hub.git" "$spec" 2>&1); then
+		fail "$what pushed: $out"
+	fi
+	grep -q "remote: catan: refused" <<<"$out" || fail "$what: no reason: $out"
+	grep -q "$want" <<<"$out" || fail "$what: $out"
+	after=$(git -C "$d/hub.git" for-each-ref)
+	[[ $before == "$after" ]] || fail "$what changed the hub"
+}
+
+# white writes a commit in red's name with its own signature
+tip=$(git -C "$d/white" rev-parse red)
+turn=$(git -C "$d/white" log -1 --format=%B red | sed -n 's/^Turn: //p')
+printf 'end\n\nPlayer: red\nTurn: %s\n' "$turn" >"$d/msg"
+forge() { # KEY: a commit by "red" on red's tip, signed with KEY
+	GIT_AUTHOR_NAME=red GIT_AUTHOR_EMAIL=red@catan GIT_COMMITTER_NAME=red \
+		GIT_COMMITTER_EMAIL=red@catan \
+		git -C "$d/white" -c gpg.format=ssh -c user.signingkey="$1" \
+		commit-tree -S "$(git -C "$d/white" rev-parse "$tip^{tree}")" \
+		-p "$tip" -F "$d/msg"
+}
+c=$(forge "$d/key_white")
+push_refused "a commit in red's name" "signed with white's key" "$c:refs/heads/red"
+# red's own key, an action the rules refuse (same tree: nothing happened)
+c=$(forge "$d/key_red")
+push_refused "an illegal action" "commit ${c:0:10}" "$c:refs/heads/red"
+push_refused "a rewrite" "history rewritten" "$tip~1:refs/heads/red"
+push_refused "a deletion" "never deleted" ":refs/heads/red"
+push_refused "a branch that is nobody's" "is not a player's branch" "$tip:refs/heads/mallory"
+ok "stock git pushes of a commit in another's name, an illegal action, a rewrite, a deletion and a stray branch are refused with the reason and change nothing"
+
+while round; do :; done
+for p in "${players[@]}"; do $catan -C "$d/$p" sync >/dev/null 2>&1 || true; done
+$catan -C "$d/red" show | grep -q "over\|wins" || true
+git -C "$d/hub.git" fsck --strict >/dev/null 2>&1 || fail "fsck hub"
+for p in "${players[@]}"; do
+	$catan -C "$d/$p" verify >/dev/null || fail "verify $p"
+	[[ $(git -C "$d/hub.git" rev-parse $p) == $(git -C "$d/$p" rev-parse $p) ]] ||
+		fail "hub's $p differs"
+done
+ok "the game finishes through the hooked repository; verify and fsck pass"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# hook_bench.sh - what the pre-receive hook of catan host-hook costs per
+# pushed commit. Plays one signed 3-player game between bots in one
+# repository (hot-seat, every seat's key local), then pushes it commit by
+# commit (each to its author's branch, in the game's order) with stock
+# git into two bare repositories, one with the hook and one without, and
+# prints the time per push of each and the difference; then pushes the
+# whole game at once into two more (the hook's cost per commit when a push
+# carries many, its fixed cost spread).
+#
+#   tools/hook_bench.sh CATAN_BINARY [COMMITS]     (default 200 commits)
+set -euo pipefail
+catan=$(realpath "$1")
+limit=${2:-200}
+tmp=$(mktemp -d)
+trap '[[ -n ${KEEP:-} ]] || rm -rf "$tmp"' EXIT
+d=$tmp
+for p in red blue white; do $catan key new "$d/key_$p" >/dev/null 2>&1; done
+$catan new "$d/game" --players red,blue,white --me red --seed 11 \
+	--key "$d/key_red" --seat blue="$d/key_blue.pub" \
+	--seat white="$d/key_white.pub" >/dev/null
+for p in blue white; do git -C "$d/game" config --add catan.key "$d/key_$p"; done
+git -C "$d/game" config --unset catan.me
+# random legal moves (no offers) for whoever the game waits for
+RANDOM=1
+for i in $(seq 1 "$limit"); do
+	next=$($catan -C "$d/game" show --json | sed -n 's/.*"next":"\([a-z]*\)".*/\1/p')
+	[[ -n $next ]] || break
+	mapfile -t moves < <($catan -C "$d/game" legal --as "$next" 2>/dev/null | grep -v '^trade offer')
+	((${#moves[@]})) || break
+	$catan -C "$d/game" act --as "$next" ${moves[RANDOM % ${#moves[@]}]} >/dev/null
+done
+mapfile -t commits < <(git -C "$d/game" rev-list --reverse --topo-order --all | sed 1d | head -n "$limit")
+for h in plain hooked; do
+	git init -q --bare "$d/$h.git"
+	git -C "$d/game" push -q "$d/$h.git" "$(git -C "$d/game" rev-list --all | tail -1):refs/heads/red"
+done
+$catan host-hook install "$d/hooked.git" >/dev/null
+declare -A ms
+for h in plain hooked; do
+	t0=$(date +%s%N)
+	for c in "${commits[@]}"; do
+		a=$(git -C "$d/game" log -1 --format=%an "$c")
+		git -C "$d/game" push -q "$d/$h.git" "$c:refs/heads/$a"
+	done
+	t1=$(date +%s%N)
+	ms[$h]=$(((t1 - t0) / 1000 / ${#commits[@]}))
+done
+# and the whole game in one push
+for h in plain1 hooked1; do
+	git init -q --bare "$d/$h.git"
+	git -C "$d/game" push -q "$d/$h.git" "$(git -C "$d/game" rev-list --all | tail -1):refs/heads/red"
+done
+$catan host-hook install "$d/hooked1.git" >/dev/null
+for h in plain1 hooked1; do
+	t0=$(date +%s%N)
+	git -C "$d/game" push -q "$d/$h.git" red blue white
+	t1=$(date +%s%N)
+	ms[$h]=$(((t1 - t0) / 1000))
+done
+all=$(git -C "$d/game" rev-list --all | wc -l)
+echo "one push of the whole game ($((all - 1)) commits): $((ms[plain1] / 1000)) ms without the hook, $((ms[hooked1] / 1000)) ms with it:"
+echo "  the hook:         $(((ms[hooked1] - ms[plain1]) / (all - 1))) us per pushed commit"
+echo "${#commits[@]} pushes of one commit each (signed game, 3 players):"
+echo "  without the hook: ${ms[plain]} us per push"
+echo "  with the hook:    ${ms[hooked]} us per push"
+echo "  the hook:         $((ms[hooked] - ms[plain])) us per pushed commit"
