@@ -51,7 +51,7 @@ static int parents_first(catan_store *s, const git_oid *found, size_t nf,
 			if (git_commit_lookup(&c, s->repo, &id) == 0) {
 				unsigned k = git_commit_parentcount(c);
 				git_oid *more = store_reserve(*todo, cap, n + k,
-							      sizeof *todo);
+							      sizeof **todo);
 				if (!more) {
 					git_commit_free(c);
 					free(order);
