@@ -49,6 +49,7 @@ int cli_step(const char *dir, int argc, char **argv);
 int cli_serve(const char *dir, int argc, char **argv);
 int cli_peer(const char *dir, int argc, char **argv);
 int cli_stats(int argc, char **argv);
+int cli_tournament(int argc, char **argv);
 
 /* The window (window.c): catan render, play, replay. */
 int cli_render(const char *dir, int argc, char **argv);

@@ -305,6 +305,8 @@ int main(int argc, char **argv)
 	argv += 2;
 	if (!strcmp(cmd, "bots"))
 		return cmd_bots(argc, argv);
+	if (!strcmp(cmd, "tournament"))
+		return cli_tournament(argc, argv);
 	if (!strcmp(cmd, "new"))
 		return cli_new(argc, argv);
 	if (!strcmp(cmd, "act"))

@@ -59,7 +59,8 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The bot kinds of catan/bot.h by name, in catan_bot_kind order. */
-static const char *const bot_names[CATAN_BOT_COUNT] = {"random", "greedy"};
+static const char *const bot_names[CATAN_BOT_COUNT] = {"random", "greedy",
+						       "value", "mcts"};
 
 enum { BOARD_BEGINNER, BOARD_RANDOM, BOARD_BALANCED };
 static const char *const board_names[] = {"beginner", "random", "balanced"};
