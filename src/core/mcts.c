@@ -2,14 +2,19 @@
  * mcts.c - the search bot: determinized Monte Carlo search (spec/bots.md).
  *
  * The value bot ranks the seat's legal actions and keeps the best few
- * (trades and discards are the value bot's: offers cannot be searched
- * without modelling the partner). Then, playout after playout, the hidden
- * cards of the view are dealt again at random (catan_seat_view_deal: a
- * determinization consistent with every count the seat sees), UCB1 picks
- * a candidate, the candidate is applied, and every player continues with
- * the greedy bot for two rounds or to the end of the game. A playout
- * scores 1 for a win, 0 for a loss, else the logistic of the seat's value
- * less the best opponent's. The candidate played most often is chosen.
+ * that score within CLOSE of its pick (trades and discards are the value
+ * bot's: offers cannot be searched without modelling the partner). Then,
+ * playout after playout, the hidden cards of the view are dealt again at
+ * random (catan_seat_view_deal: a determinization consistent with every
+ * count the seat sees, dice and draws included), UCB1 picks a candidate,
+ * the candidate is applied, and play continues with the greedy bot to the
+ * end of the seat's turn (HORIZON; longer horizons with greedy playouts
+ * measured weaker, spec/bots.md). A playout scores 1 for a win, 0 for a
+ * loss, else a logistic of the seat's value less the best opponent's. The
+ * candidate played most often is chosen.
+ *
+ * Floating point only in the search statistics; every sum is made in the
+ * same order, so a given seed and playout count give the same choice.
  */
 #include <limits.h>
 #include <string.h>
@@ -19,7 +24,8 @@
 
 enum {
 	CANDIDATES = 8,	   /* actions searched, best by the value bot */
-	ROUNDS = 2,	   /* a playout's horizon, in rounds of turns */
+	CLOSE = 300,	   /* searched: within this of the best score */
+	HORIZON = 1,	   /* a playout's horizon, in turns */
 	PLAYOUT_MAX = 400, /* actions in a playout, a guard */
 };
 
@@ -35,7 +41,7 @@ static double squash(int diff)
 static double playout(const catan_board *b, catan_state *s, int seat,
 		      catan_rng *rng)
 {
-	int end_turn = s->turn + ROUNDS * s->opt.nplayers;
+	int end_turn = s->turn + HORIZON;
 	for (int k = 0; k < PLAYOUT_MAX && s->phase != CATAN_PHASE_OVER &&
 			s->turn < end_turn;
 	     k++) {
@@ -107,6 +113,7 @@ int catan_bot_mcts_choose(catan_action *out, const catan_bot_config *cfg,
 	catan_bot_score_actions(score, b, v, buf, n);
 	catan_action cand[CANDIDATES];
 	int nc = 0;
+	int top = INT_MIN;
 	for (; nc < CANDIDATES && nc < n; nc++) {
 		int best = -1;
 		for (int i = 0; i < n; i++)
@@ -115,6 +122,10 @@ int catan_bot_mcts_choose(catan_action *out, const catan_bot_config *cfg,
 				best = i;
 		if (best < 0)
 			break;
+		if (nc == 0)
+			top = score[best];
+		else if (score[best] < top - CLOSE)
+			break; /* clearly worse than the value bot's pick */
 		cand[nc] = buf[best];
 		score[best] = INT_MIN;
 	}
