@@ -54,18 +54,20 @@ void catan_bot_config_default(catan_bot_config *out, int kind);
  * CATAN_BOT_GREEDY does the same when a discard has more choices than
  * CATAN_BOT_BUF. Returns CATAN_OK, or CATAN_E_NOT_YOUR_TURN when the seat
  * has nothing legal to do. The action is legal in the real game whenever
- * `v` is a view of it (legality never depends on hidden cards).
+ * `v` is a view of it (legality never depends on hidden cards), once
+ * catan_bot_resolve_manual() has stated its outcome in manual dice mode.
  */
 int catan_bot_choose_view(catan_action *out, const catan_bot_config *cfg,
 			  const catan_board *board, const catan_seat_view *v,
 			  catan_rng *rng, unsigned flags);
 
 /*
- * In manual dice mode an action states its chance outcome (the card drawn,
- * the card stolen), which a view cannot know: a bot states a guess. This
- * replaces the guess in `a` by the outcome drawn with `rng` from the real
- * state `s` (as the deck or the victim's hand would give it at a table).
- * Does nothing in seeded mode or to other actions. Cannot fail.
+ * In manual dice mode an action states its chance outcome (the dice, the
+ * card drawn, the card stolen), which a view cannot know: bots choose as
+ * in seeded mode and leave it unstated. This states it in `a`, drawn with
+ * `rng` from the real state `s` (as dice, the deck or the victim's hand
+ * would give it at a table). Does nothing in seeded mode, to other
+ * actions, or to an outcome already stated. Cannot fail.
  */
 void catan_bot_resolve_manual(catan_action *a, const catan_state *s,
 			      catan_rng *rng);

@@ -275,6 +275,16 @@ int catan_bot_choose_view(catan_action *out, const catan_bot_config *cfg,
 	int actor = v->seat;
 	if (!catan_state_may_act(s, actor))
 		return CATAN_E_NOT_YOUR_TURN;
+	if (s->opt.dice == CATAN_DICE_MANUAL) {
+		/*
+		 * Manual dice: the legal actions state the card drawn and the
+		 * card stolen, which the view cannot know. Choose as in
+		 * seeded mode; catan_bot_resolve_manual() states them.
+		 */
+		catan_seat_view m = *v;
+		m.s.opt.dice = CATAN_DICE_SEEDED;
+		return catan_bot_choose_view(out, cfg, board, &m, rng, flags);
+	}
 	switch (cfg->kind) {
 	case CATAN_BOT_RANDOM:
 		return random_choose(out, board, s, actor, rng, flags);
@@ -309,17 +319,19 @@ void catan_bot_resolve_manual(catan_action *a, const catan_state *s,
 {
 	if (s->opt.dice != CATAN_DICE_MANUAL)
 		return;
-	if (a->kind == CATAN_ACT_BUY_DEV && a->dev != CATAN_NONE) {
+	if (a->kind == CATAN_ACT_ROLL && !a->dice[0]) {
+		a->dice[0] = (uint8_t)(1 + catan_rng_below(rng, 6));
+		a->dice[1] = (uint8_t)(1 + catan_rng_below(rng, 6));
+	}
+	if (a->kind == CATAN_ACT_BUY_DEV && a->dev == CATAN_NONE) {
 		int d = draw_weighted(s->deck, CATAN_DEV_COUNT, rng);
-		if (d != CATAN_NONE)
-			a->dev = (uint8_t)d;
+		a->dev = (uint8_t)d;
 	}
 	if ((a->kind == CATAN_ACT_ROBBER || a->kind == CATAN_ACT_PLAY_KNIGHT) &&
-	    a->res != CATAN_NONE && a->player < s->opt.nplayers) {
+	    a->res == CATAN_NONE && a->player < s->opt.nplayers) {
 		int r = draw_weighted(s->players[a->player].hand,
 				      CATAN_RES_COUNT, rng);
-		if (r != CATAN_NONE)
-			a->res = (uint8_t)r;
+		a->res = (uint8_t)r; /* NONE when the victim has no card */
 	}
 }
 

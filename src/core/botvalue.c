@@ -212,9 +212,15 @@ void catan_bot_score_actions(int *score, const catan_board *b,
 	for (int i = 0; i < n; i++) {
 		const catan_action *a = &buf[i];
 		catan_state t;
-		if (a->kind == CATAN_ACT_ROLL ||
+		if (a->kind == CATAN_ACT_ROLL || a->kind == CATAN_ACT_END ||
+		    a->kind == CATAN_ACT_END_TRADE ||
 		    a->kind == CATAN_ACT_TRADE_REJECT) {
-			score[i] = base; /* the dice are chance: no change */
+			/*
+			 * The dice are chance; ending changes nothing for the
+			 * seat (and the next player's hidden cards, which the
+			 * rules then look at, are not the seat's to know).
+			 */
+			score[i] = base;
 			continue;
 		}
 		if (a->kind == CATAN_ACT_BUY_DEV) {

@@ -90,7 +90,27 @@ static void deal_devs(catan_state *s, int seat, catan_rng *rng)
 		memset(pl->devs, 0, sizeof pl->devs);
 		if (p == s->active)
 			memset(s->bought, 0, sizeof s->bought);
+		/*
+		 * The active player has not reached the target (else the
+		 * game would be over), nor, but for a trophy changing hands
+		 * outside its turn, has anyone else (a victory-point card
+		 * bought wins at once): no victory-point card may take a
+		 * player there. A card of another kind is swapped in when
+		 * one is left.
+		 */
+		int room = s->opt.vp_target - 1 - pl->public_vp;
 		for (int k = 0; k < need && next < n; k++) {
+			if (cards[next] == CATAN_DEV_VICTORY_POINT &&
+			    pl->devs[CATAN_DEV_VICTORY_POINT] >= room) {
+				for (int j = next + 1; j < n; j++) {
+					if (cards[j] == CATAN_DEV_VICTORY_POINT)
+						continue;
+					uint8_t t = cards[j];
+					cards[j] = cards[next];
+					cards[next] = t;
+					break;
+				}
+			}
 			int d = cards[next++];
 			pl->devs[d]++;
 			if (p == s->active && k < bought)
