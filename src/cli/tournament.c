@@ -47,6 +47,7 @@ typedef struct tour_record {
 	int8_t winner; /* entrant, or -1 for no winner */
 	uint8_t vp[CATAN_MAX_PLAYERS];
 	uint8_t fouls[CATAN_MAX_PLAYERS];
+	uint8_t seat[CATAN_MAX_PLAYERS]; /* the seat each entrant played */
 	uint16_t turns;
 	uint32_t actions;
 } tour_record;
@@ -93,6 +94,8 @@ static int play_game(const tour_opts *o, long g, tour_record *rec)
 		bots[p] = o->bots[entrant_of(o, g, p)];
 	}
 	memset(rec, 0, sizeof *rec);
+	for (int p = 0; p < o->players; p++)
+		rec->seat[entrant_of(o, g, p)] = (uint8_t)p;
 	rec->game = (int32_t)g;
 	rec->winner = -1;
 	uint32_t n = 0;
@@ -277,6 +280,7 @@ static void report(const tour_opts *o, const tour_record *recs)
 {
 	long wins[CATAN_MAX_PLAYERS] = {0}, fouls[CATAN_MAX_PLAYERS] = {0};
 	long seat_wins[CATAN_MAX_PLAYERS] = {0}, draws = 0;
+	long seats[CATAN_MAX_PLAYERS][CATAN_MAX_PLAYERS] = {{0}};
 	double vp[CATAN_MAX_PLAYERS] = {0}, turns = 0;
 	for (long g = 0; g < o->games; g++) {
 		const tour_record *r = &recs[g];
@@ -289,6 +293,7 @@ static void report(const tour_opts *o, const tour_record *recs)
 			draws++;
 		}
 		for (int e = 0; e < o->players; e++) {
+			seats[e][r->seat[e]]++;
 			vp[e] += r->vp[e];
 			fouls[e] += r->fouls[e];
 		}
@@ -308,9 +313,12 @@ static void report(const tour_opts *o, const tour_record *recs)
 			cli_json_str(stdout, o->bots[e].name);
 			printf(", \"games\": %ld, \"wins\": %ld, \"win_rate\": "
 			       "%.4f, \"ci95\": [%.4f, %.4f], \"mean_vp\": "
-			       "%.3f, \"fouls\": %ld}",
+			       "%.3f, \"fouls\": %ld, \"games_by_seat\": [",
 			       n, wins[e], (double)wins[e] / n, lo, hi,
 			       vp[e] / n, fouls[e]);
+			for (int p = 0; p < o->players; p++)
+				printf("%s%ld", p ? ", " : "", seats[e][p]);
+			printf("]}");
 		}
 		printf("],\n \"wins_by_seat\": [");
 		for (int p = 0; p < o->players; p++)

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# catan tournament: seats rotated so every bot plays every seat equally,
+# the same seed gives the same table whatever --jobs is, another seed
+# another table, bad bot names are refused with a sentence, and a game
+# with a bot that cannot move legally still ends (minimum viable move).
+# Usage: test_tournament.sh CATAN_BINARY
+set -euo pipefail
+catan=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+
+bots=random,greedy,value,mcts:20
+$catan tournament --bots $bots --games 24 --seed 5 --json >"$tmp/j1" 2>/dev/null
+$catan tournament --bots $bots --games 24 --seed 5 --jobs 3 --json >"$tmp/j3" 2>/dev/null
+$catan tournament --bots $bots --games 24 --seed 6 --json >"$tmp/s6" 2>/dev/null
+cmp -s "$tmp/j1" "$tmp/j3" || { diff "$tmp/j1" "$tmp/j3" >&2; fail "--jobs 1 and --jobs 3 give different tables"; }
+ok "same seed, same table with --jobs 1 and 3"
+cmp -s "$tmp/j1" "$tmp/s6" && fail "seeds 5 and 6 give the same table"
+ok "another seed, another table"
+
+# Every bot plays each of the 4 seats 6 times in 24 games.
+c=$(grep -c '"games_by_seat": \[6, 6, 6, 6\]' "$tmp/j1" || true)
+[[ $c == 4 ]] || { cat "$tmp/j1" >&2; fail "seats not balanced"; }
+ok "rotation balanced (each bot 6 games in each seat)"
+wins=$(grep -o '"wins": [0-9]*' "$tmp/j1" | awk '{s += $2} END {print s}')
+draws=$(grep -o '"no_winner": [0-9]*' "$tmp/j1" | awk '{print $2}')
+[[ $((wins + draws)) == 24 ]] || fail "wins $wins + no winner $draws != 24 games"
+ok "every game has one winner or none"
+
+# 10 games with 3 players: rounded up to 12, said on stderr.
+$catan tournament --bots greedy,greedy,value --games 10 --csv >"$tmp/csv" 2>"$tmp/err"
+grep -q "12 games" "$tmp/err" || fail "no rounding note: $(cat "$tmp/err")"
+[[ $(head -1 "$tmp/csv") == bot,games,wins,win_rate,ci95_lo,ci95_hi,mean_vp,fouls ]] || fail "csv header"
+[[ $(grep -c ',12,' "$tmp/csv") == 3 ]] || fail "csv rows: $(cat "$tmp/csv")"
+ok "games rounded to a multiple of the players; csv"
+
+# Refusals: exit 2 and a sentence naming the problem.
+for bad in "--bots greedy,wizard" "--bots greedy,value:3" "--bots greedy" \
+	"--bots greedy,greedy --players 3" "--bots a,b --games 0" "--games 4"; do
+	set +e
+	# shellcheck disable=SC2086
+	$catan tournament $bad >/dev/null 2>"$tmp/err"
+	rc=$?
+	set -e
+	[[ $rc == 2 ]] || fail "'$bad' exit $rc"
+	[[ -s $tmp/err ]] || fail "'$bad' without a message"
+done
+msg=$($catan tournament --bots greedy,wizard 2>&1 || true)
+[[ $msg == *'unknown bot "wizard"'* ]] || fail "no name in message: $msg"
+ok "bad bots and options refused with a sentence"
+echo "1..$n"
