@@ -16,6 +16,19 @@ static double clock_now(void *ctx)
 	return cli_now();
 }
 
+/*
+ * The "illegal" entrant: always ends the turn, whether that applies or
+ * not, and answers nothing else. It exists to show (and test) the minimum
+ * viable move standing in for moves that do not apply.
+ */
+static int illegal_choose(void *ctx, catan_action *out, const catan_board *b,
+			  const catan_state *s, int actor, unsigned flags)
+{
+	(void)ctx, (void)b, (void)s, (void)actor, (void)flags;
+	catan_action_init(out, CATAN_ACT_END);
+	return CATAN_OK;
+}
+
 int bp_entrant_parse(bp_entrant *out, const char *spec, size_t n, char *why,
 		     size_t whysize)
 {
@@ -34,12 +47,16 @@ int bp_entrant_parse(bp_entrant *out, const char *spec, size_t n, char *why,
 			 out->name);
 		return -1;
 	}
+	if (!strcmp(out->name, "illegal")) {
+		out->choose = illegal_choose;
+		return 0;
+	}
 	size_t kl = strcspn(out->name, ":");
 	int kind = catan_bot_kind_parse(out->name, kl);
 	if (kind < 0) {
 		snprintf(why, whysize,
 			 "unknown bot \"%s\" (random, greedy, value, mcts, "
-			 "mcts:N playouts, mcts:Nms)",
+			 "mcts:N playouts, mcts:Nms, illegal)",
 			 out->name);
 		return -1;
 	}

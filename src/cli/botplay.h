@@ -24,7 +24,8 @@ typedef struct bp_entrant {
 
 /*
  * Parses one entrant: random, greedy, value, mcts, mcts:N (N playouts a
- * decision) or mcts:Nms (N milliseconds a decision). Returns 0, or -1
+ * decision), mcts:Nms (N milliseconds a decision), or illegal (always
+ * "end", legal or not: the minimum viable move at work). Returns 0, or -1
  * with a sentence in why.
  */
 int bp_entrant_parse(bp_entrant *out, const char *spec, size_t n, char *why,

@@ -14,6 +14,12 @@
  * (s may be NULL: the robber is then on its starting tile). */
 void cli_print_board(FILE *f, const catan_board *b, const catan_state *s);
 
+/*
+ * Draws the board as hexagons with the pieces of `s` (may be NULL):
+ * terrain, numbers, robber, harbours, settlements, cities and roads.
+ */
+void cli_draw_board(FILE *f, const catan_board *b, const catan_state *s);
+
 /* Prints one line per player: VP, cards, pieces, trophies. */
 void cli_print_scores(FILE *f, const catan_board *b, const catan_state *s,
 		      const catan_names *names);

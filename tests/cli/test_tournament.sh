@@ -51,4 +51,27 @@ done
 msg=$($catan tournament --bots greedy,wizard 2>&1 || true)
 [[ $msg == *'unknown bot "wizard"'* ]] || fail "no name in message: $msg"
 ok "bad bots and options refused with a sentence"
+
+# A bot whose moves do not apply: replaced by the minimum viable move,
+# counted as fouls, and every game still ends with a winner.
+$catan tournament --bots illegal,greedy,value --games 6 --json >"$tmp/ill" 2>/dev/null
+grep -q '"bot": "illegal", "games": 6, "wins": 0, .*"fouls": [1-9]' "$tmp/ill" || fail "no fouls: $(cat "$tmp/ill")"
+grep -q '"no_winner": 0' "$tmp/ill" || fail "a game without a winner"
+$catan bots --players 2 --bots illegal,greedy --display nosleep --seed 4 >"$tmp/mvm" || fail "catan bots with an illegal bot failed"
+grep -q "minimum viable move" "$tmp/mvm" || fail "no minimum viable move in the log"
+ok "illegal moves replaced by the minimum viable move; games end"
+
+# The terminal display: hexagons with the robber and harbours; step mode
+# reads Enter, s (the full state) and q (stops early, exit 0).
+$catan bots --bots value,mcts:10,greedy,random --display nosleep --seed 3 >"$tmp/ns"
+grep -q 'ROB' "$tmp/ns" && grep -q '3:1' "$tmp/ns" && grep -q 'wins on turn' "$tmp/ns" || fail "nosleep display"
+printf '\n\ns\nq\n' | $catan bots --bots greedy --display step --seed 3 >"$tmp/step" || fail "step mode exit"
+grep -q 'bank: lumber' "$tmp/step" || fail "s did not print the full state"
+grep -q 'wins on turn' "$tmp/step" && fail "q did not stop the game"
+steps=$(grep -o ' setup -*[0-9]' "$tmp/step" | wc -l)
+[[ $steps == 3 ]] || fail "step mode did not stop after 3 actions: $steps"
+$catan bots --display sleep --delay 0 --seed 2 --quiet >/dev/null || fail "sleep display"
+msg=$($catan bots --display fast 2>&1 || true)
+[[ $msg == *"nosleep, sleep or step"* ]] || fail "bad --display accepted: $msg"
+ok "display: nosleep board, step mode Enter/s/q, sleep"
 echo "1..$n"
