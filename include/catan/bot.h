@@ -40,7 +40,8 @@ typedef struct catan_bot_config {
 	uint32_t time_ms;	    /* MCTS: time per decision (needs clock) */
 	double (*clock)(void *ctx); /* seconds, monotonic; may be NULL */
 	void *clock_ctx;
-	bool trade; /* value and MCTS bots offer domestic trades */
+	bool trade;		 /* value and MCTS bots offer domestic trades */
+	uint64_t *playouts_done; /* MCTS adds its playouts here (or NULL) */
 } catan_bot_config;
 
 /* Kind `kind`, 400 playouts, no clock, trading on. */

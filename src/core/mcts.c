@@ -173,6 +173,8 @@ int catan_bot_mcts_choose(catan_action *out, const catan_bot_config *cfg,
 		visits[arm]++;
 		total++;
 	}
+	if (cfg->playouts_done)
+		*cfg->playouts_done += total;
 	int best = 0;
 	for (int i = 1; i < nc; i++)
 		if (visits[i] > visits[best] ||
