@@ -8,10 +8,14 @@
  * random (catan_seat_view_deal: a determinization consistent with every
  * count the seat sees, dice and draws included), UCB1 picks a candidate,
  * the candidate is applied, and play continues with the greedy bot to the
- * end of the seat's turn (HORIZON; longer horizons with greedy playouts
- * measured weaker, spec/bots.md). A playout scores 1 for a win, 0 for a
- * loss, else a logistic of the seat's value less the best opponent's. The
+ * end of the seat's turn (HORIZON). A playout scores 1 for a win, 0 for a
+ * loss, else a sigmoid of the change of the seat's standing (its value
+ * less a third of the best opponent's, as the value bot weighs it). The
  * candidate played most often is chosen.
+ *
+ * Measured (spec/bots.md): horizons of one or two rounds with greedy
+ * playouts and rewards not measured against the current standing made the
+ * bot weaker than the value bot alone.
  *
  * Floating point only in the search statistics; every sum is made in the
  * same order, so a given seed and playout count give the same choice.
@@ -24,21 +28,23 @@
 
 enum {
 	CANDIDATES = 8,	   /* actions searched, best by the value bot */
-	CLOSE = 300,	   /* searched: within this of the best score */
+	CLOSE = 1000,	   /* searched: within this of the best score */
 	HORIZON = 1,	   /* a playout's horizon, in turns */
 	PLAYOUT_MAX = 400, /* actions in a playout, a guard */
 };
 
-/* 1/(1+e^-x) for x in thousandths of a VP, scale 2 VP: integer-free of
- * libm, a rational approximation (monotone, 0..1). */
+/*
+ * A sigmoid of a change of standing (thousandths of a VP), scale half a
+ * VP, without libm: a rational approximation, monotone, in (0, 1).
+ */
 static double squash(int diff)
 {
-	double x = diff / 2000.0;
+	double x = diff / 500.0;
 	return 0.5 + 0.5 * x / (1.0 + (x < 0 ? -x : x));
 }
 
 /* One playout from determinized state `s` after the seat's action. */
-static double playout(const catan_board *b, catan_state *s, int seat,
+static double playout(const catan_board *b, catan_state *s, int seat, int base,
 		      catan_rng *rng)
 {
 	int end_turn = s->turn + HORIZON;
@@ -61,7 +67,8 @@ static double playout(const catan_board *b, catan_state *s, int seat,
 		int v = catan_bot_value(b, s, o, o);
 		best = v > best ? v : best;
 	}
-	return squash(catan_bot_value(b, s, seat, seat) - best);
+	/* The change of the seat's standing (as the value bot weighs it). */
+	return squash(catan_bot_value(b, s, seat, seat) - best / 3 - base);
 }
 
 /* sqrt without libm (the core links nothing): Newton from above. */
@@ -105,10 +112,6 @@ int catan_bot_mcts_choose(catan_action *out, const catan_bot_config *cfg,
 	if (n == 0)
 		return CATAN_E_NOT_YOUR_TURN;
 	n = n > CATAN_BOT_BUF ? CATAN_BOT_BUF : n;
-	if (n == 1) {
-		*out = buf[0];
-		return CATAN_OK;
-	}
 	/* The best CANDIDATES by the value bot, best first. */
 	catan_bot_score_actions(score, b, v, buf, n);
 	catan_action cand[CANDIDATES];
@@ -138,6 +141,15 @@ int catan_bot_mcts_choose(catan_action *out, const catan_bot_config *cfg,
 		return CATAN_OK;
 	}
 
+	/* The seat's standing now, from its view: what rewards are
+	 * measured against. */
+	int base = INT_MIN;
+	for (int o = 0; o < s->opt.nplayers; o++)
+		if (o != me) {
+			int vo = catan_bot_value(b, s, me, o);
+			base = vo > base ? vo : base;
+		}
+	base = catan_bot_value(b, s, me, me) - base / 3;
 	double sum[CANDIDATES] = {0};
 	uint32_t visits[CANDIDATES] = {0}, total = 0;
 	uint32_t budget = cfg->playouts ? cfg->playouts : 400;
@@ -168,7 +180,7 @@ int catan_bot_mcts_choose(catan_action *out, const catan_bot_config *cfg,
 		double r = 0;
 		if (catan_state_apply(&d.s, b, &d.s, me, &cand[arm], NULL) ==
 		    CATAN_OK)
-			r = playout(b, &d.s, me, rng);
+			r = playout(b, &d.s, me, base, rng);
 		sum[arm] += r;
 		visits[arm]++;
 		total++;
