@@ -339,11 +339,12 @@ int catan_bot_choose(catan_action *out, int kind, const catan_board *board,
 		     const catan_state *s, int actor, catan_rng *rng,
 		     unsigned flags)
 {
-	if (actor < 0 || actor >= s->opt.nplayers ||
-	    !catan_state_may_act(s, actor))
+	if (actor < 0 || actor >= s->opt.nplayers)
 		return CATAN_E_NOT_YOUR_TURN;
 	if (kind == CATAN_BOT_RANDOM) /* see random_choose() */
 		return random_choose(out, board, s, actor, rng, flags);
+	if (!catan_state_may_act(s, actor))
+		return CATAN_E_NOT_YOUR_TURN;
 	catan_bot_config cfg;
 	catan_seat_view v;
 	catan_bot_config_default(&cfg, kind);
