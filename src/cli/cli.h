@@ -14,6 +14,12 @@
  * (s may be NULL: the robber is then on its starting tile). */
 void cli_print_board(FILE *f, const catan_board *b, const catan_state *s);
 
+/*
+ * Draws the board as hexagons with the pieces of `s` (may be NULL):
+ * terrain, numbers, robber, harbours, settlements, cities and roads.
+ */
+void cli_draw_board(FILE *f, const catan_board *b, const catan_state *s);
+
 /* Prints one line per player: VP, cards, pieces, trophies. */
 void cli_print_scores(FILE *f, const catan_board *b, const catan_state *s,
 		      const catan_names *names);
@@ -57,6 +63,7 @@ int cli_step(const char *dir, int argc, char **argv);
 int cli_serve(const char *dir, int argc, char **argv);
 int cli_peer(const char *dir, int argc, char **argv);
 int cli_stats(int argc, char **argv);
+int cli_tournament(int argc, char **argv);
 
 /* The window (window.c): catan render, play, replay. */
 int cli_render(const char *dir, int argc, char **argv);

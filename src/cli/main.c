@@ -7,15 +7,19 @@
  *   catan -C DIR act --as P ...   P does an action: one commit
  *   catan -C DIR show [--json] [REV], legal --as P, log, verify, gc
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "catan/boardgen.h"
 #include "catan/bot.h"
 #include "catan/state.h"
+#include "botplay.h"
 #include "cli.h"
 #include "research.h"
 
@@ -68,6 +72,8 @@ static void usage(FILE *f)
 		"       catan bots [--players N | --names a,b,c] [--seed N]\n"
 		"                  [--board beginner|random] [--bot "
 		"greedy|random]\n"
+		"                  [--bots a,b,c,d] [--display "
+		"nosleep|sleep|step] [--delay MS]\n"
 		"                  [--phases combined|classic] [--vp N]\n"
 		"                  [--[no-]special-build] [--max-actions N] "
 		"[--quiet]\n"
@@ -78,7 +84,15 @@ static void usage(FILE *f)
 		"\n"
 		"Plays one complete game between bots and prints the board,\n"
 		"the action log (one canonical action per line, as the Git log\n"
-		"will hold them) and the final scores.\n");
+		"will hold them) and the final scores. --bots names a bot per\n"
+		"seat (random, greedy, value, mcts, mcts:N, mcts:Nms); a move\n"
+		"that does not apply is replaced by the minimum viable move.\n"
+		"--display draws the board as hexagons: nosleep at the end,\n"
+		"sleep after every turn (--delay MS, default 1000), step after\n"
+		"every action, waiting for Enter (s: the full state, q: quit).\n"
+		"\n"
+		"       catan tournament --bots a,b,... [--games N] [--players N]\n"
+		"                        [--jobs J] [--seed S] [--json|--csv]\n");
 }
 
 
@@ -110,6 +124,68 @@ static void print_outcome(const catan_action *a, const catan_outcome *oc,
 		printf("   # drew %s", catan_dev_name(oc->drawn));
 }
 
+enum { DISPLAY_NONE, DISPLAY_NOSLEEP, DISPLAY_SLEEP, DISPLAY_STEP };
+
+/* Everything, hidden cards included: what "s" shows in step mode. */
+static void print_full_state(const catan_board *b, const catan_state *s,
+			     const catan_names *names)
+{
+	char tile[32];
+	catan_tile_format(tile, sizeof tile, b, s->robber);
+	printf("turn %u, phase %s, %s to act, robber on %s, dice %d+%d\n",
+	       (unsigned)s->turn, phase_words(s),
+	       names->name[catan_state_next_actor(s) == CATAN_NONE
+				? s->active
+				: catan_state_next_actor(s)],
+	       tile, s->dice[0], s->dice[1]);
+	printf("  bank:");
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		printf(" %s %d", catan_res_name(r), s->bank[r]);
+	printf("\n  deck:");
+	for (int d = 0; d < CATAN_DEV_COUNT; d++)
+		printf(" %s %d", catan_dev_name(d), s->deck[d]);
+	printf("\n");
+	for (int p = 0; p < s->opt.nplayers; p++) {
+		const catan_player *pl = &s->players[p];
+		printf("  %-8s %2d VP  hand:", names->name[p],
+		       catan_state_vp(s, p));
+		for (int r = 0; r < CATAN_RES_COUNT; r++)
+			printf(" %s %d", catan_res_name(r), pl->hand[r]);
+		printf("  devs:");
+		for (int d = 0; d < CATAN_DEV_COUNT; d++)
+			if (pl->devs[d])
+				printf(" %s %d", catan_dev_name(d), pl->devs[d]);
+		printf("  knights %d, road %d%s%s\n", pl->knights,
+		       pl->road_length,
+		       s->longest_road == p ? ", longest road" : "",
+		       s->largest_army == p ? ", largest army" : "");
+	}
+}
+
+/*
+ * Step mode: waits for a line on stdin. Enter goes on, "s" prints the
+ * full state and asks again, "q" (or the end of input) stops. Returns 1
+ * to stop.
+ */
+static int step_prompt(const catan_board *b, const catan_state *s,
+		       const catan_names *names)
+{
+	char line[64];
+	for (;;) {
+		printf("[Enter] next, s state, q quit > ");
+		fflush(stdout);
+		if (!fgets(line, sizeof line, stdin))
+			return 1;
+		if (line[0] == 'q')
+			return 1;
+		if (line[0] == 's') {
+			print_full_state(b, s, names);
+			continue;
+		}
+		return 0;
+	}
+}
+
 static int cmd_bots(int argc, char **argv)
 {
 	catan_options opt;
@@ -117,6 +193,9 @@ static int cmd_bots(int argc, char **argv)
 	catan_board board;
 	uint64_t seed = 1, max_actions = 100000, v;
 	int bot = CATAN_BOT_GREEDY, special = -1; /* -1: by player count */
+	const char *bots_list = NULL;
+	int display = DISPLAY_NONE;
+	uint64_t delay_ms = 1000;
 	bool random_board = false, beginner_asked = false, quiet = false,
 	     names_set = false;
 
@@ -174,6 +253,30 @@ static int cmd_bots(int argc, char **argv)
 					val ? val : "");
 				return 2;
 			}
+		} else if (!strcmp(a, "--bots")) {
+			if (!val) {
+				fprintf(stderr, "catan bots: --bots wants a list "
+						"of bots\n");
+				return 2;
+			}
+			bots_list = val;
+		} else if (!strcmp(a, "--display")) {
+			if (val && !strcmp(val, "nosleep"))
+				display = DISPLAY_NOSLEEP;
+			else if (val && !strcmp(val, "sleep"))
+				display = DISPLAY_SLEEP;
+			else if (val && !strcmp(val, "step"))
+				display = DISPLAY_STEP;
+			else {
+				fprintf(stderr,
+					"catan bots: --display is nosleep, "
+					"sleep or step, got \"%s\"\n",
+					val ? val : "");
+				return 2;
+			}
+		} else if (!strcmp(a, "--delay")) {
+			if (cli_parse_u64(a, val, 0, 60000, &delay_ms))
+				return 2;
 		} else if (!strcmp(a, "--phases")) {
 			if (val && !strcmp(val, "classic"))
 				opt.phases = CATAN_PHASES_CLASSIC;
@@ -238,13 +341,50 @@ static int cmd_bots(int argc, char **argv)
 	}
 	catan_rng bots;
 	catan_rng_seed(&bots, seed ^ 0xb075ull);
+	bp_entrant seat[CATAN_MAX_PLAYERS];
+	for (int p = 0; p < opt.nplayers; p++)
+		bp_entrant_parse(&seat[p], catan_bot_kind_name(bot),
+				 strlen(catan_bot_kind_name(bot)), NULL, 0);
+	if (bots_list) {
+		int k = 0;
+		char why[160];
+		for (const char *q = bots_list; *q; k++) {
+			size_t n = strcspn(q, ",");
+			if (k == opt.nplayers) {
+				fprintf(stderr, "catan bots: more bots than "
+						"the %d players\n",
+					opt.nplayers);
+				return 2;
+			}
+			if (bp_entrant_parse(&seat[k], q, n, why, sizeof why)) {
+				fprintf(stderr, "catan bots: %s\n", why);
+				return 2;
+			}
+			q += n + (q[n] == ',');
+		}
+		if (k == 1) /* one bot for every seat */
+			for (int p = 1; p < opt.nplayers; p++)
+				seat[p] = seat[0];
+		else if (k != opt.nplayers) {
+			fprintf(stderr, "catan bots: %d bots for %d players "
+					"(give one, or one a seat)\n",
+				k, opt.nplayers);
+			return 2;
+		}
+	}
 	if (!quiet) {
 		printf("Board (%s, seed %" PRIu64 "%s):\n",
 		       ext ? "random 5-6" : random_board ? "random" : "beginner",
 		       seed,
 		       opt.special_build ? ", special building phase" : "");
-		cli_print_board(stdout, &board, &s);
-		printf("\nAction log (turn, player, action):\n");
+		if (display == DISPLAY_NONE)
+			cli_print_board(stdout, &board, &s);
+		else
+			cli_draw_board(stdout, &board, &s);
+		printf("\nSeats:");
+		for (int p = 0; p < opt.nplayers; p++)
+			printf(" %s=%s", names.name[p], seat[p].name);
+		printf("\n\nAction log (turn, player, action):\n");
 	}
 	uint64_t actions = 0;
 	while (s.phase != CATAN_PHASE_OVER && actions < max_actions) {
@@ -252,7 +392,13 @@ static int cmd_bots(int argc, char **argv)
 		unsigned turn = s.turn;
 		catan_action a;
 		catan_outcome oc;
-		rc = catan_bot_choose(&a, bot, &board, &s, who, &bots, 0);
+		bool fouled = false;
+		if (bots_list)
+			rc = bp_choose(&a, &seat[who], &board, &s, who, &bots,
+				       &fouled);
+		else
+			rc = catan_bot_choose(&a, bot, &board, &s, who, &bots,
+					      0);
 		if (rc == CATAN_OK)
 			rc = catan_state_apply(&s, &board, &s, who, &a, &oc);
 		if (rc) {
@@ -274,8 +420,30 @@ static int cmd_bots(int argc, char **argv)
 			printf("%4u %-7s %s", (unsigned)turn, names.name[who],
 			       text);
 			print_outcome(&a, &oc, &s, &names);
+			if (fouled)
+				printf("   # minimum viable move: %s's choice "
+				       "did not apply",
+				       seat[who].name);
 			putchar('\n');
 		}
+		if (display == DISPLAY_NONE || display == DISPLAY_NOSLEEP ||
+		    quiet)
+			continue;
+		bool turn_over = s.turn != turn || s.phase == CATAN_PHASE_OVER;
+		if (turn_over) {
+			printf("\n");
+			cli_draw_board(stdout, &board, &s);
+			cli_print_scores(stdout, &board, &s, &names);
+			printf("\n");
+		}
+		fflush(stdout);
+		if (display == DISPLAY_SLEEP && turn_over) {
+			struct timespec ts = {(time_t)(delay_ms / 1000),
+					      (long)(delay_ms % 1000) * 1000000};
+			nanosleep(&ts, NULL);
+		}
+		if (display == DISPLAY_STEP && step_prompt(&board, &s, &names))
+			return 0; /* q: stopped by the viewer */
 	}
 	if (s.phase != CATAN_PHASE_OVER) {
 		fprintf(stderr, "catan: no winner after %" PRIu64 " actions\n",
@@ -287,7 +455,10 @@ static int cmd_bots(int argc, char **argv)
 	       actions);
 	if (!quiet) {
 		printf("\nFinal board:\n");
-		cli_print_board(stdout, &board, &s);
+		if (display == DISPLAY_NONE)
+			cli_print_board(stdout, &board, &s);
+		else
+			cli_draw_board(stdout, &board, &s);
 		printf("\nScores:\n");
 		cli_print_scores(stdout, &board, &s, &names);
 	}
@@ -311,6 +482,8 @@ int main(int argc, char **argv)
 	argv += 2;
 	if (!strcmp(cmd, "bots"))
 		return cmd_bots(argc, argv);
+	if (!strcmp(cmd, "tournament"))
+		return cli_tournament(argc, argv);
 	if (!strcmp(cmd, "new"))
 		return cli_new(argc, argv);
 	if (!strcmp(cmd, "act"))

@@ -59,7 +59,8 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The bot kinds of catan/bot.h by name, in catan_bot_kind order. */
-static const char *const bot_names[CATAN_BOT_COUNT] = {"random", "greedy"};
+static const char *const bot_names[CATAN_BOT_COUNT] = {"random", "greedy",
+						       "value", "mcts"};
 
 enum { BOARD_BEGINNER, BOARD_RANDOM, BOARD_BALANCED };
 static const char *const board_names[] = {"beginner", "random", "balanced"};
@@ -408,7 +409,9 @@ static void usage(FILE *f)
 		"  --seed S         game g has seed S+g (default 1)\n"
 		"  --bots K,K,...   a bot kind per seat, or one for every seat:\n"
 		"                   random (uniform over the legal actions, the\n"
-		"                   thesis's) or greedy (default random)\n"
+		"                   thesis's), greedy, value or mcts "
+		"(spec/bots.md;\n"
+		"                   default random)\n"
 		"  --vp N           victory points to win, 3 to 20 (default 10)\n"
 		"  --board B        beginner, random or balanced (default beginner;\n"
 		"                   5-6 players: random or balanced 5-6 board)\n"

@@ -1,17 +1,50 @@
 /*
- * bot.c - the random bot (research baseline) and a greedy bot (a table
- * opponent for humans). Both choose among catan_legal_actions(), so they
- * can never make an illegal move.
+ * bot.c - the random bot (research baseline), the greedy bot (a table
+ * opponent for humans), bot names and configs, and the entry points that
+ * hand each bot the view of its seat. The value and search bots are in
+ * botvalue.c and mcts.c. Every bot chooses among catan_legal_actions() of
+ * its view, so it can never make an illegal move.
  */
 #include "catan/bot.h"
 
 #include <string.h>
 
+#include "bot_internal.h"
 #include "rules_internal.h"
 
+static const char *const kind_names[CATAN_BOT_COUNT] = {"random", "greedy",
+							"value", "mcts"};
+
+const char *catan_bot_kind_name(int kind)
+{
+	return kind >= 0 && kind < CATAN_BOT_COUNT ? kind_names[kind] : "?";
+}
+
+int catan_bot_kind_parse(const char *name, size_t n)
+{
+	/* By hand: the core calls no libc beyond mem*. */
+	for (int k = 0; k < CATAN_BOT_COUNT; k++) {
+		const char *w = kind_names[k];
+		size_t i = 0;
+		while (i < n && w[i] && w[i] == name[i])
+			i++;
+		if (i == n && !w[i])
+			return k;
+	}
+	return -1;
+}
+
+void catan_bot_config_default(catan_bot_config *out, int kind)
+{
+	memset(out, 0, sizeof *out);
+	out->kind = kind;
+	out->playouts = 400;
+	out->trade = true;
+}
+
 /* Discard `owed` uniformly random cards, one at a time. */
-static void random_discard(catan_action *out, const catan_player *pl,
-			   int owed, catan_rng *rng)
+static void random_discard(catan_action *out, const catan_player *pl, int owed,
+			   catan_rng *rng)
 {
 	uint8_t hand[CATAN_RES_COUNT];
 	int left = pl->ncards;
@@ -51,8 +84,10 @@ static int robber_score(const catan_board *b, const catan_state *s, int p,
 					     &s->players[o].settlements) +
 			2 * catan_vset_count_and(&b->tile_vmask[t],
 						 &s->players[o].cities);
-		score += (o == p ? -3 : 1) * k * pips *
-			 (1 + catan_state_vp(s, o));
+		/* Others' victory-point cards are hidden: public VP. */
+		int vp =
+		    o == p ? catan_state_vp(s, o) : s->players[o].public_vp;
+		score += (o == p ? -3 : 1) * k * pips * (1 + vp);
 	}
 	if (a->player != CATAN_NONE && s->players[a->player].ncards)
 		score += 2 + s->players[a->player].ncards;
@@ -90,8 +125,8 @@ static int greedy_score(const catan_board *b, const catan_state *s, int p,
 			score += 5;
 		/* Road toward the freer neighbour. */
 		int far = b->edge_vertices[a->edge][0] == v
-				  ? b->edge_vertices[a->edge][1]
-				  : b->edge_vertices[a->edge][0];
+			      ? b->edge_vertices[a->edge][1]
+			      : b->edge_vertices[a->edge][0];
 		score += vertex_pips(b, far) / 2;
 		return score;
 	}
@@ -124,7 +159,7 @@ static int greedy_score(const catan_board *b, const catan_state *s, int p,
 		/* Save bricks and lumber for a settlement when one fits. */
 		if (pl->settlements_left &&
 		    catan_vset_count(&pl->reach) >
-			    catan_vset_count_and(&pl->reach, &s->blocked))
+			catan_vset_count_and(&pl->reach, &s->blocked))
 			score -= 150;
 		return score;
 	}
@@ -133,14 +168,14 @@ static int greedy_score(const catan_board *b, const catan_state *s, int p,
 	case CATAN_ACT_PLAY_ROAD_BUILDING:
 		return 400 + a->edge2 % 7;
 	case CATAN_ACT_PLAY_YEAR_OF_PLENTY:
-		return 500 - 10 * (pl->hand[a->res] +
-				   (a->res2 != CATAN_NONE ? pl->hand[a->res2]
-							  : 0));
+		return 500 -
+		       10 * (pl->hand[a->res] +
+			     (a->res2 != CATAN_NONE ? pl->hand[a->res2] : 0));
 	case CATAN_ACT_PLAY_MONOPOLY: {
-		int k = 0;
-		for (int o = 0; o < s->opt.nplayers; o++)
-			if (o != p)
-				k += s->players[o].hand[a->res];
+		/* What the others hold in all is public: total - bank - own. */
+		uint8_t unseen[CATAN_RES_COUNT];
+		catan_seat_view_unseen(unseen, s, p);
+		int k = unseen[a->res];
 		return k >= 3 ? 450 + 10 * k : -5;
 	}
 	case CATAN_ACT_TRADE_BANK: {
@@ -149,7 +184,7 @@ static int greedy_score(const catan_board *b, const catan_state *s, int p,
 		h[a->res] -= a->count;
 		h[a->res2]++;
 		static const uint8_t *const goals[3] = {
-			catan_cost_city, catan_cost_settlement, catan_cost_dev};
+		    catan_cost_city, catan_cost_settlement, catan_cost_dev};
 		for (int g = 0; g < 3; g++)
 			if (covers(h, goals[g]) && !covers(pl->hand, goals[g]))
 				return 600 - 100 * g - a->count;
@@ -169,9 +204,16 @@ static int greedy_score(const catan_board *b, const catan_state *s, int p,
 	}
 }
 
-int catan_bot_choose(catan_action *out, int kind, const catan_board *board,
-		     const catan_state *s, int actor, catan_rng *rng,
-		     unsigned flags)
+/*
+ * The random bot's choice on state `s` for `actor`. It reads the legal
+ * actions and the actor's own hand only, which no hidden card changes
+ * (test_seatview checks it chooses alike on the full state and on any
+ * dealing of the hidden cards), so catan_bot_choose() runs it on the
+ * full state and spares the benchmarks the view.
+ */
+static int random_choose(catan_action *out, const catan_board *board,
+			 const catan_state *s, int actor, catan_rng *rng,
+			 unsigned flags)
 {
 	catan_action buf[CATAN_BOT_BUF];
 	/*
@@ -179,13 +221,25 @@ int catan_bot_choose(catan_action *out, int kind, const catan_board *board,
 	 * RandomPlayer does, instead of drawing one of the (possibly
 	 * thousands of) discard actions.
 	 */
-	if (kind == CATAN_BOT_RANDOM && s->phase == CATAN_PHASE_DISCARD &&
-	    s->discard[actor]) {
+	if (s->phase == CATAN_PHASE_DISCARD && s->discard[actor]) {
 		random_discard(out, &s->players[actor], s->discard[actor], rng);
 		return CATAN_OK;
 	}
-	if (kind == CATAN_BOT_GREEDY)
-		flags |= CATAN_LEGAL_NO_OFFERS;
+	int n = catan_legal_actions(buf, CATAN_BOT_BUF, board, s, actor, flags);
+	if (n == 0)
+		return CATAN_E_NOT_YOUR_TURN;
+	if (n > CATAN_BOT_BUF)
+		n = CATAN_BOT_BUF; /* cannot happen outside discards */
+	*out = buf[catan_rng_below(rng, (uint32_t)n)];
+	return CATAN_OK;
+}
+
+int catan_bot_greedy(catan_action *out, const catan_board *board,
+		     const catan_state *s, int actor, catan_rng *rng,
+		     unsigned flags)
+{
+	catan_action buf[CATAN_BOT_BUF];
+	flags |= CATAN_LEGAL_NO_OFFERS;
 	int n = catan_legal_actions(buf, CATAN_BOT_BUF, board, s, actor, flags);
 	if (n == 0)
 		return CATAN_E_NOT_YOUR_TURN;
@@ -196,10 +250,6 @@ int catan_bot_choose(catan_action *out, int kind, const catan_board *board,
 			return CATAN_OK;
 		}
 		n = CATAN_BOT_BUF; /* cannot happen outside discards */
-	}
-	if (kind != CATAN_BOT_GREEDY) {
-		*out = buf[catan_rng_below(rng, (uint32_t)n)];
-		return CATAN_OK;
 	}
 	int best = 0, best_score = 0, ties = 0;
 	for (int i = 0; i < n; i++) {
@@ -215,4 +265,92 @@ int catan_bot_choose(catan_action *out, int kind, const catan_board *board,
 	}
 	*out = buf[best];
 	return CATAN_OK;
+}
+
+int catan_bot_choose_view(catan_action *out, const catan_bot_config *cfg,
+			  const catan_board *board, const catan_seat_view *v,
+			  catan_rng *rng, unsigned flags)
+{
+	const catan_state *s = &v->s;
+	int actor = v->seat;
+	if (!catan_state_may_act(s, actor))
+		return CATAN_E_NOT_YOUR_TURN;
+	if (s->opt.dice == CATAN_DICE_MANUAL) {
+		/*
+		 * Manual dice: the legal actions state the card drawn and the
+		 * card stolen, which the view cannot know. Choose as in
+		 * seeded mode; catan_bot_resolve_manual() states them.
+		 */
+		catan_seat_view m = *v;
+		m.s.opt.dice = CATAN_DICE_SEEDED;
+		return catan_bot_choose_view(out, cfg, board, &m, rng, flags);
+	}
+	switch (cfg->kind) {
+	case CATAN_BOT_RANDOM:
+		return random_choose(out, board, s, actor, rng, flags);
+	case CATAN_BOT_VALUE:
+		return catan_bot_value_choose(out, cfg, board, v, rng, flags);
+	case CATAN_BOT_MCTS:
+		return catan_bot_mcts_choose(out, cfg, board, v, rng, flags);
+	default:
+		return catan_bot_greedy(out, board, s, actor, rng, flags);
+	}
+}
+
+/* A card drawn from counts[0..n-1] with weights, or CATAN_NONE. */
+static int draw_weighted(const uint8_t *counts, int n, catan_rng *rng)
+{
+	int total = 0;
+	for (int i = 0; i < n; i++)
+		total += counts[i];
+	if (!total)
+		return CATAN_NONE;
+	int k = (int)catan_rng_below(rng, (uint32_t)total);
+	for (int i = 0; i < n; i++) {
+		if (k < counts[i])
+			return i;
+		k -= counts[i];
+	}
+	return CATAN_NONE;
+}
+
+void catan_bot_resolve_manual(catan_action *a, const catan_state *s,
+			      catan_rng *rng)
+{
+	if (s->opt.dice != CATAN_DICE_MANUAL)
+		return;
+	if (a->kind == CATAN_ACT_ROLL && !a->dice[0]) {
+		a->dice[0] = (uint8_t)(1 + catan_rng_below(rng, 6));
+		a->dice[1] = (uint8_t)(1 + catan_rng_below(rng, 6));
+	}
+	if (a->kind == CATAN_ACT_BUY_DEV && a->dev == CATAN_NONE) {
+		int d = draw_weighted(s->deck, CATAN_DEV_COUNT, rng);
+		a->dev = (uint8_t)d;
+	}
+	if ((a->kind == CATAN_ACT_ROBBER || a->kind == CATAN_ACT_PLAY_KNIGHT) &&
+	    a->res == CATAN_NONE && a->player < s->opt.nplayers) {
+		int r = draw_weighted(s->players[a->player].hand,
+				      CATAN_RES_COUNT, rng);
+		a->res = (uint8_t)r; /* NONE when the victim has no card */
+	}
+}
+
+int catan_bot_choose(catan_action *out, int kind, const catan_board *board,
+		     const catan_state *s, int actor, catan_rng *rng,
+		     unsigned flags)
+{
+	if (actor < 0 || actor >= s->opt.nplayers)
+		return CATAN_E_NOT_YOUR_TURN;
+	if (kind == CATAN_BOT_RANDOM) /* see random_choose() */
+		return random_choose(out, board, s, actor, rng, flags);
+	if (!catan_state_may_act(s, actor))
+		return CATAN_E_NOT_YOUR_TURN;
+	catan_bot_config cfg;
+	catan_seat_view v;
+	catan_bot_config_default(&cfg, kind);
+	catan_seat_view_make(&v, s, actor);
+	int rc = catan_bot_choose_view(out, &cfg, board, &v, rng, flags);
+	if (rc == CATAN_OK)
+		catan_bot_resolve_manual(out, s, rng);
+	return rc;
 }

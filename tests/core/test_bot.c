@@ -275,7 +275,8 @@ static void test_bot__discard_beyond_buffer(void **state)
 	int n = catan_legal_actions(NULL, 0, b, &s, RED, 0);
 	print_message("%d ways to discard 25 of 50\n", n);
 	assert_true(n > CATAN_BOT_BUF);
-	for (int k = 0; k < CATAN_BOT_COUNT; k++)
+	/* The random fallback of the random and the greedy bot. */
+	for (int k = CATAN_BOT_RANDOM; k <= CATAN_BOT_GREEDY; k++)
 		for (uint64_t seed = 0; seed < 200; seed++) {
 			catan_rng_seed(&rng, seed);
 			assert_int_equal(
@@ -318,6 +319,113 @@ static void test_bot__discard_beyond_buffer(void **state)
 	assert_int_equal(s.phase, CATAN_PHASE_ROBBER);
 }
 
+/*
+ * The value and search bots (mixed with the others, every phase style
+ * and dice mode) only choose actions that apply, never break an
+ * invariant, finish their games, and trade: their offers apply, and some
+ * are accepted and some countered.
+ */
+static void test_bot__value_and_mcts_legal_and_trading(void **state)
+{
+	catan_board *b = &g_board;
+	long offers = 0, accepted = 0, countered = 0, games = 0;
+
+	(void)state;
+	for (uint64_t seed = 0; seed < 12; seed++) {
+		catan_options opt;
+		catan_state s;
+		catan_rng rng;
+		int kinds[4] = {CATAN_BOT_VALUE, CATAN_BOT_MCTS,
+				CATAN_BOT_VALUE, (int)(seed % 2)};
+		catan_board_random(b, seed);
+		options(&opt, 3 + (int)(seed % 2), (int)(seed / 2 % 2),
+			seed % 3 == 2 ? CATAN_DICE_MANUAL : CATAN_DICE_SEEDED,
+			seed);
+		assert_int_equal(catan_state_init(&s, b, &opt), CATAN_OK);
+		catan_rng_seed(&rng, seed);
+		for (int k = 0; k < 20000 && s.phase != CATAN_PHASE_OVER; k++) {
+			int who = catan_state_next_actor(&s);
+			catan_action a;
+			assert_int_equal(catan_bot_choose(&a, kinds[who], b, &s,
+							  who, &rng, 0),
+					 CATAN_OK);
+			int rc = catan_state_apply(&s, b, &s, who, &a, NULL);
+			if (rc != CATAN_OK) {
+				char t[128];
+				catan_action_format(t, sizeof t, b, NULL, &a);
+				fail_msg("%s bot chose \"%s\": %s",
+					 catan_bot_kind_name(kinds[who]), t,
+					 catan_error_str(rc));
+			}
+			th_check(b, &s);
+			if (a.kind == CATAN_ACT_TRADE_OFFER) {
+				offers++;
+				countered +=
+				    s.offers > 1 && s.offer_to == s.active;
+			}
+			accepted += a.kind == CATAN_ACT_TRADE_ACCEPT;
+		}
+		assert_int_equal(s.phase, CATAN_PHASE_OVER);
+		games++;
+	}
+	print_message(
+	    "%ld games: %ld offers, %ld accepted, %ld counter-offers\n", games,
+	    offers, accepted, countered);
+	assert_true(offers > 0);
+	assert_true(accepted > 0);
+	assert_true(countered > 0);
+}
+
+/*
+ * catan_bot_trade_value and the answers: blue holds grain 1, ore 4 and a
+ * settlement; one grain for one ore makes a city, so it gains, and the
+ * value bot accepts that offer; losing its only grain for lumber does not
+ * gain, and it does not accept.
+ */
+static void test_bot__trade_value_and_answers(void **state)
+{
+	catan_board *b = &g_board;
+	catan_state s;
+	catan_rng rng;
+	catan_action a;
+	uint8_t grain[CATAN_RES_COUNT] = {0, 0, 0, 1, 0};
+	uint8_t ore[CATAN_RES_COUNT] = {0, 0, 0, 0, 1};
+	uint8_t lumber[CATAN_RES_COUNT] = {1, 0, 0, 0, 0};
+
+	(void)state;
+	th_new_game(b, &s, 4);
+	th_play_setup(b, &s);
+	th_roll(b, &s, 2, 3);
+	for (int p = RED; p <= ORANGE; p++)
+		th_clear_hand(&s, p);
+	th_give(&s, BLUE, 0, 0, 0, 1, 4);
+	th_give(&s, RED, 2, 0, 0, 2, 0);
+	/* Blue gives ore, gets grain: a city. */
+	assert_true(catan_bot_trade_value(b, &s, BLUE, BLUE, ore, grain) > 0);
+	/* Blue gives its grain for lumber: further from anything. */
+	assert_true(catan_bot_trade_value(b, &s, BLUE, BLUE, grain, lumber) <
+		    0);
+	/* Seen from red, blue's side is an estimate, but a number. */
+	(void)catan_bot_trade_value(b, &s, RED, BLUE, ore, grain);
+
+	catan_state t = s;
+	th_do(b, &t, RED, "trade offer blue give grain:1 get ore:1");
+	catan_rng_seed(&rng, 3);
+	assert_int_equal(
+	    catan_bot_choose(&a, CATAN_BOT_VALUE, b, &t, BLUE, &rng, 0),
+	    CATAN_OK);
+	assert_int_equal(a.kind, CATAN_ACT_TRADE_ACCEPT);
+
+	t = s;
+	th_do(b, &t, RED, "trade offer blue give lumber:1 get grain:1");
+	assert_int_equal(
+	    catan_bot_choose(&a, CATAN_BOT_VALUE, b, &t, BLUE, &rng, 0),
+	    CATAN_OK);
+	assert_true(a.kind != CATAN_ACT_TRADE_ACCEPT);
+	assert_int_equal(catan_state_apply(&t, b, &t, BLUE, &a, NULL),
+			 CATAN_OK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +433,8 @@ int main(void)
 	    cmocka_unit_test(test_bot__choices_are_legal),
 	    cmocka_unit_test(test_bot__same_seed_same_game),
 	    cmocka_unit_test(test_bot__greedy_finishes_quickly),
+	    cmocka_unit_test(test_bot__value_and_mcts_legal_and_trading),
+	    cmocka_unit_test(test_bot__trade_value_and_answers),
 	    cmocka_unit_test(test_bot__random_always_finishes),
 	    cmocka_unit_test(test_bot__discard_beyond_buffer),
 	};
