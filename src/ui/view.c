@@ -508,13 +508,19 @@ unsigned catan_view_buttons(const catan_view *v, const catan_board *b,
 			m |= 1u << CATAN_BTN_ROADS;
 			break;
 		}
+	/* Year of plenty: two cards (any pair), or one when the bank holds
+	 * only one; res2 CATAN_NONE is the one-card form. */
 	catan_action_init(&a, CATAN_ACT_PLAY_YEAR_OF_PLENTY);
 	for (int r = 0; r < CATAN_RES_COUNT && !(m >> CATAN_BTN_PLENTY & 1);
-	     r++) {
-		a.res = (uint8_t)r;
-		if (try_act(b, s, actor, &a, NULL, 0) == 0)
-			m |= 1u << CATAN_BTN_PLENTY;
-	}
+	     r++)
+		for (int r2 = r; r2 <= CATAN_RES_COUNT; r2++) {
+			a.res = (uint8_t)r;
+			a.res2 = (uint8_t)(r2 == CATAN_RES_COUNT ? CATAN_NONE : r2);
+			if (try_act(b, s, actor, &a, NULL, 0) == 0) {
+				m |= 1u << CATAN_BTN_PLENTY;
+				break;
+			}
+		}
 	catan_action_init(&a, CATAN_ACT_PLAY_MONOPOLY);
 	a.res = 0;
 	if (try_act(b, s, actor, &a, NULL, 0) == 0)

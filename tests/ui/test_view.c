@@ -494,6 +494,43 @@ static void test_view__dialogs_build_legal_actions(void **state)
 	assert_int_equal(a.kind, CATAN_ACT_TRADE_ACCEPT);
 }
 
+/* Year of plenty: the button is on while the bank holds two cards (the
+ * two-card form is the only legal one then), and the dialog takes two. */
+static void test_view__year_of_plenty_two_cards(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	th_new_game(&b, &s, 2);
+	th_play_setup(&b, &s);
+	th_roll(&b, &s, 2, 3);
+	int p = s.active;
+	th_give_dev(&s, p, CATAN_DEV_YEAR_OF_PLENTY);
+	catan_view v;
+	catan_view_init(&v, &b, p, 1024, 640);
+	catan_action a;
+	char why[128];
+	int x, y;
+	assert_true(catan_view_buttons(&v, &b, &s) >> CATAN_BTN_PLENTY & 1u);
+	click_center(&v.button[CATAN_BTN_PLENTY], &x, &y);
+	assert_int_equal(catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why),
+			 CATAN_VIEW_CHANGED);
+	assert_int_equal(v.dialog, CATAN_DLG_PLENTY);
+	click_center(&v.control[CATAN_DLG_GET_PLUS + CATAN_GRAIN], &x, &y);
+	catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why);
+	/* One card while the bank holds more is refused, with the reason. */
+	assert_int_equal(catan_view_key(&a, &v, &b, &s, '\r', why, sizeof why),
+			 CATAN_VIEW_NOTHING);
+	assert_string_equal(why, catan_error_str(CATAN_E_TOO_FEW));
+	click_center(&v.control[CATAN_DLG_GET_PLUS + CATAN_ORE], &x, &y);
+	catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why);
+	click_center(&v.control[CATAN_DLG_OK], &x, &y);
+	assert_int_equal(catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why),
+			 CATAN_VIEW_ACT);
+	catan_action want = th_action(&b, "play year-of-plenty grain ore");
+	assert_memory_equal(&a, &want, sizeof a);
+}
+
 /* Road building: two sides, each legal, make one card play. */
 static void test_view__road_building_two_clicks(void **state)
 {
@@ -554,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_view__buttons_and_keys),
 		cmocka_unit_test(test_view__dialogs_build_legal_actions),
 		cmocka_unit_test(test_view__road_building_two_clicks),
+		cmocka_unit_test(test_view__year_of_plenty_two_cards),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
