@@ -35,6 +35,9 @@ typedef struct catan_ui_options {
 } catan_ui_options;
 
 int catan_ui_render(const catan_ui_options *o, catan_err *err);
+/* Is there a display for a window? 0, or -1 with one sentence saying what
+ * to do (no DISPLAY, no WAYLAND_DISPLAY and no SDL_VIDEODRIVER). */
+int catan_ui_display_check(catan_err *err);
 int catan_ui_play(const catan_ui_options *o, catan_err *err);
 int catan_ui_replay(const catan_ui_options *o, catan_err *err);
 

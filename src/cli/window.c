@@ -298,6 +298,11 @@ int cli_play(const char *dir, int argc, char **argv)
 		    sizeof new_args))
 		return 2;
 	static char mydir[1100];
+	catan_err derr;
+	if (catan_ui_display_check(&derr)) {
+		fprintf(stderr, "catan play: %s\n", derr.msg);
+		return 1;
+	}
 	if (newgame) {
 		int rc = new_local_game(o.dir, new_args, &o, mydir, sizeof mydir);
 		if (rc)

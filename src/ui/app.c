@@ -490,16 +490,55 @@ typedef struct window {
 	catan_view v;
 } window;
 
+/*
+ * Is there a display to open a window on? Without DISPLAY and
+ * WAYLAND_DISPLAY (and no SDL_VIDEODRIVER chosen by hand) SDL falls back
+ * to drivers that show nothing, and the window would run unseen until
+ * killed: say so at once instead. -1 with the sentence in err.
+ */
+int catan_ui_display_check(catan_err *err)
+{
+	const char *drv = getenv("SDL_VIDEODRIVER");
+	if (drv && *drv)
+		return 0;
+	const char *x = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+	if ((x && *x) || (wl && *wl))
+		return 0;
+	return fail(err,
+		    "no display: neither DISPLAY nor WAYLAND_DISPLAY is set "
+		    "(run it on a desktop, under xvfb-run, or with "
+		    "SDL_VIDEODRIVER=offscreen; `catan render` draws a PNG "
+		    "without one)%s",
+		    NULL);
+}
+
 static int window_open(window *w, const catan_game *g, int actor,
 		       const catan_ui_options *o, const char *title,
 		       catan_err *err)
 {
 	char why[256];
 	memset(w, 0, sizeof *w);
+	if (catan_ui_display_check(err))
+		return -1;
 	if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER))
 		return fail(err, "cannot start SDL video (is there a display? "
 				 "try SDL_VIDEODRIVER=offscreen or xvfb-run): %s",
 			    SDL_GetError());
+	/* A display that cannot be reached makes SDL fall back to a driver
+	 * that shows nothing: refuse that unless it was asked for. */
+	const char *drv = SDL_GetCurrentVideoDriver(), *want = getenv("SDL_VIDEODRIVER");
+	if (drv && !(want && *want) &&
+	    (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy") ||
+	     !strcmp(drv, "evdev") || !strcmp(drv, "KMSDRM"))) {
+		const char *x = getenv("DISPLAY");
+		snprintf(err->msg, sizeof err->msg,
+			 "cannot reach the display%s%s (SDL fell back to its "
+			 "\"%s\" driver, which shows nothing); check that the X "
+			 "server runs, or use xvfb-run",
+			 x && *x ? " DISPLAY=" : "", x && *x ? x : "", drv);
+		SDL_Quit();
+		return -1;
+	}
 	int ww = o->w > 0 ? o->w : 1280, wh = o->h > 0 ? o->h : 800;
 	w->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED,
 				  SDL_WINDOWPOS_CENTERED, ww, wh,
@@ -595,6 +634,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 	memset(&a, 0, sizeof a);
 	a.o = o;
 	catan_store *st = NULL;
+	if (catan_ui_display_check(err))
+		return -1;
 	if (catan_store_open(&st, o->dir, err))
 		return -1;
 	a.g = *catan_store_game(st);
@@ -827,6 +868,8 @@ static void changed_spots(ui_frame *fr, const catan_board *b,
 int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 {
 	catan_store *st = NULL;
+	if (catan_ui_display_check(err))
+		return -1;
 	if (catan_store_open_ext(&st, o->dir, true, err))
 		return -1;
 	catan_game g = *catan_store_game(st);
