@@ -31,6 +31,8 @@ typedef struct catan_ui_options {
 	const char *bots;   /* play: players the window's own bot plays */
 	const char *script; /* play: scripted input, one command a line */
 	double interval;    /* play: seconds between background syncs */
+	double pace;	    /* play: seconds each move of another player
+			       (or a bot) is shown before the next; 0 = none */
 	int frames;	    /* render: draw this many frames, print timing */
 } catan_ui_options;
 

@@ -23,6 +23,7 @@ static int ui_args(catan_ui_options *o, const char *cmd, const char *dir,
 	memset(o, 0, sizeof *o);
 	o->dir = dir;
 	o->interval = 0.5;
+	o->pace = 0.6;
 	size_t used = 0;
 	if (new_args)
 		new_args[0] = 0;
@@ -56,6 +57,17 @@ static int ui_args(catan_ui_options *o, const char *cmd, const char *dir,
 			if (!(o->interval >= 0.05 && o->interval <= 600)) {
 				fprintf(stderr, "catan %s: --interval is seconds "
 						"between 0.05 and 600\n", cmd);
+				return 2;
+			}
+			i++;
+		} else if (!strcmp(a, "--pace") && v) {
+			char *end;
+			o->pace = strtod(v, &end);
+			if (*end || !(o->pace >= 0 && o->pace <= 10)) {
+				fprintf(stderr, "catan %s: --pace is seconds per "
+						"move shown, between 0 and 10, got "
+						"\"%s\"\n",
+					cmd, v);
 				return 2;
 			}
 			i++;

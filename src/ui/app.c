@@ -18,6 +18,7 @@
 
 #include "catan/bot.h"
 #include "catan/ui.h"
+#include "story.h"
 #include "ui.h"
 
 static int fail(catan_err *err, const char *fmt, const char *a)
@@ -61,21 +62,133 @@ static int collect(const catan_log_entry *e, void *ctx)
 	return 0;
 }
 
-/* The last lines of a log buffer, oldest first, into a frame. */
-static void frame_log(ui_frame *fr, const log_buf *lb)
-{
-	int k = lb->n < UI_LOG_LINES ? lb->n : UI_LOG_LINES;
-	fr->nlog = k;
-	for (int i = 0; i < k; i++)
-		fr->log[i] = lb->line[(lb->n - k + i) % UI_LOG_LINES];
-}
-
 static int player_index(const catan_game *g, const char *name)
 {
 	if (!name)
 		return CATAN_NONE;
 	int p = catan_names_find(&g->names, name, strlen(name));
 	return p < 0 ? -1 : p;
+}
+
+/* ---- the history as events (story.h) ---- */
+
+/* Every log entry, in the log's order (topological, oldest first). */
+typedef struct entry_list {
+	catan_log_entry *e;
+	int n, cap;
+} entry_list;
+
+static int collect_entry(const catan_log_entry *e, void *ctx)
+{
+	entry_list *l = ctx;
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 1024;
+		catan_log_entry *ne = realloc(l->e, (size_t)cap * sizeof *ne);
+		if (!ne)
+			return -1;
+		l->e = ne;
+		l->cap = cap;
+	}
+	l->e[l->n++] = *e;
+	return 0;
+}
+
+/*
+ * The event of log entry e after `prev` (NULL for the genesis). The action
+ * is parsed from the subject and applied to prev, which gives the rules'
+ * outcome (dice, stolen card, production) and the state as the game went
+ * through it (two discards after a 7 sit on sibling commits: applying them
+ * in turn shows both, where the second commit's own state holds only its
+ * own). A merge, or a subject that does not apply, takes the commit's
+ * stored state. -1 with err when that cannot be read.
+ */
+static int event_build(ui_event *ev, catan_store *st, const catan_game *g,
+		       const catan_log_entry *e, const catan_state *prev,
+		       catan_err *err)
+{
+	memset(ev, 0, sizeof *ev);
+	snprintf(ev->id, sizeof ev->id, "%.11s", e->id.hex);
+	ev->actor = player_index(g, e->author);
+	if (ev->actor < 0)
+		ev->actor = CATAN_NONE;
+	ev->merge = e->merge;
+	catan_parse_error pe;
+	if (prev && !e->merge && ev->actor != CATAN_NONE &&
+	    catan_action_parse(&ev->action, &g->board, &g->names, e->subject,
+			       &pe) == 0) {
+		ev->has_action = true;
+		if (catan_state_apply(&ev->after, &g->board, prev, ev->actor,
+				      &ev->action, &ev->outcome) == CATAN_OK) {
+			ev->has_outcome = true;
+			return 0;
+		}
+	}
+	return catan_store_state_at(&ev->after, NULL, st, e->id.hex, err);
+}
+
+/*
+ * The whole log told in plain words (render, replay): the events of
+ * l->e[0 .. n-1] and their lines; end[i] is the number of lines through
+ * event i. Private details as `viewer` sees them (`all`: every one).
+ */
+typedef struct told {
+	char (*line)[UI_STORY_LINE];
+	int nline, cap;
+	int *end;
+} told;
+
+static void told_free(told *t)
+{
+	free(t->line);
+	free(t->end);
+	memset(t, 0, sizeof *t);
+}
+
+static int tell_all(told *t, catan_store *st, const catan_game *g,
+		    const entry_list *l, int n, int viewer, bool all,
+		    catan_err *err)
+{
+	memset(t, 0, sizeof *t);
+	ui_event *ev = calloc(2, sizeof *ev);
+	t->end = calloc((size_t)n + 1, sizeof *t->end);
+	if (!ev || !t->end) {
+		free(ev);
+		return fail(err, "out of memory", NULL);
+	}
+	for (int i = 0; i < n; i++) {
+		ui_event *cur = &ev[i % 2], *prev = &ev[(i + 1) % 2];
+		if (event_build(cur, st, g, &l->e[i], i ? &prev->after : NULL,
+				err)) {
+			free(ev);
+			return -1;
+		}
+		if (t->nline + UI_STORY_MAX > t->cap) {
+			int cap = t->cap ? t->cap * 2 : 4096;
+			void *nl = realloc(t->line, (size_t)cap * UI_STORY_LINE);
+			if (!nl) {
+				free(ev);
+				return fail(err, "out of memory", NULL);
+			}
+			t->line = nl;
+			t->cap = cap;
+		}
+		t->nline += ui_story(t->line + t->nline, &g->board, &g->names,
+				     i ? &prev->after : NULL, cur, viewer, all);
+		t->end[i] = t->nline;
+	}
+	free(ev);
+	return 0;
+}
+
+/* The told lines through event i that fit a frame. */
+static void told_log(ui_frame *fr, const told *t, int i)
+{
+	int end = i >= 0 ? t->end[i] : 0;
+	int k = end < UI_LOG_LINES ? end : UI_LOG_LINES;
+	for (int j = 0; j < k; j++)
+		fr->log[j] = t->line[end - k + j];
+	fr->nlog = k;
+	fr->log_more = end - k;
 }
 
 /* ---- headless render ---- */
@@ -96,6 +209,8 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	int rc = -1;
 	static log_buf lb;
 	memset(&lb, 0, sizeof lb);
+	entry_list el = {0};
+	told tl = {0};
 	catan_state s;
 	catan_commit_id id;
 	char why[256];
@@ -114,6 +229,10 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	}
 	if (viewer < 0)
 		viewer = CATAN_NONE;
+	if (catan_store_log(st, collect_entry, &el, err) ||
+	    tell_all(&tl, st, g, &el, lb.n < el.n ? lb.n : el.n, viewer,
+		     o->reveal, err))
+		goto done;
 	int w = o->w > 0 ? o->w : 1280, h = o->h > 0 ? o->h : 800;
 	surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
 	if (!surf || !(r = SDL_CreateSoftwareRenderer(surf))) {
@@ -141,7 +260,9 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	fr.status = status;
 	fr.message = "";
 	fr.hover_kind = CATAN_HIT_NONE;
-	frame_log(&fr, &lb);
+	fr.roller = CATAN_NONE;
+	fr.recent_tile = CATAN_NONE;
+	told_log(&fr, &tl, (lb.n < el.n ? lb.n : el.n) - 1);
 	int frames = o->frames > 0 ? o->frames : 1;
 	double *ms = calloc((size_t)frames, sizeof *ms);
 	for (int i = 0; i < frames && ms; i++) {
@@ -165,6 +286,8 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	}
 	rc = 0;
 done:
+	free(el.e);
+	told_free(&tl);
 	ui_draw_reset();
 	ui_fonts_close(&fonts);
 	if (r)
@@ -179,7 +302,6 @@ done:
 
 typedef struct snapshot {
 	catan_state s;
-	log_buf lb;
 	char sync[200];
 	unsigned seq;
 } snapshot;
@@ -197,7 +319,50 @@ typedef struct app {
 	bool wake, quit;
 	char message[256];
 	catan_rng bot_rng;
+	/* The game's commits as events, oldest first: written by whoever
+	 * holds `repo`, entries copied out and nhist read under `mx`;
+	 * hist_gen changes when the history was rewritten from some point
+	 * (another order of sibling commits after a sync). */
+	ui_event *hist;
+	int nhist, hist_cap;
+	unsigned hist_gen;
 } app;
+
+/* Brings a->hist up to the log in `l`. Called with a->repo held. */
+static int history_update(app *a, catan_store *st, const entry_list *l,
+			  catan_err *err)
+{
+	int i = 0;
+	while (i < l->n && i < a->nhist &&
+	       !strncmp(a->hist[i].id, l->e[i].id.hex, 11))
+		i++;
+	if (i < a->nhist) {
+		SDL_LockMutex(a->mx);
+		a->nhist = i;
+		a->hist_gen++;
+		SDL_UnlockMutex(a->mx);
+	}
+	for (; i < l->n; i++) {
+		static ui_event ev; /* only under repo */
+		if (event_build(&ev, st, &a->g, &l->e[i],
+				i ? &a->hist[i - 1].after : NULL, err))
+			return -1;
+		SDL_LockMutex(a->mx);
+		if (a->nhist == a->hist_cap) {
+			int cap = a->hist_cap ? a->hist_cap * 2 : 1024;
+			ui_event *nh = realloc(a->hist, (size_t)cap * sizeof *nh);
+			if (!nh) {
+				SDL_UnlockMutex(a->mx);
+				return fail(err, "out of memory for the history", NULL);
+			}
+			a->hist = nh;
+			a->hist_cap = cap;
+		}
+		a->hist[a->nhist++] = ev;
+		SDL_UnlockMutex(a->mx);
+	}
+	return 0;
+}
 
 /* Reads state, log and (peer) syncs. Called with app->repo held. */
 static int refresh(app *a, bool sync, catan_err *err)
@@ -224,8 +389,12 @@ static int refresh(app *a, bool sync, catan_err *err)
 				 hm, serr.msg);
 	}
 	int rc = catan_store_current(&tmp.s, NULL, st, err);
+	entry_list l = {0};
 	if (!rc)
-		rc = catan_store_log(st, collect, &tmp.lb, err);
+		rc = catan_store_log(st, collect_entry, &l, err);
+	if (!rc)
+		rc = history_update(a, st, &l, err);
+	free(l.e);
 	catan_store_free(st);
 	if (rc)
 		return -1;
@@ -628,6 +797,131 @@ static void stats_print(frame_stats *fs)
 		fs->n, fs->ms[n / 2], fs->ms[n * 95 / 100], fs->ms[n - 1]);
 }
 
+/* ---- following the game: the paced log ---- */
+
+#define FOLLOW_LINES 4096 /* lines kept for scrolling back */
+
+/*
+ * What the window has shown of the history: events are shown one at a
+ * time, `pace` seconds apart for the others' moves (the viewer's own show
+ * at once), each told in the log in plain words and its changes marked on
+ * the board until the viewer moves again. The first history is shown at
+ * once (no replay of old moves at start).
+ */
+typedef struct follow {
+	int shown;	 /* events shown */
+	unsigned gen;	 /* app.hist_gen they came from */
+	bool caught_up;	 /* the first history has been shown */
+	Uint32 next_at;	 /* earliest time for the next paced event */
+	catan_state disp; /* the state after the last shown event */
+	int roller;
+	char lines[FOLLOW_LINES][UI_STORY_LINE];
+	int nlines; /* ever written; the ring keeps the last FOLLOW_LINES */
+	int scroll; /* lines scrolled back */
+	catan_vset rv;
+	catan_eset re;
+	int rtile, rtile_by;
+	bool behind; /* events not shown yet: disp is the state shown */
+} follow;
+
+static void follow_reset(follow *fl)
+{
+	fl->shown = 0;
+	fl->caught_up = false;
+	fl->nlines = 0;
+	fl->scroll = 0;
+	fl->roller = CATAN_NONE;
+	memset(&fl->rv, 0, sizeof fl->rv);
+	memset(&fl->re, 0, sizeof fl->re);
+	fl->rtile = fl->rtile_by = CATAN_NONE;
+}
+
+static void follow_mark(follow *fl, const catan_board *b, const catan_state *x,
+			const catan_state *y, int by)
+{
+	for (int v = 0; v < b->nvertices; v++)
+		if (x->building[v] != y->building[v])
+			catan_vset_add(&fl->rv, v);
+	for (int k = 0; k < CATAN_EWORDS; k++)
+		fl->re.w[k] |= x->roads.w[k] ^ y->roads.w[k];
+	if (x->robber != y->robber) {
+		fl->rtile = y->robber;
+		fl->rtile_by = by;
+	}
+}
+
+/*
+ * Shows what is due of a->hist. Returns true when something new was shown.
+ * `viewer` is whose private details the log may tell.
+ */
+static bool follow_step(follow *fl, app *a, int viewer, unsigned instant,
+			double pace)
+{
+	bool changed = false;
+	SDL_LockMutex(a->mx);
+	if (a->hist_gen != fl->gen) {
+		fl->gen = a->hist_gen;
+		follow_reset(fl);
+		changed = true;
+	}
+	while (fl->shown < a->nhist) {
+		Uint32 now = SDL_GetTicks();
+		if (fl->caught_up && (Sint32)(now - fl->next_at) < 0)
+			break;
+		static ui_event ev;
+		static catan_state before;
+		ev = a->hist[fl->shown];
+		bool hasb = fl->shown > 0;
+		if (hasb)
+			before = a->hist[fl->shown - 1].after;
+		char out[UI_STORY_MAX][UI_STORY_LINE];
+		int k = ui_story(out, &a->g.board, &a->g.names,
+				 hasb ? &before : NULL, &ev, viewer, false);
+		for (int i = 0; i < k; i++)
+			memcpy(fl->lines[fl->nlines++ % FOLLOW_LINES], out[i],
+			       UI_STORY_LINE);
+		if (ev.has_action && ev.action.kind == CATAN_ACT_ROLL)
+			fl->roller = ev.actor;
+		if (fl->caught_up && hasb) {
+			if (ev.actor < CATAN_MAX_PLAYERS &&
+			    (instant >> ev.actor & 1u)) {
+				memset(&fl->rv, 0, sizeof fl->rv);
+				memset(&fl->re, 0, sizeof fl->re);
+				fl->rtile = CATAN_NONE;
+			} else
+				follow_mark(fl, &a->g.board, &before, &ev.after,
+					    ev.actor);
+		}
+		fl->disp = ev.after;
+		fl->shown++;
+		changed = true;
+		if (fl->caught_up && k > 0 && pace > 0 &&
+		    !(ev.actor < CATAN_MAX_PLAYERS && (instant >> ev.actor & 1u)))
+			fl->next_at = now + (Uint32)(pace * 1000);
+	}
+	if (fl->shown == a->nhist)
+		fl->caught_up = true;
+	fl->behind = fl->shown < a->nhist;
+	SDL_UnlockMutex(a->mx);
+	return changed;
+}
+
+/* The log lines of a frame: the last that fit the frame's array, ending
+ * `scroll` lines before the newest. */
+static void follow_log(ui_frame *fr, const follow *fl)
+{
+	int kept = fl->nlines < FOLLOW_LINES ? fl->nlines : FOLLOW_LINES;
+	int end = fl->nlines - fl->scroll;
+	int k = end - (fl->nlines - kept);
+	k = k < UI_LOG_LINES ? k : UI_LOG_LINES;
+	k = k < 0 ? 0 : k;
+	for (int i = 0; i < k; i++)
+		fr->log[i] = fl->lines[(end - k + i) % FOLLOW_LINES];
+	fr->nlog = k;
+	fr->log_more = end - k;
+	fr->log_scroll = fl->scroll;
+}
+
 int catan_ui_play(const catan_ui_options *o, catan_err *err)
 {
 	static app a; /* big; one window per process */
@@ -683,6 +977,13 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 	memset(&fs, 0, sizeof fs);
 	snapshot cur;
 	memset(&cur, 0, sizeof cur);
+	static follow fl;
+	memset(&fl, 0, sizeof fl);
+	follow_reset(&fl);
+	/* Whose moves show at once: the window's own player (peer), or every
+	 * player the window does not leave to a bot (hot-seat). */
+	unsigned instant = a.peer ? 1u << a.me
+				  : ((1u << CATAN_MAX_PLAYERS) - 1) & ~a.bots;
 	unsigned drawn_seq = 0, offered_discard = 0;
 	bool dirty = true;
 	int mx = -1, my = -1;
@@ -700,7 +1001,10 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			dirty = true;
 		}
 		SDL_UnlockMutex(a.mx);
-		const catan_state *s = &cur.s;
+		if (follow_step(&fl, &a, a.peer ? a.me : CATAN_NONE, instant,
+				o->pace))
+			dirty = true;
+		const catan_state *s = fl.behind ? &fl.disp : &cur.s;
 		/* Hot-seat: the window acts for whoever is next (not a bot). */
 		if (!a.peer) {
 			int next = catan_state_next_actor(s);
@@ -742,6 +1046,14 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				  e.window.event == SDL_WINDOWEVENT_EXPOSED)) {
 				relayout(&w, &a.g);
 				dirty = true;
+			} else if (e.type == SDL_MOUSEWHEEL) {
+				/* The log scrolls back and forth. */
+				int kept = fl.nlines < FOLLOW_LINES ? fl.nlines
+								    : FOLLOW_LINES;
+				fl.scroll += e.wheel.y * 3;
+				fl.scroll = fl.scroll > kept - 1 ? kept - 1 : fl.scroll;
+				fl.scroll = fl.scroll < 0 ? 0 : fl.scroll;
+				dirty = true;
 			} else if (e.type == SDL_MOUSEMOTION) {
 				mx = e.motion.x;
 				my = e.motion.y;
@@ -760,8 +1072,9 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 						     why, sizeof why);
 				dirty = true;
 			} else if (e.type == SDL_KEYDOWN) {
-				if (e.key.keysym.sym == SDLK_q &&
-				    (e.key.keysym.mod & KMOD_CTRL))
+				/* q or Ctrl+Q closes the window (no action
+				 * uses q). */
+				if (e.key.keysym.sym == SDLK_q)
 					quit = true;
 				int k = sdl_key(e.key.keysym.sym);
 				if (k)
@@ -817,7 +1130,12 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		fr.message = why;
 		fr.message_ok = !strncmp(why, "done: ", 6);
 		fr.sync = a.peer ? cur.sync : NULL;
-		frame_log(&fr, &cur.lb);
+		follow_log(&fr, &fl);
+		fr.roller = fl.roller;
+		fr.recent_vertices = fl.rv;
+		fr.recent_edges = fl.re;
+		fr.recent_tile = fl.rtile;
+		fr.recent_tile_by = fl.rtile_by;
 		fr.show_buttons = true;
 		fr.buttons = catan_view_buttons(&w.v, &a.g.board, s);
 		catan_view_targets(&w.v, &a.g.board, s, &fr.hl_vertices,
@@ -879,6 +1197,8 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 	lb.ids = calloc((size_t)lb.cap, sizeof *lb.ids);
 	lb.subjects = calloc((size_t)lb.cap, sizeof *lb.subjects);
 	catan_state *states = NULL;
+	entry_list el = {0};
+	told tl = {0};
 	int rc = -1;
 	window w;
 	memset(&w, 0, sizeof w);
@@ -891,6 +1211,12 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 	if (catan_store_log(st, collect, &lb, err))
 		goto done;
 	int n = lb.n < lb.cap ? lb.n : lb.cap;
+	int viewer0 = o->as ? player_index(&g, o->as) : -1;
+	if (catan_store_log(st, collect_entry, &el, err) ||
+	    tell_all(&tl, st, &g, &el, n < el.n ? n : el.n,
+		     viewer0 >= 0 ? viewer0 : CATAN_NONE,
+		     viewer0 < 0 || o->reveal, err))
+		goto done;
 	states = calloc((size_t)n + 1, sizeof *states);
 	if (!states) {
 		fail(err, "out of memory", NULL);
@@ -1009,14 +1335,13 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		fr.status = status;
 		fr.message = msg;
 		fr.message_ok = true;
-		/* The log around the current commit, ending with it. */
-		int k = pos + 1 < UI_LOG_LINES ? pos + 1 : UI_LOG_LINES;
-		for (int i = 0; i < k; i++)
-			fr.log[i] = lb.subjects[pos - k + 1 + i];
-		fr.nlog = k;
+		/* The log told up to the current commit. */
+		told_log(&fr, &tl, pos < el.n ? pos : el.n - 1);
 		if (pos > 0)
 			changed_spots(&fr, &g.board, &states[pos - 1], &states[pos]);
 		fr.hover_kind = CATAN_HIT_NONE;
+		fr.roller = CATAN_NONE;
+		fr.recent_tile = CATAN_NONE;
 		fr.replay_pos = pos;
 		fr.replay_count = n;
 		ui_draw(w.r, &w.fonts, &fr);
@@ -1035,6 +1360,8 @@ done:
 	if (w.win || w.r)
 		window_close(&w);
 	free(states);
+	free(el.e);
+	told_free(&tl);
 	free(lb.ids);
 	free(lb.subjects);
 	catan_store_free(st);

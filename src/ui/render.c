@@ -567,6 +567,35 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		if (hov)
 			fill_circle(r, x, y, v->size * 0.14f, alpha(white, 110));
 	}
+	/* What the others did since the viewer's last move: a halo in the
+	 * owner's colour around new roads and buildings, a ring in the
+	 * mover's colour on the robber's new tile. */
+	CATAN_FOR_BITS(e, fr->recent_edges.w, CATAN_EWORDS)
+	{
+		float ax, ay, bx, by, mx, my;
+		catan_view_vertex_xy(v, b, b->edge_vertices[e][0], &ax, &ay);
+		catan_view_vertex_xy(v, b, b->edge_vertices[e][1], &bx, &by);
+		catan_view_edge_xy(v, b, e, &mx, &my);
+		ring(r, mx, my, v->size * 0.2f, 3, gold);
+	}
+	CATAN_FOR_BITS(i, fr->recent_vertices.w, CATAN_VWORDS)
+	{
+		float x, y;
+		catan_view_vertex_xy(v, b, i, &x, &y);
+		ring(r, x, y, v->size * 0.27f, 3.5f, gold);
+	}
+	if (fr->recent_tile >= 0 && fr->recent_tile < b->ntiles) {
+		float cx, cy;
+		catan_view_hex_xy(v, b->tile_hex[fr->recent_tile].q,
+				  b->tile_hex[fr->recent_tile].r, &cx, &cy);
+		hexagon(xy, cx, cy, v->size * 0.9f);
+		for (int k = 0; k < 6; k++)
+			thick_line(r, xy[2 * k], xy[2 * k + 1],
+				   xy[(2 * k + 2) % 12], xy[(2 * k + 3) % 12],
+				   4, gold);
+		ring(r, cx, cy, v->size * 0.5f, 3,
+		     ui_player_color(fr->g, fr->recent_tile_by));
+	}
 	/* Selected set-up settlement / first road. */
 	if (v->pick_vertex != CATAN_NONE && v->pick_vertex < b->nvertices) {
 		float x, y;
@@ -629,13 +658,23 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	text(r, f->big, fr->title ? fr->title : "catan-git", x, y, 0, 0,
 	     text_light);
 	y += 30 * u;
-	if (s->turn)
-		snprintf(buf, sizeof buf, "turn %d   dice %d + %d = %d", s->turn,
-			 s->dice[0], s->dice[1], s->dice[0] + s->dice[1]);
-	else
+	/* The dice, with who threw them: before this turn's roll they are
+	 * the last turn's, and say so. */
+	char roller[40] = "";
+	if (fr->roller >= 0 && fr->roller < s->opt.nplayers)
+		snprintf(roller, sizeof roller, "%s", g->names.name[fr->roller]);
+	if (!s->turn)
 		snprintf(buf, sizeof buf, "set-up");
-	if (s->turn && !s->dice[0])
+	else if (!s->dice[0])
 		snprintf(buf, sizeof buf, "turn %d   not rolled yet", s->turn);
+	else if (s->phase == CATAN_PHASE_ROLL)
+		snprintf(buf, sizeof buf, "turn %d   %s to roll (last: %s %d+%d)",
+			 s->turn, g->names.name[s->active],
+			 roller[0] ? roller : "roll", s->dice[0], s->dice[1]);
+	else
+		snprintf(buf, sizeof buf, "turn %d   %s rolled %d + %d = %d",
+			 s->turn, roller[0] ? roller : g->names.name[s->active],
+			 s->dice[0], s->dice[1], s->dice[0] + s->dice[1]);
 	text(r, f->normal, buf, x, y, 0, 0, text_light);
 	y += 22 * u;
 	text(r, f->normal, fr->status ? fr->status : "", x, y, 0, 0, gold);
@@ -745,13 +784,25 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		y += 20 * u;
 	}
 	/* Log. */
-	text(r, f->bold, "log", x, y, 0, 0, text_light);
-	y += 20 * u;
 	float bottom = v->h - (fr->show_buttons ? 40 : 8) * u;
-	for (int i = 0; i < fr->nlog && y < bottom - 16 * u; i++) {
+	float lh = TTF_FontLineSkip(f->small) + 1;
+	int fit = (int)((bottom - y - 20 * u) / lh);
+	fit = fit < 1 ? 1 : fit > fr->nlog ? fr->nlog : fit;
+	int first = fr->nlog - fit, more = fr->log_more + first;
+	if (more || fr->log_scroll)
+		snprintf(buf, sizeof buf, "log  (%d earlier%s; mouse wheel scrolls)",
+			 more, fr->log_scroll ? ", scrolled back" : "");
+	else
+		snprintf(buf, sizeof buf, "log");
+	text(r, f->bold, "log", x, y, 0, 0, text_light);
+	if (more || fr->log_scroll)
+		text(r, f->small, buf + 3, x + 34 * u, y + 2 * u, 0, 0, text_dim);
+	y += 20 * u;
+	for (int i = first; i < fr->nlog; i++) {
 		text(r, f->small, fr->log[i], x, y, 0, 0,
-		     i == fr->nlog - 1 ? text_light : text_dim);
-		y += 17 * u;
+		     i == fr->nlog - 1 && !fr->log_scroll ? text_light
+							   : text_dim);
+		y += lh;
 	}
 	if (fr->show_buttons) {
 		/* How to play, for whoever has not read the README. */

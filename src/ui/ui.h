@@ -34,7 +34,7 @@ int ui_font_find(char *out, size_t n, char *why, size_t whysize);
 int ui_fonts_open(ui_fonts *f, float u, char *why, size_t whysize);
 void ui_fonts_close(ui_fonts *f);
 
-#define UI_LOG_LINES 14
+#define UI_LOG_LINES 64 /* log lines a frame may be given */
 
 /* Everything one frame shows. Pointers are borrowed for the call. */
 typedef struct ui_frame {
@@ -48,8 +48,11 @@ typedef struct ui_frame {
 	const char *message; /* the last refusal or notice, may be "" */
 	bool message_ok;     /* a notice (green), not a refusal (red) */
 	const char *sync;    /* sync status, may be NULL */
-	const char *log[UI_LOG_LINES];
+	const char *log[UI_LOG_LINES]; /* oldest first; the last that fit */
 	int nlog;
+	int log_more;	/* lines before log[0] (scrolled or older) */
+	int log_scroll; /* lines scrolled back from the newest, 0 = newest */
+	int roller;	/* who rolled s->dice, or CATAN_NONE if unknown */
 	unsigned buttons; /* enabled buttons (catan_view_buttons) */
 	bool show_buttons;
 	/* Highlights: legal targets (play) or changed spots (replay). */
@@ -57,6 +60,12 @@ typedef struct ui_frame {
 	catan_eset hl_edges;
 	bool hl_tiles[CATAN_MAX_TILES];
 	int hover_kind, hover_id; /* catan_view_hit of the mouse */
+	/* What the others did since the viewer last acted (play), marked
+	 * in the colour of who did it: buildings, roads, the robber. */
+	catan_vset recent_vertices;
+	catan_eset recent_edges;
+	int recent_tile;    /* robber moved there, or CATAN_NONE */
+	int recent_tile_by; /* by whom */
 	/* Replay slider: position and count, count 0 = no slider. */
 	int replay_pos, replay_count;
 } ui_frame;

@@ -5,8 +5,10 @@
  * build gives exactly that action while clicks elsewhere give none.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "../../src/ui/story.h"
 #include "catan/view.h"
 #include "helpers.h"
 
@@ -531,6 +533,66 @@ static void test_view__year_of_plenty_two_cards(void **state)
 	assert_memory_equal(&a, &want, sizeof a);
 }
 
+/* The log in plain words: a bot's 7 and the card it stole, told to the
+ * victim with the card, to a third player without it. */
+static void test_view__story_of_a_seven(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	th_new_game(&b, &s, 3);
+	th_play_setup(&b, &s);
+	for (int p = 0; p < 3; p++) {
+		th_clear_hand(&s, p);
+		th_give(&s, p, 1, 0, 0, 0, 0);
+	}
+	int bot = s.active, me = (bot + 1) % 3, third = (bot + 2) % 3;
+	catan_names names;
+	catan_names_default(&names, 3);
+	ui_event e;
+	memset(&e, 0, sizeof e);
+	e.actor = bot;
+	e.has_action = e.has_outcome = true;
+	catan_action_init(&e.action, CATAN_ACT_ROLL);
+	e.action.dice[0] = 3;
+	e.action.dice[1] = 4;
+	catan_state before = s;
+	th_roll(&b, &s, 3, 4);
+	e.after = s;
+	char out[UI_STORY_MAX][UI_STORY_LINE], want[UI_STORY_LINE];
+	int n = ui_story(out, &b, &names, &before, &e, me, false);
+	assert_true(n >= 1);
+	snprintf(want, sizeof want, "%c%s rolled 3+4 = 7", names.name[bot][0] - 32,
+		 names.name[bot] + 1);
+	assert_string_equal(out[0], want);
+	/* The robber onto a tile of mine, robbing me. */
+	int mv = 0;
+	while (!catan_vset_has(&s.players[me].settlements, mv))
+		mv++;
+	int t = b.vertex_tiles[mv][0];
+	for (int k = 0; k < 3 && (t == CATAN_NONE || t == s.robber); k++)
+		t = b.vertex_tiles[mv][k];
+	catan_action_init(&e.action, CATAN_ACT_ROBBER);
+	e.action.tile = (uint8_t)t;
+	e.action.player = (uint8_t)me;
+	before = s;
+	assert_int_equal(catan_state_apply(&e.after, &b, &before, bot, &e.action,
+					   &e.outcome),
+			 CATAN_OK);
+	n = ui_story(out, &b, &names, &before, &e, me, false);
+	assert_int_equal(n, 2);
+	snprintf(want, sizeof want, "%c%s stole a card from you: lumber",
+		 names.name[bot][0] - 32, names.name[bot] + 1);
+	assert_string_equal(out[1], want);
+	n = ui_story(out, &b, &names, &before, &e, third, false);
+	snprintf(want, sizeof want, "%c%s stole a card from %s",
+		 names.name[bot][0] - 32, names.name[bot] + 1, names.name[me]);
+	assert_string_equal(out[1], want);
+	n = ui_story(out, &b, &names, &before, &e, bot, false);
+	snprintf(want, sizeof want, "You stole lumber from %s", names.name[me]);
+	assert_string_equal(out[1], want);
+}
+
 /* Road building: two sides, each legal, make one card play. */
 static void test_view__road_building_two_clicks(void **state)
 {
@@ -592,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_view__dialogs_build_legal_actions),
 		cmocka_unit_test(test_view__road_building_two_clicks),
 		cmocka_unit_test(test_view__year_of_plenty_two_cards),
+		cmocka_unit_test(test_view__story_of_a_seven),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
