@@ -96,7 +96,9 @@ typedef enum {
 typedef struct catan_view {
 	/* Layout (catan_view_layout). */
 	int w, h;	 /* window size in pixels */
-	float u;	 /* scale of text and controls: 1.0 at 800 px high */
+	float u;	 /* scale of the board: 1.0 at 800 px high */
+	float t;	 /* scale of text and controls: u, but at least 1 so
+			    that text is never under 12 px */
 	catan_rect board_area, panel, bar;
 	float size;	 /* hex centre to corner, pixels */
 	float ox, oy;	 /* pixel position of the centre of tile (0,0) */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "catan/bot.h"
@@ -518,9 +519,11 @@ static void push_key(SDL_Keycode k)
  * Runs the next script command if it is time. Returns 1 to quit, -1 on a
  * bad script line (message in why), 0 otherwise.
  */
+typedef void (*script_dump_fn)(FILE *f, void *ctx);
+
 static int script_step(script *sc, const catan_view *v, const catan_game *g,
 		       const catan_state *s, SDL_Renderer *r, char *why,
-		       size_t n)
+		       size_t n, script_dump_fn dump, void *dctx)
 {
 	if (!sc->f)
 		return 0;
@@ -639,6 +642,43 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 			return -1;
 		}
 		SDL_FreeSurface(surf);
+	} else if (!strcmp(cmd, "state")) {
+		/* The window's own state, for tests: key value lines. */
+		FILE *f = fopen(arg, "w");
+		if (!f) {
+			snprintf(why, n, "script line %d: cannot write %.100s",
+				 sc->line, arg);
+			return -1;
+		}
+		SDL_Window *win = SDL_RenderGetWindow(r);
+		int rw, rh;
+		SDL_GetRendererOutputSize(r, &rw, &rh);
+		fprintf(f, "output %d %d\nscale %.3f\n", rw, rh, v->u);
+		if (win) {
+			int wx, wy, ww, wh, top = 0, left = 0, bottom = 0,
+					    right = 0;
+			SDL_Rect ub;
+			SDL_GetWindowPosition(win, &wx, &wy);
+			SDL_GetWindowSize(win, &ww, &wh);
+			SDL_GetWindowBordersSize(win, &top, &left, &bottom, &right);
+			int d = SDL_GetWindowDisplayIndex(win);
+			if (SDL_GetDisplayUsableBounds(d < 0 ? 0 : d, &ub))
+				ub = (SDL_Rect){0, 0, 0, 0};
+			fprintf(f, "window %d %d %d %d\nborders %d %d %d %d\n"
+				   "usable %d %d %d %d\n",
+				wx, wy, ww, wh, top, left, bottom, right, ub.x,
+				ub.y, ub.w, ub.h);
+		}
+		fprintf(f, "texts %d\nclipped %d\nfirst_clipped %s\n"
+			   "min_text_px %d\n",
+			ui_text_stats.texts, ui_text_stats.clipped,
+			ui_text_stats.clipped ? ui_text_stats.first : "-",
+			ui_text_stats.min_px);
+		fprintf(f, "actor %d\ndialog %d\nphase %d\nturn %d\n",
+			v->actor, v->dialog, s->phase, s->turn);
+		if (dump)
+			dump(f, dctx);
+		fclose(f);
 	} else if (!strcmp(cmd, "quit")) {
 		return 1;
 	} else {
@@ -653,6 +693,7 @@ bad:
 /* ---- the event loop shared by play and replay ---- */
 
 typedef struct window {
+	const catan_ui_options *o;
 	SDL_Window *win;
 	SDL_Renderer *r;
 	ui_fonts fonts;
@@ -681,12 +722,110 @@ int catan_ui_display_check(catan_err *err)
 		    NULL);
 }
 
+/* Where the last window size is kept: $XDG_CONFIG_HOME/catan-git/window
+ * (else ~/.config/...). 0, or -1 when neither variable is set. */
+static int size_path(char *out, size_t n, bool mkdirs)
+{
+	const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char dir[900];
+	if (x && *x)
+		snprintf(dir, sizeof dir, "%s/catan-git", x);
+	else if (home && *home)
+		snprintf(dir, sizeof dir, "%s/.config/catan-git", home);
+	else
+		return -1;
+	if (mkdirs) {
+		char parent[900];
+		snprintf(parent, sizeof parent, "%s", dir);
+		char *slash = strrchr(parent, '/');
+		if (slash) {
+			*slash = 0;
+			mkdir(parent, 0755);
+		}
+		mkdir(dir, 0755);
+	}
+	snprintf(out, n, "%s/window", dir);
+	return 0;
+}
+
+/*
+ * The first window size: --size when given; else the size remembered from
+ * the last window, or 1280x800 scaled by the display's DPI (96 = 1); then
+ * shrunk, keeping its shape, to fit the display's usable area (without
+ * the task bar) less room for the window frame. Position: centred in
+ * that area.
+ */
+static void first_geometry(const catan_ui_options *o, int *x, int *y,
+			   int *w, int *h)
+{
+	*x = *y = SDL_WINDOWPOS_CENTERED;
+	if (o->w > 0 && o->h > 0) {
+		*w = o->w;
+		*h = o->h;
+		return;
+	}
+	float dpi = 0, scale = 1;
+	if (!SDL_GetDisplayDPI(0, &dpi, NULL, NULL) && dpi > 110)
+		scale = dpi / 96.0f > 3 ? 3 : dpi / 96.0f;
+	*w = (int)(1280 * scale);
+	*h = (int)(800 * scale);
+	char path[1000];
+	FILE *f = size_path(path, sizeof path, false) ? NULL : fopen(path, "r");
+	if (f) {
+		int rw, rh;
+		if (fscanf(f, "%d %d", &rw, &rh) == 2 && rw >= 320 && rh >= 200 &&
+		    rw <= 16384 && rh <= 16384) {
+			*w = rw;
+			*h = rh;
+		}
+		fclose(f);
+	}
+	SDL_Rect ub;
+	if (SDL_GetDisplayUsableBounds(0, &ub) || ub.w < 200 || ub.h < 150)
+		return;
+	/* Room for a title bar and borders the window manager may add. */
+	int mw = ub.w - 16, mh = ub.h - 48;
+	if (mw < 200)
+		mw = ub.w;
+	if (mh < 150)
+		mh = ub.h;
+	if (*w > mw || *h > mh) {
+		float k = (float)mw / *w < (float)mh / *h ? (float)mw / *w
+							  : (float)mh / *h;
+		*w = (int)(*w * k);
+		*h = (int)(*h * k);
+	}
+	*x = ub.x + (ub.w - *w) / 2;
+	*y = ub.y + (ub.h - *h) / 2;
+	if (*y < ub.y + 32 && ub.h - *h >= 32)
+		*y = ub.y + 32;
+}
+
+/* Keeps the window's size for the next window (not a --size one). */
+static void remember_size(const catan_ui_options *o, SDL_Window *win)
+{
+	char path[1000];
+	if (!win || (o->w > 0 && o->h > 0) || size_path(path, sizeof path, true))
+		return;
+	int w, h;
+	SDL_GetWindowSize(win, &w, &h);
+	if (SDL_GetWindowFlags(win) &
+	    (SDL_WINDOW_MAXIMIZED | SDL_WINDOW_FULLSCREEN))
+		return;
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%d %d\n", w, h);
+		fclose(f);
+	}
+}
+
 static int window_open(window *w, const catan_game *g, int actor,
 		       const catan_ui_options *o, const char *title,
 		       catan_err *err)
 {
 	char why[256];
 	memset(w, 0, sizeof *w);
+	w->o = o;
 	if (catan_ui_display_check(err))
 		return -1;
 	if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER))
@@ -708,9 +847,9 @@ static int window_open(window *w, const catan_game *g, int actor,
 		SDL_Quit();
 		return -1;
 	}
-	int ww = o->w > 0 ? o->w : 1280, wh = o->h > 0 ? o->h : 800;
-	w->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED,
-				  SDL_WINDOWPOS_CENTERED, ww, wh,
+	int wx, wy, ww, wh;
+	first_geometry(o, &wx, &wy, &ww, &wh);
+	w->win = SDL_CreateWindow(title, wx, wy, ww, wh,
 				  SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
 	if (!w->win)
 		return fail(err, "cannot open a window: %s", SDL_GetError());
@@ -730,6 +869,8 @@ static int window_open(window *w, const catan_game *g, int actor,
 
 static void window_close(window *w)
 {
+	if (w->o && w->win)
+		remember_size(w->o, w->win);
 	ui_draw_reset();
 	ui_fonts_close(&w->fonts);
 	if (w->r)
@@ -922,6 +1063,31 @@ static void follow_log(ui_frame *fr, const follow *fl)
 	fr->log_scroll = fl->scroll;
 }
 
+typedef struct play_dump_ctx {
+	const follow *fl;
+	app *a;
+} play_dump_ctx;
+
+/* The paced log's part of a script's `state`: shown, behind, the marks
+ * and every log line kept (log LINE), oldest first. */
+static void play_dump(FILE *f, void *ctx)
+{
+	const play_dump_ctx *dc = ctx;
+	const follow *fl = dc->fl;
+	SDL_LockMutex(dc->a->mx);
+	int nh = dc->a->nhist;
+	SDL_UnlockMutex(dc->a->mx);
+	fprintf(f, "events %d\nshown %d\nroller %d\n", nh, fl->shown,
+		fl->roller);
+	fprintf(f, "recent_tile %d\nrecent_tile_by %d\nrecent_vertices %d\n",
+		fl->rtile == CATAN_NONE ? -1 : fl->rtile,
+		fl->rtile_by == CATAN_NONE ? -1 : fl->rtile_by,
+		catan_vset_count(&fl->rv));
+	int kept = fl->nlines < FOLLOW_LINES ? fl->nlines : FOLLOW_LINES;
+	for (int i = fl->nlines - kept; i < fl->nlines; i++)
+		fprintf(f, "log %s\n", fl->lines[i % FOLLOW_LINES]);
+}
+
 int catan_ui_play(const catan_ui_options *o, catan_err *err)
 {
 	static app a; /* big; one window per process */
@@ -1104,7 +1270,9 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				s = &cur.s;
 			}
 		}
-		int src = script_step(&sc, &w.v, &a.g, s, w.r, why, sizeof why);
+		play_dump_ctx dc = {&fl, &a};
+		int src = script_step(&sc, &w.v, &a.g, s, w.r, why, sizeof why,
+				      play_dump, &dc);
 		if (src < 0) {
 			fail(err, "%s", why);
 			goto done;
@@ -1308,7 +1476,8 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 			}
 		}
 		char why[256] = "";
-		int src = script_step(&sc, &w.v, &g, &states[pos], w.r, why, sizeof why);
+		int src = script_step(&sc, &w.v, &g, &states[pos], w.r, why,
+				      sizeof why, NULL, NULL);
 		if (src < 0) {
 			fail(err, "%s", why);
 			goto done;

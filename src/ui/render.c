@@ -209,6 +209,7 @@ typedef struct text_entry {
 
 #define TEXT_CACHE 384
 static text_entry cache[TEXT_CACHE];
+ui_text_stats_t ui_text_stats;
 static unsigned frame_no;
 
 void ui_draw_reset(void)
@@ -266,6 +267,26 @@ static int text(SDL_Renderer *r, TTF_Font *font, const char *s, float x,
 	SDL_Rect d = {(int)(x - e->w * ax / 2.0f), (int)(y - e->h * ay / 2.0f),
 		      e->w, e->h};
 	SDL_RenderCopy(r, e->tex, NULL, &d);
+	/* Text must fit its clip area (the panel) and the output. */
+	SDL_Rect clip;
+	int ow = 0, oh = 0;
+	SDL_GetRendererOutputSize(r, &ow, &oh);
+	if (!SDL_RenderIsClipEnabled(r))
+		clip = (SDL_Rect){0, 0, ow, oh};
+	else
+		SDL_RenderGetClipRect(r, &clip);
+	ui_text_stats.texts++;
+	int fh = TTF_FontHeight(font);
+	if (fh < ui_text_stats.min_px || !ui_text_stats.min_px)
+		ui_text_stats.min_px = fh;
+	if (d.x < clip.x || d.y < clip.y || d.x + d.w > clip.x + clip.w ||
+	    d.y + d.h > clip.y + clip.h || d.x + d.w > ow || d.y + d.h > oh) {
+		if (!ui_text_stats.clipped++)
+			snprintf(ui_text_stats.first, sizeof ui_text_stats.first,
+				 "\"%.80s\" at %d,%d size %dx%d outside %d,%d %dx%d",
+				 s, d.x, d.y, d.w, d.h, clip.x, clip.y, clip.w,
+				 clip.h);
+	}
 	return e->w;
 }
 
@@ -650,6 +671,7 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	const catan_state *s = fr->s;
 	const catan_game *g = fr->g;
 	float u = v->u;
+	u = v->t; /* text and controls: never smaller than at scale 1 */
 	fill_rect(r, &v->panel, panel_bg);
 	SDL_Rect clip = {v->panel.x, v->panel.y, v->panel.w, v->panel.h};
 	SDL_RenderSetClipRect(r, &clip);
@@ -807,10 +829,10 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	if (fr->show_buttons) {
 		/* How to play, for whoever has not read the README. */
 		text(r, f->small,
-		     "click a ringed spot to build or move the robber;", x,
+		     "click a ringed spot: build, move the robber", x,
 		     bottom, 0, 0, text_dim);
 		text(r, f->small,
-		     "keys under the buttons; Esc cancels; c shows coordinates",
+		     "keys under the buttons; Esc cancels; q quits",
 		     x, bottom + 16 * u, 0, 0, text_dim);
 	}
 	SDL_RenderSetClipRect(r, NULL);
@@ -851,7 +873,7 @@ static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		text(r, f->small, label, q->x + q->w / 2.0f,
 		     q->y + q->h * 0.4f, 1, 1, on ? white : (rgba){120, 124, 136, 255});
 		snprintf(label, sizeof label, "%c", keys[i]);
-		if (q->h > 30 * v->u)
+		if (q->h > 30 * v->t)
 			text(r, f->small, label, q->x + q->w / 2.0f,
 			     q->y + q->h * 0.8f, 1, 1,
 			     on ? (rgba){190, 230, 190, 255} : (rgba){90, 94, 106, 255});
@@ -879,7 +901,7 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	fill_rect(r, &shadow, alpha(ink, 120));
 	fill_rect(r, &v->dlg, (rgba){246, 240, 226, 255});
 	outline_rect(r, &v->dlg, ink);
-	float u = v->u;
+	float u = v->t;
 	char buf[128];
 	const char *title = titles[v->dialog];
 	if (v->dialog == CATAN_DLG_DISCARD && v->actor < s->opt.nplayers) {
@@ -977,6 +999,7 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 
 void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 {
+	memset(&ui_text_stats, 0, sizeof ui_text_stats);
 	frame_no++;
 	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
 	SDL_SetRenderDrawColor(r, 20, 22, 28, 255);

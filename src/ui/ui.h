@@ -73,6 +73,15 @@ typedef struct ui_frame {
 /* Draws the frame. Text textures are cached per renderer (ui_draw_reset
  * frees the cache; call it before destroying the renderer). */
 void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr);
+
+/* What the last ui_draw drew in text: how many texts, how many reached
+ * outside their clip area or the output (cut off), the first of those,
+ * and the smallest font height used (pixels). */
+typedef struct ui_text_stats_t {
+	int texts, clipped, min_px;
+	char first[200];
+} ui_text_stats_t;
+extern ui_text_stats_t ui_text_stats;
 void ui_draw_reset(void);
 
 /* Writes an RGB(A) surface as PNG (libpng). 0 or -1 with why. */

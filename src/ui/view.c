@@ -71,7 +71,7 @@ static void board_bounds(const catan_board *b, float *x0, float *y0,
 
 static void layout_dialog(catan_view *v)
 {
-	float u = v->u;
+	float u = v->t;
 	int w = (int)(430 * u), h = (int)(330 * u);
 	const catan_rect *ba = &v->board_area;
 	v->dlg = (catan_rect){ba->x + (ba->w - w) / 2, ba->y + (ba->h - h) / 2,
@@ -115,12 +115,18 @@ void catan_view_layout(catan_view *v, const catan_board *b, int w, int h)
 	if (u > w / 1200.0f)
 		u = w / 1200.0f;
 	v->u = u < 0.45f ? 0.45f : u > 2.5f ? 2.5f : u;
+	v->t = v->u < 1 ? 1 : v->u;
+	/* The panel holds lines of about 330 px of 12 px text. */
 	int pw = (int)(w * 0.3f);
-	if (pw < (int)(300 * v->u))
-		pw = (int)(300 * v->u);
+	if (pw < (int)(340 * v->t))
+		pw = (int)(340 * v->t);
 	if (pw > w / 2)
 		pw = w / 2;
-	int barh = (int)(52 * v->u);
+	/* Buttons in one row when each is wide enough for its label, else
+	 * two rows (a taller bar). */
+	int n = CATAN_BTN_COUNT, gap = (int)(4 * v->t) + 1;
+	int rows = (w - pw - gap * (n + 1)) / n < (int)(68 * v->t) ? 2 : 1;
+	int barh = (int)((rows == 1 ? 52 : 84) * v->t);
 	v->panel = (catan_rect){w - pw, 0, pw, h};
 	v->bar = (catan_rect){0, h - barh, w - pw, barh};
 	v->board_area = (catan_rect){0, 0, w - pw, h - barh};
@@ -134,14 +140,9 @@ void catan_view_layout(catan_view *v, const catan_board *b, int w, int h)
 	v->oy = v->board_area.y + v->board_area.h / 2.0f -
 		v->size * (y0 + y1) / 2.0f;
 
-	/* Buttons: equal widths across the bar, two rows if narrow. */
-	int n = CATAN_BTN_COUNT, gap = (int)(4 * v->u) + 1;
-	int bw = (v->bar.w - gap * (n + 1)) / n;
-	int rows = 1;
-	if (bw < (int)(60 * v->u)) {
-		rows = 2;
-		bw = (v->bar.w - gap * ((n + 1) / 2 + 1)) / ((n + 1) / 2);
-	}
+	/* Buttons: equal widths across the bar, in `rows` rows. */
+	int bw = rows == 1 ? (v->bar.w - gap * (n + 1)) / n
+			   : (v->bar.w - gap * ((n + 1) / 2 + 1)) / ((n + 1) / 2);
 	int per_row = rows == 1 ? n : (n + 1) / 2;
 	int bh = (barh - gap * (rows + 1)) / rows;
 	for (int i = 0; i < n; i++) {
