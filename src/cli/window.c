@@ -143,16 +143,30 @@ int cli_replay(const char *dir, int argc, char **argv)
 	return 0;
 }
 
-/* Bot peers started by play --new, stopped when the window closes. */
-static pid_t bot_pids[CATAN_MAX_PLAYERS];
-static int nbots;
+/* Bot peers started by play --new (or restarted by play DIR), stopped
+ * when the window closes; one that ends earlier (its game is over) is
+ * reaped at once by the SIGCHLD handler, so none lingers as a zombie. */
+static volatile pid_t bot_pids[CATAN_MAX_PLAYERS];
+static volatile int nbots;
+
+static void reap_bots(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	for (int i = 0; i < nbots; i++)
+		if (bot_pids[i] > 0 && waitpid(bot_pids[i], NULL, WNOHANG) > 0)
+			bot_pids[i] = 0;
+	errno = saved;
+}
 
 static void stop_bots(void)
 {
+	signal(SIGCHLD, SIG_DFL);
 	for (int i = 0; i < nbots; i++)
 		if (bot_pids[i] > 0) {
 			kill(bot_pids[i], SIGTERM);
 			waitpid(bot_pids[i], NULL, 0);
+			bot_pids[i] = 0;
 		}
 	nbots = 0;
 }
@@ -180,6 +194,72 @@ static int run_self(char *const argv[], const char *log)
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 		return -1;
 	return 0;
+}
+
+/* Starts `catan -C PATH peer --bot greedy` in the background, its output
+ * appended to PATH.log (which marks PATH as a local bot peer). */
+static int start_bot(const char *path)
+{
+	char log[1100], p[1024];
+	snprintf(log, sizeof log, "%s.log", path);
+	snprintf(p, sizeof p, "%s", path);
+	char *pargv[] = {"catan", "-C", p, "peer", "--bot", "greedy",
+			 "--interval", "0.1", "--max-interval", "0.6", NULL};
+	return run_self(pargv, log);
+}
+
+/*
+ * play DIR on a game made by play --new: the other players' repositories
+ * beside DIR with a bot log (DIR/../<name> and DIR/../<name>.log) are
+ * local bot peers, which ended with the last window: start them again.
+ * Anything else (remote players) is left alone. Prints what it did.
+ */
+static void resume_local_bots(const char *dir)
+{
+	catan_store *st = NULL;
+	catan_err err;
+	if (catan_store_open(&st, dir, &err))
+		return; /* catan_ui_play says what is wrong */
+	catan_game g = *catan_store_game(st);
+	int me = catan_store_me(st);
+	catan_store_free(st);
+	if (me < 0)
+		return;
+	char parent[1024];
+	snprintf(parent, sizeof parent, "%s", dir);
+	size_t n = strlen(parent);
+	while (n > 1 && parent[n - 1] == '/')
+		parent[--n] = 0;
+	char *slash = strrchr(parent, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(parent, sizeof parent, ".");
+	char started[256] = "";
+	for (int p = 0; p < g.names.n; p++) {
+		if (p == me)
+			continue;
+		char path[1100], log[1200];
+		struct stat sb;
+		snprintf(path, sizeof path, "%s/%s", parent, g.names.name[p]);
+		snprintf(log, sizeof log, "%s.log", path);
+		if (stat(path, &sb) || !S_ISDIR(sb.st_mode) || stat(log, &sb))
+			continue;
+		if (start_bot(path)) {
+			fprintf(stderr,
+				"catan play: could not restart the bot %s; run "
+				"`catan -C %s peer --bot greedy` yourself\n",
+				g.names.name[p], path);
+			continue;
+		}
+		snprintf(started + strlen(started), sizeof started - strlen(started),
+			 "%s%s", started[0] ? ", " : "", g.names.name[p]);
+	}
+	if (started[0]) {
+		printf("resumed: bot peer%s %s started again (logs in %s/*.log)\n",
+		       strchr(started, ',') ? "s" : "", started, parent);
+		fflush(stdout);
+	}
 }
 
 /*
@@ -279,12 +359,7 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 			}
 		}
 	for (int i = 0; i < nb; i++) {
-		char log[1100];
-		snprintf(log, sizeof log, "%s.log", path[bots[i]]);
-		char *pargv[] = {"catan", "-C", path[bots[i]], "peer", "--bot",
-				 "greedy", "--interval", "0.1", "--max-interval",
-				 "0.6", NULL};
-		if (run_self(pargv, log)) {
+		if (start_bot(path[bots[i]])) {
 			fprintf(stderr, "catan play: cannot start bot %s\n",
 				names.name[bots[i]]);
 			stop_bots();
@@ -319,7 +394,12 @@ int cli_play(const char *dir, int argc, char **argv)
 		int rc = new_local_game(o.dir, new_args, &o, mydir, sizeof mydir);
 		if (rc)
 			return rc;
+	} else if (!o.bots) {
+		resume_local_bots(o.dir);
+		if (nbots)
+			o.interval = o.interval > 0.2 ? 0.2 : o.interval;
 	}
+	signal(SIGCHLD, reap_bots);
 	catan_err err;
 	int rc = catan_ui_play(&o, &err);
 	stop_bots();

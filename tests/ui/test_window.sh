@@ -31,3 +31,19 @@ for cmd in "play nd" "replay nd" "play --new ndnew"; do
 done
 test ! -e ndnew || fail "play --new without a display created a game"
 echo "ok - no display: one sentence, exit 1, under 2 s"
+
+# 2. The terminal: --help on every subcommand (exit 0, its usage line),
+# errors that list the valid choices, q documented.
+for c in play replay render new show step serve peer act join remote sync \
+	bundle legal verify gc bots log stats report simulate board; do
+	"$catan" $c --help >help.out 2>help.err || fail "catan $c --help exited non-zero: $(cat help.err)"
+	grep -q "usage" help.out || fail "catan $c --help: $(cat help.out)"
+	grep -q "catan.* $c\b" help.out || fail "catan $c --help names no usage of $c"
+done
+"$catan" play --help | grep -q -- "--pace" || fail "play --help lacks --pace"
+"$catan" new --help | grep -q -- "--me" || fail "new --help lacks --me"
+"$catan" new --help | grep -q "balanced" || fail "new --help lacks balanced"
+"$catan" --help | grep -q "q or Ctrl+Q quits" || fail "catan --help does not say how to quit"
+if "$catan" new nb --board nosuch 2>nb.err; then fail "--board nosuch accepted"; fi
+grep -q "beginner, random, balanced" nb.err || fail "--board nosuch: $(cat nb.err)"
+echo "ok - --help on every subcommand, valid choices listed"
