@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catan/ui.h"
@@ -376,6 +377,65 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 	return 0;
 }
 
+/*
+ * "New game" on the results panel: the same players in a new folder beside
+ * the old one (DIR-2, DIR-3, ...): with bot peers again for a play --new
+ * game, hot-seat otherwise. o->dir and mydir are set to the new game.
+ */
+static int next_game(catan_ui_options *o, bool bots, char *mydir, size_t n)
+{
+	catan_store *st = NULL;
+	catan_err err;
+	if (catan_store_open(&st, o->dir, &err)) {
+		fprintf(stderr, "catan play: %s\n", err.msg);
+		return 1;
+	}
+	catan_game g = *catan_store_game(st);
+	int me = catan_store_me(st);
+	catan_store_free(st);
+	char players[CATAN_MAX_PLAYERS * CATAN_NAME_MAX + 8] = "";
+	for (int p = 0; p < g.names.n; p++)
+		snprintf(players + strlen(players), sizeof players - strlen(players),
+			 "%s%s", p ? "," : "", g.names.name[p]);
+	/* The folder of the game: DIR/.. for a play --new game. */
+	char base[1024];
+	snprintf(base, sizeof base, "%s", o->dir);
+	size_t len = strlen(base);
+	while (len > 1 && base[len - 1] == '/')
+		base[--len] = 0;
+	if (bots) {
+		char *slash = strrchr(base, '/');
+		if (slash)
+			*slash = 0;
+	}
+	char dir[1100];
+	struct stat sb;
+	for (int k = 2;; k++) {
+		snprintf(dir, sizeof dir, "%s-%d", base, k);
+		if (stat(dir, &sb))
+			break;
+	}
+	printf("new game in %s\n", dir);
+	fflush(stdout);
+	if (bots && me >= 0) {
+		char args[512];
+		snprintf(args, sizeof args, "--players\n%s\n--me\n%s\n--seed\n%ld\n",
+			 players, g.names.name[me], (long)time(NULL));
+		return new_local_game(dir, args, o, mydir, n);
+	}
+	char seed[32];
+	snprintf(seed, sizeof seed, "%ld", (long)time(NULL));
+	char *nargv[] = {"catan", "new", dir, "--players", players, "--seed",
+			 seed, NULL};
+	if (run_self(nargv, NULL)) {
+		fprintf(stderr, "catan play: could not create %s\n", dir);
+		return 1;
+	}
+	snprintf(mydir, n, "%s", dir);
+	o->dir = mydir;
+	return 0;
+}
+
 int cli_play(const char *dir, int argc, char **argv)
 {
 	catan_ui_options o;
@@ -399,13 +459,36 @@ int cli_play(const char *dir, int argc, char **argv)
 		if (nbots)
 			o.interval = o.interval > 0.2 ? 0.2 : o.interval;
 	}
-	signal(SIGCHLD, reap_bots);
-	catan_err err;
-	int rc = catan_ui_play(&o, &err);
-	stop_bots();
-	if (rc) {
-		fprintf(stderr, "catan play: %s\n", err.msg);
-		return 1;
+	for (;;) {
+		signal(SIGCHLD, reap_bots);
+		catan_err err;
+		int next = CATAN_UI_NEXT_NONE;
+		o.next = &next;
+		bool had_bots = nbots > 0;
+		int rc = catan_ui_play(&o, &err);
+		stop_bots();
+		if (rc) {
+			fprintf(stderr, "catan play: %s\n", err.msg);
+			return 1;
+		}
+		if (next == CATAN_UI_NEXT_NONE)
+			return 0;
+		printf("window closed: %s\n",
+		       next == CATAN_UI_NEXT_REPLAY ? "replay" : "new game");
+		fflush(stdout);
+		if (o.script) /* a script's session ends with its window */
+			return 0;
+		if (next == CATAN_UI_NEXT_REPLAY) {
+			catan_ui_options r = o;
+			r.rev = NULL;
+			if (catan_ui_replay(&r, &err)) {
+				fprintf(stderr, "catan replay: %s\n", err.msg);
+				return 1;
+			}
+			return 0;
+		}
+		rc = next_game(&o, had_bots, mydir, sizeof mydir);
+		if (rc)
+			return rc;
 	}
-	return 0;
 }

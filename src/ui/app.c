@@ -611,6 +611,16 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 			goto bad;
 		push_click(v->control[c].x + v->control[c].w / 2,
 			   v->control[c].y + v->control[c].h / 2);
+	} else if (!strcmp(cmd, "click-result")) {
+		/* The results panel's buttons: replay, new */
+		ui_results tmp;
+		ui_results_layout(&tmp, v);
+		const catan_rect *q = !strcmp(arg, "replay") ? &tmp.replay
+				      : !strcmp(arg, "new")  ? &tmp.newgame
+							     : NULL;
+		if (!q)
+			goto bad;
+		push_click(q->x + q->w / 2, q->y + q->h / 2);
 	} else if (!strcmp(cmd, "key")) {
 		push_key(!strcmp(arg, "esc") ? SDLK_ESCAPE
 			 : !strcmp(arg, "enter") ? SDLK_RETURN
@@ -963,7 +973,50 @@ typedef struct follow {
 	catan_eset re;
 	int rtile, rtile_by;
 	bool behind; /* events not shown yet: disp is the state shown */
+	ui_results res; /* statistics of the events shown */
 } follow;
+
+/* Counts event e (after `before`, NULL for the genesis) into res. */
+static void results_add(ui_results *res, const catan_state *before,
+			const ui_event *e)
+{
+	if (!before || !e->has_action || e->merge)
+		return;
+	const catan_state *after = &e->after;
+	int n = after->opt.nplayers;
+	switch (e->action.kind) {
+	case CATAN_ACT_ROLL: {
+		int d = after->dice[0] + after->dice[1];
+		if (d >= 2 && d <= 12) {
+			res->dice[d]++;
+			res->rolls++;
+		}
+	}
+		__attribute__((fallthrough)); /* production */
+	case CATAN_ACT_SETUP:
+	case CATAN_ACT_PLAY_YEAR_OF_PLENTY:
+		for (int p = 0; p < n; p++)
+			for (int r = 0; r < CATAN_RES_COUNT; r++) {
+				int k = after->players[p].hand[r] -
+					before->players[p].hand[r];
+				if (k > 0)
+					res->received[p] += k;
+			}
+		break;
+	case CATAN_ACT_ROBBER:
+	case CATAN_ACT_PLAY_KNIGHT: {
+		int v = e->action.player;
+		if (v < n && e->actor >= 0 && e->actor < n &&
+		    after->players[v].ncards < before->players[v].ncards) {
+			res->stole[e->actor]++;
+			res->lost[v]++;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
 
 static void follow_reset(follow *fl)
 {
@@ -975,6 +1028,7 @@ static void follow_reset(follow *fl)
 	memset(&fl->rv, 0, sizeof fl->rv);
 	memset(&fl->re, 0, sizeof fl->re);
 	fl->rtile = fl->rtile_by = CATAN_NONE;
+	memset(&fl->res, 0, sizeof fl->res);
 }
 
 static void follow_mark(follow *fl, const catan_board *b, const catan_state *x,
@@ -1023,6 +1077,7 @@ static bool follow_step(follow *fl, app *a, int viewer, unsigned instant,
 			       UI_STORY_LINE);
 		if (ev.has_action && ev.action.kind == CATAN_ACT_ROLL)
 			fl->roller = ev.actor;
+		results_add(&fl->res, hasb ? &before : NULL, &ev);
 		if (fl->caught_up && hasb) {
 			if (ev.actor < CATAN_MAX_PLAYERS &&
 			    (instant >> ev.actor & 1u)) {
@@ -1229,6 +1284,21 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				   e.button.button == SDL_BUTTON_LEFT) {
 				int x = e.button.x, y = e.button.y;
 				to_pixels(&w, &x, &y);
+				if (s->phase == CATAN_PHASE_OVER) {
+					/* The results panel's buttons. */
+					ui_results_layout(&fl.res, &w.v);
+					int nx = catan_rect_has(&fl.res.replay, x, y)
+							 ? CATAN_UI_NEXT_REPLAY
+						 : catan_rect_has(&fl.res.newgame, x, y)
+							 ? CATAN_UI_NEXT_NEWGAME
+							 : CATAN_UI_NEXT_NONE;
+					if (nx != CATAN_UI_NEXT_NONE) {
+						if (o->next)
+							*o->next = nx;
+						quit = true;
+						continue;
+					}
+				}
 				res = catan_view_click(&act_, &w.v, &a.g.board, s, x, y,
 						       why, sizeof why);
 				dirty = true;
@@ -1304,6 +1374,12 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		fr.recent_edges = fl.re;
 		fr.recent_tile = fl.rtile;
 		fr.recent_tile_by = fl.rtile_by;
+		fr.hover_x = mx;
+		fr.hover_y = my;
+		if (s->phase == CATAN_PHASE_OVER) {
+			ui_results_layout(&fl.res, &w.v);
+			fr.results = &fl.res;
+		}
 		fr.show_buttons = true;
 		fr.buttons = catan_view_buttons(&w.v, &a.g.board, s);
 		catan_view_targets(&w.v, &a.g.board, s, &fr.hl_vertices,

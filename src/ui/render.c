@@ -736,8 +736,11 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 					 : (rgba){42, 47, 60, 255});
 		catan_rect sw = {card.x, card.y, (int)(8 * u), card.h};
 		fill_rect(r, &sw, ui_player_color(g, p));
-		int vp = fr->reveal_all || p == fr->viewer ? catan_state_vp(s, p)
-							 : pl->public_vp;
+		/* Every hidden VP card counts (and shows) once it is over. */
+		int vp = fr->reveal_all || p == fr->viewer ||
+				 s->phase == CATAN_PHASE_OVER
+			 ? catan_state_vp(s, p)
+			 : pl->public_vp;
 		snprintf(buf, sizeof buf, "%s%s", g->names.name[p],
 			 p == fr->viewer ? " (you)" : "");
 		int nw = text(r, f->bold, buf, card.x + 14 * u, card.y + 3 * u, 0,
@@ -808,9 +811,38 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	/* Log. */
 	float bottom = v->h - (fr->show_buttons ? 40 : 8) * u;
 	float lh = TTF_FontLineSkip(f->small) + 1;
-	int fit = (int)((bottom - y - 20 * u) / lh);
-	fit = fit < 1 ? 1 : fit > fr->nlog ? fr->nlog : fit;
-	int first = fr->nlog - fit, more = fr->log_more + first;
+	int rows_free = (int)((bottom - y - 20 * u) / lh);
+	/* A line wider than the panel wraps once at a space: split[i] is
+	 * where its second row starts (0: one row). Newest lines first
+	 * until the rows are used up. */
+	int split[UI_LOG_LINES], first = fr->nlog;
+	for (int i = fr->nlog - 1; i >= 0; i--) {
+		int tw = 0, th = 0;
+		split[i] = 0;
+		TTF_SizeUTF8(f->small, fr->log[i], &tw, &th);
+		if (tw > w) {
+			char part[UI_LOG_LINE_MAX];
+			snprintf(part, sizeof part, "%s", fr->log[i]);
+			for (int k = (int)strlen(part) - 1; k > 0; k--) {
+				if (part[k] != ' ')
+					continue;
+				part[k] = 0;
+				TTF_SizeUTF8(f->small, part, &tw, &th);
+				if (tw <= w) {
+					split[i] = k + 1;
+					break;
+				}
+			}
+		}
+		int need = split[i] ? 2 : 1;
+		if (need > rows_free)
+			break;
+		rows_free -= need;
+		first = i;
+	}
+	if (first == fr->nlog && fr->nlog)
+		first = fr->nlog - 1;
+	int more = fr->log_more + first;
 	if (more || fr->log_scroll)
 		snprintf(buf, sizeof buf, "log  (%d earlier%s; mouse wheel scrolls)",
 			 more, fr->log_scroll ? ", scrolled back" : "");
@@ -821,9 +853,18 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		text(r, f->small, buf + 3, x + 34 * u, y + 2 * u, 0, 0, text_dim);
 	y += 20 * u;
 	for (int i = first; i < fr->nlog; i++) {
-		text(r, f->small, fr->log[i], x, y, 0, 0,
-		     i == fr->nlog - 1 && !fr->log_scroll ? text_light
-							   : text_dim);
+		rgba c = i == fr->nlog - 1 && !fr->log_scroll ? text_light
+							       : text_dim;
+		if (split[i]) {
+			char part[UI_LOG_LINE_MAX];
+			snprintf(part, sizeof part, "%.*s", split[i] - 1,
+				 fr->log[i]);
+			text(r, f->small, part, x, y, 0, 0, c);
+			y += lh;
+			text(r, f->small, fr->log[i] + split[i], x + 10 * u, y, 0,
+			     0, c);
+		} else
+			text(r, f->small, fr->log[i], x, y, 0, 0, c);
 		y += lh;
 	}
 	if (fr->show_buttons) {
@@ -997,6 +1038,116 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	}
 }
 
+/* ---- the end of the game ---- */
+
+static catan_rect results_box(const catan_view *v)
+{
+	float t = v->t;
+	int w = (int)(560 * t), h = (int)(420 * t);
+	const catan_rect *ba = &v->board_area;
+	if (w > ba->w - 8)
+		w = ba->w - 8;
+	if (h > ba->h - 8)
+		h = ba->h - 8;
+	return (catan_rect){ba->x + (ba->w - w) / 2, ba->y + (ba->h - h) / 2, w,
+			    h};
+}
+
+void ui_results_layout(ui_results *res, const catan_view *v)
+{
+	catan_rect b = results_box(v);
+	float t = v->t;
+	int bw = (int)(120 * t), bh = (int)(32 * t);
+	int y = b.y + b.h - bh - (int)(12 * t);
+	res->replay = (catan_rect){b.x + b.w - 2 * bw - (int)(24 * t), y, bw, bh};
+	res->newgame = (catan_rect){b.x + b.w - bw - (int)(12 * t), y, bw, bh};
+}
+
+/*
+ * The results panel over the board: the winner, every player's final VP
+ * with the victory-point cards revealed, resources received, cards
+ * stolen and lost, the dice histogram, and the Replay / New game buttons.
+ */
+static void draw_results(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
+{
+	const catan_view *v = fr->v;
+	const catan_state *s = fr->s;
+	const catan_game *g = fr->g;
+	const ui_results *res = fr->results;
+	float t = v->t;
+	catan_rect b = results_box(v);
+	catan_rect shadow = {b.x + 6, b.y + 6, b.w, b.h};
+	fill_rect(r, &shadow, alpha(ink, 140));
+	fill_rect(r, &b, (rgba){246, 240, 226, 255});
+	outline_rect(r, &b, ink);
+	SDL_Rect clip = {b.x, b.y, b.w, b.h};
+	SDL_RenderSetClipRect(r, &clip);
+	char buf[160];
+	float x = b.x + 16 * t, y = b.y + 12 * t;
+	snprintf(buf, sizeof buf, "%s wins with %d victory points!",
+		 g->names.name[s->winner], catan_state_vp(s, s->winner));
+	text(r, f->big, buf, x, y, 0, 0, shade(ui_player_color(g, s->winner), 0.7f));
+	y += 34 * t;
+	/* The table: one row a player. */
+	static const char *const head[] = {"player", "VP", "VP cards",
+					   "received", "stole", "lost"};
+	float col[] = {0, 110, 160, 240, 320, 380};
+	for (int k = 0; k < 6; k++)
+		text(r, f->small, head[k], x + col[k] * t, y, 0, 0, ink);
+	y += 20 * t;
+	for (int p = 0; p < s->opt.nplayers; p++) {
+		catan_rect sw = {(int)x, (int)y + 2, (int)(6 * t), (int)(14 * t)};
+		fill_rect(r, &sw, ui_player_color(g, p));
+		text(r, p == s->winner ? f->bold : f->normal, g->names.name[p],
+		     x + 10 * t, y, 0, 0, ink);
+		int vals[5] = {catan_state_vp(s, p),
+			       s->players[p].devs[CATAN_DEV_VICTORY_POINT],
+			       res->received[p], res->stole[p], res->lost[p]};
+		for (int k = 0; k < 5; k++) {
+			snprintf(buf, sizeof buf, "%d", vals[k]);
+			text(r, k == 0 ? f->bold : f->normal, buf,
+			     x + col[k + 1] * t, y, 0, 0, ink);
+		}
+		y += 20 * t;
+	}
+	/* The dice: a bar per total. */
+	y += 8 * t;
+	snprintf(buf, sizeof buf, "dice (%d rolls)", res->rolls);
+	text(r, f->small, buf, x, y, 0, 0, ink);
+	y += 18 * t;
+	int most = 1;
+	for (int d = 2; d <= 12; d++)
+		most = res->dice[d] > most ? res->dice[d] : most;
+	float bar_h = b.y + b.h - 60 * t - y, bw = (b.w - 40 * t) / 11;
+	for (int d = 2; d <= 12; d++) {
+		float bx = x + (d - 2) * bw;
+		int hgt = (int)((bar_h - 18 * t) * res->dice[d] / most);
+		catan_rect bar = {(int)(bx + 2), (int)(y + bar_h - 18 * t - hgt),
+				  (int)(bw - 4), hgt};
+		fill_rect(r, &bar, d == 7 ? (rgba){150, 60, 60, 255}
+					  : (rgba){80, 110, 160, 255});
+		snprintf(buf, sizeof buf, "%d", d);
+		text(r, f->small, buf, bx + bw / 2, y + bar_h - 16 * t, 1, 0, ink);
+		if (res->dice[d]) {
+			snprintf(buf, sizeof buf, "%d", res->dice[d]);
+			text(r, f->small, buf, bx + bw / 2, bar.y - 15 * t, 1, 0,
+			     ink);
+		}
+	}
+	const catan_rect *btn[2] = {&res->replay, &res->newgame};
+	const char *label[2] = {"Replay", "New game"};
+	for (int k = 0; k < 2; k++) {
+		bool hov = fr->hover_kind == CATAN_HIT_NONE &&
+			   catan_rect_has(btn[k], fr->hover_x, fr->hover_y);
+		fill_rect(r, btn[k], hov ? (rgba){90, 140, 90, 255}
+					 : (rgba){60, 110, 70, 255});
+		outline_rect(r, btn[k], ink);
+		text(r, f->bold, label[k], btn[k]->x + btn[k]->w / 2.0f,
+		     btn[k]->y + btn[k]->h / 2.0f, 1, 1, white);
+	}
+	SDL_RenderSetClipRect(r, NULL);
+}
+
 void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 {
 	memset(&ui_text_stats, 0, sizeof ui_text_stats);
@@ -1008,8 +1159,12 @@ void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	draw_bar(r, f, fr);
 	draw_panel(r, f, fr);
 	draw_dialog(r, f, fr);
-	if (fr->s->phase == CATAN_PHASE_OVER && fr->s->winner < fr->s->opt.nplayers &&
-	    fr->v->dialog == CATAN_DLG_NONE) {
+	if (fr->s->phase == CATAN_PHASE_OVER && fr->results &&
+	    fr->s->winner < fr->s->opt.nplayers) {
+		draw_results(r, f, fr);
+	} else if (fr->s->phase == CATAN_PHASE_OVER &&
+		   fr->s->winner < fr->s->opt.nplayers &&
+		   fr->v->dialog == CATAN_DLG_NONE) {
 		/* The winner, across the board. */
 		const catan_view *v = fr->v;
 		char buf[96];

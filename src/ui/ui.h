@@ -35,6 +35,7 @@ int ui_fonts_open(ui_fonts *f, float u, char *why, size_t whysize);
 void ui_fonts_close(ui_fonts *f);
 
 #define UI_LOG_LINES 64 /* log lines a frame may be given */
+#define UI_LOG_LINE_MAX 200 /* longest log line, bytes */
 
 /* Everything one frame shows. Pointers are borrowed for the call. */
 typedef struct ui_frame {
@@ -60,15 +61,34 @@ typedef struct ui_frame {
 	catan_eset hl_edges;
 	bool hl_tiles[CATAN_MAX_TILES];
 	int hover_kind, hover_id; /* catan_view_hit of the mouse */
+	int hover_x, hover_y;	  /* the mouse, -1 when outside */
 	/* What the others did since the viewer last acted (play), marked
 	 * in the colour of who did it: buildings, roads, the robber. */
 	catan_vset recent_vertices;
 	catan_eset recent_edges;
 	int recent_tile;    /* robber moved there, or CATAN_NONE */
 	int recent_tile_by; /* by whom */
+	/* The end of the game: statistics for the results panel (NULL: a
+	 * banner only). */
+	const struct ui_results *results;
 	/* Replay slider: position and count, count 0 = no slider. */
 	int replay_pos, replay_count;
 } ui_frame;
+
+/* Per-player statistics of a game, counted from its commits. */
+typedef struct ui_results {
+	int received[CATAN_MAX_PLAYERS]; /* resource cards from the bank by
+					    production, set-up and cards */
+	int stole[CATAN_MAX_PLAYERS];	 /* cards stolen by the player */
+	int lost[CATAN_MAX_PLAYERS];	 /* cards stolen from the player */
+	int dice[13];			 /* rolls of each total 2..12 */
+	int rolls;
+	catan_rect replay, newgame; /* the panel's two buttons (laid out by
+				       ui_results_layout) */
+} ui_results;
+
+/* Places the results panel's buttons for view v. */
+void ui_results_layout(ui_results *res, const catan_view *v);
 
 /* Draws the frame. Text textures are cached per renderer (ui_draw_reset
  * frees the cache; call it before destroying the renderer). */
