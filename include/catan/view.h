@@ -196,6 +196,15 @@ int catan_view_dialog_action(catan_action *out, const catan_view *v,
 			     const catan_board *b, const catan_state *s,
 			     char *why, size_t whysize);
 
+/* The players the robber may rob on the victim dialog's tile: bit p. */
+unsigned catan_view_victims(const catan_view *v, const catan_board *b,
+			    const catan_state *s);
+
+/* The bank's rate of `res` for `actor` (4, 3 or 2), 0 when there is no
+ * such player or resource. */
+int catan_view_rate(const catan_board *b, const catan_state *s, int actor,
+		    int res);
+
 /* A label for a button ("Roll", "End turn", ...). */
 const char *catan_button_label(int button);
 

@@ -1356,6 +1356,19 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		Uint64 t0 = SDL_GetPerformanceCounter();
 		memset(&fr, 0, sizeof fr);
 		ui_status_text(status, sizeof status, &a.g, s, w.v.actor);
+		/* A card being played: say what the next click does. */
+		if (w.v.mode == CATAN_MODE_KNIGHT)
+			snprintf(status, sizeof status,
+				 "your move: knight - click a tile for the "
+				 "robber (Esc cancels)");
+		else if (w.v.mode == CATAN_MODE_ROADS)
+			snprintf(status, sizeof status,
+				 "your move: road building - click the %s road's "
+				 "side (Esc cancels)",
+				 w.v.pick_edge == CATAN_NONE ? "first" : "second");
+		else if (w.v.dialog == CATAN_DLG_VICTIM)
+			snprintf(status, sizeof status,
+				 "your move: choose whom to rob");
 		snprintf(panel_title, sizeof panel_title, "catan-git%s%s",
 			 a.peer ? ": " : " hot-seat",
 			 a.peer ? a.g.names.name[a.me] : "");

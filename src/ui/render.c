@@ -290,6 +290,42 @@ static int text(SDL_Renderer *r, TTF_Font *font, const char *s, float x,
 	return e->w;
 }
 
+/*
+ * Draws s within width w from (x, y): in `font` when it fits, else in
+ * `small`, else wrapped once at a space (second row indented). Returns
+ * the height used.
+ */
+static float text_fit(SDL_Renderer *r, TTF_Font *font, TTF_Font *small,
+		      const char *s, float x, float y, float w, rgba c)
+{
+	int tw = 0, th = 0;
+	if (!s || !*s)
+		return 0;
+	if (!TTF_SizeUTF8(font, s, &tw, &th) && tw <= w) {
+		text(r, font, s, x, y, 0, 0, c);
+		return (float)TTF_FontLineSkip(font);
+	}
+	if (!TTF_SizeUTF8(small, s, &tw, &th) && tw <= w) {
+		text(r, small, s, x, y, 0, 0, c);
+		return (float)TTF_FontLineSkip(small);
+	}
+	char part[256];
+	snprintf(part, sizeof part, "%s", s);
+	for (int k = (int)strlen(part) - 1; k > 0; k--) {
+		if (part[k] != ' ')
+			continue;
+		part[k] = 0;
+		if (!TTF_SizeUTF8(small, part, &tw, &th) && tw <= w) {
+			text(r, small, part, x, y, 0, 0, c);
+			text(r, small, s + k + 1, x + 10, y + TTF_FontLineSkip(small),
+			     0, 0, c);
+			return 2.0f * TTF_FontLineSkip(small);
+		}
+	}
+	text(r, small, s, x, y, 0, 0, c);
+	return (float)TTF_FontLineSkip(small);
+}
+
 /* ---- board pieces ---- */
 
 static void icon(SDL_Renderer *r, int terrain, float x, float y, float s)
@@ -697,10 +733,10 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		snprintf(buf, sizeof buf, "turn %d   %s rolled %d + %d = %d",
 			 s->turn, roller[0] ? roller : g->names.name[s->active],
 			 s->dice[0], s->dice[1], s->dice[0] + s->dice[1]);
-	text(r, f->normal, buf, x, y, 0, 0, text_light);
-	y += 22 * u;
-	text(r, f->normal, fr->status ? fr->status : "", x, y, 0, 0, gold);
-	y += 22 * u;
+	y += text_fit(r, f->normal, f->small, buf, x, y, w, text_light) + 4 * u;
+	y += text_fit(r, f->normal, f->small, fr->status ? fr->status : "", x,
+		      y, w, gold) +
+	     4 * u;
 	if (s->phase == CATAN_PHASE_OFFER && s->offer_from < s->opt.nplayers &&
 	    s->offer_to < s->opt.nplayers) {
 		size_t used = (size_t)snprintf(buf, sizeof buf, "%s offers %s:",
@@ -719,11 +755,11 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		text(r, f->bold, buf, x, y, 0, 0, (rgba){255, 230, 150, 255});
 		y += 22 * u;
 	}
-	if (fr->message && *fr->message) {
-		text(r, f->small, fr->message, x, y, 0, 0,
-		     fr->message_ok ? (rgba){150, 230, 150, 255}
-				    : (rgba){255, 140, 120, 255});
-	}
+	if (fr->message && *fr->message)
+		y += text_fit(r, f->small, f->small, fr->message, x, y, w,
+			      fr->message_ok ? (rgba){150, 230, 150, 255}
+					     : (rgba){255, 140, 120, 255}) -
+		     20 * u;
 	y += 20 * u;
 	/* Players. */
 	for (int p = 0; p < s->opt.nplayers; p++) {
@@ -792,6 +828,19 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		text(r, f->small, used ? buf : "no development cards", x, y, 0, 0,
 		     text_dim);
 		y += 20 * u;
+		/* The building costs, for whoever has not learnt them. */
+		if (fr->show_buttons) {
+			static const char *const costs[] = {
+				"road: lumber, brick",
+				"settlement: lumber, brick, wool, grain",
+				"city: 2 grain, 3 ore   card: wool, grain, ore"};
+			for (int k = 0; k < 3; k++) {
+				text(r, f->small, costs[k], x, y, 0, 0,
+				     (rgba){200, 190, 150, 255});
+				y += TTF_FontLineSkip(f->small);
+			}
+			y += 4 * u;
+		}
 	}
 	/* Bank. */
 	snprintf(buf, sizeof buf, "bank: %d lumber %d brick %d wool %d grain %d ore",
@@ -973,14 +1022,26 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		     v->dlg.y + 42 * u, 0, 0, ink);
 	for (int res = 0; res < rows; res++) {
 		const catan_rect *gm = &v->control[CATAN_DLG_GIVE_MINUS + res];
-		if (v->dialog != CATAN_DLG_DICE) {
+		/* The rob-whom dialog names no cards of yours (only, in
+		 * manual dice mode, the card taken). */
+		if (v->dialog != CATAN_DLG_DICE &&
+		    (v->dialog != CATAN_DLG_VICTIM || manual)) {
 			catan_rect chip = {v->dlg.x + (int)(16 * u), gm->y,
 					   (int)(110 * u), gm->h};
 			fill_rect(r, &chip, terrain_fill[res]);
-			snprintf(buf, sizeof buf, "%s (%d)", res_short[res],
-				 v->actor < s->opt.nplayers
-					 ? s->players[v->actor].hand[res]
-					 : 0);
+			int have = v->actor < s->opt.nplayers
+					   ? s->players[v->actor].hand[res]
+					   : 0;
+			if (v->dialog == CATAN_DLG_VICTIM)
+				snprintf(buf, sizeof buf, "%s", res_short[res]);
+			else if (v->dialog == CATAN_DLG_BANK)
+				snprintf(buf, sizeof buf, "%s (%d) %d:1",
+					 res_short[res], have,
+					 catan_view_rate(&fr->g->board, s,
+							 v->actor, res));
+			else
+				snprintf(buf, sizeof buf, "%s (%d)",
+					 res_short[res], have);
 			text(r, f->small, buf, chip.x + 6 * u, chip.y + chip.h / 2.0f,
 			     0, 1,
 			     res == CATAN_LUMBER || res == CATAN_BRICK ||
@@ -1007,15 +1068,40 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		}
 	}
 	if (v->dialog == CATAN_DLG_OFFER || v->dialog == CATAN_DLG_VICTIM) {
+		unsigned can = v->dialog == CATAN_DLG_VICTIM
+				       ? catan_view_victims(v, &fr->g->board, s)
+				       : ~0u;
 		for (int p = 0; p < s->opt.nplayers; p++) {
-			if (p == v->actor)
+			if (p == v->actor || !(can >> p & 1u))
 				continue;
 			const catan_rect *q = &v->control[CATAN_DLG_PLAYER + p];
 			rgba c = ui_player_color(fr->g, p);
-			fill_rect(r, q, v->target == p ? c : alpha(c, 110));
-			outline_rect(r, q, v->target == p ? ink : (rgba){150, 150, 150, 255});
-			text(r, f->small, fr->g->names.name[p], q->x + q->w / 2.0f,
-			     q->y + q->h / 2.0f, 1, 1, ink);
+			bool on = v->dialog == CATAN_DLG_OFFER
+					  ? (v->target == CATAN_NONE
+						     ? false
+						     : v->target == p)
+					  : v->target == p;
+			if (v->dialog == CATAN_DLG_OFFER && fr->offer_to)
+				on = fr->offer_to >> p & 1u;
+			/* Chosen: full colour, a thick frame and a tick;
+			 * not chosen: pale with a thin grey frame. */
+			fill_rect(r, q, on ? c : (rgba){225, 220, 210, 255});
+			catan_rect strip = {q->x, q->y, (int)(5 * u), q->h};
+			fill_rect(r, &strip, c);
+			outline_rect(r, q, on ? ink : (rgba){150, 150, 150, 255});
+			if (on) {
+				catan_rect in = {q->x + 1, q->y + 1, q->w - 2,
+						 q->h - 2};
+				outline_rect(r, &in, ink);
+				catan_rect in2 = {q->x + 2, q->y + 2, q->w - 4,
+						  q->h - 4};
+				outline_rect(r, &in2, ink);
+			}
+			snprintf(buf, sizeof buf, "%s%s", on ? "* " : "",
+				 fr->g->names.name[p]);
+			text(r, on ? f->bold : f->small, buf, q->x + q->w / 2.0f,
+			     q->y + q->h / 2.0f, 1, 1,
+			     on && (c.r + c.g + c.b) < 300 ? white : ink);
 		}
 	}
 	catan_action a;

@@ -339,6 +339,16 @@ static unsigned tile_victims(const catan_board *b, const catan_state *s,
 	return m;
 }
 
+unsigned catan_view_victims(const catan_view *v, const catan_board *b,
+			    const catan_state *s)
+{
+	if (v->pick_tile == CATAN_NONE || v->actor >= s->opt.nplayers)
+		return 0;
+	return tile_victims(b, s, v->actor, s->phase != CATAN_PHASE_ROBBER,
+			    v->pick_tile) &
+	       ((1u << CATAN_MAX_PLAYERS) - 1);
+}
+
 static bool robber_mode(const catan_view *v, const catan_state *s)
 {
 	return s->phase == CATAN_PHASE_ROBBER || v->mode == CATAN_MODE_KNIGHT;
@@ -626,6 +636,14 @@ int catan_view_dialog_action(catan_action *out, const catan_view *v,
 		a.res = (uint8_t)gr;
 		a.count = v->give[gr];
 		a.res2 = (uint8_t)tr;
+		int rate = catan_view_rate(b, s, actor, gr);
+		if (rate && a.count != rate) {
+			if (why && n)
+				snprintf(why, n, "%s trades at %d:1 for you: "
+						 "give %d",
+					 catan_res_name(gr), rate, rate);
+			return CATAN_E_BAD_TRADE;
+		}
 		break;
 	}
 	case CATAN_DLG_OFFER:
@@ -661,6 +679,19 @@ int catan_view_dialog_action(catan_action *out, const catan_view *v,
 	if (rc == CATAN_OK)
 		*out = a;
 	return rc;
+}
+
+int catan_view_rate(const catan_board *b, const catan_state *s, int actor,
+		    int res)
+{
+	if (actor < 0 || actor >= s->opt.nplayers || res < 0 ||
+	    res >= CATAN_RES_COUNT)
+		return 0;
+	const catan_player *me = &s->players[actor];
+	catan_vset own = me->settlements;
+	for (int k = 0; k < CATAN_VWORDS; k++)
+		own.w[k] |= me->cities.w[k];
+	return catan_board_rate(b, &own, res);
 }
 
 /* Opens dialog d with its defaults. */
@@ -714,6 +745,13 @@ static int dialog_control(catan_action *out, catan_view *v,
 		int p = c - CATAN_DLG_PLAYER;
 		if (p >= s->opt.nplayers || p == v->actor)
 			return CATAN_VIEW_NOTHING;
+		if (v->dialog == CATAN_DLG_VICTIM &&
+		    !(catan_view_victims(v, b, s) >> p & 1u)) {
+			say(why, n, "nobody there to rob by that name: they "
+				    "have no building on this tile, or no "
+				    "cards");
+			return CATAN_VIEW_NOTHING;
+		}
 		v->target = (uint8_t)p;
 		return CATAN_VIEW_CHANGED;
 	}
