@@ -115,6 +115,8 @@ typedef struct catan_view {
 	uint8_t dialog;	     /* catan_dialog */
 	uint8_t give[CATAN_RES_COUNT], get[CATAN_RES_COUNT];
 	uint8_t target; /* trade partner / victim, CATAN_NONE if none */
+	uint8_t targets; /* offer dialog: every player chosen (bit p); the
+			    window offers to each in turn, `target` first */
 	bool coords;	/* draw coordinates on tiles, vertices and edges */
 } catan_view;
 

@@ -974,6 +974,9 @@ typedef struct follow {
 	int rtile, rtile_by;
 	bool behind; /* events not shown yet: disp is the state shown */
 	ui_results res; /* statistics of the events shown */
+	int last_actor;	/* the last event shown: who, what kind */
+	int last_kind;
+	unsigned last_seq; /* events shown so far, ever */
 } follow;
 
 /* Counts event e (after `before`, NULL for the genesis) into res. */
@@ -1078,6 +1081,9 @@ static bool follow_step(follow *fl, app *a, int viewer, unsigned instant,
 		if (ev.has_action && ev.action.kind == CATAN_ACT_ROLL)
 			fl->roller = ev.actor;
 		results_add(&fl->res, hasb ? &before : NULL, &ev);
+		fl->last_actor = ev.actor;
+		fl->last_kind = ev.has_action ? ev.action.kind : -1;
+		fl->last_seq++;
 		if (fl->caught_up && hasb) {
 			if (ev.actor < CATAN_MAX_PLAYERS &&
 			    (instant >> ev.actor & 1u)) {
@@ -1121,6 +1127,8 @@ static void follow_log(ui_frame *fr, const follow *fl)
 typedef struct play_dump_ctx {
 	const follow *fl;
 	app *a;
+	const char *message;
+	const char *status;
 } play_dump_ctx;
 
 /* The paced log's part of a script's `state`: shown, behind, the marks
@@ -1134,6 +1142,7 @@ static void play_dump(FILE *f, void *ctx)
 	SDL_UnlockMutex(dc->a->mx);
 	fprintf(f, "events %d\nshown %d\nroller %d\n", nh, fl->shown,
 		fl->roller);
+	fprintf(f, "message %s\nstatus %s\n", dc->message, dc->status);
 	fprintf(f, "recent_tile %d\nrecent_tile_by %d\nrecent_vertices %d\n",
 		fl->rtile == CATAN_NONE ? -1 : fl->rtile,
 		fl->rtile_by == CATAN_NONE ? -1 : fl->rtile_by,
@@ -1172,7 +1181,10 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			a.bots |= 1u << p;
 		}
 	}
-	catan_rng_seed(&a.bot_rng, (uint64_t)time(NULL));
+	/* CATAN_UI_BOT_SEED makes the window's own bots repeatable (tests). */
+	const char *bs = getenv("CATAN_UI_BOT_SEED");
+	catan_rng_seed(&a.bot_rng,
+		       bs && *bs ? strtoull(bs, NULL, 10) : (uint64_t)time(NULL));
 	script sc;
 	memset(&sc, 0, sizeof sc);
 	if (o->script && !(sc.f = fopen(o->script, "r")))
@@ -1205,6 +1217,16 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 	 * player the window does not leave to a bot (hot-seat). */
 	unsigned instant = a.peer ? 1u << a.me
 				  : ((1u << CATAN_MAX_PLAYERS) - 1) & ~a.bots;
+	/* An offer to several players: sent to one at a time; each answer
+	 * is shown; an accept or a counter-offer ends the round. */
+	struct {
+		unsigned queue;	   /* players still to ask */
+		catan_action terms; /* the offer (player set per target) */
+		int asked;	   /* who has it now, or CATAN_NONE */
+		int by;		   /* who offers */
+		unsigned seen;	   /* fl.last_seq when it was sent */
+		char answers[160];
+	} round = {0, {0}, CATAN_NONE, CATAN_NONE, 0, ""};
 	unsigned drawn_seq = 0, offered_discard = 0;
 	bool dirty = true;
 	int mx = -1, my = -1;
@@ -1226,6 +1248,61 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				o->pace))
 			dirty = true;
 		const catan_state *s = fl.behind ? &fl.disp : &cur.s;
+		/* The offer round: the answer of who has the offer decides
+		 * whether the next chosen player is asked. */
+		if (round.asked != CATAN_NONE && !fl.behind &&
+		    fl.last_actor == round.asked &&
+		    (fl.last_kind == CATAN_ACT_TRADE_ACCEPT ||
+		     fl.last_kind == CATAN_ACT_TRADE_REJECT ||
+		     fl.last_kind == CATAN_ACT_TRADE_OFFER)) {
+			size_t u = strlen(round.answers);
+			snprintf(round.answers + u, sizeof round.answers - u,
+				 "%s%s %s", u ? ", " : "",
+				 a.g.names.name[round.asked],
+				 fl.last_kind == CATAN_ACT_TRADE_ACCEPT ? "accepted"
+				 : fl.last_kind == CATAN_ACT_TRADE_REJECT
+					 ? "rejected"
+					 : "counter-offered");
+			int next = round.queue ? __builtin_ctz(round.queue)
+					       : CATAN_NONE;
+			if (fl.last_kind != CATAN_ACT_TRADE_REJECT)
+				next = CATAN_NONE;
+			round.asked = CATAN_NONE;
+			if (next != CATAN_NONE) {
+				round.queue &= ~(1u << next);
+				catan_action o2 = round.terms;
+				o2.player = (uint8_t)next;
+				catan_err aerr;
+				SDL_LockMutex(a.repo);
+				int arc = act(&a, round.by, &o2, &aerr);
+				SDL_UnlockMutex(a.repo);
+				if (arc) {
+					snprintf(why, sizeof why,
+						 "offer: %.100s; not asking %s: "
+						 "%.100s",
+						 round.answers, a.g.names.name[next],
+						 aerr.msg);
+					round.queue = 0;
+				} else {
+					snprintf(why, sizeof why,
+						 "done: offer: %.120s; now asking %s",
+						 round.answers, a.g.names.name[next]);
+					round.asked = next;
+					poke(&a);
+				}
+			} else {
+				snprintf(why, sizeof why, "done: offer: %.150s",
+					 round.answers);
+				round.queue = 0;
+			}
+			dirty = true;
+			SDL_LockMutex(a.mx);
+			cur = a.snap;
+			SDL_UnlockMutex(a.mx);
+			follow_step(&fl, &a, a.peer ? a.me : CATAN_NONE, instant,
+				    o->pace);
+			s = fl.behind ? &fl.disp : &cur.s;
+		}
 		/* Hot-seat: the window acts for whoever is next (not a bot). */
 		if (!a.peer) {
 			int next = catan_state_next_actor(s);
@@ -1260,6 +1337,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		while (SDL_PollEvent(&e)) {
 			catan_action act_;
 			int res = CATAN_VIEW_NOTHING;
+			unsigned dlg_targets =
+				w.v.dialog == CATAN_DLG_OFFER ? w.v.targets : 0;
 			if (e.type == SDL_QUIT)
 				quit = true;
 			else if (e.type == SDL_WINDOWEVENT &&
@@ -1318,6 +1397,16 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 							     s, k, why, sizeof why);
 				dirty = true;
 			}
+			if (res == CATAN_VIEW_ACT &&
+			    act_.kind == CATAN_ACT_TRADE_OFFER &&
+			    s->phase != CATAN_PHASE_OFFER &&
+			    __builtin_popcount(dlg_targets) > 1) {
+				round.queue = dlg_targets & ~(1u << act_.player);
+				round.terms = act_;
+				round.asked = act_.player;
+				round.by = w.v.actor;
+				round.answers[0] = 0;
+			}
 			if (res == CATAN_VIEW_ACT) {
 				catan_err aerr;
 				int actor = w.v.actor;
@@ -1340,7 +1429,7 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				s = &cur.s;
 			}
 		}
-		play_dump_ctx dc = {&fl, &a};
+		play_dump_ctx dc = {&fl, &a, why, status};
 		int src = script_step(&sc, &w.v, &a.g, s, w.r, why, sizeof why,
 				      play_dump, &dc);
 		if (src < 0) {

@@ -1002,6 +1002,17 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 			 s->discard[v->actor], n);
 		title = buf;
 	}
+	if (v->dialog == CATAN_DLG_OFFER && s->phase == CATAN_PHASE_OFFER &&
+	    s->offer_from < s->opt.nplayers) {
+		snprintf(buf, sizeof buf, "Counter-offer to %s",
+			 fr->g->names.name[s->offer_from]);
+		title = buf;
+	} else if (v->dialog == CATAN_DLG_OFFER &&
+		   __builtin_popcount(v->targets) > 1) {
+		snprintf(buf, sizeof buf, "Offer a trade to %d players, in turn",
+			 __builtin_popcount(v->targets));
+		title = buf;
+	}
 	text(r, f->bold, title, v->dlg.x + 16 * u, v->dlg.y + 12 * u, 0, 0, ink);
 	bool give_col = v->control[CATAN_DLG_GIVE_PLUS].w &&
 			(v->dialog == CATAN_DLG_DISCARD ||
@@ -1077,12 +1088,8 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 			const catan_rect *q = &v->control[CATAN_DLG_PLAYER + p];
 			rgba c = ui_player_color(fr->g, p);
 			bool on = v->dialog == CATAN_DLG_OFFER
-					  ? (v->target == CATAN_NONE
-						     ? false
-						     : v->target == p)
+					  ? (v->targets >> p & 1u)
 					  : v->target == p;
-			if (v->dialog == CATAN_DLG_OFFER && fr->offer_to)
-				on = fr->offer_to >> p & 1u;
 			/* Chosen: full colour, a thick frame and a tick;
 			 * not chosen: pale with a thin grey frame. */
 			fill_rect(r, q, on ? c : (rgba){225, 220, 210, 255});

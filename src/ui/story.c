@@ -282,7 +282,10 @@ int ui_story(char out[][UI_STORY_LINE], const catan_board *b,
 		cards_text(what2, sizeof what2, d);
 		if (o.n < UI_STORY_MAX)
 			snprintf(o.l[o.n++], UI_STORY_LINE,
-				 "%.20s offered %.20s %.50s for %.50s", who,
+				 "%.20s %s %.20s %.45s for %.45s", who,
+				 before->phase == CATAN_PHASE_OFFER
+					 ? "counter-offered"
+					 : "offered",
 				 other, what, what2);
 		break;
 	case CATAN_ACT_TRADE_ACCEPT:

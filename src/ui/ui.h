@@ -71,8 +71,6 @@ typedef struct ui_frame {
 	/* The end of the game: statistics for the results panel (NULL: a
 	 * banner only). */
 	const struct ui_results *results;
-	unsigned offer_to; /* offer dialog: players chosen (bit p), 0 = the
-			      view's target alone */
 	/* Replay slider: position and count, count 0 = no slider. */
 	int replay_pos, replay_count;
 } ui_frame;

@@ -305,6 +305,13 @@ static void close_dialog(catan_view *v)
 	memset(v->give, 0, sizeof v->give);
 	memset(v->get, 0, sizeof v->get);
 	v->target = CATAN_NONE;
+	v->targets = 0;
+}
+
+/* The lowest player of a set, or CATAN_NONE. */
+static uint8_t lowest(unsigned m)
+{
+	return m ? (uint8_t)__builtin_ctz(m) : CATAN_NONE;
 }
 
 /* A robber or knight action to tile t robbing `victim` (or nobody). */
@@ -651,7 +658,9 @@ int catan_view_dialog_action(catan_action *out, const catan_view *v,
 		a.player = v->target;
 		memcpy(a.give, v->give, sizeof a.give);
 		memcpy(a.get, v->get, sizeof a.get);
-		if (v->target == CATAN_NONE) {
+		if (v->targets)
+			a.player = lowest(v->targets);
+		if (a.player == CATAN_NONE) {
 			say(why, n, "choose whom to offer the trade to");
 			return CATAN_E_BAD_PLAYER;
 		}
@@ -703,8 +712,27 @@ static void open_dialog(catan_view *v, int d, const catan_state *s)
 		v->give[0] = 1;
 		v->get[0] = 1;
 	}
-	if (d == CATAN_DLG_OFFER)
-		v->target = (uint8_t)((v->actor + 1) % s->opt.nplayers);
+	if (d == CATAN_DLG_OFFER && s->phase == CATAN_PHASE_OFFER) {
+		/* A counter-offer: back to who offered, the terms turned
+		 * round (what you would give, capped by your hand). */
+		v->target = s->offer_from;
+		v->targets = (uint8_t)(1u << s->offer_from);
+		for (int r = 0; r < CATAN_RES_COUNT; r++) {
+			int have = v->actor < s->opt.nplayers
+					   ? s->players[v->actor].hand[r]
+					   : 0;
+			v->give[r] = (uint8_t)(s->offer_get[r] < have
+						       ? s->offer_get[r]
+						       : have);
+			v->get[r] = s->offer_give[r];
+		}
+	} else if (d == CATAN_DLG_OFFER) {
+		/* To everybody by default; clicks choose. */
+		for (int p = 0; p < s->opt.nplayers; p++)
+			if (p != v->actor)
+				v->targets |= (uint8_t)(1u << p);
+		v->target = lowest(v->targets);
+	}
 }
 
 /* Up to which count a dialog row may go. */
@@ -745,6 +773,35 @@ static int dialog_control(catan_action *out, catan_view *v,
 		int p = c - CATAN_DLG_PLAYER;
 		if (p >= s->opt.nplayers || p == v->actor)
 			return CATAN_VIEW_NOTHING;
+		if (v->dialog == CATAN_DLG_OFFER &&
+		    s->phase == CATAN_PHASE_OFFER) {
+			if (p != s->offer_from) {
+				if (why && n)
+					snprintf(why, n,
+						 "a counter-offer goes back "
+						 "to player %d (who offered) "
+						 "only",
+						 s->offer_from + 1);
+				return CATAN_VIEW_NOTHING;
+			}
+			v->target = (uint8_t)p;
+			v->targets = (uint8_t)(1u << p);
+			return CATAN_VIEW_CHANGED;
+		}
+		if (v->dialog == CATAN_DLG_OFFER) {
+			/* From "everybody" (the default) a click picks that
+			 * one player; after that clicks add and remove. */
+			unsigned all = 0;
+			for (int q = 0; q < s->opt.nplayers; q++)
+				if (q != v->actor)
+					all |= 1u << q;
+			if (v->targets == all)
+				v->targets = (uint8_t)(1u << p);
+			else
+				v->targets ^= (uint8_t)(1u << p);
+			v->target = lowest(v->targets);
+			return CATAN_VIEW_CHANGED;
+		}
 		if (v->dialog == CATAN_DLG_VICTIM &&
 		    !(catan_view_victims(v, b, s) >> p & 1u)) {
 			say(why, n, "nobody there to rob by that name: they "
