@@ -1079,8 +1079,12 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		}
 	}
 	if (v->dialog == CATAN_DLG_OFFER || v->dialog == CATAN_DLG_VICTIM) {
+		/* Only who can be chosen: the robber's possible victims;
+		 * for a counter-offer, who offered. */
 		unsigned can = v->dialog == CATAN_DLG_VICTIM
 				       ? catan_view_victims(v, &fr->g->board, s)
+			       : s->phase == CATAN_PHASE_OFFER
+				       ? 1u << s->offer_from
 				       : ~0u;
 		for (int p = 0; p < s->opt.nplayers; p++) {
 			if (p == v->actor || !(can >> p & 1u))
