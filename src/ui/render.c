@@ -207,7 +207,7 @@ typedef struct text_entry {
 	unsigned used;
 } text_entry;
 
-#define TEXT_CACHE 384
+#define TEXT_CACHE 1024
 static text_entry cache[TEXT_CACHE];
 ui_text_stats_t ui_text_stats;
 static unsigned frame_no;
@@ -301,11 +301,14 @@ static float text_fit(SDL_Renderer *r, TTF_Font *font, TTF_Font *small,
 	int tw = 0, th = 0;
 	if (!s || !*s)
 		return 0;
-	if (!TTF_SizeUTF8(font, s, &tw, &th) && tw <= w) {
+	/* Widths from the text cache: no measuring twice per frame. */
+	text_entry *e = text_get(r, font, s, c);
+	if (e && e->w <= w) {
 		text(r, font, s, x, y, 0, 0, c);
 		return (float)TTF_FontLineSkip(font);
 	}
-	if (!TTF_SizeUTF8(small, s, &tw, &th) && tw <= w) {
+	e = text_get(r, small, s, c);
+	if (e && e->w <= w) {
 		text(r, small, s, x, y, 0, 0, c);
 		return (float)TTF_FontLineSkip(small);
 	}
@@ -868,7 +871,10 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	for (int i = fr->nlog - 1; i >= 0; i--) {
 		int tw = 0, th = 0;
 		split[i] = 0;
-		TTF_SizeUTF8(f->small, fr->log[i], &tw, &th);
+		rgba lc = i == fr->nlog - 1 && !fr->log_scroll ? text_light
+								: text_dim;
+		text_entry *te = text_get(r, f->small, fr->log[i], lc);
+		tw = te ? te->w : 0;
 		if (tw > w) {
 			char part[UI_LOG_LINE_MAX];
 			snprintf(part, sizeof part, "%s", fr->log[i]);
