@@ -1085,8 +1085,12 @@ static bool follow_step(follow *fl, app *a, int viewer, unsigned instant,
 		fl->last_kind = ev.has_action ? ev.action.kind : -1;
 		fl->last_seq++;
 		if (fl->caught_up && hasb) {
-			if (ev.actor < CATAN_MAX_PLAYERS &&
-			    (instant >> ev.actor & 1u)) {
+			/* Marks last until the viewer moves; with nobody to
+			 * move (bots only), until the next turn begins. */
+			if ((ev.actor < CATAN_MAX_PLAYERS &&
+			     (instant >> ev.actor & 1u)) ||
+			    (!instant && ev.has_action &&
+			     ev.action.kind == CATAN_ACT_END)) {
 				memset(&fl->rv, 0, sizeof fl->rv);
 				memset(&fl->re, 0, sizeof fl->re);
 				fl->rtile = CATAN_NONE;
