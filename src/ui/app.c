@@ -774,9 +774,25 @@ static void first_geometry(const catan_ui_options *o, int *x, int *y,
 		*h = o->h;
 		return;
 	}
+	/* The display's scale: its DPI over 96 when the display says (SDL
+	 * cannot on many X servers), else the desktop's GDK_SCALE or
+	 * QT_SCALE_FACTOR, else a screen of twice 1920x1080 or more is
+	 * taken for a high-DPI one. */
 	float dpi = 0, scale = 1;
-	if (!SDL_GetDisplayDPI(0, &dpi, NULL, NULL) && dpi > 110)
-		scale = dpi / 96.0f > 3 ? 3 : dpi / 96.0f;
+	SDL_Rect ub;
+	bool have_ub = !SDL_GetDisplayUsableBounds(0, &ub) && ub.w >= 200 &&
+		       ub.h >= 150;
+	const char *gs = getenv("GDK_SCALE"), *qs = getenv("QT_SCALE_FACTOR");
+	if (!SDL_GetDisplayDPI(0, &dpi, NULL, NULL) && dpi > 0)
+		scale = dpi > 110 ? dpi / 96.0f : 1;
+	else if (gs && atof(gs) >= 1)
+		scale = (float)atof(gs);
+	else if (qs && atof(qs) >= 1)
+		scale = (float)atof(qs);
+	else if (have_ub && ub.w >= 3600 && ub.h >= 2000)
+		scale = (ub.w / 1920.0f < ub.h / 1080.0f ? ub.w / 1920.0f
+							 : ub.h / 1080.0f);
+	scale = scale > 3 ? 3 : scale;
 	*w = (int)(1280 * scale);
 	*h = (int)(800 * scale);
 	char path[1000];
@@ -790,8 +806,7 @@ static void first_geometry(const catan_ui_options *o, int *x, int *y,
 		}
 		fclose(f);
 	}
-	SDL_Rect ub;
-	if (SDL_GetDisplayUsableBounds(0, &ub) || ub.w < 200 || ub.h < 150)
+	if (!have_ub)
 		return;
 	/* Room for a title bar and borders the window manager may add. */
 	int mw = ub.w - 16, mh = ub.h - 48;

@@ -270,6 +270,15 @@ if ((xvfb)); then
 		same fit.png "first-$s.png"
 		echo "ok - first window on a $s screen: ${w}x$h at $x,$y"
 	done
+	# A 4K screen (no DPI from the X server): scaled twice, text 24 px+.
+	rm -rf "$XDG_CONFIG_HOME"
+	xvfb-run -a -s "-screen 0 3840x2160x24" "$catan" play fit --script fit.script 2>err ||
+		{ cat err; fail "window at 4K"; }
+	test "$(val window fit.state | cut -d' ' -f3-)" = "2560 1600" ||
+		fail "4K: window $(val window fit.state)"
+	test "$(val clipped fit.state)" = 0 || fail "4K: $(val first_clipped fit.state)"
+	test "$(val min_text_px fit.state)" -ge 24 || fail "4K: text of $(val min_text_px fit.state) px"
+	echo "ok - first window on a 3840x2160 screen: 2560x1600"
 	# The remembered size is used next time (and still fits).
 	echo "900 600" >"$XDG_CONFIG_HOME/catan-git/window"
 	xvfb-run -a -s "-screen 0 1920x1080x24" "$catan" play fit --script fit.script 2>err
