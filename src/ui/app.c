@@ -621,6 +621,16 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 		if (!q)
 			goto bad;
 		push_click(q->x + q->w / 2, q->y + q->h / 2);
+	} else if (!strcmp(cmd, "wheel")) {
+		/* The mouse wheel over the panel: N clicks up (back). */
+		int k;
+		if (sscanf(arg, "%d", &k) != 1)
+			goto bad;
+		SDL_Event e;
+		memset(&e, 0, sizeof e);
+		e.type = SDL_MOUSEWHEEL;
+		e.wheel.y = k;
+		SDL_PushEvent(&e);
 	} else if (!strcmp(cmd, "key")) {
 		push_key(!strcmp(arg, "esc") ? SDLK_ESCAPE
 			 : !strcmp(arg, "enter") ? SDLK_RETURN
@@ -1161,7 +1171,8 @@ static void play_dump(FILE *f, void *ctx)
 	SDL_UnlockMutex(dc->a->mx);
 	fprintf(f, "events %d\nshown %d\nroller %d\n", nh, fl->shown,
 		fl->roller);
-	fprintf(f, "message %s\nstatus %s\n", dc->message, dc->status);
+	fprintf(f, "message %s\nstatus %s\nlog_scroll %d\nlog_lines %d\n",
+		dc->message, dc->status, fl->scroll, fl->nlines);
 	fprintf(f, "recent_tile %d\nrecent_tile_by %d\nrecent_vertices %d\n",
 		fl->rtile == CATAN_NONE ? -1 : fl->rtile,
 		fl->rtile_by == CATAN_NONE ? -1 : fl->rtile_by,

@@ -593,6 +593,63 @@ static void test_view__story_of_a_seven(void **state)
 	assert_string_equal(out[1], want);
 }
 
+/* Discards and monopolies: the cards of a discard only to its owner; what
+ * a monopoly took from you, to you. */
+static void test_view__story_private_details(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	th_new_game(&b, &s, 3);
+	th_play_setup(&b, &s);
+	int p = s.active, me = (p + 1) % 3, third = (p + 2) % 3;
+	catan_names names;
+	catan_names_default(&names, 3);
+	char out[UI_STORY_MAX][UI_STORY_LINE], want[UI_STORY_LINE];
+	ui_event e;
+	memset(&e, 0, sizeof e);
+	/* me owes a discard of 4 (a hand of 8, then a 7). */
+	th_clear_hand(&s, me);
+	th_give(&s, me, 4, 4, 0, 0, 0);
+	th_roll(&b, &s, 3, 4);
+	catan_state before = s;
+	e.actor = me;
+	e.has_action = true;
+	e.action = th_action(&b, "discard lumber:2 brick:2");
+	assert_int_equal(catan_state_apply(&e.after, &b, &before, me, &e.action,
+					   &e.outcome),
+			 CATAN_OK);
+	ui_story(out, &b, &names, &before, &e, me, false);
+	assert_string_equal(out[0], "You discarded 2 lumber, 2 brick");
+	ui_story(out, &b, &names, &before, &e, third, false);
+	snprintf(want, sizeof want, "%c%s discarded 4 cards",
+		 names.name[me][0] - 32, names.name[me] + 1);
+	assert_string_equal(out[0], want);
+	/* A monopoly on wool by p, 3 of them mine. */
+	th_new_game(&b, &s, 3);
+	th_play_setup(&b, &s);
+	th_roll(&b, &s, 2, 3);
+	p = s.active;
+	me = (p + 1) % 3;
+	third = (p + 2) % 3;
+	th_give_dev(&s, p, CATAN_DEV_MONOPOLY);
+	th_clear_hand(&s, me);
+	th_clear_hand(&s, third);
+	th_give(&s, me, 0, 0, 3, 0, 0);
+	th_give(&s, third, 0, 0, 1, 0, 0);
+	before = s;
+	e.actor = p;
+	e.action = th_action(&b, "play monopoly wool");
+	assert_int_equal(catan_state_apply(&e.after, &b, &before, p, &e.action,
+					   &e.outcome),
+			 CATAN_OK);
+	ui_story(out, &b, &names, &before, &e, me, false);
+	snprintf(want, sizeof want,
+		 "%c%s played Monopoly on wool: took 4 (3 of them from you)",
+		 names.name[p][0] - 32, names.name[p] + 1);
+	assert_string_equal(out[0], want);
+}
+
 /* Road building: two sides, each legal, make one card play. */
 static void test_view__road_building_two_clicks(void **state)
 {
@@ -655,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_view__road_building_two_clicks),
 		cmocka_unit_test(test_view__year_of_plenty_two_cards),
 		cmocka_unit_test(test_view__story_of_a_seven),
+		cmocka_unit_test(test_view__story_private_details),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

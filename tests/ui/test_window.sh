@@ -240,13 +240,15 @@ echo "ok - a counter-offer, shown as one"
 
 # 7. A finished game's results panel (a simulated game), and its buttons.
 "$catan" simulate --games 1 --players 4 --out sim --seed 3 >/dev/null 2>&1
-printf 'wait 300\nstate fin.state\nscreenshot results.png\nclick-result new\nwait 200\n' >fin.script
+printf 'wait 300\nstate fin.state\nscreenshot results.png\nwheel 4\nwait 100\nstate scroll.state\nclick-result new\nwait 200\n' >fin.script
 run "$catan" play sim/game-00000 --script fin.script --size 1280x800 --pace 0 >fin.out 2>err ||
 	{ cat err; fail "results session"; }
 test "$(val phase fin.state)" = 8 || fail "the game is not over"
 test "$(val clipped fin.state)" = 0 || fail "results: $(val first_clipped fin.state)"
 grep -q "won the game with" fin.state || fail "no winner line in the log"
 grep -q "^window closed: new game" fin.out || fail "New game: $(cat fin.out)"
+test "$(val log_scroll scroll.state)" = 12 || fail "the log did not scroll: $(val log_scroll scroll.state)"
+test "$(val log_lines fin.state)" -gt 1000 || fail "the log keeps $(val log_lines fin.state) lines"
 same results.png results.png
 echo "ok - the results panel, New game"
 
