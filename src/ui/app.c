@@ -621,6 +621,26 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 		if (!q)
 			goto bad;
 		push_click(q->x + q->w / 2, q->y + q->h / 2);
+	} else if (!strcmp(cmd, "click-ringed")) {
+		/* The first ringed spot (a corner, else a side, else a tile):
+		 * what a newcomer clicks. Nothing ringed: nothing clicked. */
+		catan_vset vs;
+		catan_eset es;
+		static bool ts[CATAN_MAX_TILES];
+		catan_view_targets(v, &g->board, s, &vs, &es, ts);
+		float x = -1, y = -1;
+		for (int i = 0; i < g->board.nvertices && x < 0; i++)
+			if (catan_vset_has(&vs, i))
+				catan_view_vertex_xy(v, &g->board, i, &x, &y);
+		for (int e = 0; e < g->board.nedges && x < 0; e++)
+			if (es.w[e / 64] >> (e % 64) & 1u)
+				catan_view_edge_xy(v, &g->board, e, &x, &y);
+		for (int t = 0; t < g->board.ntiles && x < 0; t++)
+			if (ts[t])
+				catan_view_hex_xy(v, g->board.tile_hex[t].q,
+						  g->board.tile_hex[t].r, &x, &y);
+		if (x >= 0)
+			push_click((int)lroundf(x), (int)lroundf(y));
 	} else if (!strcmp(cmd, "wheel")) {
 		/* The mouse wheel over the panel: N clicks up (back). */
 		int k;
@@ -1443,20 +1463,29 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				SDL_LockMutex(a.repo);
 				int arc = act(&a, actor, &act_, &aerr);
 				SDL_UnlockMutex(a.repo);
+				static catan_state was;
+				was = *s;
 				if (arc)
 					snprintf(why, sizeof why, "%.250s", aerr.msg);
-				else {
-					char t[160];
-					catan_action_format(t, sizeof t, &a.g.board,
-							    &a.g.names, &act_);
-					snprintf(why, sizeof why, "done: %s %s",
-						 a.g.names.name[actor], t);
-				}
 				poke(&a); /* sync now, so the others see it */
 				SDL_LockMutex(a.mx);
 				cur = a.snap;
 				SDL_UnlockMutex(a.mx);
 				s = &cur.s;
+				if (!arc) {
+					/* What was done, in the log's words. */
+					static ui_event ev;
+					memset(&ev, 0, sizeof ev);
+					ev.actor = actor;
+					ev.has_action = true;
+					ev.action = act_;
+					ev.after = cur.s;
+					char said[UI_STORY_MAX][UI_STORY_LINE];
+					int k = ui_story(said, &a.g.board, &a.g.names,
+							 &was, &ev, actor, false);
+					snprintf(why, sizeof why, "done: %.200s",
+						 k ? said[0] : "");
+				}
 			}
 		}
 		play_dump_ctx dc = {&fl, &a, why, status};

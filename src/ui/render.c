@@ -870,7 +870,9 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	text(r, f->small, buf, x, y, 0, 0, text_dim);
 	y += 24 * u;
 	if (fr->sync && *fr->sync) {
-		text(r, f->small, fr->sync, x, y, 0, 0, (rgba){140, 200, 255, 255});
+		y += text_fit(r, f->small, f->small, fr->sync, x, y, w,
+			      (rgba){140, 200, 255, 255}) -
+		     TTF_FontLineSkip(f->small);
 		y += 20 * u;
 	}
 	/* Log. */

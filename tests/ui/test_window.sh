@@ -297,9 +297,13 @@ click-vertex 0,-1,n
 click-edge 0,-1,nw
 wait 500
 wait-turn
+wait 600
+state r.state
 quit
 S
 run "$catan" play mp/red --script r.script --pace 0 >resume.out 2>err || { cat err; fail "resume"; }
+test "$(val clipped r.state)" = 0 || fail "peer window: $(val first_clipped r.state)"
+grep -q "^message done: You placed a settlement and a road" r.state || fail "notice: $(val message r.state)"
 grep -q "^resumed: bot peers blue, white, orange started again" resume.out || fail "resume: $(cat resume.out)"
 test "$("$catan" -C mp/red log | grep -c setup)" -ge 7 || fail "the bots did not play after resuming"
 echo "ok - resuming restarts the local bot peers"
