@@ -314,6 +314,20 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 	char path[CATAN_MAX_PLAYERS][1024];
 	for (int p = 0; p < names.n; p++)
 		snprintf(path[p], sizeof path[p], "%s/%s", dir, names.name[p]);
+	/* The game is there already (make play with the same SEED, or a
+	 * second play --new): resume it rather than fail. */
+	struct stat sb;
+	if (!stat(path[mine], &sb)) {
+		printf("a game is already in %s: resuming it (another DIR "
+		       "for a new one)\n",
+		       dir);
+		fflush(stdout);
+		snprintf(mydir, mysize, "%s", path[mine]);
+		o->dir = mydir;
+		resume_local_bots(mydir);
+		o->interval = o->interval > 0.2 ? 0.2 : o->interval;
+		return 0;
+	}
 	char *nargv[32] = {"catan", "new", path[mine], "--players",
 			   (char *)players, "--me", (char *)me};
 	int k = 7;

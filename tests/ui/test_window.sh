@@ -306,4 +306,9 @@ test "$(val clipped r.state)" = 0 || fail "peer window: $(val first_clipped r.st
 grep -q "^message done: You placed a settlement and a road" r.state || fail "notice: $(val message r.state)"
 grep -q "^resumed: bot peers blue, white, orange started again" resume.out || fail "resume: $(cat resume.out)"
 test "$("$catan" -C mp/red log | grep -c setup)" -ge 7 || fail "the bots did not play after resuming"
+# play --new on the same folder resumes too (make play with one SEED).
+run "$catan" play --new mp --seed 4 --board beginner --script q.script --pace 0 >again.out 2>err ||
+	{ cat err; fail "play --new again"; }
+grep -q "^a game is already in mp: resuming it" again.out || fail "play --new again: $(cat again.out)"
+grep -q "^resumed: bot peers" again.out || fail "play --new again: $(cat again.out)"
 echo "ok - resuming restarts the local bot peers"
