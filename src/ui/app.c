@@ -1017,6 +1017,10 @@ typedef struct follow {
 	catan_vset rv;
 	catan_eset re;
 	int rtile, rtile_by;
+	Uint32 marked_at; /* when the newest mark appeared (it draws in) */
+	catan_vset nv;	  /* the newest event's marks */
+	catan_eset ne;
+	bool nt;
 	bool behind; /* events not shown yet: disp is the state shown */
 	ui_results res; /* statistics of the events shown */
 	int last_actor;	/* the last event shown: who, what kind */
@@ -1082,11 +1086,17 @@ static void follow_reset(follow *fl)
 static void follow_mark(follow *fl, const catan_board *b, const catan_state *x,
 			const catan_state *y, int by)
 {
+	memset(&fl->nv, 0, sizeof fl->nv);
 	for (int v = 0; v < b->nvertices; v++)
-		if (x->building[v] != y->building[v])
+		if (x->building[v] != y->building[v]) {
 			catan_vset_add(&fl->rv, v);
-	for (int k = 0; k < CATAN_EWORDS; k++)
-		fl->re.w[k] |= x->roads.w[k] ^ y->roads.w[k];
+			catan_vset_add(&fl->nv, v);
+		}
+	for (int k = 0; k < CATAN_EWORDS; k++) {
+		fl->ne.w[k] = x->roads.w[k] ^ y->roads.w[k];
+		fl->re.w[k] |= fl->ne.w[k];
+	}
+	fl->nt = x->robber != y->robber;
 	if (x->robber != y->robber) {
 		fl->rtile = y->robber;
 		fl->rtile_by = by;
@@ -1139,9 +1149,11 @@ static bool follow_step(follow *fl, app *a, int viewer, unsigned instant,
 				memset(&fl->rv, 0, sizeof fl->rv);
 				memset(&fl->re, 0, sizeof fl->re);
 				fl->rtile = CATAN_NONE;
-			} else
+			} else {
 				follow_mark(fl, &a->g.board, &before, &ev.after,
 					    ev.actor);
+				fl->marked_at = now;
+			}
 		}
 		fl->disp = ev.after;
 		fl->shown++;
@@ -1497,7 +1509,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		}
 		if (quit || src > 0)
 			break;
-		if (!dirty && cur.seq == drawn_seq) {
+		if (!dirty && cur.seq == drawn_seq &&
+		    !(fl.marked_at && SDL_GetTicks() - fl.marked_at < 450)) {
 			SDL_Delay(15);
 			continue;
 		}
@@ -1517,6 +1530,16 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		else if (w.v.dialog == CATAN_DLG_VICTIM)
 			snprintf(status, sizeof status,
 				 "your move: choose whom to rob");
+		else if (fl.behind) {
+			/* Still showing the others' moves, one at a time. */
+			SDL_LockMutex(a.mx);
+			int left = a.nhist - fl.shown;
+			SDL_UnlockMutex(a.mx);
+			if (left > 0)
+				snprintf(status, sizeof status,
+					 "showing the others' moves (%d more)",
+					 left);
+		}
 		snprintf(panel_title, sizeof panel_title, "catan-git%s%s",
 			 a.peer ? ": " : " hot-seat",
 			 a.peer ? a.g.names.name[a.me] : "");
@@ -1535,6 +1558,13 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		fr.recent_edges = fl.re;
 		fr.recent_tile = fl.rtile;
 		fr.recent_tile_by = fl.rtile_by;
+		/* The newest marks draw in: rings shrink onto their spot
+		 * over 400 ms (frames keep coming until then). */
+		Uint32 age = SDL_GetTicks() - fl.marked_at;
+		fr.mark_grow = fl.marked_at && age < 400 ? 1.0f - age / 400.0f : 0;
+		fr.newest_vertices = fl.nv;
+		fr.newest_edges = fl.ne;
+		fr.newest_tile = fl.nt;
 		fr.hover_x = mx;
 		fr.hover_y = my;
 		if (s->phase == CATAN_PHASE_OVER) {

@@ -649,13 +649,16 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		catan_view_vertex_xy(v, b, b->edge_vertices[e][0], &ax, &ay);
 		catan_view_vertex_xy(v, b, b->edge_vertices[e][1], &bx, &by);
 		catan_view_edge_xy(v, b, e, &mx, &my);
-		ring(r, mx, my, v->size * 0.2f, 3, gold);
+		float g = catan_eset_has(&fr->newest_edges, e) ? fr->mark_grow : 0;
+		ring(r, mx, my, v->size * 0.2f * (1 + 2 * g), 3, gold);
 	}
 	CATAN_FOR_BITS(i, fr->recent_vertices.w, CATAN_VWORDS)
 	{
 		float x, y;
 		catan_view_vertex_xy(v, b, i, &x, &y);
-		ring(r, x, y, v->size * 0.27f, 3.5f, gold);
+		float g = catan_vset_has(&fr->newest_vertices, i) ? fr->mark_grow
+								  : 0;
+		ring(r, x, y, v->size * 0.27f * (1 + 2 * g), 3.5f, gold);
 	}
 	if (fr->recent_tile >= 0 && fr->recent_tile < b->ntiles) {
 		float cx, cy;
@@ -666,7 +669,8 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 			thick_line(r, xy[2 * k], xy[2 * k + 1],
 				   xy[(2 * k + 2) % 12], xy[(2 * k + 3) % 12],
 				   4, gold);
-		ring(r, cx, cy, v->size * 0.5f, 3,
+		ring(r, cx, cy,
+		     v->size * 0.5f * (1 + (fr->newest_tile ? fr->mark_grow : 0)), 3,
 		     ui_player_color(fr->g, fr->recent_tile_by));
 	}
 	/* Selected set-up settlement / first road. */
@@ -878,7 +882,7 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	/* Log. */
 	float bottom = v->h - (fr->show_buttons ? 40 : 8) * u;
 	float lh = TTF_FontLineSkip(f->small) + 1;
-	int rows_free = (int)((bottom - y - 20 * u) / lh);
+	int rows_free = (int)((bottom - 6 * u - y - 20 * u) / lh);
 	/* A line wider than the panel wraps once at a space: split[i] is
 	 * where its second row starts (0: one row). Newest lines first
 	 * until the rows are used up. */

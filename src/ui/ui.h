@@ -68,6 +68,11 @@ typedef struct ui_frame {
 	catan_eset recent_edges;
 	int recent_tile;    /* robber moved there, or CATAN_NONE */
 	int recent_tile_by; /* by whom */
+	float mark_grow;    /* 0..1: the newest marks drawing in (1 = just
+			       now, rings larger), 0 = still */
+	catan_vset newest_vertices; /* the newest event's marks */
+	catan_eset newest_edges;
+	bool newest_tile; /* the newest event moved the robber */
 	/* The end of the game: statistics for the results panel (NULL: a
 	 * banner only). */
 	const struct ui_results *results;
