@@ -31,10 +31,23 @@ typedef struct catan_ui_options {
 	const char *bots;   /* play: players the window's own bot plays */
 	const char *script; /* play: scripted input, one command a line */
 	double interval;    /* play: seconds between background syncs */
+	double pace;	    /* play: seconds each move of another player
+			       (or a bot) is shown before the next; 0 = none */
 	int frames;	    /* render: draw this many frames, print timing */
+	int *next;	    /* play: set to a catan_ui_next when the window
+			       closed by the results panel's buttons */
 } catan_ui_options;
 
+typedef enum {
+	CATAN_UI_NEXT_NONE,
+	CATAN_UI_NEXT_REPLAY,  /* "Replay": replay this game */
+	CATAN_UI_NEXT_NEWGAME, /* "New game": a new game, same players */
+} catan_ui_next;
+
 int catan_ui_render(const catan_ui_options *o, catan_err *err);
+/* Is there a display for a window? 0, or -1 with one sentence saying what
+ * to do (no DISPLAY, no WAYLAND_DISPLAY and no SDL_VIDEODRIVER). */
+int catan_ui_display_check(catan_err *err);
 int catan_ui_play(const catan_ui_options *o, catan_err *err);
 int catan_ui_replay(const catan_ui_options *o, catan_err *err);
 

@@ -96,7 +96,9 @@ typedef enum {
 typedef struct catan_view {
 	/* Layout (catan_view_layout). */
 	int w, h;	 /* window size in pixels */
-	float u;	 /* scale of text and controls: 1.0 at 800 px high */
+	float u;	 /* scale of the board: 1.0 at 800 px high */
+	float t;	 /* scale of text and controls: u, but at least 1 so
+			    that text is never under 12 px */
 	catan_rect board_area, panel, bar;
 	float size;	 /* hex centre to corner, pixels */
 	float ox, oy;	 /* pixel position of the centre of tile (0,0) */
@@ -113,6 +115,8 @@ typedef struct catan_view {
 	uint8_t dialog;	     /* catan_dialog */
 	uint8_t give[CATAN_RES_COUNT], get[CATAN_RES_COUNT];
 	uint8_t target; /* trade partner / victim, CATAN_NONE if none */
+	uint8_t targets; /* offer dialog: every player chosen (bit p); the
+			    window offers to each in turn, `target` first */
 	bool coords;	/* draw coordinates on tiles, vertices and edges */
 } catan_view;
 
@@ -193,6 +197,15 @@ void catan_view_targets(const catan_view *v, const catan_board *b,
 int catan_view_dialog_action(catan_action *out, const catan_view *v,
 			     const catan_board *b, const catan_state *s,
 			     char *why, size_t whysize);
+
+/* The players the robber may rob on the victim dialog's tile: bit p. */
+unsigned catan_view_victims(const catan_view *v, const catan_board *b,
+			    const catan_state *s);
+
+/* The bank's rate of `res` for `actor` (4, 3 or 2), 0 when there is no
+ * such player or resource. */
+int catan_view_rate(const catan_board *b, const catan_state *s, int actor,
+		    int res);
 
 /* A label for a button ("Roll", "End turn", ...). */
 const char *catan_button_label(int button);

@@ -243,7 +243,8 @@ int cli_new(int argc, char **argv)
 	}
 	if (!dir) {
 		fprintf(stderr, "usage: catan new DIR [--players a,b,c] "
-				"[--board beginner|random] [--seed N] "
+				"[--board beginner|random|balanced|FILE] "
+				"[--me PLAYER] [--seed N] "
 				"[--phases combined|classic] "
 				"[--dice seeded|manual] [--vp N] "
 				"[--offer-limit N] [--[no-]special-build]\n");
@@ -278,7 +279,9 @@ int cli_new(int argc, char **argv)
 		catan_boardfile_error be;
 		memset(&be, 0, sizeof be);
 		if (!f || big) {
-			fprintf(stderr, "catan new: cannot read board file %s%s\n",
+			fprintf(stderr, "catan new: --board is beginner, random, "
+					"balanced or a board file; cannot read "
+					"the file %s%s\n",
 				board_file, big ? " (over 64 KiB)" : "");
 			return 2;
 		}

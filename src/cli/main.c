@@ -7,8 +7,7 @@
  *   catan -C DIR act --as P ...   P does an action: one commit
  *   catan -C DIR show [--json] [REV], legal --as P, log, verify, gc
  */
-#define _POSIX_C_SOURCE 200809L
-
+#define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -65,10 +64,12 @@ static void usage(FILE *f)
 		"[--json] | generate --out FILE\n"
 		"       catan render DIR [REV] --out FILE.png [--size WxH] "
 		"[--as P] [--reveal] [--coords]\n"
-		"       catan play DIR [--as P] [--bots a,b] [--size WxH]\n"
+		"       catan play DIR [--as P] [--bots a,b] [--size WxH] "
+		"[--pace S] [--interval S]\n"
 		"       catan play --new DIR [--players a,b,c] [--me P] "
-		"[--bots N] [--seed N] [--board B]\n"
-		"       catan replay DIR [REV] [--as P] [--size WxH]\n"
+		"[--bots N] [--seed N] [--board B] [--pace S]\n"
+		"       catan replay DIR [REV] [--as P] [--size WxH] "
+		"[--reveal]\n"
 		"       catan bots [--players N | --names a,b,c] [--seed N]\n"
 		"                  [--board beginner|random] [--bot "
 		"greedy|random]\n"
@@ -77,22 +78,102 @@ static void usage(FILE *f)
 		"                  [--phases combined|classic] [--vp N]\n"
 		"                  [--[no-]special-build] [--max-actions N] "
 		"[--quiet]\n"
+		"       catan tournament --bots a,b,... [--games N] "
+		"[--players N]\n"
+		"                        [--jobs J] [--seed S] [--json|--csv]\n"
+		"       catan COMMAND --help   what COMMAND does and takes\n"
 		"\n"
+		"Catan as a peer-to-peer game over Git: every action is a "
+		"commit.\n"
 		"2-6 players; 5 and 6 play the 5-6 player extension on a 5-6\n"
 		"board, with its special building phase unless "
 		"--no-special-build.\n"
-		"\n"
-		"Plays one complete game between bots and prints the board,\n"
-		"the action log (one canonical action per line, as the Git log\n"
-		"will hold them) and the final scores. --bots names a bot per\n"
-		"seat (random, greedy, value, mcts, mcts:N, mcts:Nms); a move\n"
-		"that does not apply is replaced by the minimum viable move.\n"
-		"--display draws the board as hexagons: nosleep at the end,\n"
-		"sleep after every turn (--delay MS, default 1000), step after\n"
-		"every action, waiting for Enter (s: the full state, q: quit).\n"
-		"\n"
-		"       catan tournament --bots a,b,... [--games N] [--players N]\n"
-		"                        [--jobs J] [--seed S] [--json|--csv]\n");
+		"In the window (play, replay): q or Ctrl+Q quits, Esc "
+		"cancels, the\n"
+		"keys under the buttons act; `make play` starts a game "
+		"against bots.\n"
+		"catan bots: --bots names a bot per seat (random, greedy, "
+		"value, mcts,\n"
+		"mcts:N, mcts:Nms); a move that does not apply is replaced by "
+		"the\n"
+		"minimum viable move. --display draws the board as hexagons: "
+		"nosleep\n"
+		"at the end, sleep after every turn (--delay MS, default 1000), "
+		"step\n"
+		"after every action, waiting for Enter (s: the full state, q: "
+		"quit).\n");
+}
+
+/*
+ * `catan COMMAND --help` (or -h) for the commands without a help of their
+ * own: what the command does and its usage line from usage(). Returns
+ * true when it printed (exit 0).
+ */
+static bool command_help(const char *cmd, int argc, char **argv)
+{
+	static const struct {
+		const char *cmd, *what;
+	} help[] = {
+		{"new", "a new game repository (hot-seat unless --me)"},
+		{"act", "one action by a player: one commit (spec/actions.md)"},
+		{"join", "clones a game to play as one of its players"},
+		{"remote", "adds a peer to sync with, or pushes to one"},
+		{"sync", "fetches the peers' moves and verifies every commit"},
+		{"bundle", "moves a game by file: create or apply a bundle"},
+		{"step", "lets a bot play this repository's player's moves"},
+		{"serve", "serves the game to peers over TCP"},
+		{"peer", "a background peer: syncs and lets a bot play"},
+		{"show", "the board, hands and scores at a commit"},
+		{"legal", "every legal action of a player now"},
+		{"verify", "replays and checks every commit of the game"},
+		{"gc", "packs the repository"},
+		{"render", "draws a commit of the game into a PNG (no display)"},
+		{"play", "the game window: click to play (q quits)"},
+		{"replay", "steps through a game commit by commit in a window"},
+		{"bots", "one complete game between bots in the terminal: "
+			 "board, action log (as the Git log will hold it), "
+			 "scores"},
+	};
+	bool asked = false;
+	for (int i = 0; i < argc && !asked; i++)
+		asked = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+	if (!asked)
+		return false;
+	for (size_t k = 0; k < sizeof help / sizeof help[0]; k++) {
+		if (strcmp(help[k].cmd, cmd))
+			continue;
+		/* The usage lines of this command, from the full text. */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+		if (!m)
+			return false;
+		usage(m);
+		fclose(m);
+		printf("catan %s: %s\n\nusage:\n", cmd, help[k].what);
+		char want[32], want2[48];
+		snprintf(want, sizeof want, "catan %s ", cmd);
+		snprintf(want2, sizeof want2, "catan -C DIR %s", cmd);
+		bool in = false;
+		for (char *line = strtok(text, "\n"); line;
+		     line = strtok(NULL, "\n")) {
+			char *c = strstr(line, "catan ");
+			if (strstr(line, "COMMAND"))
+				in = false;
+			else if (c && c - line < 16)
+				in = !strncmp(c, want, strlen(want)) ||
+				     (!strncmp(c, want2, strlen(want2)) &&
+				      (c[strlen(want2)] == ' ' ||
+				       !c[strlen(want2)]));
+			else if (!c && line[0] != ' ')
+				in = false;
+			if (in)
+				printf("  %s\n", c ? c : line);
+		}
+		free(text);
+		return true;
+	}
+	return false;
 }
 
 
@@ -480,6 +561,8 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	argc -= 2;
 	argv += 2;
+	if (command_help(cmd, argc, argv))
+		return 0;
 	if (!strcmp(cmd, "bots"))
 		return cmd_bots(argc, argv);
 	if (!strcmp(cmd, "tournament"))

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catan/ui.h"
@@ -23,6 +24,7 @@ static int ui_args(catan_ui_options *o, const char *cmd, const char *dir,
 	memset(o, 0, sizeof *o);
 	o->dir = dir;
 	o->interval = 0.5;
+	o->pace = 0.6;
 	size_t used = 0;
 	if (new_args)
 		new_args[0] = 0;
@@ -56,6 +58,17 @@ static int ui_args(catan_ui_options *o, const char *cmd, const char *dir,
 			if (!(o->interval >= 0.05 && o->interval <= 600)) {
 				fprintf(stderr, "catan %s: --interval is seconds "
 						"between 0.05 and 600\n", cmd);
+				return 2;
+			}
+			i++;
+		} else if (!strcmp(a, "--pace") && v) {
+			char *end;
+			o->pace = strtod(v, &end);
+			if (*end || !(o->pace >= 0 && o->pace <= 10)) {
+				fprintf(stderr, "catan %s: --pace is seconds per "
+						"move shown, between 0 and 10, got "
+						"\"%s\"\n",
+					cmd, v);
 				return 2;
 			}
 			i++;
@@ -131,16 +144,30 @@ int cli_replay(const char *dir, int argc, char **argv)
 	return 0;
 }
 
-/* Bot peers started by play --new, stopped when the window closes. */
-static pid_t bot_pids[CATAN_MAX_PLAYERS];
-static int nbots;
+/* Bot peers started by play --new (or restarted by play DIR), stopped
+ * when the window closes; one that ends earlier (its game is over) is
+ * reaped at once by the SIGCHLD handler, so none lingers as a zombie. */
+static volatile pid_t bot_pids[CATAN_MAX_PLAYERS];
+static volatile int nbots;
+
+static void reap_bots(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	for (int i = 0; i < nbots; i++)
+		if (bot_pids[i] > 0 && waitpid(bot_pids[i], NULL, WNOHANG) > 0)
+			bot_pids[i] = 0;
+	errno = saved;
+}
 
 static void stop_bots(void)
 {
+	signal(SIGCHLD, SIG_DFL);
 	for (int i = 0; i < nbots; i++)
 		if (bot_pids[i] > 0) {
 			kill(bot_pids[i], SIGTERM);
 			waitpid(bot_pids[i], NULL, 0);
+			bot_pids[i] = 0;
 		}
 	nbots = 0;
 }
@@ -168,6 +195,72 @@ static int run_self(char *const argv[], const char *log)
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 		return -1;
 	return 0;
+}
+
+/* Starts `catan -C PATH peer --bot greedy` in the background, its output
+ * appended to PATH.log (which marks PATH as a local bot peer). */
+static int start_bot(const char *path)
+{
+	char log[1100], p[1024];
+	snprintf(log, sizeof log, "%s.log", path);
+	snprintf(p, sizeof p, "%s", path);
+	char *pargv[] = {"catan", "-C", p, "peer", "--bot", "greedy",
+			 "--interval", "0.1", "--max-interval", "0.6", NULL};
+	return run_self(pargv, log);
+}
+
+/*
+ * play DIR on a game made by play --new: the other players' repositories
+ * beside DIR with a bot log (DIR/../<name> and DIR/../<name>.log) are
+ * local bot peers, which ended with the last window: start them again.
+ * Anything else (remote players) is left alone. Prints what it did.
+ */
+static void resume_local_bots(const char *dir)
+{
+	catan_store *st = NULL;
+	catan_err err;
+	if (catan_store_open(&st, dir, &err))
+		return; /* catan_ui_play says what is wrong */
+	catan_game g = *catan_store_game(st);
+	int me = catan_store_me(st);
+	catan_store_free(st);
+	if (me < 0)
+		return;
+	char parent[1024];
+	snprintf(parent, sizeof parent, "%s", dir);
+	size_t n = strlen(parent);
+	while (n > 1 && parent[n - 1] == '/')
+		parent[--n] = 0;
+	char *slash = strrchr(parent, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(parent, sizeof parent, ".");
+	char started[256] = "";
+	for (int p = 0; p < g.names.n; p++) {
+		if (p == me)
+			continue;
+		char path[1100], log[1200];
+		struct stat sb;
+		snprintf(path, sizeof path, "%s/%s", parent, g.names.name[p]);
+		snprintf(log, sizeof log, "%s.log", path);
+		if (stat(path, &sb) || !S_ISDIR(sb.st_mode) || stat(log, &sb))
+			continue;
+		if (start_bot(path)) {
+			fprintf(stderr,
+				"catan play: could not restart the bot %s; run "
+				"`catan -C %s peer --bot greedy` yourself\n",
+				g.names.name[p], path);
+			continue;
+		}
+		snprintf(started + strlen(started), sizeof started - strlen(started),
+			 "%s%s", started[0] ? ", " : "", g.names.name[p]);
+	}
+	if (started[0]) {
+		printf("resumed: bot peer%s %s started again (logs in %s/*.log)\n",
+		       strchr(started, ',') ? "s" : "", started, parent);
+		fflush(stdout);
+	}
 }
 
 /*
@@ -221,6 +314,20 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 	char path[CATAN_MAX_PLAYERS][1024];
 	for (int p = 0; p < names.n; p++)
 		snprintf(path[p], sizeof path[p], "%s/%s", dir, names.name[p]);
+	/* The game is there already (make play with the same SEED, or a
+	 * second play --new): resume it rather than fail. */
+	struct stat sb;
+	if (!stat(path[mine], &sb)) {
+		printf("a game is already in %s: resuming it (another DIR "
+		       "for a new one)\n",
+		       dir);
+		fflush(stdout);
+		snprintf(mydir, mysize, "%s", path[mine]);
+		o->dir = mydir;
+		resume_local_bots(mydir);
+		o->interval = o->interval > 0.2 ? 0.2 : o->interval;
+		return 0;
+	}
 	char *nargv[32] = {"catan", "new", path[mine], "--players",
 			   (char *)players, "--me", (char *)me};
 	int k = 7;
@@ -267,12 +374,7 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 			}
 		}
 	for (int i = 0; i < nb; i++) {
-		char log[1100];
-		snprintf(log, sizeof log, "%s.log", path[bots[i]]);
-		char *pargv[] = {"catan", "-C", path[bots[i]], "peer", "--bot",
-				 "greedy", "--interval", "0.1", "--max-interval",
-				 "0.6", NULL};
-		if (run_self(pargv, log)) {
+		if (start_bot(path[bots[i]])) {
 			fprintf(stderr, "catan play: cannot start bot %s\n",
 				names.name[bots[i]]);
 			stop_bots();
@@ -289,6 +391,65 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 	return 0;
 }
 
+/*
+ * "New game" on the results panel: the same players in a new folder beside
+ * the old one (DIR-2, DIR-3, ...): with bot peers again for a play --new
+ * game, hot-seat otherwise. o->dir and mydir are set to the new game.
+ */
+static int next_game(catan_ui_options *o, bool bots, char *mydir, size_t n)
+{
+	catan_store *st = NULL;
+	catan_err err;
+	if (catan_store_open(&st, o->dir, &err)) {
+		fprintf(stderr, "catan play: %s\n", err.msg);
+		return 1;
+	}
+	catan_game g = *catan_store_game(st);
+	int me = catan_store_me(st);
+	catan_store_free(st);
+	char players[CATAN_MAX_PLAYERS * CATAN_NAME_MAX + 8] = "";
+	for (int p = 0; p < g.names.n; p++)
+		snprintf(players + strlen(players), sizeof players - strlen(players),
+			 "%s%s", p ? "," : "", g.names.name[p]);
+	/* The folder of the game: DIR/.. for a play --new game. */
+	char base[1024];
+	snprintf(base, sizeof base, "%s", o->dir);
+	size_t len = strlen(base);
+	while (len > 1 && base[len - 1] == '/')
+		base[--len] = 0;
+	if (bots) {
+		char *slash = strrchr(base, '/');
+		if (slash)
+			*slash = 0;
+	}
+	char dir[1100];
+	struct stat sb;
+	for (int k = 2;; k++) {
+		snprintf(dir, sizeof dir, "%s-%d", base, k);
+		if (stat(dir, &sb))
+			break;
+	}
+	printf("new game in %s\n", dir);
+	fflush(stdout);
+	if (bots && me >= 0) {
+		char args[512];
+		snprintf(args, sizeof args, "--players\n%s\n--me\n%s\n--seed\n%ld\n",
+			 players, g.names.name[me], (long)time(NULL));
+		return new_local_game(dir, args, o, mydir, n);
+	}
+	char seed[32];
+	snprintf(seed, sizeof seed, "%ld", (long)time(NULL));
+	char *nargv[] = {"catan", "new", dir, "--players", players, "--seed",
+			 seed, NULL};
+	if (run_self(nargv, NULL)) {
+		fprintf(stderr, "catan play: could not create %s\n", dir);
+		return 1;
+	}
+	snprintf(mydir, n, "%s", dir);
+	o->dir = mydir;
+	return 0;
+}
+
 int cli_play(const char *dir, int argc, char **argv)
 {
 	catan_ui_options o;
@@ -298,17 +459,50 @@ int cli_play(const char *dir, int argc, char **argv)
 		    sizeof new_args))
 		return 2;
 	static char mydir[1100];
+	catan_err derr;
+	if (catan_ui_display_check(&derr)) {
+		fprintf(stderr, "catan play: %s\n", derr.msg);
+		return 1;
+	}
 	if (newgame) {
 		int rc = new_local_game(o.dir, new_args, &o, mydir, sizeof mydir);
 		if (rc)
 			return rc;
+	} else if (!o.bots) {
+		resume_local_bots(o.dir);
+		if (nbots)
+			o.interval = o.interval > 0.2 ? 0.2 : o.interval;
 	}
-	catan_err err;
-	int rc = catan_ui_play(&o, &err);
-	stop_bots();
-	if (rc) {
-		fprintf(stderr, "catan play: %s\n", err.msg);
-		return 1;
+	for (;;) {
+		signal(SIGCHLD, reap_bots);
+		catan_err err;
+		int next = CATAN_UI_NEXT_NONE;
+		o.next = &next;
+		bool had_bots = nbots > 0;
+		int rc = catan_ui_play(&o, &err);
+		stop_bots();
+		if (rc) {
+			fprintf(stderr, "catan play: %s\n", err.msg);
+			return 1;
+		}
+		if (next == CATAN_UI_NEXT_NONE)
+			return 0;
+		printf("window closed: %s\n",
+		       next == CATAN_UI_NEXT_REPLAY ? "replay" : "new game");
+		fflush(stdout);
+		if (o.script) /* a script's session ends with its window */
+			return 0;
+		if (next == CATAN_UI_NEXT_REPLAY) {
+			catan_ui_options r = o;
+			r.rev = NULL;
+			if (catan_ui_replay(&r, &err)) {
+				fprintf(stderr, "catan replay: %s\n", err.msg);
+				return 1;
+			}
+			return 0;
+		}
+		rc = next_game(&o, had_bots, mydir, sizeof mydir);
+		if (rc)
+			return rc;
 	}
-	return 0;
 }

@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "catan/bot.h"
 #include "catan/ui.h"
+#include "story.h"
 #include "ui.h"
 
 static int fail(catan_err *err, const char *fmt, const char *a)
@@ -61,21 +63,133 @@ static int collect(const catan_log_entry *e, void *ctx)
 	return 0;
 }
 
-/* The last lines of a log buffer, oldest first, into a frame. */
-static void frame_log(ui_frame *fr, const log_buf *lb)
-{
-	int k = lb->n < UI_LOG_LINES ? lb->n : UI_LOG_LINES;
-	fr->nlog = k;
-	for (int i = 0; i < k; i++)
-		fr->log[i] = lb->line[(lb->n - k + i) % UI_LOG_LINES];
-}
-
 static int player_index(const catan_game *g, const char *name)
 {
 	if (!name)
 		return CATAN_NONE;
 	int p = catan_names_find(&g->names, name, strlen(name));
 	return p < 0 ? -1 : p;
+}
+
+/* ---- the history as events (story.h) ---- */
+
+/* Every log entry, in the log's order (topological, oldest first). */
+typedef struct entry_list {
+	catan_log_entry *e;
+	int n, cap;
+} entry_list;
+
+static int collect_entry(const catan_log_entry *e, void *ctx)
+{
+	entry_list *l = ctx;
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 1024;
+		catan_log_entry *ne = realloc(l->e, (size_t)cap * sizeof *ne);
+		if (!ne)
+			return -1;
+		l->e = ne;
+		l->cap = cap;
+	}
+	l->e[l->n++] = *e;
+	return 0;
+}
+
+/*
+ * The event of log entry e after `prev` (NULL for the genesis). The action
+ * is parsed from the subject and applied to prev, which gives the rules'
+ * outcome (dice, stolen card, production) and the state as the game went
+ * through it (two discards after a 7 sit on sibling commits: applying them
+ * in turn shows both, where the second commit's own state holds only its
+ * own). A merge, or a subject that does not apply, takes the commit's
+ * stored state. -1 with err when that cannot be read.
+ */
+static int event_build(ui_event *ev, catan_store *st, const catan_game *g,
+		       const catan_log_entry *e, const catan_state *prev,
+		       catan_err *err)
+{
+	memset(ev, 0, sizeof *ev);
+	snprintf(ev->id, sizeof ev->id, "%.11s", e->id.hex);
+	ev->actor = player_index(g, e->author);
+	if (ev->actor < 0)
+		ev->actor = CATAN_NONE;
+	ev->merge = e->merge;
+	catan_parse_error pe;
+	if (prev && !e->merge && ev->actor != CATAN_NONE &&
+	    catan_action_parse(&ev->action, &g->board, &g->names, e->subject,
+			       &pe) == 0) {
+		ev->has_action = true;
+		if (catan_state_apply(&ev->after, &g->board, prev, ev->actor,
+				      &ev->action, &ev->outcome) == CATAN_OK) {
+			ev->has_outcome = true;
+			return 0;
+		}
+	}
+	return catan_store_state_at(&ev->after, NULL, st, e->id.hex, err);
+}
+
+/*
+ * The whole log told in plain words (render, replay): the events of
+ * l->e[0 .. n-1] and their lines; end[i] is the number of lines through
+ * event i. Private details as `viewer` sees them (`all`: every one).
+ */
+typedef struct told {
+	char (*line)[UI_STORY_LINE];
+	int nline, cap;
+	int *end;
+} told;
+
+static void told_free(told *t)
+{
+	free(t->line);
+	free(t->end);
+	memset(t, 0, sizeof *t);
+}
+
+static int tell_all(told *t, catan_store *st, const catan_game *g,
+		    const entry_list *l, int n, int viewer, bool all,
+		    catan_err *err)
+{
+	memset(t, 0, sizeof *t);
+	ui_event *ev = calloc(2, sizeof *ev);
+	t->end = calloc((size_t)n + 1, sizeof *t->end);
+	if (!ev || !t->end) {
+		free(ev);
+		return fail(err, "out of memory", NULL);
+	}
+	for (int i = 0; i < n; i++) {
+		ui_event *cur = &ev[i % 2], *prev = &ev[(i + 1) % 2];
+		if (event_build(cur, st, g, &l->e[i], i ? &prev->after : NULL,
+				err)) {
+			free(ev);
+			return -1;
+		}
+		if (t->nline + UI_STORY_MAX > t->cap) {
+			int cap = t->cap ? t->cap * 2 : 4096;
+			void *nl = realloc(t->line, (size_t)cap * UI_STORY_LINE);
+			if (!nl) {
+				free(ev);
+				return fail(err, "out of memory", NULL);
+			}
+			t->line = nl;
+			t->cap = cap;
+		}
+		t->nline += ui_story(t->line + t->nline, &g->board, &g->names,
+				     i ? &prev->after : NULL, cur, viewer, all);
+		t->end[i] = t->nline;
+	}
+	free(ev);
+	return 0;
+}
+
+/* The told lines through event i that fit a frame. */
+static void told_log(ui_frame *fr, const told *t, int i)
+{
+	int end = i >= 0 ? t->end[i] : 0;
+	int k = end < UI_LOG_LINES ? end : UI_LOG_LINES;
+	for (int j = 0; j < k; j++)
+		fr->log[j] = t->line[end - k + j];
+	fr->nlog = k;
+	fr->log_more = end - k;
 }
 
 /* ---- headless render ---- */
@@ -96,6 +210,8 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	int rc = -1;
 	static log_buf lb;
 	memset(&lb, 0, sizeof lb);
+	entry_list el = {0};
+	told tl = {0};
 	catan_state s;
 	catan_commit_id id;
 	char why[256];
@@ -114,6 +230,10 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	}
 	if (viewer < 0)
 		viewer = CATAN_NONE;
+	if (catan_store_log(st, collect_entry, &el, err) ||
+	    tell_all(&tl, st, g, &el, lb.n < el.n ? lb.n : el.n, viewer,
+		     o->reveal, err))
+		goto done;
 	int w = o->w > 0 ? o->w : 1280, h = o->h > 0 ? o->h : 800;
 	surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
 	if (!surf || !(r = SDL_CreateSoftwareRenderer(surf))) {
@@ -141,7 +261,9 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	fr.status = status;
 	fr.message = "";
 	fr.hover_kind = CATAN_HIT_NONE;
-	frame_log(&fr, &lb);
+	fr.roller = CATAN_NONE;
+	fr.recent_tile = CATAN_NONE;
+	told_log(&fr, &tl, (lb.n < el.n ? lb.n : el.n) - 1);
 	int frames = o->frames > 0 ? o->frames : 1;
 	double *ms = calloc((size_t)frames, sizeof *ms);
 	for (int i = 0; i < frames && ms; i++) {
@@ -165,6 +287,8 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	}
 	rc = 0;
 done:
+	free(el.e);
+	told_free(&tl);
 	ui_draw_reset();
 	ui_fonts_close(&fonts);
 	if (r)
@@ -179,7 +303,6 @@ done:
 
 typedef struct snapshot {
 	catan_state s;
-	log_buf lb;
 	char sync[200];
 	unsigned seq;
 } snapshot;
@@ -197,7 +320,50 @@ typedef struct app {
 	bool wake, quit;
 	char message[256];
 	catan_rng bot_rng;
+	/* The game's commits as events, oldest first: written by whoever
+	 * holds `repo`, entries copied out and nhist read under `mx`;
+	 * hist_gen changes when the history was rewritten from some point
+	 * (another order of sibling commits after a sync). */
+	ui_event *hist;
+	int nhist, hist_cap;
+	unsigned hist_gen;
 } app;
+
+/* Brings a->hist up to the log in `l`. Called with a->repo held. */
+static int history_update(app *a, catan_store *st, const entry_list *l,
+			  catan_err *err)
+{
+	int i = 0;
+	while (i < l->n && i < a->nhist &&
+	       !strncmp(a->hist[i].id, l->e[i].id.hex, 11))
+		i++;
+	if (i < a->nhist) {
+		SDL_LockMutex(a->mx);
+		a->nhist = i;
+		a->hist_gen++;
+		SDL_UnlockMutex(a->mx);
+	}
+	for (; i < l->n; i++) {
+		static ui_event ev; /* only under repo */
+		if (event_build(&ev, st, &a->g, &l->e[i],
+				i ? &a->hist[i - 1].after : NULL, err))
+			return -1;
+		SDL_LockMutex(a->mx);
+		if (a->nhist == a->hist_cap) {
+			int cap = a->hist_cap ? a->hist_cap * 2 : 1024;
+			ui_event *nh = realloc(a->hist, (size_t)cap * sizeof *nh);
+			if (!nh) {
+				SDL_UnlockMutex(a->mx);
+				return fail(err, "out of memory for the history", NULL);
+			}
+			a->hist = nh;
+			a->hist_cap = cap;
+		}
+		a->hist[a->nhist++] = ev;
+		SDL_UnlockMutex(a->mx);
+	}
+	return 0;
+}
 
 /* Reads state, log and (peer) syncs. Called with app->repo held. */
 static int refresh(app *a, bool sync, catan_err *err)
@@ -224,8 +390,12 @@ static int refresh(app *a, bool sync, catan_err *err)
 				 hm, serr.msg);
 	}
 	int rc = catan_store_current(&tmp.s, NULL, st, err);
+	entry_list l = {0};
 	if (!rc)
-		rc = catan_store_log(st, collect, &tmp.lb, err);
+		rc = catan_store_log(st, collect_entry, &l, err);
+	if (!rc)
+		rc = history_update(a, st, &l, err);
+	free(l.e);
 	catan_store_free(st);
 	if (rc)
 		return -1;
@@ -349,9 +519,11 @@ static void push_key(SDL_Keycode k)
  * Runs the next script command if it is time. Returns 1 to quit, -1 on a
  * bad script line (message in why), 0 otherwise.
  */
+typedef void (*script_dump_fn)(FILE *f, void *ctx);
+
 static int script_step(script *sc, const catan_view *v, const catan_game *g,
 		       const catan_state *s, SDL_Renderer *r, char *why,
-		       size_t n)
+		       size_t n, script_dump_fn dump, void *dctx)
 {
 	if (!sc->f)
 		return 0;
@@ -439,6 +611,46 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 			goto bad;
 		push_click(v->control[c].x + v->control[c].w / 2,
 			   v->control[c].y + v->control[c].h / 2);
+	} else if (!strcmp(cmd, "click-result")) {
+		/* The results panel's buttons: replay, new */
+		ui_results tmp;
+		ui_results_layout(&tmp, v);
+		const catan_rect *q = !strcmp(arg, "replay") ? &tmp.replay
+				      : !strcmp(arg, "new")  ? &tmp.newgame
+							     : NULL;
+		if (!q)
+			goto bad;
+		push_click(q->x + q->w / 2, q->y + q->h / 2);
+	} else if (!strcmp(cmd, "click-ringed")) {
+		/* The first ringed spot (a corner, else a side, else a tile):
+		 * what a newcomer clicks. Nothing ringed: nothing clicked. */
+		catan_vset vs;
+		catan_eset es;
+		static bool ts[CATAN_MAX_TILES];
+		catan_view_targets(v, &g->board, s, &vs, &es, ts);
+		float x = -1, y = -1;
+		for (int i = 0; i < g->board.nvertices && x < 0; i++)
+			if (catan_vset_has(&vs, i))
+				catan_view_vertex_xy(v, &g->board, i, &x, &y);
+		for (int e = 0; e < g->board.nedges && x < 0; e++)
+			if (es.w[e / 64] >> (e % 64) & 1u)
+				catan_view_edge_xy(v, &g->board, e, &x, &y);
+		for (int t = 0; t < g->board.ntiles && x < 0; t++)
+			if (ts[t])
+				catan_view_hex_xy(v, g->board.tile_hex[t].q,
+						  g->board.tile_hex[t].r, &x, &y);
+		if (x >= 0)
+			push_click((int)lroundf(x), (int)lroundf(y));
+	} else if (!strcmp(cmd, "wheel")) {
+		/* The mouse wheel over the panel: N clicks up (back). */
+		int k;
+		if (sscanf(arg, "%d", &k) != 1)
+			goto bad;
+		SDL_Event e;
+		memset(&e, 0, sizeof e);
+		e.type = SDL_MOUSEWHEEL;
+		e.wheel.y = k;
+		SDL_PushEvent(&e);
 	} else if (!strcmp(cmd, "key")) {
 		push_key(!strcmp(arg, "esc") ? SDLK_ESCAPE
 			 : !strcmp(arg, "enter") ? SDLK_RETURN
@@ -470,6 +682,43 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 			return -1;
 		}
 		SDL_FreeSurface(surf);
+	} else if (!strcmp(cmd, "state")) {
+		/* The window's own state, for tests: key value lines. */
+		FILE *f = fopen(arg, "w");
+		if (!f) {
+			snprintf(why, n, "script line %d: cannot write %.100s",
+				 sc->line, arg);
+			return -1;
+		}
+		SDL_Window *win = SDL_RenderGetWindow(r);
+		int rw, rh;
+		SDL_GetRendererOutputSize(r, &rw, &rh);
+		fprintf(f, "output %d %d\nscale %.3f\n", rw, rh, v->u);
+		if (win) {
+			int wx, wy, ww, wh, top = 0, left = 0, bottom = 0,
+					    right = 0;
+			SDL_Rect ub;
+			SDL_GetWindowPosition(win, &wx, &wy);
+			SDL_GetWindowSize(win, &ww, &wh);
+			SDL_GetWindowBordersSize(win, &top, &left, &bottom, &right);
+			int d = SDL_GetWindowDisplayIndex(win);
+			if (SDL_GetDisplayUsableBounds(d < 0 ? 0 : d, &ub))
+				ub = (SDL_Rect){0, 0, 0, 0};
+			fprintf(f, "window %d %d %d %d\nborders %d %d %d %d\n"
+				   "usable %d %d %d %d\n",
+				wx, wy, ww, wh, top, left, bottom, right, ub.x,
+				ub.y, ub.w, ub.h);
+		}
+		fprintf(f, "texts %d\nclipped %d\nfirst_clipped %s\n"
+			   "min_text_px %d\n",
+			ui_text_stats.texts, ui_text_stats.clipped,
+			ui_text_stats.clipped ? ui_text_stats.first : "-",
+			ui_text_stats.min_px);
+		fprintf(f, "actor %d\ndialog %d\nphase %d\nturn %d\n",
+			v->actor, v->dialog, s->phase, s->turn);
+		if (dump)
+			dump(f, dctx);
+		fclose(f);
 	} else if (!strcmp(cmd, "quit")) {
 		return 1;
 	} else {
@@ -484,11 +733,146 @@ bad:
 /* ---- the event loop shared by play and replay ---- */
 
 typedef struct window {
+	const catan_ui_options *o;
 	SDL_Window *win;
 	SDL_Renderer *r;
 	ui_fonts fonts;
 	catan_view v;
 } window;
+
+/*
+ * Is there a display to open a window on? Without DISPLAY and
+ * WAYLAND_DISPLAY (and no SDL_VIDEODRIVER chosen by hand) SDL falls back
+ * to drivers that show nothing, and the window would run unseen until
+ * killed: say so at once instead. -1 with the sentence in err.
+ */
+int catan_ui_display_check(catan_err *err)
+{
+	const char *drv = getenv("SDL_VIDEODRIVER");
+	if (drv && *drv)
+		return 0;
+	const char *x = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+	if ((x && *x) || (wl && *wl))
+		return 0;
+	return fail(err,
+		    "no display: neither DISPLAY nor WAYLAND_DISPLAY is set "
+		    "(run it on a desktop, under xvfb-run, or with "
+		    "SDL_VIDEODRIVER=offscreen; `catan render` draws a PNG "
+		    "without one)%s",
+		    NULL);
+}
+
+/* Where the last window size is kept: $XDG_CONFIG_HOME/catan-git/window
+ * (else ~/.config/...). 0, or -1 when neither variable is set. */
+static int size_path(char *out, size_t n, bool mkdirs)
+{
+	const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char dir[900];
+	if (x && *x)
+		snprintf(dir, sizeof dir, "%s/catan-git", x);
+	else if (home && *home)
+		snprintf(dir, sizeof dir, "%s/.config/catan-git", home);
+	else
+		return -1;
+	if (mkdirs) {
+		char parent[900];
+		snprintf(parent, sizeof parent, "%s", dir);
+		char *slash = strrchr(parent, '/');
+		if (slash) {
+			*slash = 0;
+			mkdir(parent, 0755);
+		}
+		mkdir(dir, 0755);
+	}
+	snprintf(out, n, "%s/window", dir);
+	return 0;
+}
+
+/*
+ * The first window size: --size when given; else the size remembered from
+ * the last window, or 1280x800 scaled by the display's DPI (96 = 1); then
+ * shrunk, keeping its shape, to fit the display's usable area (without
+ * the task bar) less room for the window frame. Position: centred in
+ * that area.
+ */
+static void first_geometry(const catan_ui_options *o, int *x, int *y,
+			   int *w, int *h)
+{
+	*x = *y = SDL_WINDOWPOS_CENTERED;
+	if (o->w > 0 && o->h > 0) {
+		*w = o->w;
+		*h = o->h;
+		return;
+	}
+	/* The display's scale: its DPI over 96 when the display says (SDL
+	 * cannot on many X servers), else the desktop's GDK_SCALE or
+	 * QT_SCALE_FACTOR, else a screen of twice 1920x1080 or more is
+	 * taken for a high-DPI one. */
+	float dpi = 0, scale = 1;
+	SDL_Rect ub;
+	bool have_ub = !SDL_GetDisplayUsableBounds(0, &ub) && ub.w >= 200 &&
+		       ub.h >= 150;
+	const char *gs = getenv("GDK_SCALE"), *qs = getenv("QT_SCALE_FACTOR");
+	if (!SDL_GetDisplayDPI(0, &dpi, NULL, NULL) && dpi > 0)
+		scale = dpi > 110 ? dpi / 96.0f : 1;
+	else if (gs && atof(gs) >= 1)
+		scale = (float)atof(gs);
+	else if (qs && atof(qs) >= 1)
+		scale = (float)atof(qs);
+	else if (have_ub && ub.w >= 3600 && ub.h >= 2000)
+		scale = (ub.w / 1920.0f < ub.h / 1080.0f ? ub.w / 1920.0f
+							 : ub.h / 1080.0f);
+	scale = scale > 3 ? 3 : scale;
+	*w = (int)(1280 * scale);
+	*h = (int)(800 * scale);
+	char path[1000];
+	FILE *f = size_path(path, sizeof path, false) ? NULL : fopen(path, "r");
+	if (f) {
+		int rw, rh;
+		if (fscanf(f, "%d %d", &rw, &rh) == 2 && rw >= 320 && rh >= 200 &&
+		    rw <= 16384 && rh <= 16384) {
+			*w = rw;
+			*h = rh;
+		}
+		fclose(f);
+	}
+	if (!have_ub)
+		return;
+	/* Room for a title bar and borders the window manager may add. */
+	int mw = ub.w - 16, mh = ub.h - 48;
+	if (mw < 200)
+		mw = ub.w;
+	if (mh < 150)
+		mh = ub.h;
+	if (*w > mw || *h > mh) {
+		float k = (float)mw / *w < (float)mh / *h ? (float)mw / *w
+							  : (float)mh / *h;
+		*w = (int)(*w * k);
+		*h = (int)(*h * k);
+	}
+	*x = ub.x + (ub.w - *w) / 2;
+	*y = ub.y + (ub.h - *h) / 2;
+	if (*y < ub.y + 32 && ub.h - *h >= 32)
+		*y = ub.y + 32;
+}
+
+/* Keeps the window's size for the next window (not a --size one). */
+static void remember_size(const catan_ui_options *o, SDL_Window *win)
+{
+	char path[1000];
+	if (!win || (o->w > 0 && o->h > 0) || size_path(path, sizeof path, true))
+		return;
+	int w, h;
+	SDL_GetWindowSize(win, &w, &h);
+	if (SDL_GetWindowFlags(win) &
+	    (SDL_WINDOW_MAXIMIZED | SDL_WINDOW_FULLSCREEN))
+		return;
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%d %d\n", w, h);
+		fclose(f);
+	}
+}
 
 static int window_open(window *w, const catan_game *g, int actor,
 		       const catan_ui_options *o, const char *title,
@@ -496,13 +880,31 @@ static int window_open(window *w, const catan_game *g, int actor,
 {
 	char why[256];
 	memset(w, 0, sizeof *w);
+	w->o = o;
+	if (catan_ui_display_check(err))
+		return -1;
 	if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER))
 		return fail(err, "cannot start SDL video (is there a display? "
 				 "try SDL_VIDEODRIVER=offscreen or xvfb-run): %s",
 			    SDL_GetError());
-	int ww = o->w > 0 ? o->w : 1280, wh = o->h > 0 ? o->h : 800;
-	w->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED,
-				  SDL_WINDOWPOS_CENTERED, ww, wh,
+	/* A display that cannot be reached makes SDL fall back to a driver
+	 * that shows nothing: refuse that unless it was asked for. */
+	const char *drv = SDL_GetCurrentVideoDriver(), *want = getenv("SDL_VIDEODRIVER");
+	if (drv && !(want && *want) &&
+	    (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy") ||
+	     !strcmp(drv, "evdev") || !strcmp(drv, "KMSDRM"))) {
+		const char *x = getenv("DISPLAY");
+		snprintf(err->msg, sizeof err->msg,
+			 "cannot reach the display%s%s (SDL fell back to its "
+			 "\"%s\" driver, which shows nothing); check that the X "
+			 "server runs, or use xvfb-run",
+			 x && *x ? " DISPLAY=" : "", x && *x ? x : "", drv);
+		SDL_Quit();
+		return -1;
+	}
+	int wx, wy, ww, wh;
+	first_geometry(o, &wx, &wy, &ww, &wh);
+	w->win = SDL_CreateWindow(title, wx, wy, ww, wh,
 				  SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
 	if (!w->win)
 		return fail(err, "cannot open a window: %s", SDL_GetError());
@@ -522,6 +924,8 @@ static int window_open(window *w, const catan_game *g, int actor,
 
 static void window_close(window *w)
 {
+	if (w->o && w->win)
+		remember_size(w->o, w->win);
 	ui_draw_reset();
 	ui_fonts_close(&w->fonts);
 	if (w->r)
@@ -589,12 +993,235 @@ static void stats_print(frame_stats *fs)
 		fs->n, fs->ms[n / 2], fs->ms[n * 95 / 100], fs->ms[n - 1]);
 }
 
+/* ---- following the game: the paced log ---- */
+
+#define FOLLOW_LINES 4096 /* lines kept for scrolling back */
+
+/*
+ * What the window has shown of the history: events are shown one at a
+ * time, `pace` seconds apart for the others' moves (the viewer's own show
+ * at once), each told in the log in plain words and its changes marked on
+ * the board until the viewer moves again. The first history is shown at
+ * once (no replay of old moves at start).
+ */
+typedef struct follow {
+	int shown;	 /* events shown */
+	unsigned gen;	 /* app.hist_gen they came from */
+	bool caught_up;	 /* the first history has been shown */
+	Uint32 next_at;	 /* earliest time for the next paced event */
+	catan_state disp; /* the state after the last shown event */
+	int roller;
+	char lines[FOLLOW_LINES][UI_STORY_LINE];
+	int nlines; /* ever written; the ring keeps the last FOLLOW_LINES */
+	int scroll; /* lines scrolled back */
+	catan_vset rv;
+	catan_eset re;
+	int rtile, rtile_by;
+	Uint32 marked_at; /* when the newest mark appeared (it draws in) */
+	catan_vset nv;	  /* the newest event's marks */
+	catan_eset ne;
+	bool nt;
+	bool behind; /* events not shown yet: disp is the state shown */
+	ui_results res; /* statistics of the events shown */
+	int last_actor;	/* the last event shown: who, what kind */
+	int last_kind;
+	unsigned last_seq; /* events shown so far, ever */
+} follow;
+
+/* Counts event e (after `before`, NULL for the genesis) into res. */
+static void results_add(ui_results *res, const catan_state *before,
+			const ui_event *e)
+{
+	if (!before || !e->has_action || e->merge)
+		return;
+	const catan_state *after = &e->after;
+	int n = after->opt.nplayers;
+	switch (e->action.kind) {
+	case CATAN_ACT_ROLL: {
+		int d = after->dice[0] + after->dice[1];
+		if (d >= 2 && d <= 12) {
+			res->dice[d]++;
+			res->rolls++;
+		}
+	}
+		__attribute__((fallthrough)); /* production */
+	case CATAN_ACT_SETUP:
+	case CATAN_ACT_PLAY_YEAR_OF_PLENTY:
+		for (int p = 0; p < n; p++)
+			for (int r = 0; r < CATAN_RES_COUNT; r++) {
+				int k = after->players[p].hand[r] -
+					before->players[p].hand[r];
+				if (k > 0)
+					res->received[p] += k;
+			}
+		break;
+	case CATAN_ACT_ROBBER:
+	case CATAN_ACT_PLAY_KNIGHT: {
+		int v = e->action.player;
+		if (v < n && e->actor >= 0 && e->actor < n &&
+		    after->players[v].ncards < before->players[v].ncards) {
+			res->stole[e->actor]++;
+			res->lost[v]++;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void follow_reset(follow *fl)
+{
+	fl->shown = 0;
+	fl->caught_up = false;
+	fl->nlines = 0;
+	fl->scroll = 0;
+	fl->roller = CATAN_NONE;
+	memset(&fl->rv, 0, sizeof fl->rv);
+	memset(&fl->re, 0, sizeof fl->re);
+	fl->rtile = fl->rtile_by = CATAN_NONE;
+	memset(&fl->res, 0, sizeof fl->res);
+}
+
+static void follow_mark(follow *fl, const catan_board *b, const catan_state *x,
+			const catan_state *y, int by)
+{
+	memset(&fl->nv, 0, sizeof fl->nv);
+	for (int v = 0; v < b->nvertices; v++)
+		if (x->building[v] != y->building[v]) {
+			catan_vset_add(&fl->rv, v);
+			catan_vset_add(&fl->nv, v);
+		}
+	for (int k = 0; k < CATAN_EWORDS; k++) {
+		fl->ne.w[k] = x->roads.w[k] ^ y->roads.w[k];
+		fl->re.w[k] |= fl->ne.w[k];
+	}
+	fl->nt = x->robber != y->robber;
+	if (x->robber != y->robber) {
+		fl->rtile = y->robber;
+		fl->rtile_by = by;
+	}
+}
+
+/*
+ * Shows what is due of a->hist. Returns true when something new was shown.
+ * `viewer` is whose private details the log may tell.
+ */
+static bool follow_step(follow *fl, app *a, int viewer, unsigned instant,
+			double pace)
+{
+	bool changed = false;
+	SDL_LockMutex(a->mx);
+	if (a->hist_gen != fl->gen) {
+		fl->gen = a->hist_gen;
+		follow_reset(fl);
+		changed = true;
+	}
+	while (fl->shown < a->nhist) {
+		Uint32 now = SDL_GetTicks();
+		if (fl->caught_up && (Sint32)(now - fl->next_at) < 0)
+			break;
+		static ui_event ev;
+		static catan_state before;
+		ev = a->hist[fl->shown];
+		bool hasb = fl->shown > 0;
+		if (hasb)
+			before = a->hist[fl->shown - 1].after;
+		char out[UI_STORY_MAX][UI_STORY_LINE];
+		int k = ui_story(out, &a->g.board, &a->g.names,
+				 hasb ? &before : NULL, &ev, viewer, false);
+		for (int i = 0; i < k; i++)
+			memcpy(fl->lines[fl->nlines++ % FOLLOW_LINES], out[i],
+			       UI_STORY_LINE);
+		if (ev.has_action && ev.action.kind == CATAN_ACT_ROLL)
+			fl->roller = ev.actor;
+		results_add(&fl->res, hasb ? &before : NULL, &ev);
+		fl->last_actor = ev.actor;
+		fl->last_kind = ev.has_action ? ev.action.kind : -1;
+		fl->last_seq++;
+		if (fl->caught_up && hasb) {
+			/* Marks last until the viewer moves; with nobody to
+			 * move (bots only), until the next turn begins. */
+			if ((ev.actor < CATAN_MAX_PLAYERS &&
+			     (instant >> ev.actor & 1u)) ||
+			    (!instant && ev.has_action &&
+			     ev.action.kind == CATAN_ACT_END)) {
+				memset(&fl->rv, 0, sizeof fl->rv);
+				memset(&fl->re, 0, sizeof fl->re);
+				fl->rtile = CATAN_NONE;
+			} else {
+				follow_mark(fl, &a->g.board, &before, &ev.after,
+					    ev.actor);
+				fl->marked_at = now;
+			}
+		}
+		fl->disp = ev.after;
+		fl->shown++;
+		changed = true;
+		if (fl->caught_up && k > 0 && pace > 0 &&
+		    !(ev.actor < CATAN_MAX_PLAYERS && (instant >> ev.actor & 1u)))
+			fl->next_at = now + (Uint32)(pace * 1000);
+	}
+	if (fl->shown == a->nhist)
+		fl->caught_up = true;
+	fl->behind = fl->shown < a->nhist;
+	SDL_UnlockMutex(a->mx);
+	return changed;
+}
+
+/* The log lines of a frame: the last that fit the frame's array, ending
+ * `scroll` lines before the newest. */
+static void follow_log(ui_frame *fr, const follow *fl)
+{
+	int kept = fl->nlines < FOLLOW_LINES ? fl->nlines : FOLLOW_LINES;
+	int end = fl->nlines - fl->scroll;
+	int k = end - (fl->nlines - kept);
+	k = k < UI_LOG_LINES ? k : UI_LOG_LINES;
+	k = k < 0 ? 0 : k;
+	for (int i = 0; i < k; i++)
+		fr->log[i] = fl->lines[(end - k + i) % FOLLOW_LINES];
+	fr->nlog = k;
+	fr->log_more = end - k;
+	fr->log_scroll = fl->scroll;
+}
+
+typedef struct play_dump_ctx {
+	const follow *fl;
+	app *a;
+	const char *message;
+	const char *status;
+} play_dump_ctx;
+
+/* The paced log's part of a script's `state`: shown, behind, the marks
+ * and every log line kept (log LINE), oldest first. */
+static void play_dump(FILE *f, void *ctx)
+{
+	const play_dump_ctx *dc = ctx;
+	const follow *fl = dc->fl;
+	SDL_LockMutex(dc->a->mx);
+	int nh = dc->a->nhist;
+	SDL_UnlockMutex(dc->a->mx);
+	fprintf(f, "events %d\nshown %d\nroller %d\n", nh, fl->shown,
+		fl->roller);
+	fprintf(f, "message %s\nstatus %s\nlog_scroll %d\nlog_lines %d\n",
+		dc->message, dc->status, fl->scroll, fl->nlines);
+	fprintf(f, "recent_tile %d\nrecent_tile_by %d\nrecent_vertices %d\n",
+		fl->rtile == CATAN_NONE ? -1 : fl->rtile,
+		fl->rtile_by == CATAN_NONE ? -1 : fl->rtile_by,
+		catan_vset_count(&fl->rv));
+	int kept = fl->nlines < FOLLOW_LINES ? fl->nlines : FOLLOW_LINES;
+	for (int i = fl->nlines - kept; i < fl->nlines; i++)
+		fprintf(f, "log %s\n", fl->lines[i % FOLLOW_LINES]);
+}
+
 int catan_ui_play(const catan_ui_options *o, catan_err *err)
 {
 	static app a; /* big; one window per process */
 	memset(&a, 0, sizeof a);
 	a.o = o;
 	catan_store *st = NULL;
+	if (catan_ui_display_check(err))
+		return -1;
 	if (catan_store_open(&st, o->dir, err))
 		return -1;
 	a.g = *catan_store_game(st);
@@ -616,7 +1243,10 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			a.bots |= 1u << p;
 		}
 	}
-	catan_rng_seed(&a.bot_rng, (uint64_t)time(NULL));
+	/* CATAN_UI_BOT_SEED makes the window's own bots repeatable (tests). */
+	const char *bs = getenv("CATAN_UI_BOT_SEED");
+	catan_rng_seed(&a.bot_rng,
+		       bs && *bs ? strtoull(bs, NULL, 10) : (uint64_t)time(NULL));
 	script sc;
 	memset(&sc, 0, sizeof sc);
 	if (o->script && !(sc.f = fopen(o->script, "r")))
@@ -642,6 +1272,23 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 	memset(&fs, 0, sizeof fs);
 	snapshot cur;
 	memset(&cur, 0, sizeof cur);
+	static follow fl;
+	memset(&fl, 0, sizeof fl);
+	follow_reset(&fl);
+	/* Whose moves show at once: the window's own player (peer), or every
+	 * player the window does not leave to a bot (hot-seat). */
+	unsigned instant = a.peer ? 1u << a.me
+				  : ((1u << CATAN_MAX_PLAYERS) - 1) & ~a.bots;
+	/* An offer to several players: sent to one at a time; each answer
+	 * is shown; an accept or a counter-offer ends the round. */
+	struct {
+		unsigned queue;	   /* players still to ask */
+		catan_action terms; /* the offer (player set per target) */
+		int asked;	   /* who has it now, or CATAN_NONE */
+		int by;		   /* who offers */
+		unsigned seen;	   /* fl.last_seq when it was sent */
+		char answers[160];
+	} round = {0, {0}, CATAN_NONE, CATAN_NONE, 0, ""};
 	unsigned drawn_seq = 0, offered_discard = 0;
 	bool dirty = true;
 	int mx = -1, my = -1;
@@ -659,7 +1306,65 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			dirty = true;
 		}
 		SDL_UnlockMutex(a.mx);
-		const catan_state *s = &cur.s;
+		if (follow_step(&fl, &a, a.peer ? a.me : CATAN_NONE, instant,
+				o->pace))
+			dirty = true;
+		const catan_state *s = fl.behind ? &fl.disp : &cur.s;
+		/* The offer round: the answer of who has the offer decides
+		 * whether the next chosen player is asked. */
+		if (round.asked != CATAN_NONE && !fl.behind &&
+		    fl.last_actor == round.asked &&
+		    (fl.last_kind == CATAN_ACT_TRADE_ACCEPT ||
+		     fl.last_kind == CATAN_ACT_TRADE_REJECT ||
+		     fl.last_kind == CATAN_ACT_TRADE_OFFER)) {
+			size_t u = strlen(round.answers);
+			snprintf(round.answers + u, sizeof round.answers - u,
+				 "%s%s %s", u ? ", " : "",
+				 a.g.names.name[round.asked],
+				 fl.last_kind == CATAN_ACT_TRADE_ACCEPT ? "accepted"
+				 : fl.last_kind == CATAN_ACT_TRADE_REJECT
+					 ? "rejected"
+					 : "counter-offered");
+			int next = round.queue ? __builtin_ctz(round.queue)
+					       : CATAN_NONE;
+			if (fl.last_kind != CATAN_ACT_TRADE_REJECT)
+				next = CATAN_NONE;
+			round.asked = CATAN_NONE;
+			if (next != CATAN_NONE) {
+				round.queue &= ~(1u << next);
+				catan_action o2 = round.terms;
+				o2.player = (uint8_t)next;
+				catan_err aerr;
+				SDL_LockMutex(a.repo);
+				int arc = act(&a, round.by, &o2, &aerr);
+				SDL_UnlockMutex(a.repo);
+				if (arc) {
+					snprintf(why, sizeof why,
+						 "offer: %.100s; not asking %s: "
+						 "%.100s",
+						 round.answers, a.g.names.name[next],
+						 aerr.msg);
+					round.queue = 0;
+				} else {
+					snprintf(why, sizeof why,
+						 "done: offer: %.120s; now asking %s",
+						 round.answers, a.g.names.name[next]);
+					round.asked = next;
+					poke(&a);
+				}
+			} else {
+				snprintf(why, sizeof why, "done: offer: %.150s",
+					 round.answers);
+				round.queue = 0;
+			}
+			dirty = true;
+			SDL_LockMutex(a.mx);
+			cur = a.snap;
+			SDL_UnlockMutex(a.mx);
+			follow_step(&fl, &a, a.peer ? a.me : CATAN_NONE, instant,
+				    o->pace);
+			s = fl.behind ? &fl.disp : &cur.s;
+		}
 		/* Hot-seat: the window acts for whoever is next (not a bot). */
 		if (!a.peer) {
 			int next = catan_state_next_actor(s);
@@ -694,12 +1399,22 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		while (SDL_PollEvent(&e)) {
 			catan_action act_;
 			int res = CATAN_VIEW_NOTHING;
+			unsigned dlg_targets =
+				w.v.dialog == CATAN_DLG_OFFER ? w.v.targets : 0;
 			if (e.type == SDL_QUIT)
 				quit = true;
 			else if (e.type == SDL_WINDOWEVENT &&
 				 (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED ||
 				  e.window.event == SDL_WINDOWEVENT_EXPOSED)) {
 				relayout(&w, &a.g);
+				dirty = true;
+			} else if (e.type == SDL_MOUSEWHEEL) {
+				/* The log scrolls back and forth. */
+				int kept = fl.nlines < FOLLOW_LINES ? fl.nlines
+								    : FOLLOW_LINES;
+				fl.scroll += e.wheel.y * 3;
+				fl.scroll = fl.scroll > kept - 1 ? kept - 1 : fl.scroll;
+				fl.scroll = fl.scroll < 0 ? 0 : fl.scroll;
 				dirty = true;
 			} else if (e.type == SDL_MOUSEMOTION) {
 				mx = e.motion.x;
@@ -710,6 +1425,21 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				   e.button.button == SDL_BUTTON_LEFT) {
 				int x = e.button.x, y = e.button.y;
 				to_pixels(&w, &x, &y);
+				if (s->phase == CATAN_PHASE_OVER) {
+					/* The results panel's buttons. */
+					ui_results_layout(&fl.res, &w.v);
+					int nx = catan_rect_has(&fl.res.replay, x, y)
+							 ? CATAN_UI_NEXT_REPLAY
+						 : catan_rect_has(&fl.res.newgame, x, y)
+							 ? CATAN_UI_NEXT_NEWGAME
+							 : CATAN_UI_NEXT_NONE;
+					if (nx != CATAN_UI_NEXT_NONE) {
+						if (o->next)
+							*o->next = nx;
+						quit = true;
+						continue;
+					}
+				}
 				res = catan_view_click(&act_, &w.v, &a.g.board, s, x, y,
 						       why, sizeof why);
 				dirty = true;
@@ -719,8 +1449,9 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 						     why, sizeof why);
 				dirty = true;
 			} else if (e.type == SDL_KEYDOWN) {
-				if (e.key.keysym.sym == SDLK_q &&
-				    (e.key.keysym.mod & KMOD_CTRL))
+				/* q or Ctrl+Q closes the window (no action
+				 * uses q). */
+				if (e.key.keysym.sym == SDLK_q)
 					quit = true;
 				int k = sdl_key(e.key.keysym.sym);
 				if (k)
@@ -728,42 +1459,87 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 							     s, k, why, sizeof why);
 				dirty = true;
 			}
+			if (res == CATAN_VIEW_ACT &&
+			    act_.kind == CATAN_ACT_TRADE_OFFER &&
+			    s->phase != CATAN_PHASE_OFFER &&
+			    __builtin_popcount(dlg_targets) > 1) {
+				round.queue = dlg_targets & ~(1u << act_.player);
+				round.terms = act_;
+				round.asked = act_.player;
+				round.by = w.v.actor;
+				round.answers[0] = 0;
+			}
 			if (res == CATAN_VIEW_ACT) {
 				catan_err aerr;
 				int actor = w.v.actor;
 				SDL_LockMutex(a.repo);
 				int arc = act(&a, actor, &act_, &aerr);
 				SDL_UnlockMutex(a.repo);
+				static catan_state was;
+				was = *s;
 				if (arc)
 					snprintf(why, sizeof why, "%.250s", aerr.msg);
-				else {
-					char t[160];
-					catan_action_format(t, sizeof t, &a.g.board,
-							    &a.g.names, &act_);
-					snprintf(why, sizeof why, "done: %s %s",
-						 a.g.names.name[actor], t);
-				}
 				poke(&a); /* sync now, so the others see it */
 				SDL_LockMutex(a.mx);
 				cur = a.snap;
 				SDL_UnlockMutex(a.mx);
 				s = &cur.s;
+				if (!arc) {
+					/* What was done, in the log's words. */
+					static ui_event ev;
+					memset(&ev, 0, sizeof ev);
+					ev.actor = actor;
+					ev.has_action = true;
+					ev.action = act_;
+					ev.after = cur.s;
+					char said[UI_STORY_MAX][UI_STORY_LINE];
+					int k = ui_story(said, &a.g.board, &a.g.names,
+							 &was, &ev, actor, false);
+					snprintf(why, sizeof why, "done: %.200s",
+						 k ? said[0] : "");
+				}
 			}
 		}
-		int src = script_step(&sc, &w.v, &a.g, s, w.r, why, sizeof why);
+		play_dump_ctx dc = {&fl, &a, why, status};
+		int src = script_step(&sc, &w.v, &a.g, s, w.r, why, sizeof why,
+				      play_dump, &dc);
 		if (src < 0) {
 			fail(err, "%s", why);
 			goto done;
 		}
 		if (quit || src > 0)
 			break;
-		if (!dirty && cur.seq == drawn_seq) {
+		if (!dirty && cur.seq == drawn_seq &&
+		    !(fl.marked_at && SDL_GetTicks() - fl.marked_at < 450)) {
 			SDL_Delay(15);
 			continue;
 		}
 		Uint64 t0 = SDL_GetPerformanceCounter();
 		memset(&fr, 0, sizeof fr);
 		ui_status_text(status, sizeof status, &a.g, s, w.v.actor);
+		/* A card being played: say what the next click does. */
+		if (w.v.mode == CATAN_MODE_KNIGHT)
+			snprintf(status, sizeof status,
+				 "your move: knight - click a tile for the "
+				 "robber (Esc cancels)");
+		else if (w.v.mode == CATAN_MODE_ROADS)
+			snprintf(status, sizeof status,
+				 "your move: road building - click the %s road's "
+				 "side (Esc cancels)",
+				 w.v.pick_edge == CATAN_NONE ? "first" : "second");
+		else if (w.v.dialog == CATAN_DLG_VICTIM)
+			snprintf(status, sizeof status,
+				 "your move: choose whom to rob");
+		else if (fl.behind) {
+			/* Still showing the others' moves, one at a time. */
+			SDL_LockMutex(a.mx);
+			int left = a.nhist - fl.shown;
+			SDL_UnlockMutex(a.mx);
+			if (left > 0)
+				snprintf(status, sizeof status,
+					 "showing the others' moves (%d more)",
+					 left);
+		}
 		snprintf(panel_title, sizeof panel_title, "catan-git%s%s",
 			 a.peer ? ": " : " hot-seat",
 			 a.peer ? a.g.names.name[a.me] : "");
@@ -776,7 +1552,25 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		fr.message = why;
 		fr.message_ok = !strncmp(why, "done: ", 6);
 		fr.sync = a.peer ? cur.sync : NULL;
-		frame_log(&fr, &cur.lb);
+		follow_log(&fr, &fl);
+		fr.roller = fl.roller;
+		fr.recent_vertices = fl.rv;
+		fr.recent_edges = fl.re;
+		fr.recent_tile = fl.rtile;
+		fr.recent_tile_by = fl.rtile_by;
+		/* The newest marks draw in: rings shrink onto their spot
+		 * over 400 ms (frames keep coming until then). */
+		Uint32 age = SDL_GetTicks() - fl.marked_at;
+		fr.mark_grow = fl.marked_at && age < 400 ? 1.0f - age / 400.0f : 0;
+		fr.newest_vertices = fl.nv;
+		fr.newest_edges = fl.ne;
+		fr.newest_tile = fl.nt;
+		fr.hover_x = mx;
+		fr.hover_y = my;
+		if (s->phase == CATAN_PHASE_OVER) {
+			ui_results_layout(&fl.res, &w.v);
+			fr.results = &fl.res;
+		}
 		fr.show_buttons = true;
 		fr.buttons = catan_view_buttons(&w.v, &a.g.board, s);
 		catan_view_targets(&w.v, &a.g.board, s, &fr.hl_vertices,
@@ -827,6 +1621,8 @@ static void changed_spots(ui_frame *fr, const catan_board *b,
 int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 {
 	catan_store *st = NULL;
+	if (catan_ui_display_check(err))
+		return -1;
 	if (catan_store_open_ext(&st, o->dir, true, err))
 		return -1;
 	catan_game g = *catan_store_game(st);
@@ -836,6 +1632,8 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 	lb.ids = calloc((size_t)lb.cap, sizeof *lb.ids);
 	lb.subjects = calloc((size_t)lb.cap, sizeof *lb.subjects);
 	catan_state *states = NULL;
+	entry_list el = {0};
+	told tl = {0};
 	int rc = -1;
 	window w;
 	memset(&w, 0, sizeof w);
@@ -848,6 +1646,12 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 	if (catan_store_log(st, collect, &lb, err))
 		goto done;
 	int n = lb.n < lb.cap ? lb.n : lb.cap;
+	int viewer0 = o->as ? player_index(&g, o->as) : -1;
+	if (catan_store_log(st, collect_entry, &el, err) ||
+	    tell_all(&tl, st, &g, &el, n < el.n ? n : el.n,
+		     viewer0 >= 0 ? viewer0 : CATAN_NONE,
+		     viewer0 < 0 || o->reveal, err))
+		goto done;
 	states = calloc((size_t)n + 1, sizeof *states);
 	if (!states) {
 		fail(err, "out of memory", NULL);
@@ -939,7 +1743,8 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 			}
 		}
 		char why[256] = "";
-		int src = script_step(&sc, &w.v, &g, &states[pos], w.r, why, sizeof why);
+		int src = script_step(&sc, &w.v, &g, &states[pos], w.r, why,
+				      sizeof why, NULL, NULL);
 		if (src < 0) {
 			fail(err, "%s", why);
 			goto done;
@@ -966,14 +1771,13 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		fr.status = status;
 		fr.message = msg;
 		fr.message_ok = true;
-		/* The log around the current commit, ending with it. */
-		int k = pos + 1 < UI_LOG_LINES ? pos + 1 : UI_LOG_LINES;
-		for (int i = 0; i < k; i++)
-			fr.log[i] = lb.subjects[pos - k + 1 + i];
-		fr.nlog = k;
+		/* The log told up to the current commit. */
+		told_log(&fr, &tl, pos < el.n ? pos : el.n - 1);
 		if (pos > 0)
 			changed_spots(&fr, &g.board, &states[pos - 1], &states[pos]);
 		fr.hover_kind = CATAN_HIT_NONE;
+		fr.roller = CATAN_NONE;
+		fr.recent_tile = CATAN_NONE;
 		fr.replay_pos = pos;
 		fr.replay_count = n;
 		ui_draw(w.r, &w.fonts, &fr);
@@ -992,6 +1796,8 @@ done:
 	if (w.win || w.r)
 		window_close(&w);
 	free(states);
+	free(el.e);
+	told_free(&tl);
 	free(lb.ids);
 	free(lb.subjects);
 	catan_store_free(st);

@@ -73,10 +73,13 @@ int ui_fonts_open(ui_fonts *f, float u, char *why, size_t whysize)
 		snprintf(why, whysize, "cannot start SDL_ttf: %s", TTF_GetError());
 		return -1;
 	}
-	f->small = open_one(f->path, (int)(12 * u + 0.5f), 0);
-	f->normal = open_one(f->path, (int)(15 * u + 0.5f), 0);
-	f->bold = open_one(f->path, (int)(15 * u + 0.5f), TTF_STYLE_BOLD);
-	f->big = open_one(f->path, (int)(20 * u + 0.5f), TTF_STYLE_BOLD);
+	/* Never below 12 px (readable on a small screen), whatever u. */
+#define PX(k) ((int)((k) * u + 0.5f) < 12 ? 12 : (int)((k) * u + 0.5f))
+	f->small = open_one(f->path, PX(12), 0);
+	f->normal = open_one(f->path, PX(15) < 13 ? 13 : PX(15), 0);
+	f->bold = open_one(f->path, PX(15) < 13 ? 13 : PX(15), TTF_STYLE_BOLD);
+	f->big = open_one(f->path, PX(20) < 15 ? 15 : PX(20), TTF_STYLE_BOLD);
+#undef PX
 	if (!f->small || !f->normal || !f->bold || !f->big) {
 		snprintf(why, whysize, "cannot open font %s: %s", f->path,
 			 TTF_GetError());

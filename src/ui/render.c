@@ -159,16 +159,29 @@ static void fill_circle(SDL_Renderer *r, float x, float y, float rad, rgba c)
 	fill_poly(r, xy, n, c);
 }
 
+/* A ring of width w centred on radius rad: one geometry call (an inner
+ * and an outer circle of 28 points joined by triangles). */
 static void ring(SDL_Renderer *r, float x, float y, float rad, float w,
 		 rgba c)
 {
-	int n = 28;
-	for (int i = 0; i < n; i++) {
-		float a0 = (float)i / n * 6.2831853f,
-		      a1 = (float)(i + 1) / n * 6.2831853f;
-		thick_line(r, x + rad * cosf(a0), y + rad * sinf(a0),
-			   x + rad * cosf(a1), y + rad * sinf(a1), w, c);
+	enum { N = 28 };
+	SDL_Vertex vx[2 * N];
+	int idx[6 * N];
+	float ri = rad - w / 2, ro = rad + w / 2;
+	for (int i = 0; i < N; i++) {
+		float a = (float)i / N * 6.2831853f, ca = cosf(a), sa = sinf(a);
+		vx[2 * i] = (SDL_Vertex){{x + ri * ca, y + ri * sa}, c, {0, 0}};
+		vx[2 * i + 1] =
+			(SDL_Vertex){{x + ro * ca, y + ro * sa}, c, {0, 0}};
+		int j = (i + 1) % N, k = 6 * i;
+		idx[k] = 2 * i;
+		idx[k + 1] = 2 * i + 1;
+		idx[k + 2] = 2 * j;
+		idx[k + 3] = 2 * j;
+		idx[k + 4] = 2 * i + 1;
+		idx[k + 5] = 2 * j + 1;
 	}
+	SDL_RenderGeometry(r, NULL, vx, 2 * N, idx, 6 * N);
 }
 
 static void fill_rect(SDL_Renderer *r, const catan_rect *q, rgba c)
@@ -207,8 +220,9 @@ typedef struct text_entry {
 	unsigned used;
 } text_entry;
 
-#define TEXT_CACHE 384
+#define TEXT_CACHE 1024
 static text_entry cache[TEXT_CACHE];
+ui_text_stats_t ui_text_stats;
 static unsigned frame_no;
 
 void ui_draw_reset(void)
@@ -266,7 +280,66 @@ static int text(SDL_Renderer *r, TTF_Font *font, const char *s, float x,
 	SDL_Rect d = {(int)(x - e->w * ax / 2.0f), (int)(y - e->h * ay / 2.0f),
 		      e->w, e->h};
 	SDL_RenderCopy(r, e->tex, NULL, &d);
+	/* Text must fit its clip area (the panel) and the output. */
+	SDL_Rect clip;
+	int ow = 0, oh = 0;
+	SDL_GetRendererOutputSize(r, &ow, &oh);
+	if (!SDL_RenderIsClipEnabled(r))
+		clip = (SDL_Rect){0, 0, ow, oh};
+	else
+		SDL_RenderGetClipRect(r, &clip);
+	ui_text_stats.texts++;
+	int fh = TTF_FontHeight(font);
+	if (fh < ui_text_stats.min_px || !ui_text_stats.min_px)
+		ui_text_stats.min_px = fh;
+	if (d.x < clip.x || d.y < clip.y || d.x + d.w > clip.x + clip.w ||
+	    d.y + d.h > clip.y + clip.h || d.x + d.w > ow || d.y + d.h > oh) {
+		if (!ui_text_stats.clipped++)
+			snprintf(ui_text_stats.first, sizeof ui_text_stats.first,
+				 "\"%.80s\" at %d,%d size %dx%d outside %d,%d %dx%d",
+				 s, d.x, d.y, d.w, d.h, clip.x, clip.y, clip.w,
+				 clip.h);
+	}
 	return e->w;
+}
+
+/*
+ * Draws s within width w from (x, y): in `font` when it fits, else in
+ * `small`, else wrapped once at a space (second row indented). Returns
+ * the height used.
+ */
+static float text_fit(SDL_Renderer *r, TTF_Font *font, TTF_Font *small,
+		      const char *s, float x, float y, float w, rgba c)
+{
+	int tw = 0, th = 0;
+	if (!s || !*s)
+		return 0;
+	/* Widths from the text cache: no measuring twice per frame. */
+	text_entry *e = text_get(r, font, s, c);
+	if (e && e->w <= w) {
+		text(r, font, s, x, y, 0, 0, c);
+		return (float)TTF_FontLineSkip(font);
+	}
+	e = text_get(r, small, s, c);
+	if (e && e->w <= w) {
+		text(r, small, s, x, y, 0, 0, c);
+		return (float)TTF_FontLineSkip(small);
+	}
+	char part[256];
+	snprintf(part, sizeof part, "%s", s);
+	for (int k = (int)strlen(part) - 1; k > 0; k--) {
+		if (part[k] != ' ')
+			continue;
+		part[k] = 0;
+		if (!TTF_SizeUTF8(small, part, &tw, &th) && tw <= w) {
+			text(r, small, part, x, y, 0, 0, c);
+			text(r, small, s + k + 1, x + 10, y + TTF_FontLineSkip(small),
+			     0, 0, c);
+			return 2.0f * TTF_FontLineSkip(small);
+		}
+	}
+	text(r, small, s, x, y, 0, 0, c);
+	return (float)TTF_FontLineSkip(small);
 }
 
 /* ---- board pieces ---- */
@@ -567,6 +640,39 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		if (hov)
 			fill_circle(r, x, y, v->size * 0.14f, alpha(white, 110));
 	}
+	/* What the others did since the viewer's last move: a halo in the
+	 * owner's colour around new roads and buildings, a ring in the
+	 * mover's colour on the robber's new tile. */
+	CATAN_FOR_BITS(e, fr->recent_edges.w, CATAN_EWORDS)
+	{
+		float ax, ay, bx, by, mx, my;
+		catan_view_vertex_xy(v, b, b->edge_vertices[e][0], &ax, &ay);
+		catan_view_vertex_xy(v, b, b->edge_vertices[e][1], &bx, &by);
+		catan_view_edge_xy(v, b, e, &mx, &my);
+		float g = catan_eset_has(&fr->newest_edges, e) ? fr->mark_grow : 0;
+		ring(r, mx, my, v->size * 0.2f * (1 + 2 * g), 3, gold);
+	}
+	CATAN_FOR_BITS(i, fr->recent_vertices.w, CATAN_VWORDS)
+	{
+		float x, y;
+		catan_view_vertex_xy(v, b, i, &x, &y);
+		float g = catan_vset_has(&fr->newest_vertices, i) ? fr->mark_grow
+								  : 0;
+		ring(r, x, y, v->size * 0.27f * (1 + 2 * g), 3.5f, gold);
+	}
+	if (fr->recent_tile >= 0 && fr->recent_tile < b->ntiles) {
+		float cx, cy;
+		catan_view_hex_xy(v, b->tile_hex[fr->recent_tile].q,
+				  b->tile_hex[fr->recent_tile].r, &cx, &cy);
+		hexagon(xy, cx, cy, v->size * 0.9f);
+		for (int k = 0; k < 6; k++)
+			thick_line(r, xy[2 * k], xy[2 * k + 1],
+				   xy[(2 * k + 2) % 12], xy[(2 * k + 3) % 12],
+				   4, gold);
+		ring(r, cx, cy,
+		     v->size * 0.5f * (1 + (fr->newest_tile ? fr->mark_grow : 0)), 3,
+		     ui_player_color(fr->g, fr->recent_tile_by));
+	}
 	/* Selected set-up settlement / first road. */
 	if (v->pick_vertex != CATAN_NONE && v->pick_vertex < b->nvertices) {
 		float x, y;
@@ -621,6 +727,7 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	const catan_state *s = fr->s;
 	const catan_game *g = fr->g;
 	float u = v->u;
+	u = v->t; /* text and controls: never smaller than at scale 1 */
 	fill_rect(r, &v->panel, panel_bg);
 	SDL_Rect clip = {v->panel.x, v->panel.y, v->panel.w, v->panel.h};
 	SDL_RenderSetClipRect(r, &clip);
@@ -629,17 +736,27 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	text(r, f->big, fr->title ? fr->title : "catan-git", x, y, 0, 0,
 	     text_light);
 	y += 30 * u;
-	if (s->turn)
-		snprintf(buf, sizeof buf, "turn %d   dice %d + %d = %d", s->turn,
-			 s->dice[0], s->dice[1], s->dice[0] + s->dice[1]);
-	else
+	/* The dice, with who threw them: before this turn's roll they are
+	 * the last turn's, and say so. */
+	char roller[40] = "";
+	if (fr->roller >= 0 && fr->roller < s->opt.nplayers)
+		snprintf(roller, sizeof roller, "%s", g->names.name[fr->roller]);
+	if (!s->turn)
 		snprintf(buf, sizeof buf, "set-up");
-	if (s->turn && !s->dice[0])
+	else if (!s->dice[0])
 		snprintf(buf, sizeof buf, "turn %d   not rolled yet", s->turn);
-	text(r, f->normal, buf, x, y, 0, 0, text_light);
-	y += 22 * u;
-	text(r, f->normal, fr->status ? fr->status : "", x, y, 0, 0, gold);
-	y += 22 * u;
+	else if (s->phase == CATAN_PHASE_ROLL)
+		snprintf(buf, sizeof buf, "turn %d   %s to roll (last: %s %d+%d)",
+			 s->turn, g->names.name[s->active],
+			 roller[0] ? roller : "roll", s->dice[0], s->dice[1]);
+	else
+		snprintf(buf, sizeof buf, "turn %d   %s rolled %d + %d = %d",
+			 s->turn, roller[0] ? roller : g->names.name[s->active],
+			 s->dice[0], s->dice[1], s->dice[0] + s->dice[1]);
+	y += text_fit(r, f->normal, f->small, buf, x, y, w, text_light) + 4 * u;
+	y += text_fit(r, f->normal, f->small, fr->status ? fr->status : "", x,
+		      y, w, gold) +
+	     4 * u;
 	if (s->phase == CATAN_PHASE_OFFER && s->offer_from < s->opt.nplayers &&
 	    s->offer_to < s->opt.nplayers) {
 		size_t used = (size_t)snprintf(buf, sizeof buf, "%s offers %s:",
@@ -658,11 +775,11 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		text(r, f->bold, buf, x, y, 0, 0, (rgba){255, 230, 150, 255});
 		y += 22 * u;
 	}
-	if (fr->message && *fr->message) {
-		text(r, f->small, fr->message, x, y, 0, 0,
-		     fr->message_ok ? (rgba){150, 230, 150, 255}
-				    : (rgba){255, 140, 120, 255});
-	}
+	if (fr->message && *fr->message)
+		y += text_fit(r, f->small, f->small, fr->message, x, y, w,
+			      fr->message_ok ? (rgba){150, 230, 150, 255}
+					     : (rgba){255, 140, 120, 255}) -
+		     20 * u;
 	y += 20 * u;
 	/* Players. */
 	for (int p = 0; p < s->opt.nplayers; p++) {
@@ -675,8 +792,11 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 					 : (rgba){42, 47, 60, 255});
 		catan_rect sw = {card.x, card.y, (int)(8 * u), card.h};
 		fill_rect(r, &sw, ui_player_color(g, p));
-		int vp = fr->reveal_all || p == fr->viewer ? catan_state_vp(s, p)
-							 : pl->public_vp;
+		/* Every hidden VP card counts (and shows) once it is over. */
+		int vp = fr->reveal_all || p == fr->viewer ||
+				 s->phase == CATAN_PHASE_OVER
+			 ? catan_state_vp(s, p)
+			 : pl->public_vp;
 		snprintf(buf, sizeof buf, "%s%s", g->names.name[p],
 			 p == fr->viewer ? " (you)" : "");
 		int nw = text(r, f->bold, buf, card.x + 14 * u, card.y + 3 * u, 0,
@@ -728,6 +848,19 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		text(r, f->small, used ? buf : "no development cards", x, y, 0, 0,
 		     text_dim);
 		y += 20 * u;
+		/* The building costs, for whoever has not learnt them. */
+		if (fr->show_buttons) {
+			static const char *const costs[] = {
+				"road: lumber, brick",
+				"settlement: lumber, brick, wool, grain",
+				"city: 2 grain, 3 ore   card: wool, grain, ore"};
+			for (int k = 0; k < 3; k++) {
+				text(r, f->small, costs[k], x, y, 0, 0,
+				     (rgba){200, 190, 150, 255});
+				y += TTF_FontLineSkip(f->small);
+			}
+			y += 4 * u;
+		}
 	}
 	/* Bank. */
 	snprintf(buf, sizeof buf, "bank: %d lumber %d brick %d wool %d grain %d ore",
@@ -741,25 +874,80 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	text(r, f->small, buf, x, y, 0, 0, text_dim);
 	y += 24 * u;
 	if (fr->sync && *fr->sync) {
-		text(r, f->small, fr->sync, x, y, 0, 0, (rgba){140, 200, 255, 255});
+		y += text_fit(r, f->small, f->small, fr->sync, x, y, w,
+			      (rgba){140, 200, 255, 255}) -
+		     TTF_FontLineSkip(f->small);
 		y += 20 * u;
 	}
 	/* Log. */
-	text(r, f->bold, "log", x, y, 0, 0, text_light);
-	y += 20 * u;
 	float bottom = v->h - (fr->show_buttons ? 40 : 8) * u;
-	for (int i = 0; i < fr->nlog && y < bottom - 16 * u; i++) {
-		text(r, f->small, fr->log[i], x, y, 0, 0,
-		     i == fr->nlog - 1 ? text_light : text_dim);
-		y += 17 * u;
+	float lh = TTF_FontLineSkip(f->small) + 1;
+	int rows_free = (int)((bottom - 6 * u - y - 20 * u) / lh);
+	/* A line wider than the panel wraps once at a space: split[i] is
+	 * where its second row starts (0: one row). Newest lines first
+	 * until the rows are used up. */
+	int split[UI_LOG_LINES], first = fr->nlog;
+	for (int i = fr->nlog - 1; i >= 0; i--) {
+		int tw = 0, th = 0;
+		split[i] = 0;
+		rgba lc = i == fr->nlog - 1 && !fr->log_scroll ? text_light
+								: text_dim;
+		text_entry *te = text_get(r, f->small, fr->log[i], lc);
+		tw = te ? te->w : 0;
+		if (tw > w) {
+			char part[UI_LOG_LINE_MAX];
+			snprintf(part, sizeof part, "%s", fr->log[i]);
+			for (int k = (int)strlen(part) - 1; k > 0; k--) {
+				if (part[k] != ' ')
+					continue;
+				part[k] = 0;
+				TTF_SizeUTF8(f->small, part, &tw, &th);
+				if (tw <= w) {
+					split[i] = k + 1;
+					break;
+				}
+			}
+		}
+		int need = split[i] ? 2 : 1;
+		if (need > rows_free)
+			break;
+		rows_free -= need;
+		first = i;
+	}
+	if (first == fr->nlog && fr->nlog)
+		first = fr->nlog - 1;
+	int more = fr->log_more + first;
+	if (more || fr->log_scroll)
+		snprintf(buf, sizeof buf, "log  (%d earlier%s; mouse wheel scrolls)",
+			 more, fr->log_scroll ? ", scrolled back" : "");
+	else
+		snprintf(buf, sizeof buf, "log");
+	text(r, f->bold, "log", x, y, 0, 0, text_light);
+	if (more || fr->log_scroll)
+		text(r, f->small, buf + 3, x + 34 * u, y + 2 * u, 0, 0, text_dim);
+	y += 20 * u;
+	for (int i = first; i < fr->nlog; i++) {
+		rgba c = i == fr->nlog - 1 && !fr->log_scroll ? text_light
+							       : text_dim;
+		if (split[i]) {
+			char part[UI_LOG_LINE_MAX];
+			snprintf(part, sizeof part, "%.*s", split[i] - 1,
+				 fr->log[i]);
+			text(r, f->small, part, x, y, 0, 0, c);
+			y += lh;
+			text(r, f->small, fr->log[i] + split[i], x + 10 * u, y, 0,
+			     0, c);
+		} else
+			text(r, f->small, fr->log[i], x, y, 0, 0, c);
+		y += lh;
 	}
 	if (fr->show_buttons) {
 		/* How to play, for whoever has not read the README. */
 		text(r, f->small,
-		     "click a ringed spot to build or move the robber;", x,
+		     "click a ringed spot: build, move the robber", x,
 		     bottom, 0, 0, text_dim);
 		text(r, f->small,
-		     "keys under the buttons; Esc cancels; c shows coordinates",
+		     "keys under the buttons; Esc cancels; q quits",
 		     x, bottom + 16 * u, 0, 0, text_dim);
 	}
 	SDL_RenderSetClipRect(r, NULL);
@@ -800,7 +988,7 @@ static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		text(r, f->small, label, q->x + q->w / 2.0f,
 		     q->y + q->h * 0.4f, 1, 1, on ? white : (rgba){120, 124, 136, 255});
 		snprintf(label, sizeof label, "%c", keys[i]);
-		if (q->h > 30 * v->u)
+		if (q->h > 30 * v->t)
 			text(r, f->small, label, q->x + q->w / 2.0f,
 			     q->y + q->h * 0.8f, 1, 1,
 			     on ? (rgba){190, 230, 190, 255} : (rgba){90, 94, 106, 255});
@@ -828,7 +1016,7 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	fill_rect(r, &shadow, alpha(ink, 120));
 	fill_rect(r, &v->dlg, (rgba){246, 240, 226, 255});
 	outline_rect(r, &v->dlg, ink);
-	float u = v->u;
+	float u = v->t;
 	char buf[128];
 	const char *title = titles[v->dialog];
 	if (v->dialog == CATAN_DLG_DISCARD && v->actor < s->opt.nplayers) {
@@ -837,6 +1025,17 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 			n += v->give[k];
 		snprintf(buf, sizeof buf, "Discard %d cards (chosen %d)",
 			 s->discard[v->actor], n);
+		title = buf;
+	}
+	if (v->dialog == CATAN_DLG_OFFER && s->phase == CATAN_PHASE_OFFER &&
+	    s->offer_from < s->opt.nplayers) {
+		snprintf(buf, sizeof buf, "Counter-offer to %s",
+			 fr->g->names.name[s->offer_from]);
+		title = buf;
+	} else if (v->dialog == CATAN_DLG_OFFER &&
+		   __builtin_popcount(v->targets) > 1) {
+		snprintf(buf, sizeof buf, "Offer a trade to %d players, in turn",
+			 __builtin_popcount(v->targets));
 		title = buf;
 	}
 	text(r, f->bold, title, v->dlg.x + 16 * u, v->dlg.y + 12 * u, 0, 0, ink);
@@ -859,14 +1058,26 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		     v->dlg.y + 42 * u, 0, 0, ink);
 	for (int res = 0; res < rows; res++) {
 		const catan_rect *gm = &v->control[CATAN_DLG_GIVE_MINUS + res];
-		if (v->dialog != CATAN_DLG_DICE) {
+		/* The rob-whom dialog names no cards of yours (only, in
+		 * manual dice mode, the card taken). */
+		if (v->dialog != CATAN_DLG_DICE &&
+		    (v->dialog != CATAN_DLG_VICTIM || manual)) {
 			catan_rect chip = {v->dlg.x + (int)(16 * u), gm->y,
 					   (int)(110 * u), gm->h};
 			fill_rect(r, &chip, terrain_fill[res]);
-			snprintf(buf, sizeof buf, "%s (%d)", res_short[res],
-				 v->actor < s->opt.nplayers
-					 ? s->players[v->actor].hand[res]
-					 : 0);
+			int have = v->actor < s->opt.nplayers
+					   ? s->players[v->actor].hand[res]
+					   : 0;
+			if (v->dialog == CATAN_DLG_VICTIM)
+				snprintf(buf, sizeof buf, "%s", res_short[res]);
+			else if (v->dialog == CATAN_DLG_BANK)
+				snprintf(buf, sizeof buf, "%s (%d) %d:1",
+					 res_short[res], have,
+					 catan_view_rate(&fr->g->board, s,
+							 v->actor, res));
+			else
+				snprintf(buf, sizeof buf, "%s (%d)",
+					 res_short[res], have);
 			text(r, f->small, buf, chip.x + 6 * u, chip.y + chip.h / 2.0f,
 			     0, 1,
 			     res == CATAN_LUMBER || res == CATAN_BRICK ||
@@ -893,15 +1104,40 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		}
 	}
 	if (v->dialog == CATAN_DLG_OFFER || v->dialog == CATAN_DLG_VICTIM) {
+		/* Only who can be chosen: the robber's possible victims;
+		 * for a counter-offer, who offered. */
+		unsigned can = v->dialog == CATAN_DLG_VICTIM
+				       ? catan_view_victims(v, &fr->g->board, s)
+			       : s->phase == CATAN_PHASE_OFFER
+				       ? 1u << s->offer_from
+				       : ~0u;
 		for (int p = 0; p < s->opt.nplayers; p++) {
-			if (p == v->actor)
+			if (p == v->actor || !(can >> p & 1u))
 				continue;
 			const catan_rect *q = &v->control[CATAN_DLG_PLAYER + p];
 			rgba c = ui_player_color(fr->g, p);
-			fill_rect(r, q, v->target == p ? c : alpha(c, 110));
-			outline_rect(r, q, v->target == p ? ink : (rgba){150, 150, 150, 255});
-			text(r, f->small, fr->g->names.name[p], q->x + q->w / 2.0f,
-			     q->y + q->h / 2.0f, 1, 1, ink);
+			bool on = v->dialog == CATAN_DLG_OFFER
+					  ? (v->targets >> p & 1u)
+					  : v->target == p;
+			/* Chosen: full colour, a thick frame and a tick;
+			 * not chosen: pale with a thin grey frame. */
+			fill_rect(r, q, on ? c : (rgba){225, 220, 210, 255});
+			catan_rect strip = {q->x, q->y, (int)(5 * u), q->h};
+			fill_rect(r, &strip, c);
+			outline_rect(r, q, on ? ink : (rgba){150, 150, 150, 255});
+			if (on) {
+				catan_rect in = {q->x + 1, q->y + 1, q->w - 2,
+						 q->h - 2};
+				outline_rect(r, &in, ink);
+				catan_rect in2 = {q->x + 2, q->y + 2, q->w - 4,
+						  q->h - 4};
+				outline_rect(r, &in2, ink);
+			}
+			snprintf(buf, sizeof buf, "%s%s", on ? "* " : "",
+				 fr->g->names.name[p]);
+			text(r, on ? f->bold : f->small, buf, q->x + q->w / 2.0f,
+			     q->y + q->h / 2.0f, 1, 1,
+			     on && (c.r + c.g + c.b) < 300 ? white : ink);
 		}
 	}
 	catan_action a;
@@ -924,8 +1160,119 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	}
 }
 
+/* ---- the end of the game ---- */
+
+static catan_rect results_box(const catan_view *v)
+{
+	float t = v->t;
+	int w = (int)(560 * t), h = (int)(420 * t);
+	const catan_rect *ba = &v->board_area;
+	if (w > ba->w - 8)
+		w = ba->w - 8;
+	if (h > ba->h - 8)
+		h = ba->h - 8;
+	return (catan_rect){ba->x + (ba->w - w) / 2, ba->y + (ba->h - h) / 2, w,
+			    h};
+}
+
+void ui_results_layout(ui_results *res, const catan_view *v)
+{
+	catan_rect b = results_box(v);
+	float t = v->t;
+	int bw = (int)(120 * t), bh = (int)(32 * t);
+	int y = b.y + b.h - bh - (int)(12 * t);
+	res->replay = (catan_rect){b.x + b.w - 2 * bw - (int)(24 * t), y, bw, bh};
+	res->newgame = (catan_rect){b.x + b.w - bw - (int)(12 * t), y, bw, bh};
+}
+
+/*
+ * The results panel over the board: the winner, every player's final VP
+ * with the victory-point cards revealed, resources received, cards
+ * stolen and lost, the dice histogram, and the Replay / New game buttons.
+ */
+static void draw_results(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
+{
+	const catan_view *v = fr->v;
+	const catan_state *s = fr->s;
+	const catan_game *g = fr->g;
+	const ui_results *res = fr->results;
+	float t = v->t;
+	catan_rect b = results_box(v);
+	catan_rect shadow = {b.x + 6, b.y + 6, b.w, b.h};
+	fill_rect(r, &shadow, alpha(ink, 140));
+	fill_rect(r, &b, (rgba){246, 240, 226, 255});
+	outline_rect(r, &b, ink);
+	SDL_Rect clip = {b.x, b.y, b.w, b.h};
+	SDL_RenderSetClipRect(r, &clip);
+	char buf[160];
+	float x = b.x + 16 * t, y = b.y + 12 * t;
+	snprintf(buf, sizeof buf, "%s wins with %d victory points!",
+		 g->names.name[s->winner], catan_state_vp(s, s->winner));
+	text(r, f->big, buf, x, y, 0, 0, shade(ui_player_color(g, s->winner), 0.7f));
+	y += 34 * t;
+	/* The table: one row a player. */
+	static const char *const head[] = {"player", "VP", "VP cards",
+					   "received", "stole", "lost"};
+	float col[] = {0, 110, 160, 240, 320, 380};
+	for (int k = 0; k < 6; k++)
+		text(r, f->small, head[k], x + col[k] * t, y, 0, 0, ink);
+	y += 20 * t;
+	for (int p = 0; p < s->opt.nplayers; p++) {
+		catan_rect sw = {(int)x, (int)y + 2, (int)(6 * t), (int)(14 * t)};
+		fill_rect(r, &sw, ui_player_color(g, p));
+		text(r, p == s->winner ? f->bold : f->normal, g->names.name[p],
+		     x + 10 * t, y, 0, 0, ink);
+		int vals[5] = {catan_state_vp(s, p),
+			       s->players[p].devs[CATAN_DEV_VICTORY_POINT],
+			       res->received[p], res->stole[p], res->lost[p]};
+		for (int k = 0; k < 5; k++) {
+			snprintf(buf, sizeof buf, "%d", vals[k]);
+			text(r, k == 0 ? f->bold : f->normal, buf,
+			     x + col[k + 1] * t, y, 0, 0, ink);
+		}
+		y += 20 * t;
+	}
+	/* The dice: a bar per total. */
+	y += 8 * t;
+	snprintf(buf, sizeof buf, "dice (%d rolls)", res->rolls);
+	text(r, f->small, buf, x, y, 0, 0, ink);
+	y += 18 * t;
+	int most = 1;
+	for (int d = 2; d <= 12; d++)
+		most = res->dice[d] > most ? res->dice[d] : most;
+	float bar_h = b.y + b.h - 60 * t - y, bw = (b.w - 40 * t) / 11;
+	for (int d = 2; d <= 12; d++) {
+		float bx = x + (d - 2) * bw;
+		int hgt = (int)((bar_h - 18 * t) * res->dice[d] / most);
+		catan_rect bar = {(int)(bx + 2), (int)(y + bar_h - 18 * t - hgt),
+				  (int)(bw - 4), hgt};
+		fill_rect(r, &bar, d == 7 ? (rgba){150, 60, 60, 255}
+					  : (rgba){80, 110, 160, 255});
+		snprintf(buf, sizeof buf, "%d", d);
+		text(r, f->small, buf, bx + bw / 2, y + bar_h - 16 * t, 1, 0, ink);
+		if (res->dice[d]) {
+			snprintf(buf, sizeof buf, "%d", res->dice[d]);
+			text(r, f->small, buf, bx + bw / 2, bar.y - 15 * t, 1, 0,
+			     ink);
+		}
+	}
+	const catan_rect *btn[2] = {&res->replay, &res->newgame};
+	const char *label[2] = {"Replay", "New game"};
+	for (int k = 0; k < 2; k++) {
+		bool hov = fr->hover_kind == CATAN_HIT_NONE &&
+			   catan_rect_has(btn[k], fr->hover_x, fr->hover_y);
+		fill_rect(r, btn[k], hov ? (rgba){90, 140, 90, 255}
+					 : (rgba){60, 110, 70, 255});
+		outline_rect(r, btn[k], ink);
+		text(r, f->bold, label[k], btn[k]->x + btn[k]->w / 2.0f,
+		     btn[k]->y + btn[k]->h / 2.0f, 1, 1, white);
+	}
+	SDL_RenderSetClipRect(r, NULL);
+}
+
 void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 {
+	memset(&ui_text_stats, 0, sizeof ui_text_stats);
 	frame_no++;
 	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
 	SDL_SetRenderDrawColor(r, 20, 22, 28, 255);
@@ -934,8 +1281,12 @@ void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	draw_bar(r, f, fr);
 	draw_panel(r, f, fr);
 	draw_dialog(r, f, fr);
-	if (fr->s->phase == CATAN_PHASE_OVER && fr->s->winner < fr->s->opt.nplayers &&
-	    fr->v->dialog == CATAN_DLG_NONE) {
+	if (fr->s->phase == CATAN_PHASE_OVER && fr->results &&
+	    fr->s->winner < fr->s->opt.nplayers) {
+		draw_results(r, f, fr);
+	} else if (fr->s->phase == CATAN_PHASE_OVER &&
+		   fr->s->winner < fr->s->opt.nplayers &&
+		   fr->v->dialog == CATAN_DLG_NONE) {
 		/* The winner, across the board. */
 		const catan_view *v = fr->v;
 		char buf[96];

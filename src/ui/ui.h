@@ -34,7 +34,8 @@ int ui_font_find(char *out, size_t n, char *why, size_t whysize);
 int ui_fonts_open(ui_fonts *f, float u, char *why, size_t whysize);
 void ui_fonts_close(ui_fonts *f);
 
-#define UI_LOG_LINES 14
+#define UI_LOG_LINES 64 /* log lines a frame may be given */
+#define UI_LOG_LINE_MAX 200 /* longest log line, bytes */
 
 /* Everything one frame shows. Pointers are borrowed for the call. */
 typedef struct ui_frame {
@@ -48,8 +49,11 @@ typedef struct ui_frame {
 	const char *message; /* the last refusal or notice, may be "" */
 	bool message_ok;     /* a notice (green), not a refusal (red) */
 	const char *sync;    /* sync status, may be NULL */
-	const char *log[UI_LOG_LINES];
+	const char *log[UI_LOG_LINES]; /* oldest first; the last that fit */
 	int nlog;
+	int log_more;	/* lines before log[0] (scrolled or older) */
+	int log_scroll; /* lines scrolled back from the newest, 0 = newest */
+	int roller;	/* who rolled s->dice, or CATAN_NONE if unknown */
 	unsigned buttons; /* enabled buttons (catan_view_buttons) */
 	bool show_buttons;
 	/* Highlights: legal targets (play) or changed spots (replay). */
@@ -57,13 +61,52 @@ typedef struct ui_frame {
 	catan_eset hl_edges;
 	bool hl_tiles[CATAN_MAX_TILES];
 	int hover_kind, hover_id; /* catan_view_hit of the mouse */
+	int hover_x, hover_y;	  /* the mouse, -1 when outside */
+	/* What the others did since the viewer last acted (play), marked
+	 * in the colour of who did it: buildings, roads, the robber. */
+	catan_vset recent_vertices;
+	catan_eset recent_edges;
+	int recent_tile;    /* robber moved there, or CATAN_NONE */
+	int recent_tile_by; /* by whom */
+	float mark_grow;    /* 0..1: the newest marks drawing in (1 = just
+			       now, rings larger), 0 = still */
+	catan_vset newest_vertices; /* the newest event's marks */
+	catan_eset newest_edges;
+	bool newest_tile; /* the newest event moved the robber */
+	/* The end of the game: statistics for the results panel (NULL: a
+	 * banner only). */
+	const struct ui_results *results;
 	/* Replay slider: position and count, count 0 = no slider. */
 	int replay_pos, replay_count;
 } ui_frame;
 
+/* Per-player statistics of a game, counted from its commits. */
+typedef struct ui_results {
+	int received[CATAN_MAX_PLAYERS]; /* resource cards from the bank by
+					    production, set-up and cards */
+	int stole[CATAN_MAX_PLAYERS];	 /* cards stolen by the player */
+	int lost[CATAN_MAX_PLAYERS];	 /* cards stolen from the player */
+	int dice[13];			 /* rolls of each total 2..12 */
+	int rolls;
+	catan_rect replay, newgame; /* the panel's two buttons (laid out by
+				       ui_results_layout) */
+} ui_results;
+
+/* Places the results panel's buttons for view v. */
+void ui_results_layout(ui_results *res, const catan_view *v);
+
 /* Draws the frame. Text textures are cached per renderer (ui_draw_reset
  * frees the cache; call it before destroying the renderer). */
 void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr);
+
+/* What the last ui_draw drew in text: how many texts, how many reached
+ * outside their clip area or the output (cut off), the first of those,
+ * and the smallest font height used (pixels). */
+typedef struct ui_text_stats_t {
+	int texts, clipped, min_px;
+	char first[200];
+} ui_text_stats_t;
+extern ui_text_stats_t ui_text_stats;
 void ui_draw_reset(void);
 
 /* Writes an RGB(A) surface as PNG (libpng). 0 or -1 with why. */

@@ -71,7 +71,7 @@ static void board_bounds(const catan_board *b, float *x0, float *y0,
 
 static void layout_dialog(catan_view *v)
 {
-	float u = v->u;
+	float u = v->t;
 	int w = (int)(430 * u), h = (int)(330 * u);
 	const catan_rect *ba = &v->board_area;
 	v->dlg = (catan_rect){ba->x + (ba->w - w) / 2, ba->y + (ba->h - h) / 2,
@@ -115,12 +115,18 @@ void catan_view_layout(catan_view *v, const catan_board *b, int w, int h)
 	if (u > w / 1200.0f)
 		u = w / 1200.0f;
 	v->u = u < 0.45f ? 0.45f : u > 2.5f ? 2.5f : u;
+	v->t = v->u < 1 ? 1 : v->u;
+	/* The panel holds lines of about 330 px of 12 px text. */
 	int pw = (int)(w * 0.3f);
-	if (pw < (int)(300 * v->u))
-		pw = (int)(300 * v->u);
+	if (pw < (int)(340 * v->t))
+		pw = (int)(340 * v->t);
 	if (pw > w / 2)
 		pw = w / 2;
-	int barh = (int)(52 * v->u);
+	/* Buttons in one row when each is wide enough for its label, else
+	 * two rows (a taller bar). */
+	int n = CATAN_BTN_COUNT, gap = (int)(4 * v->t) + 1;
+	int rows = (w - pw - gap * (n + 1)) / n < (int)(68 * v->t) ? 2 : 1;
+	int barh = (int)((rows == 1 ? 52 : 84) * v->t);
 	v->panel = (catan_rect){w - pw, 0, pw, h};
 	v->bar = (catan_rect){0, h - barh, w - pw, barh};
 	v->board_area = (catan_rect){0, 0, w - pw, h - barh};
@@ -134,14 +140,9 @@ void catan_view_layout(catan_view *v, const catan_board *b, int w, int h)
 	v->oy = v->board_area.y + v->board_area.h / 2.0f -
 		v->size * (y0 + y1) / 2.0f;
 
-	/* Buttons: equal widths across the bar, two rows if narrow. */
-	int n = CATAN_BTN_COUNT, gap = (int)(4 * v->u) + 1;
-	int bw = (v->bar.w - gap * (n + 1)) / n;
-	int rows = 1;
-	if (bw < (int)(60 * v->u)) {
-		rows = 2;
-		bw = (v->bar.w - gap * ((n + 1) / 2 + 1)) / ((n + 1) / 2);
-	}
+	/* Buttons: equal widths across the bar, in `rows` rows. */
+	int bw = rows == 1 ? (v->bar.w - gap * (n + 1)) / n
+			   : (v->bar.w - gap * ((n + 1) / 2 + 1)) / ((n + 1) / 2);
 	int per_row = rows == 1 ? n : (n + 1) / 2;
 	int bh = (barh - gap * (rows + 1)) / rows;
 	for (int i = 0; i < n; i++) {
@@ -304,6 +305,13 @@ static void close_dialog(catan_view *v)
 	memset(v->give, 0, sizeof v->give);
 	memset(v->get, 0, sizeof v->get);
 	v->target = CATAN_NONE;
+	v->targets = 0;
+}
+
+/* The lowest player of a set, or CATAN_NONE. */
+static uint8_t lowest(unsigned m)
+{
+	return m ? (uint8_t)__builtin_ctz(m) : CATAN_NONE;
 }
 
 /* A robber or knight action to tile t robbing `victim` (or nobody). */
@@ -336,6 +344,16 @@ static unsigned tile_victims(const catan_board *b, const catan_state *s,
 	if (try_act(b, s, actor, &a, NULL, 0) == CATAN_OK)
 		m |= 1u << CATAN_MAX_PLAYERS;
 	return m;
+}
+
+unsigned catan_view_victims(const catan_view *v, const catan_board *b,
+			    const catan_state *s)
+{
+	if (v->pick_tile == CATAN_NONE || v->actor >= s->opt.nplayers)
+		return 0;
+	return tile_victims(b, s, v->actor, s->phase != CATAN_PHASE_ROBBER,
+			    v->pick_tile) &
+	       ((1u << CATAN_MAX_PLAYERS) - 1);
 }
 
 static bool robber_mode(const catan_view *v, const catan_state *s)
@@ -508,13 +526,19 @@ unsigned catan_view_buttons(const catan_view *v, const catan_board *b,
 			m |= 1u << CATAN_BTN_ROADS;
 			break;
 		}
+	/* Year of plenty: two cards (any pair), or one when the bank holds
+	 * only one; res2 CATAN_NONE is the one-card form. */
 	catan_action_init(&a, CATAN_ACT_PLAY_YEAR_OF_PLENTY);
 	for (int r = 0; r < CATAN_RES_COUNT && !(m >> CATAN_BTN_PLENTY & 1);
-	     r++) {
-		a.res = (uint8_t)r;
-		if (try_act(b, s, actor, &a, NULL, 0) == 0)
-			m |= 1u << CATAN_BTN_PLENTY;
-	}
+	     r++)
+		for (int r2 = r; r2 <= CATAN_RES_COUNT; r2++) {
+			a.res = (uint8_t)r;
+			a.res2 = (uint8_t)(r2 == CATAN_RES_COUNT ? CATAN_NONE : r2);
+			if (try_act(b, s, actor, &a, NULL, 0) == 0) {
+				m |= 1u << CATAN_BTN_PLENTY;
+				break;
+			}
+		}
 	catan_action_init(&a, CATAN_ACT_PLAY_MONOPOLY);
 	a.res = 0;
 	if (try_act(b, s, actor, &a, NULL, 0) == 0)
@@ -619,6 +643,14 @@ int catan_view_dialog_action(catan_action *out, const catan_view *v,
 		a.res = (uint8_t)gr;
 		a.count = v->give[gr];
 		a.res2 = (uint8_t)tr;
+		int rate = catan_view_rate(b, s, actor, gr);
+		if (rate && a.count != rate) {
+			if (why && n)
+				snprintf(why, n, "%s trades at %d:1 for you: "
+						 "give %d",
+					 catan_res_name(gr), rate, rate);
+			return CATAN_E_BAD_TRADE;
+		}
 		break;
 	}
 	case CATAN_DLG_OFFER:
@@ -626,7 +658,9 @@ int catan_view_dialog_action(catan_action *out, const catan_view *v,
 		a.player = v->target;
 		memcpy(a.give, v->give, sizeof a.give);
 		memcpy(a.get, v->get, sizeof a.get);
-		if (v->target == CATAN_NONE) {
+		if (v->targets)
+			a.player = lowest(v->targets);
+		if (a.player == CATAN_NONE) {
 			say(why, n, "choose whom to offer the trade to");
 			return CATAN_E_BAD_PLAYER;
 		}
@@ -656,6 +690,19 @@ int catan_view_dialog_action(catan_action *out, const catan_view *v,
 	return rc;
 }
 
+int catan_view_rate(const catan_board *b, const catan_state *s, int actor,
+		    int res)
+{
+	if (actor < 0 || actor >= s->opt.nplayers || res < 0 ||
+	    res >= CATAN_RES_COUNT)
+		return 0;
+	const catan_player *me = &s->players[actor];
+	catan_vset own = me->settlements;
+	for (int k = 0; k < CATAN_VWORDS; k++)
+		own.w[k] |= me->cities.w[k];
+	return catan_board_rate(b, &own, res);
+}
+
 /* Opens dialog d with its defaults. */
 static void open_dialog(catan_view *v, int d, const catan_state *s)
 {
@@ -665,8 +712,27 @@ static void open_dialog(catan_view *v, int d, const catan_state *s)
 		v->give[0] = 1;
 		v->get[0] = 1;
 	}
-	if (d == CATAN_DLG_OFFER)
-		v->target = (uint8_t)((v->actor + 1) % s->opt.nplayers);
+	if (d == CATAN_DLG_OFFER && s->phase == CATAN_PHASE_OFFER) {
+		/* A counter-offer: back to who offered, the terms turned
+		 * round (what you would give, capped by your hand). */
+		v->target = s->offer_from;
+		v->targets = (uint8_t)(1u << s->offer_from);
+		for (int r = 0; r < CATAN_RES_COUNT; r++) {
+			int have = v->actor < s->opt.nplayers
+					   ? s->players[v->actor].hand[r]
+					   : 0;
+			v->give[r] = (uint8_t)(s->offer_get[r] < have
+						       ? s->offer_get[r]
+						       : have);
+			v->get[r] = s->offer_give[r];
+		}
+	} else if (d == CATAN_DLG_OFFER) {
+		/* To everybody by default; clicks choose. */
+		for (int p = 0; p < s->opt.nplayers; p++)
+			if (p != v->actor)
+				v->targets |= (uint8_t)(1u << p);
+		v->target = lowest(v->targets);
+	}
 }
 
 /* Up to which count a dialog row may go. */
@@ -707,6 +773,42 @@ static int dialog_control(catan_action *out, catan_view *v,
 		int p = c - CATAN_DLG_PLAYER;
 		if (p >= s->opt.nplayers || p == v->actor)
 			return CATAN_VIEW_NOTHING;
+		if (v->dialog == CATAN_DLG_OFFER &&
+		    s->phase == CATAN_PHASE_OFFER) {
+			if (p != s->offer_from) {
+				if (why && n)
+					snprintf(why, n,
+						 "a counter-offer goes back "
+						 "to player %d (who offered) "
+						 "only",
+						 s->offer_from + 1);
+				return CATAN_VIEW_NOTHING;
+			}
+			v->target = (uint8_t)p;
+			v->targets = (uint8_t)(1u << p);
+			return CATAN_VIEW_CHANGED;
+		}
+		if (v->dialog == CATAN_DLG_OFFER) {
+			/* From "everybody" (the default) a click picks that
+			 * one player; after that clicks add and remove. */
+			unsigned all = 0;
+			for (int q = 0; q < s->opt.nplayers; q++)
+				if (q != v->actor)
+					all |= 1u << q;
+			if (v->targets == all)
+				v->targets = (uint8_t)(1u << p);
+			else
+				v->targets ^= (uint8_t)(1u << p);
+			v->target = lowest(v->targets);
+			return CATAN_VIEW_CHANGED;
+		}
+		if (v->dialog == CATAN_DLG_VICTIM &&
+		    !(catan_view_victims(v, b, s) >> p & 1u)) {
+			say(why, n, "nobody there to rob by that name: they "
+				    "have no building on this tile, or no "
+				    "cards");
+			return CATAN_VIEW_NOTHING;
+		}
 		v->target = (uint8_t)p;
 		return CATAN_VIEW_CHANGED;
 	}

@@ -13,6 +13,7 @@ catan=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
+export XDG_CONFIG_HOME=$tmp/config # the window remembers its size there
 
 if command -v xvfb-run >/dev/null 2>&1 && command -v Xvfb >/dev/null 2>&1; then
 	run() { xvfb-run -a -s "-screen 0 1400x900x24" "$@"; }

@@ -5,8 +5,10 @@
  * build gives exactly that action while clicks elsewhere give none.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "../../src/ui/story.h"
 #include "catan/view.h"
 #include "helpers.h"
 
@@ -494,6 +496,160 @@ static void test_view__dialogs_build_legal_actions(void **state)
 	assert_int_equal(a.kind, CATAN_ACT_TRADE_ACCEPT);
 }
 
+/* Year of plenty: the button is on while the bank holds two cards (the
+ * two-card form is the only legal one then), and the dialog takes two. */
+static void test_view__year_of_plenty_two_cards(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	th_new_game(&b, &s, 2);
+	th_play_setup(&b, &s);
+	th_roll(&b, &s, 2, 3);
+	int p = s.active;
+	th_give_dev(&s, p, CATAN_DEV_YEAR_OF_PLENTY);
+	catan_view v;
+	catan_view_init(&v, &b, p, 1024, 640);
+	catan_action a;
+	char why[128];
+	int x, y;
+	assert_true(catan_view_buttons(&v, &b, &s) >> CATAN_BTN_PLENTY & 1u);
+	click_center(&v.button[CATAN_BTN_PLENTY], &x, &y);
+	assert_int_equal(catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why),
+			 CATAN_VIEW_CHANGED);
+	assert_int_equal(v.dialog, CATAN_DLG_PLENTY);
+	click_center(&v.control[CATAN_DLG_GET_PLUS + CATAN_GRAIN], &x, &y);
+	catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why);
+	/* One card while the bank holds more is refused, with the reason. */
+	assert_int_equal(catan_view_key(&a, &v, &b, &s, '\r', why, sizeof why),
+			 CATAN_VIEW_NOTHING);
+	assert_string_equal(why, catan_error_str(CATAN_E_TOO_FEW));
+	click_center(&v.control[CATAN_DLG_GET_PLUS + CATAN_ORE], &x, &y);
+	catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why);
+	click_center(&v.control[CATAN_DLG_OK], &x, &y);
+	assert_int_equal(catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why),
+			 CATAN_VIEW_ACT);
+	catan_action want = th_action(&b, "play year-of-plenty grain ore");
+	assert_memory_equal(&a, &want, sizeof a);
+}
+
+/* The log in plain words: a bot's 7 and the card it stole, told to the
+ * victim with the card, to a third player without it. */
+static void test_view__story_of_a_seven(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	th_new_game(&b, &s, 3);
+	th_play_setup(&b, &s);
+	for (int p = 0; p < 3; p++) {
+		th_clear_hand(&s, p);
+		th_give(&s, p, 1, 0, 0, 0, 0);
+	}
+	int bot = s.active, me = (bot + 1) % 3, third = (bot + 2) % 3;
+	catan_names names;
+	catan_names_default(&names, 3);
+	ui_event e;
+	memset(&e, 0, sizeof e);
+	e.actor = bot;
+	e.has_action = e.has_outcome = true;
+	catan_action_init(&e.action, CATAN_ACT_ROLL);
+	e.action.dice[0] = 3;
+	e.action.dice[1] = 4;
+	catan_state before = s;
+	th_roll(&b, &s, 3, 4);
+	e.after = s;
+	char out[UI_STORY_MAX][UI_STORY_LINE], want[UI_STORY_LINE];
+	int n = ui_story(out, &b, &names, &before, &e, me, false);
+	assert_true(n >= 1);
+	snprintf(want, sizeof want, "%c%s rolled 3+4 = 7", names.name[bot][0] - 32,
+		 names.name[bot] + 1);
+	assert_string_equal(out[0], want);
+	/* The robber onto a tile of mine, robbing me. */
+	int mv = 0;
+	while (!catan_vset_has(&s.players[me].settlements, mv))
+		mv++;
+	int t = b.vertex_tiles[mv][0];
+	for (int k = 0; k < 3 && (t == CATAN_NONE || t == s.robber); k++)
+		t = b.vertex_tiles[mv][k];
+	catan_action_init(&e.action, CATAN_ACT_ROBBER);
+	e.action.tile = (uint8_t)t;
+	e.action.player = (uint8_t)me;
+	before = s;
+	assert_int_equal(catan_state_apply(&e.after, &b, &before, bot, &e.action,
+					   &e.outcome),
+			 CATAN_OK);
+	n = ui_story(out, &b, &names, &before, &e, me, false);
+	assert_int_equal(n, 2);
+	snprintf(want, sizeof want, "%c%s stole a card from you: lumber",
+		 names.name[bot][0] - 32, names.name[bot] + 1);
+	assert_string_equal(out[1], want);
+	n = ui_story(out, &b, &names, &before, &e, third, false);
+	snprintf(want, sizeof want, "%c%s stole a card from %s",
+		 names.name[bot][0] - 32, names.name[bot] + 1, names.name[me]);
+	assert_string_equal(out[1], want);
+	n = ui_story(out, &b, &names, &before, &e, bot, false);
+	snprintf(want, sizeof want, "You stole lumber from %s", names.name[me]);
+	assert_string_equal(out[1], want);
+}
+
+/* Discards and monopolies: the cards of a discard only to its owner; what
+ * a monopoly took from you, to you. */
+static void test_view__story_private_details(void **state)
+{
+	(void)state;
+	catan_board b;
+	catan_state s;
+	th_new_game(&b, &s, 3);
+	th_play_setup(&b, &s);
+	int p = s.active, me = (p + 1) % 3, third = (p + 2) % 3;
+	catan_names names;
+	catan_names_default(&names, 3);
+	char out[UI_STORY_MAX][UI_STORY_LINE], want[UI_STORY_LINE];
+	ui_event e;
+	memset(&e, 0, sizeof e);
+	/* me owes a discard of 4 (a hand of 8, then a 7). */
+	th_clear_hand(&s, me);
+	th_give(&s, me, 4, 4, 0, 0, 0);
+	th_roll(&b, &s, 3, 4);
+	catan_state before = s;
+	e.actor = me;
+	e.has_action = true;
+	e.action = th_action(&b, "discard lumber:2 brick:2");
+	assert_int_equal(catan_state_apply(&e.after, &b, &before, me, &e.action,
+					   &e.outcome),
+			 CATAN_OK);
+	ui_story(out, &b, &names, &before, &e, me, false);
+	assert_string_equal(out[0], "You discarded 2 lumber, 2 brick");
+	ui_story(out, &b, &names, &before, &e, third, false);
+	snprintf(want, sizeof want, "%c%s discarded 4 cards",
+		 names.name[me][0] - 32, names.name[me] + 1);
+	assert_string_equal(out[0], want);
+	/* A monopoly on wool by p, 3 of them mine. */
+	th_new_game(&b, &s, 3);
+	th_play_setup(&b, &s);
+	th_roll(&b, &s, 2, 3);
+	p = s.active;
+	me = (p + 1) % 3;
+	third = (p + 2) % 3;
+	th_give_dev(&s, p, CATAN_DEV_MONOPOLY);
+	th_clear_hand(&s, me);
+	th_clear_hand(&s, third);
+	th_give(&s, me, 0, 0, 3, 0, 0);
+	th_give(&s, third, 0, 0, 1, 0, 0);
+	before = s;
+	e.actor = p;
+	e.action = th_action(&b, "play monopoly wool");
+	assert_int_equal(catan_state_apply(&e.after, &b, &before, p, &e.action,
+					   &e.outcome),
+			 CATAN_OK);
+	ui_story(out, &b, &names, &before, &e, me, false);
+	snprintf(want, sizeof want,
+		 "%c%s played Monopoly on wool: took 4 (3 of them from you)",
+		 names.name[p][0] - 32, names.name[p] + 1);
+	assert_string_equal(out[0], want);
+}
+
 /* Road building: two sides, each legal, make one card play. */
 static void test_view__road_building_two_clicks(void **state)
 {
@@ -554,6 +710,9 @@ int main(void)
 		cmocka_unit_test(test_view__buttons_and_keys),
 		cmocka_unit_test(test_view__dialogs_build_legal_actions),
 		cmocka_unit_test(test_view__road_building_two_clicks),
+		cmocka_unit_test(test_view__year_of_plenty_two_cards),
+		cmocka_unit_test(test_view__story_of_a_seven),
+		cmocka_unit_test(test_view__story_private_details),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
