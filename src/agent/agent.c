@@ -217,11 +217,18 @@ static bool recv_msg(catan_agent *a, catan_msg *m, double deadline,
 		if (a->fd < 0)
 			return false;
 		if (a->inlen > 0) {
+			if (!strcmp(catan_msg_name(a->in[0]), "?")) {
+				kick(a,
+				     "sent garbage: byte 0x%02x is no "
+				     "message type (waiting for %s)",
+				     a->in[0], what);
+				return false;
+			}
 			if (!agent_sends(a->in[0])) {
 				kick(a,
-				     "sent %s (type %u) while the server "
-				     "waited for %s",
-				     catan_msg_name(a->in[0]), a->in[0], what);
+				     "sent %s, which only the server sends, "
+				     "while the server waited for %s",
+				     catan_msg_name(a->in[0]), what);
 				return false;
 			}
 			char why[160];
@@ -248,8 +255,8 @@ static bool recv_msg(catan_agent *a, catan_msg *m, double deadline,
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr <= 0 && now_s() >= deadline) {
-			kick(a, "timed out: no %s within %u s", what,
-			     a->lim.timeout_secs);
+			kick(a, "timed out: waited %u s for %s",
+			     a->lim.timeout_secs, what);
 			return false;
 		}
 		if (pr <= 0)
@@ -474,7 +481,7 @@ int catan_agent_choose(catan_agent *a, catan_action *out, const catan_board *b,
 	}
 	catan_agent_view(&m, b, s, actor);
 	send_raw(a, &m, deadline);
-	if (a->kicked || !recv_msg(a, &m, deadline, "a move"))
+	if (a->kicked || !recv_msg(a, &m, deadline, "its move"))
 		return CATAN_E_BAD_ACTION;
 	double t1 = now_s();
 	char why[160];
