@@ -34,9 +34,13 @@
 
 #include "catan/agent.h"
 
+/* Seconds an agent has to answer HELLO, at least. */
+#define CATAN_AGENT_START_SECS 10
+
 struct catan_agent {
 	int fd;
-	pid_t pid; /* 0 once reaped */
+	int status_fd; /* /proc/PID/status, or -1 */
+	pid_t pid;     /* 0 once reaped */
 	int seat;
 	catan_agent_limits lim;
 	catan_msg_begin begin;
@@ -85,6 +89,9 @@ static void close_fd(catan_agent *a)
 	if (a->fd >= 0)
 		close(a->fd);
 	a->fd = -1;
+	if (a->status_fd >= 0)
+		close(a->status_fd);
+	a->status_fd = -1;
 }
 
 static void send_raw(catan_agent *a, const catan_msg *m, double deadline);
@@ -213,6 +220,7 @@ static bool agent_sends(int t)
 static bool recv_msg(catan_agent *a, catan_msg *m, double deadline,
 		     const char *what)
 {
+	double start = now_s();
 	for (;;) {
 		if (a->fd < 0)
 			return false;
@@ -255,8 +263,8 @@ static bool recv_msg(catan_agent *a, catan_msg *m, double deadline,
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr <= 0 && now_s() >= deadline) {
-			kick(a, "timed out: waited %u s for %s",
-			     a->lim.timeout_secs, what);
+			kick(a, "timed out: waited %.0f s for %s",
+			     deadline - start, what);
 			return false;
 		}
 		if (pr <= 0)
@@ -368,6 +376,7 @@ int catan_agent_start(catan_agent **out, const char *cmd,
 		return CATAN_E_CAPACITY;
 	}
 	a->fd = -1;
+	a->status_fd = -1;
 	a->seat = seat;
 	a->lim = *lim;
 	a->last_turn = -1;
@@ -394,7 +403,11 @@ int catan_agent_start(catan_agent **out, const char *cmd,
 	a->fd = sv[0];
 
 	catan_msg m, bg;
-	double deadline = now_s() + lim->timeout_secs;
+	/* Starting an interpreter may take longer than a move: HELLO gets
+	 * at least CATAN_AGENT_START_SECS. */
+	double deadline = now_s() + (lim->timeout_secs > CATAN_AGENT_START_SECS
+					 ? lim->timeout_secs
+					 : CATAN_AGENT_START_SECS);
 	m.type = CATAN_MSG_HELLO;
 	m.u.hello.version = CATAN_AGENT_VERSION;
 	send_raw(a, &m, deadline);
@@ -416,20 +429,26 @@ int catan_agent_start(catan_agent **out, const char *cmd,
 	return CATAN_OK;
 }
 
-/* Threads of the agent's process, from /proc; -1 when unknown. */
-static int threads_of(pid_t pid)
+/*
+ * Threads of the agent's process, from /proc/PID/status (kept open: one
+ * pread per move); -1 when unknown.
+ */
+static int threads_of(catan_agent *a)
 {
-	char path[64], line[128];
-	int n = -1;
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	char buf[2048];
+	if (a->status_fd < 0) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/status", (int)a->pid);
+		a->status_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (a->status_fd < 0)
+			return -1;
+	}
+	ssize_t n = pread(a->status_fd, buf, sizeof buf - 1, 0);
+	if (n <= 0)
 		return -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "Threads: %d", &n) == 1)
-			break;
-	fclose(f);
-	return n;
+	buf[n] = 0;
+	const char *t = strstr(buf, "\nThreads:");
+	return t ? atoi(t + 9) : -1;
 }
 
 /* Bytes waiting from the agent when nothing was asked: a kick. */
@@ -497,7 +516,7 @@ int catan_agent_choose(catan_agent *a, catan_action *out, const catan_board *b,
 		     catan_error_str(rc));
 		return CATAN_E_BAD_ACTION;
 	}
-	int nt = threads_of(a->pid);
+	int nt = threads_of(a);
 	if (nt > (int)a->lim.thread_limit) {
 		kick(a, "runs %d threads (limit %u)", nt, a->lim.thread_limit);
 		return CATAN_E_BAD_ACTION;
