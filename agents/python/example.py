@@ -154,7 +154,7 @@ class Example(ca.Agent):
             rest = [e for e in self.road_spots() if e != first]
             return ca.Play(self.me, ca.ROAD_BUILDING, road1=first,
                            road2=rest[0] if rest else None)
-        trade = self.bank_trade(v)
+        trade = self.bank_trade(v) if v.phase == ca.PH_MAIN else None
         if trade:
             return trade
         return ca.Pass()

@@ -285,7 +285,11 @@ static bool recv_msg(catan_agent *a, catan_msg *m, double deadline,
 	}
 }
 
-static void child(int sock, const char *cmd, const catan_agent_limits *lim)
+/*
+ * In the child between fork and exec: only async-signal-safe calls (the
+ * parent may have threads), so the command line is made before the fork.
+ */
+static void child(int sock, const char *line, const catan_agent_limits *lim)
 {
 	setpgid(0, 0);
 	if (dup2(sock, 0) < 0 || dup2(sock, 1) < 0)
@@ -301,11 +305,6 @@ static void child(int sock, const char *cmd, const catan_agent_limits *lim)
 	rl.rlim_cur = rl.rlim_max = 0;
 	setrlimit(RLIMIT_CORE, &rl);
 	signal(SIGPIPE, SIG_DFL);
-	size_t n = strlen(cmd) + 6;
-	char *line = malloc(n);
-	if (!line)
-		_exit(126);
-	snprintf(line, n, "exec %s", cmd);
 	execl("/bin/sh", "sh", "-c", line, (char *)NULL);
 	_exit(127);
 }
@@ -380,9 +379,18 @@ int catan_agent_start(catan_agent **out, const char *cmd,
 	a->seat = seat;
 	a->lim = *lim;
 	a->last_turn = -1;
+	size_t len = strlen(cmd) + 6;
+	char *line = malloc(len);
 	int sv[2];
+	if (!line) {
+		snprintf(why, whysize, "out of memory");
+		free(a);
+		return CATAN_E_CAPACITY;
+	}
+	snprintf(line, len, "exec %s", cmd);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
 		snprintf(why, whysize, "socketpair: %s", strerror(errno));
+		free(line);
 		free(a);
 		return CATAN_E_CAPACITY;
 	}
@@ -392,11 +400,13 @@ int catan_agent_start(catan_agent **out, const char *cmd,
 		snprintf(why, whysize, "fork: %s", strerror(errno));
 		close(sv[0]);
 		close(sv[1]);
+		free(line);
 		free(a);
 		return CATAN_E_CAPACITY;
 	}
 	if (pid == 0)
-		child(sv[1], cmd, lim);
+		child(sv[1], line, lim);
+	free(line);
 	close(sv[1]);
 	setpgid(pid, pid); /* as the child does: no race either way */
 	a->pid = pid;

@@ -126,7 +126,7 @@ ok "--on-kick stop stops the game at the kick"
 # 6. A hosted game between four agents: each action on its seat's branch.
 d=$tmp/four
 $catan new "$d" --players red,blue,white,orange --seed 9 >/dev/null
-$catan -C "$d" host --agents "$py,$cagent,$py,$cagent" >"$d.log" 2>&1 || fail "host: $(tail -n 3 "$d.log")"
+$catan -C "$d" host --agents "$py,$cagent,$py,$cagent" >"$d.log" 2>"$d.err" || fail "host: $(tail -n 3 "$d.err")"
 grep -q "^over: .* won" "$d.log" || fail "host: no winner"
 grep -q kicked "$d.log" && fail "host: $(grep kicked "$d.log")"
 $catan -C "$d" verify >/dev/null || fail "host: verify"
@@ -140,6 +140,25 @@ for p in "${players[@]}"; do
 	[[ -s $tmp/acts && -z $missing ]] || fail "$p: actions without a commit: $missing"
 done
 ok "catan host: four agents (Python and C) play a game to a winner, every action a commit on its seat's branch"
+
+# 6b. Six players on a 5-6 board with the special building phase, and
+# the classic phases (trade, then build), agents in every seat.
+d=$tmp/six
+$catan new "$d" --players a,b,c,d,e,f --board random --seed 3 >/dev/null
+$catan -C "$d" host --agents "$cagent,$py,$cagent,$py,$cagent,$py" >"$d.log" 2>"$d.err" ||
+	fail "six: $(tail -n 3 "$d.err")"
+grep -q "^over: .* won" "$d.log" || fail "six: no winner"
+grep -q kicked "$d.log" && fail "six: $(grep kicked "$d.log")"
+$catan -C "$d" verify >/dev/null || fail "six: verify"
+d=$tmp/classic
+$catan new "$d" --players a,b,c --phases classic --seed 3 >/dev/null
+$catan -C "$d" host --agents "$cagent,$py,$py" >"$d.log" 2>"$d.err" ||
+	fail "classic: $(tail -n 3 "$d.err")"
+grep -q "^over: .* won" "$d.log" || fail "classic: no winner"
+grep -q kicked "$d.log" && fail "classic: $(grep kicked "$d.log")"
+grep -q "end trade" "$d.log" || fail "classic: no trade phase ended"
+$catan -C "$d" verify >/dev/null || fail "classic: verify"
+ok "agents play six players with the special building phase, and the classic phases"
 
 # 7. catan legal prints only actions: legal | shuf -n1 | xargs act.
 d=$tmp/legal
