@@ -60,9 +60,10 @@ static long game(const char *cmd, uint64_t seed, const catan_board *b)
 		int who = catan_state_next_actor(&s);
 		catan_action a;
 		catan_outcome oc;
-		int rc = cmd ? catan_agent_choose(ag[who], &a, b, &s, who, 0)
-			     : catan_bot_choose(&a, CATAN_BOT_GREEDY, b, &s, who,
-						&rng, CATAN_LEGAL_NO_OFFERS);
+		int rc =
+		    cmd ? catan_agent_choose(ag[who], &a, b, &s, who, 0)
+			: catan_bot_choose(&a, CATAN_BOT_GREEDY, b, &s, who,
+					   &rng, CATAN_LEGAL_NO_OFFERS);
 		if (rc) {
 			fprintf(stderr, "seat %d: %s\n", who,
 				cmd ? catan_agent_kicked(ag[who]) : "no move");
@@ -128,7 +129,8 @@ int main(int argc, char **argv)
 	if (catan_agent_start(&ag, cmd, &lim, &b, &s, s.active, why,
 			      sizeof why) ||
 	    catan_agent_kicked(ag)) {
-		fprintf(stderr, "agent: %s\n", ag ? catan_agent_kicked(ag) : why);
+		fprintf(stderr, "agent: %s\n",
+			ag ? catan_agent_kicked(ag) : why);
 		return 1;
 	}
 	double *t = malloc(sizeof *t * (size_t)moves);

@@ -31,8 +31,8 @@ int cc_edge(const catan_client *c, catan_wpos p)
 
 void cc_tile_corners(int q, int r, catan_wpos out[6])
 {
-	catan_wpos v[6] = {{q, r, 0},	  {q + 1, r - 1, 1}, {q, r + 1, 0},
-			   {q, r, 1},	  {q - 1, r + 1, 0}, {q, r - 1, 1}};
+	catan_wpos v[6] = {{q, r, 0}, {q + 1, r - 1, 1}, {q, r + 1, 0},
+			   {q, r, 1}, {q - 1, r + 1, 0}, {q, r - 1, 1}};
 	memcpy(out, v, sizeof v);
 }
 
@@ -126,9 +126,9 @@ int catan_client_run(catan_client_move move, void *ctx)
 	bool have_begin = false;
 	for (;;) {
 		char why[160];
-		int n = catan_msg_decode(&m, buf, len,
-					 have_begin ? &c.begin : NULL, why,
-					 sizeof why);
+		int n =
+		    catan_msg_decode(&m, buf, len, have_begin ? &c.begin : NULL,
+				     why, sizeof why);
 		if (n < 0) {
 			fprintf(stderr, "agent: bad message: %s\n", why);
 			return 1;
@@ -162,7 +162,8 @@ int catan_client_run(catan_client_move move, void *ctx)
 			break;
 		case CATAN_MSG_VIEW: {
 			static catan_msg out;
-			if (move(ctx, &c, &m.u.view, &out) || send_msg(&c, &out))
+			if (move(ctx, &c, &m.u.view, &out) ||
+			    send_msg(&c, &out))
 				return 1;
 			break;
 		}

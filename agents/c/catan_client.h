@@ -15,7 +15,7 @@
 #include "catan/agent.h"
 
 #define CC_MAX_VERTICES 128
-#define CC_MAX_EDGES 192
+#define CC_MAX_EDGES	192
 
 typedef struct catan_client {
 	catan_msg_begin begin;
@@ -23,7 +23,8 @@ typedef struct catan_client {
 	/* The board of SETUP. */
 	int ntiles;
 	catan_wpos tile[CATAN_WIRE_MAX_CELLS];
-	uint8_t tile_type[CATAN_WIRE_MAX_CELLS], tile_counter[CATAN_WIRE_MAX_CELLS];
+	uint8_t tile_type[CATAN_WIRE_MAX_CELLS],
+	    tile_counter[CATAN_WIRE_MAX_CELLS];
 	int nvertices, nedges;
 	catan_wpos vertex[CC_MAX_VERTICES];
 	catan_wpos edge[CC_MAX_EDGES];

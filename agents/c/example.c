@@ -12,10 +12,10 @@
 
 /* Wire order: brick, grain, lumber, ore, wool. */
 static const uint8_t cost[4][5] = {
-	{1, 0, 1, 0, 0}, /* road */
-	{1, 1, 1, 0, 1}, /* settlement */
-	{0, 2, 0, 3, 0}, /* city */
-	{0, 1, 0, 1, 1}, /* development card */
+    {1, 0, 1, 0, 0}, /* road */
+    {1, 1, 1, 0, 1}, /* settlement */
+    {0, 2, 0, 3, 0}, /* city */
+    {0, 1, 0, 1, 1}, /* development card */
 };
 
 typedef struct seen {
@@ -110,8 +110,9 @@ static void robber(const seen *w, const catan_client *c,
 				mine = true;
 			else {
 				score += w->kind[x];
-				if (victim < 0 || v->players[w->owner[x]].cards >
-							  v->players[victim].cards)
+				if (victim < 0 ||
+				    v->players[w->owner[x]].cards >
+					v->players[victim].cards)
 					victim = w->owner[x];
 			}
 		}
@@ -120,8 +121,8 @@ static void robber(const seen *w, const catan_client *c,
 		if (score > best) {
 			best = score;
 			*tile = c->tile[t];
-			*target = victim >= 0 ? (uint8_t)victim
-					      : CATAN_WIRE_NOBODY;
+			*target =
+			    victim >= 0 ? (uint8_t)victim : CATAN_WIRE_NOBODY;
 		}
 	}
 }
@@ -189,7 +190,8 @@ static int move(void *ctx, const catan_client *c, const catan_msg_view *v,
 	if (covers(v->hand, cost[2]) && v->players[me].cities_left) {
 		int best = -1;
 		for (int x = 0; x < c->nvertices; x++)
-			if (w.owner[x] == me && w.kind[x] == CATAN_WIRE_SETTLEMENT &&
+			if (w.owner[x] == me &&
+			    w.kind[x] == CATAN_WIRE_SETTLEMENT &&
 			    (best < 0 || c->pips[x] > c->pips[best]))
 				best = x;
 		if (best >= 0) {
@@ -233,9 +235,12 @@ static int move(void *ctx, const catan_client *c, const catan_msg_view *v,
 				    v->bank[j]) {
 					out->type = CATAN_MSG_TRADE;
 					out->u.trade.player_id = (uint8_t)me;
-					out->u.trade.target_id = CATAN_WIRE_BANK;
-					out->u.trade.offer_res = (uint8_t)(k + 1);
-					out->u.trade.offer_count = (uint8_t)rate;
+					out->u.trade.target_id =
+					    CATAN_WIRE_BANK;
+					out->u.trade.offer_res =
+					    (uint8_t)(k + 1);
+					out->u.trade.offer_count =
+					    (uint8_t)rate;
 					out->u.trade.ask_res = (uint8_t)(j + 1);
 					out->u.trade.ask_count = 1;
 					return 0;

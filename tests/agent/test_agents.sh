@@ -51,10 +51,16 @@ peer_game() {
 			--max-interval 0.1 >"$d/$p.log" 2>&1 &
 		pids+=($!)
 	done
-	local rc=0
-	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	# The first peer to fail ends the game (the others would wait for it).
+	local left=${#pids[@]}
+	while ((left > 0)); do
+		if ! wait -n "${pids[@]}"; then
+			tail -n 5 "$d"/*.log >&2
+			fail "a peer failed"
+		fi
+		left=$((left - 1))
+	done
 	pids=()
-	[[ $rc == 0 ]] || { tail -n 5 "$d"/*.log >&2; fail "a peer failed"; }
 	local want=""
 	for p in "${players[@]}"; do $catan -C "$d/$p" sync >/dev/null; done
 	for p in "${players[@]}"; do
@@ -89,7 +95,7 @@ ok "an agent sending an illegal move in a peer game is kicked, named in the log,
 # 4. Every kind of misbehaviour, in hosted games (one hot-seat repository).
 host_bad() {
 	local mode=$1 want=$2 d=$tmp/host-$1
-	$catan new "$d" --players red,blue,white,orange --seed 4 >/dev/null
+	$catan new "$d" --players red,blue,white,orange --seed 4 --vp 6 >/dev/null
 	timeout 300 $catan -C "$d" host --agents "$bad $mode,greedy,greedy,greedy" \
 		--agent-timeout 2 --agent-memory 300 --agent-threads 2 >"$d.log" 2>&1 ||
 		fail "host with a $mode agent: $(tail -n 3 "$d.log")"
@@ -98,7 +104,7 @@ host_bad() {
 	grep -q "^over: .* won" "$d.log" || fail "$mode: no winner"
 	$catan -C "$d" verify >/dev/null || fail "$mode: verify"
 	git -C "$d" fsck --strict >/dev/null 2>&1 || fail "$mode: fsck"
-	[[ $(grep -c '^red ' "$d.log") -gt 10 ]] || fail "$mode: red stopped playing"
+	[[ $(grep -c "^red " "$d.log") -gt 5 ]] || fail "$mode: red stopped playing"
 }
 host_bad sleep "timed out: waited 2 s for its move"
 host_bad memory "closed its connection .*(exited with status 1)"
@@ -144,14 +150,14 @@ ok "catan host: four agents (Python and C) play a game to a winner, every action
 # 6b. Six players on a 5-6 board with the special building phase, and
 # the classic phases (trade, then build), agents in every seat.
 d=$tmp/six
-$catan new "$d" --players a,b,c,d,e,f --board random --seed 3 >/dev/null
+$catan new "$d" --players a,b,c,d,e,f --board random --seed 3 --vp 7 >/dev/null
 $catan -C "$d" host --agents "$cagent,$py,$cagent,$py,$cagent,$py" >"$d.log" 2>"$d.err" ||
 	fail "six: $(tail -n 3 "$d.err")"
 grep -q "^over: .* won" "$d.log" || fail "six: no winner"
 grep -q kicked "$d.log" && fail "six: $(grep kicked "$d.log")"
 $catan -C "$d" verify >/dev/null || fail "six: verify"
 d=$tmp/classic
-$catan new "$d" --players a,b,c --phases classic --seed 3 >/dev/null
+$catan new "$d" --players a,b,c --phases classic --seed 3 --vp 7 >/dev/null
 $catan -C "$d" host --agents "$cagent,$py,$py" >"$d.log" 2>"$d.err" ||
 	fail "classic: $(tail -n 3 "$d.err")"
 grep -q "^over: .* won" "$d.log" || fail "classic: no winner"

@@ -35,9 +35,9 @@ static void round_trip(const catan_msg *m, const uint8_t *bytes, size_t n,
 	assert_int_equal(catan_msg_encode(buf, sizeof buf, &d, bg), (int)n);
 	assert_memory_equal(buf, bytes, n);
 	for (size_t k = 0; k < n; k++)
-		assert_int_equal(catan_msg_decode(&d, bytes, k, bg, why,
-						  sizeof why),
-				 CATAN_MSG_SHORT);
+		assert_int_equal(
+		    catan_msg_decode(&d, bytes, k, bg, why, sizeof why),
+		    CATAN_MSG_SHORT);
 	/* Bytes after the message are not read. */
 	uint8_t more[CATAN_MSG_MAX + 8];
 	memcpy(more, bytes, n);
@@ -54,9 +54,9 @@ static void test_proto__seed_messages(void **st)
 
 	m.type = CATAN_MSG_BEGIN;
 	m.u.begin = (catan_msg_begin){5, 4, 1024, 2, 1, 19, 9, 4};
-	static const uint8_t begin[] = {0,  5, 0, 0, 0, 4, 0, 0, 0, 0, 4,
-					0,  0, 2, 1, 19, 0, 0, 0, 9, 0, 0,
-					0,  4, 0, 0, 0};
+	static const uint8_t begin[] = {0, 5, 0, 0, 0, 4, 0,  0, 0,
+					0, 4, 0, 0, 2, 1, 19, 0, 0,
+					0, 9, 0, 0, 0, 4, 0,  0, 0};
 	round_trip(&m, begin, N(begin), NULL);
 
 	m.type = CATAN_MSG_KICK;
@@ -151,21 +151,20 @@ static void test_proto__setup(void **st)
 	m.u.setup.players[1].house1 = m.u.setup.players[1].house2 = none;
 	m.u.setup.players[1].road1 = m.u.setup.players[1].road2 = none;
 	static const uint8_t bytes[] = {
-		1,
-		/* cells */
-		0, 0, 1, 6, 0xff, 1, 6, 0,
-		/* harbour */
-		0, 0xff, 1, 1, 0xff, 1, 0, 3,
-		/* players */
-		0, 0, 0, 0, 0, 0, 1, 0xff, 1, 1, 0xff, 1, 0, 1, 2, 5,
-		1, 0x80, 0x80, 0, 0x80, 0x80, 0, 0x80, 0x80, 0, 0x80, 0x80, 0,
-		0, 0, 0};
+	    1,
+	    /* cells */
+	    0, 0, 1, 6, 0xff, 1, 6, 0,
+	    /* harbour */
+	    0, 0xff, 1, 1, 0xff, 1, 0, 3,
+	    /* players */
+	    0, 0, 0, 0, 0, 0, 1, 0xff, 1, 1, 0xff, 1, 0, 1, 2, 5, 1, 0x80, 0x80,
+	    0, 0x80, 0x80, 0, 0x80, 0x80, 0, 0x80, 0x80, 0, 0, 0, 0};
 	round_trip(&m, bytes, N(bytes), &begin_small);
 	catan_msg d;
 	char why[128];
-	assert_int_equal(catan_msg_decode(&d, bytes, N(bytes), NULL, why,
-					  sizeof why),
-			 CATAN_MSG_BAD);
+	assert_int_equal(
+	    catan_msg_decode(&d, bytes, N(bytes), NULL, why, sizeof why),
+	    CATAN_MSG_BAD);
 	assert_non_null(strstr(why, "SETUP before BEGIN"));
 }
 
@@ -176,8 +175,7 @@ static void test_proto__v1_messages(void **st)
 	memset(&m, 0, sizeof m);
 	m.type = CATAN_MSG_HELLO;
 	m.u.hello.version = 1;
-	round_trip(&m, (const uint8_t[]){4, 'C', 'A', 'T', 'N', 1, 0}, 7,
-		   NULL);
+	round_trip(&m, (const uint8_t[]){4, 'C', 'A', 'T', 'N', 1, 0}, 7, NULL);
 	m.type = CATAN_MSG_PLACE;
 	m.u.place.house = (catan_wpos){0, 0, 0};
 	m.u.place.road = (catan_wpos){0, 0, 1};
@@ -195,8 +193,7 @@ static void test_proto__v1_messages(void **st)
 	m.u.play.card = CATAN_DEV_ROAD_BUILDING;
 	m.u.play.road1 = (catan_wpos){0, 0, 0};
 	m.u.play.road2 = (catan_wpos){CATAN_WIRE_NOPOS, CATAN_WIRE_NOPOS, 0};
-	round_trip(&m,
-		   (const uint8_t[]){13, 1, 1, 0, 0, 0, 0x80, 0x80, 0}, 9,
+	round_trip(&m, (const uint8_t[]){13, 1, 1, 0, 0, 0, 0x80, 0x80, 0}, 9,
 		   NULL);
 	m.u.play.card = CATAN_DEV_YEAR_OF_PLENTY;
 	m.u.play.res1 = CATAN_WIRE_ORE;
@@ -226,8 +223,10 @@ static void test_proto__v1_messages(void **st)
 	memcpy(v->hand, (uint8_t[]){1, 2, 0, 0, 1}, 5);
 	v->devs[CATAN_DEV_KNIGHT] = 1;
 	v->nplayers = 2;
-	v->players[0] = (__typeof__(v->players[0])){3, 1, 2, 4, 5, 0, 11, 2, 3, 1};
-	v->players[1] = (__typeof__(v->players[1])){4, 1, 0, 2, 1, 0, 13, 3, 4, 0};
+	v->players[0] =
+	    (__typeof__(v->players[0])){3, 1, 2, 4, 5, 0, 11, 2, 3, 1};
+	v->players[1] =
+	    (__typeof__(v->players[1])){4, 1, 0, 2, 1, 0, 13, 3, 4, 0};
 	v->nbuildings = 1;
 	v->buildings[0].pos = (catan_wpos){0, 0, 1};
 	v->buildings[0].owner = 1;
@@ -236,12 +235,11 @@ static void test_proto__v1_messages(void **st)
 	v->roads[0].pos = (catan_wpos){0, 1, 2};
 	v->roads[0].owner = 1;
 	static const uint8_t view[] = {
-		5, 4, 1, 1, 44, 1, 3, 4, 0xfe, 1, 10, 0, 0xff, 0,
-		19, 18, 17, 16, 15, 25, 0xff, 0xff, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		2, 3, 1, 2, 4, 5, 0, 11, 2, 3, 1, 4, 1, 0, 2, 1, 0, 13, 3, 4, 0,
-		1, 0, 0, 1, 1, 2,
-		1, 0, 1, 2, 1};
+	    5,	4,  1,	1,  44,	  1,	3,  4, 0xfe, 1, 10, 0, 0xff, 0, 19, 18,
+	    17, 16, 15, 25, 0xff, 0xff, 0,  0, 0,    0, 0,  0, 0,    0, 0,  0,
+	    1,	2,  0,	0,  1,	  1,	0,  0, 0,    0, 0,  0, 0,    0, 0,  2,
+	    3,	1,  2,	4,  5,	  0,	11, 2, 3,    1, 4,  1, 0,    2, 1,  0,
+	    13, 3,  4,	0,  1,	  0,	0,  1, 1,    2, 1,  0, 1,    2, 1};
 	round_trip(&m, view, N(view), NULL);
 }
 
@@ -252,9 +250,9 @@ static void refused(const uint8_t *b, size_t n, const char *want)
 	char why[160];
 	memset(&d, 0x5a, sizeof d);
 	catan_msg before = d;
-	assert_int_equal(catan_msg_decode(&d, b, n, &begin_small, why,
-					  sizeof why),
-			 CATAN_MSG_BAD);
+	assert_int_equal(
+	    catan_msg_decode(&d, b, n, &begin_small, why, sizeof why),
+	    CATAN_MSG_BAD);
 	assert_memory_equal(&d, &before, sizeof d);
 	if (!strstr(why, want))
 		fail_msg("\"%s\" does not say \"%s\"", why, want);
@@ -276,12 +274,12 @@ static void test_proto__refusals(void **st)
 	refused((const uint8_t[]){13, 0, 5}, 3, "development card 5");
 	refused((const uint8_t[]){12, 13}, 2, "roll 13");
 	refused((const uint8_t[]){23, 100, 0, 0, 0, 0}, 6, "at most 99");
-	refused((const uint8_t[]){0, 5, 0, 0, 0, 4, 0, 0, 0, 0, 4, 0, 0, 2, 1,
-				  19, 0, 0, 0, 9, 0, 0, 0, 7, 0, 0, 0},
+	refused((const uint8_t[]){0, 5,	 0, 0, 0, 4, 0, 0, 0, 0, 4, 0, 0, 2,
+				  1, 19, 0, 0, 0, 9, 0, 0, 0, 7, 0, 0, 0},
 		27, "player_count 7");
-	refused((const uint8_t[]){0, 5, 0, 0, 0, 4, 0, 0, 0, 0, 4, 0, 0, 2, 1,
-				  0xff, 0xff, 0xff, 0xff, 9, 0, 0, 0, 4, 0, 0,
-				  0},
+	refused((const uint8_t[]){0,	5, 0, 0, 0, 4, 0,    0,	   0,
+				  0,	4, 0, 0, 2, 1, 0xff, 0xff, 0xff,
+				  0xff, 9, 0, 0, 0, 4, 0,    0,	   0},
 		27, "cell_count 4294967295");
 	/* A bad byte inside a prefix is found before the end arrives. */
 	refused((const uint8_t[]){14, 0, 9}, 3, "buildable 9");
@@ -363,7 +361,7 @@ static void test_proto__actions(void **st)
 	as_text(&b, &s, 0, &m, NULL);
 	m.type = CATAN_MSG_TRADE;
 	m.u.trade = (__typeof__(m.u.trade)){0, CATAN_WIRE_BANK, CATAN_WIRE_WOOL,
-					4, CATAN_WIRE_ORE, 1};
+					    4, CATAN_WIRE_ORE,	1};
 	as_text(&b, &s, 0, &m, "trade bank wool:4 ore");
 	m.u.trade.target_id = 3;
 	m.u.trade.ask_count = 2;
@@ -404,8 +402,8 @@ static void test_proto__actions(void **st)
 	m.u.answer.player_id = 2;
 	as_text(&b, &s, 1, &m, NULL);
 	m.type = CATAN_MSG_TRADE;
-	m.u.trade = (__typeof__(m.u.trade)){1, 0, CATAN_WIRE_ORE, 1,
-					CATAN_WIRE_WOOL, 2};
+	m.u.trade = (__typeof__(m.u.trade)){
+	    1, 0, CATAN_WIRE_ORE, 1, CATAN_WIRE_WOOL, 2};
 	as_text(&b, &s, 1, &m, "trade reject");
 	s.phase = CATAN_PHASE_TRADE;
 	m.type = CATAN_MSG_PASS;
@@ -453,13 +451,13 @@ static void test_proto__view_hides_others(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_proto__seed_messages),
-		cmocka_unit_test(test_proto__setup),
-		cmocka_unit_test(test_proto__v1_messages),
-		cmocka_unit_test(test_proto__refusals),
-		cmocka_unit_test(test_proto__resources),
-		cmocka_unit_test(test_proto__actions),
-		cmocka_unit_test(test_proto__view_hides_others),
+	    cmocka_unit_test(test_proto__seed_messages),
+	    cmocka_unit_test(test_proto__setup),
+	    cmocka_unit_test(test_proto__v1_messages),
+	    cmocka_unit_test(test_proto__refusals),
+	    cmocka_unit_test(test_proto__resources),
+	    cmocka_unit_test(test_proto__actions),
+	    cmocka_unit_test(test_proto__view_hides_others),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,7 +33,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	o.special_build = 1;
 	FUZZ_CHECK(catan_state_init(&states[1], &boards[1], &o) == CATAN_OK);
 	for (int k = 0; k < 2; k++) {
-		begins[k] = (catan_msg_begin){5, 4, 1024, boards[k].radius, 0,
+		begins[k] = (catan_msg_begin){5,
+					      4,
+					      1024,
+					      boards[k].radius,
+					      0,
 					      boards[k].ntiles,
 					      boards[k].nharbours,
 					      states[k].opt.nplayers};
