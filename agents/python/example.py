@@ -22,6 +22,15 @@ def covers(hand, cost):
 
 
 class Example(ca.Agent):
+    def __init__(self):
+        self.offered_turn = -1   # one domestic offer a turn
+        self.counter = None      # a counter-offer received (host only)
+        self.countered = None    # the offer this seat countered with
+
+    def event(self, m):
+        if m.type == ca.TRADE and m.target_id == self.me:
+            self.counter = m
+
     def state(self, v):
         """Occupied vertices, roads and this player's pieces from a VIEW."""
         self.owner = {pos: (who, kind) for pos, who, kind in v.buildings}
@@ -154,10 +163,39 @@ class Example(ca.Agent):
             rest = [e for e in self.road_spots() if e != first]
             return ca.Play(self.me, ca.ROAD_BUILDING, road1=first,
                            road2=rest[0] if rest else None)
-        trade = self.bank_trade(v) if v.phase == ca.PH_MAIN else None
+        trade = self.domestic(v) or self.bank_trade(v) \
+            if v.phase == ca.PH_MAIN else None
         if trade:
             return trade
         return ca.Pass()
+
+    def goal(self):
+        """The cost this agent saves for: a city once it has a settlement."""
+        if any(k == ca.SETTLEMENT and w == self.me
+               for w, k in self.owner.values()):
+            return ca.COST[ca.CITY]
+        return ca.COST[ca.SETTLEMENT]
+
+    def domestic(self, v):
+        """One offer a turn to another player: a counter-offer it was
+        sent, taken as it stands, or one surplus card for one missing."""
+        c, self.counter = self.counter, None
+        if c and v.hand[IDX[c.ask_res]] >= c.ask_count:
+            return ca.Trade(self.me, c.player_id, c.ask_res, c.ask_count,
+                            c.offer_res, c.offer_count)
+        if self.offered_turn == v.turn:
+            return None
+        need = self.goal()
+        missing = [r for r in ca.RESOURCES if v.hand[IDX[r]] < need[IDX[r]]]
+        surplus = [r for r in ca.RESOURCES
+                   if v.hand[IDX[r]] - need[IDX[r]] >= 2]
+        others = [p for p in range(len(v.players))
+                  if p != self.me and v.players[p]["cards"] > 0]
+        if not (missing and surplus and others):
+            return None
+        self.offered_turn = v.turn
+        to = max(others, key=lambda p: v.players[p]["cards"])
+        return ca.Trade(self.me, to, surplus[0], 1, missing[0], 1)
 
     def rate(self, v, res):
         h = v.players[self.me]["harbours"]
@@ -183,8 +221,24 @@ class Example(ca.Agent):
     def answer(self, v):
         give_ok = covers(v.hand, v.offer_get)
         gains = any(v.offer_give[i] and v.hand[i] == 0 for i in range(5))
-        if give_ok and gains and sum(v.offer_get) <= sum(v.offer_give):
+        mine = (v.offer_from, v.offer_give, v.offer_get) == self.countered
+        if give_ok and (mine or (gains and
+                                 sum(v.offer_get) <= sum(v.offer_give))):
             return ca.Accept(v.offer_from, self.me)
+        # A counter-offer: the same cards, one more for this seat.
+        gives = [i for i in range(5) if v.offer_give[i]]
+        gets = [i for i in range(5) if v.offer_get[i]]
+        if give_ok and len(gives) == 1 and len(gets) == 1 and \
+                v.offer_give[gives[0]] < 9:
+            g, t = gives[0], gets[0]
+            more = v.offer_give[g] + 1
+            give = [0] * 5
+            give[g] = more
+            get = [0] * 5
+            get[t] = v.offer_get[t]
+            self.countered = (v.offer_from, tuple(give), tuple(get))
+            return ca.Trade(self.me, v.offer_from, ca.RESOURCES[t],
+                            v.offer_get[t], ca.RESOURCES[g], more)
         return ca.Reject(v.offer_from, self.me)
 
     def move(self, v):

@@ -132,20 +132,25 @@ ok "--on-kick stop stops the game at the kick"
 # 6. A hosted game between four agents: each action on its seat's branch.
 d=$tmp/four
 $catan new "$d" --players red,blue,white,orange --seed 9 >/dev/null
-$catan -C "$d" host --agents "$py,$cagent,$py,$cagent" >"$d.log" 2>"$d.err" || fail "host: $(tail -n 3 "$d.err")"
+$catan -C "$d" host --agents "$py,$py,$py,$cagent" >"$d.log" 2>"$d.err" || fail "host: $(tail -n 3 "$d.err")"
 grep -q "^over: .* won" "$d.log" || fail "host: no winner"
 grep -q kicked "$d.log" && fail "host: $(grep kicked "$d.log")"
 $catan -C "$d" verify >/dev/null || fail "host: verify"
 # Every action the host printed is a commit by its seat on its branch
 # (the branch also has the genesis and discard merges).
 for p in "${players[@]}"; do
-	grep "^$p " "$d.log" | cut -d' ' -f2- | sort >"$tmp/acts"
+	grep "^$p " "$d.log" | grep -v "^$p counters:" | cut -d' ' -f2- | sort >"$tmp/acts"
 	git -C "$d" log --format='%an %s' "$p" | grep "^$p " | cut -d' ' -f2- |
 		sort >"$tmp/commits"
 	missing=$(comm -23 "$tmp/acts" "$tmp/commits")
 	[[ -s $tmp/acts && -z $missing ]] || fail "$p: actions without a commit: $missing"
 done
-ok "catan host: four agents (Python and C) play a game to a winner, every action a commit on its seat's branch"
+# Offers between agents, counter-offers passed on, and one taken up.
+grep -q "^[a-z]* counters: " "$d.log" || fail "host: no counter-offer"
+grep -A1 "^[a-z]* counters: " "$d.log" | grep -q "trade offer" ||
+	fail "host: no counter-offer taken up"
+grep -q "trade accept" "$d.log" || fail "host: no offer accepted"
+ok "catan host: four agents (Python and C) play a game to a winner, every action a commit on its seat's branch; offers, counter-offers passed on and taken up"
 
 # 6b. Six players on a 5-6 board with the special building phase, and
 # the classic phases (trade, then build), agents in every seat.
