@@ -596,15 +596,25 @@ void catan_agent_end(catan_agent *a, int winner)
 	m.type = CATAN_MSG_END;
 	m.u.end.winner_id = (uint8_t)winner;
 	send_raw(a, &m, now_s() + 1);
-	if (a->fd >= 0)
+	/* Give it up to a second to leave on its own (its end of the socket
+	 * closes as it exits), then make sure. */
+	if (a->fd >= 0) {
+		struct pollfd p = {a->fd, POLLIN, 0};
 		shutdown(a->fd, SHUT_WR);
-	/* Give it a moment to leave on its own, then make sure. */
-	for (int i = 0; i < 100 && a->pid > 0; i++) {
+		double deadline = now_s() + 1;
+		uint8_t junk[64];
+		while (poll(&p, 1, (int)((deadline - now_s()) * 1000) + 1) >
+			   0 &&
+		       recv(a->fd, junk, sizeof junk, MSG_DONTWAIT) > 0 &&
+		       now_s() < deadline)
+			;
+	}
+	for (int i = 0; i < 50 && a->pid > 0; i++) {
 		if (waitpid(a->pid, NULL, WNOHANG) == a->pid) {
 			a->pid = 0;
 			break;
 		}
-		struct timespec ts = {0, 10000000};
+		struct timespec ts = {0, 1000000};
 		nanosleep(&ts, NULL);
 	}
 	close_fd(a);

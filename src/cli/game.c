@@ -1006,6 +1006,20 @@ int cli_peer(const char *dir, int argc, char **argv)
 				acted = true;
 				catan_store_current(&st, NULL, s, &err);
 				cli_seat_done(&seat, &st, &a, &oc);
+				/* Over Git only actions travel: a counter-offer
+				 * is logged, not passed on (spec/agents.md). */
+				catan_msg c;
+				if (seat.agent &&
+				    catan_agent_take_counter(seat.agent, &c))
+					printf("%s counters: %d %s for %d %s (not "
+					       "passed on over Git)\n",
+					       g->names.name[me],
+					       c.u.trade.offer_count,
+					       catan_res_name(catan_res_from_wire(
+						       c.u.trade.offer_res)),
+					       c.u.trade.ask_count,
+					       catan_res_name(catan_res_from_wire(
+						       c.u.trade.ask_res)));
 			} else {
 				fprintf(stderr, "catan peer: %s\n", err.msg);
 			}
