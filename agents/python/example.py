@@ -57,13 +57,28 @@ class Example(ca.Agent):
         return out
 
     def road_spots(self):
+        """Free edges this player may build on, the most promising first:
+        toward a free corner with many pips, or one step short of it."""
         reach = self.my_reach(None)
-        spots = []
+        spots = set()
         for x in reach:
             for e in self.board.vertex_edges[x]:
                 if e not in self.road_owner:
-                    spots.append(e)
-        return sorted(set(spots))
+                    spots.add(e)
+        b = self.board
+
+        def promise(e):
+            best = 0
+            for x in ca.edge_ends(e):
+                if x in reach:
+                    continue
+                if self.free_vertex(x):
+                    best = max(best, 2 * b.pips(x))
+                for n in b.neighbours(x):
+                    if n not in reach and self.free_vertex(n):
+                        best = max(best, b.pips(n))
+            return best
+        return sorted(spots, key=lambda e: (-promise(e), e))
 
     def settlement_spots(self):
         touched = set()
@@ -127,7 +142,9 @@ class Example(ca.Agent):
     def main(self, v, special=False):
         hand = v.hand
         me = v.players[self.me]
-        if not special and self.playable(v, ca.KNIGHT) and self.robber_on_me(v):
+        if not special and self.playable(v, ca.KNIGHT):
+            # Knights move the robber off its own tiles and count toward
+            # the largest army (2 points): play them all.
             t, target = self.robber_target(v)
             return ca.Play(self.me, ca.KNIGHT, tile=t, target=target)
         if covers(hand, ca.COST[ca.CITY]) and me["cities_left"]:
@@ -155,7 +172,10 @@ class Example(ca.Agent):
                 return ca.Play(self.me, ca.YEAR_OF_PLENTY, res1=want[0],
                                res2=want[0])
         if self.playable(v, ca.MONOPOLY):
-            return ca.Play(self.me, ca.MONOPOLY, res1=ca.GRAIN)
+            need = self.goal()
+            lack = max(ca.RESOURCES,
+                       key=lambda r: need[IDX[r]] - v.hand[IDX[r]])
+            return ca.Play(self.me, ca.MONOPOLY, res1=lack)
         if self.playable(v, ca.ROAD_BUILDING) and me["roads_left"] >= 2 \
                 and len(roads) >= 2:
             first = roads[0]
@@ -253,7 +273,7 @@ class Example(ca.Agent):
         if v.phase == ca.PH_OFFER:
             return self.answer(v)
         if v.phase == ca.PH_ROLL:
-            if self.playable(v, ca.KNIGHT) and self.robber_on_me(v):
+            if self.playable(v, ca.KNIGHT):
                 t, target = self.robber_target(v)
                 return ca.Play(self.me, ca.KNIGHT, tile=t, target=target)
             return ca.Roll()
