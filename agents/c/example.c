@@ -1,8 +1,9 @@
 /*
  * example.c - an example C agent for catan-git (spec/agents.md): set-up on
  * the corners with the most pips, then cities, settlements, roads and
- * development cards as the hand allows, maritime trades toward what it
- * lacks, discards from its largest piles, the robber on an opponent.
+ * development cards as the hand allows, knights as soon as they may be
+ * played, maritime trades toward what it lacks, discards from its largest
+ * piles, the robber on an opponent.
  *
  *     catan -C DIR peer --agent build/catan-agent-example
  */
@@ -127,6 +128,20 @@ static void robber(const seen *w, const catan_client *c,
 	}
 }
 
+/* Plays a knight if one is playable (the largest army is worth 2). */
+static bool knight(const seen *w, const catan_client *c,
+		   const catan_msg_view *v, catan_msg *out)
+{
+	if (v->dev_played ||
+	    v->devs[CATAN_DEV_KNIGHT] <= v->bought[CATAN_DEV_KNIGHT])
+		return false;
+	out->type = CATAN_MSG_PLAY;
+	out->u.play.player_id = (uint8_t)c->me;
+	out->u.play.card = CATAN_DEV_KNIGHT;
+	robber(w, c, v, &out->u.play.tile, &out->u.play.target);
+	return true;
+}
+
 static int move(void *ctx, const catan_client *c, const catan_msg_view *v,
 		catan_msg *out)
 {
@@ -176,6 +191,8 @@ static int move(void *ctx, const catan_client *c, const catan_msg_view *v,
 		out->u.answer.target_id = (uint8_t)me;
 		return 0;
 	case CATAN_PHASE_ROLL:
+		if (knight(&w, c, v, out))
+			return 0;
 		out->type = CATAN_MSG_ROLL;
 		return 0;
 	case CATAN_PHASE_TRADE:
@@ -185,6 +202,8 @@ static int move(void *ctx, const catan_client *c, const catan_msg_view *v,
 		break;
 	}
 	/* Main, classic build, special building phase. */
+	if (v->phase != CATAN_PHASE_SPECIAL && knight(&w, c, v, out))
+		return 0;
 	out->type = CATAN_MSG_BUILD;
 	out->u.build.player_id = (uint8_t)me;
 	if (covers(v->hand, cost[2]) && v->players[me].cities_left) {
