@@ -131,16 +131,21 @@ int main(int argc, char **argv)
 	    catan_agent_kicked(ag)) {
 		fprintf(stderr, "agent: %s\n",
 			ag ? catan_agent_kicked(ag) : why);
+		catan_agent_free(ag);
 		return 1;
 	}
 	double *t = malloc(sizeof *t * (size_t)moves);
-	if (!t)
+	if (!t) {
+		catan_agent_free(ag);
 		return 1;
+	}
 	for (long i = 0; i < moves; i++) {
 		catan_action a;
 		double t0 = now_s();
 		if (catan_agent_choose(ag, &a, &b, &s, s.active, 0)) {
 			fprintf(stderr, "agent: %s\n", catan_agent_kicked(ag));
+			catan_agent_free(ag);
+			free(t);
 			return 1;
 		}
 		t[i] = now_s() - t0;

@@ -261,7 +261,7 @@ typedef struct catan_agent catan_agent;
 typedef struct catan_agent_limits {
 	uint32_t timeout_secs; /* per move, 1.. */
 	uint32_t thread_limit; /* threads of the agent's process, 1.. */
-	uint32_t memory_limit; /* MiB of address space (RLIMIT_AS) */
+	uint32_t memory_limit; /* MiB of address space (RLIMIT_AS), 0: none */
 } catan_agent_limits;
 
 /* 5 s per move, 4 threads, 1024 MiB. */

@@ -301,7 +301,8 @@ static void child(int sock, const char *line, const catan_agent_limits *lim)
 		close(fd);
 	struct rlimit rl;
 	rl.rlim_cur = rl.rlim_max = (rlim_t)lim->memory_limit << 20;
-	setrlimit(RLIMIT_AS, &rl);
+	if (lim->memory_limit) /* 0: none (an agent built with ASan) */
+		setrlimit(RLIMIT_AS, &rl);
 	rl.rlim_cur = rl.rlim_max = 0;
 	setrlimit(RLIMIT_CORE, &rl);
 	signal(SIGPIPE, SIG_DFL);
@@ -365,7 +366,7 @@ int catan_agent_start(catan_agent **out, const char *cmd,
 {
 	*out = NULL;
 	if (!cmd || !*cmd || lim->timeout_secs < 1 || lim->thread_limit < 1 ||
-	    lim->memory_limit < 1 || seat < 0 || seat >= s->opt.nplayers) {
+	    seat < 0 || seat >= s->opt.nplayers) {
 		snprintf(why, whysize, "bad agent command or limits");
 		return CATAN_E_BAD_OPTION;
 	}

@@ -47,8 +47,17 @@ int cli_agent_opt(cli_agent_opts *o, const char *cmd, const char *a,
 		return 1;
 	}
 	if (!strcmp(a, "--agent-memory")) {
-		if (cli_parse_u64(a, v, 16, 1 << 20, &n))
+		/* 0: no limit (an agent built with AddressSanitizer reserves
+		 * terabytes of address space). */
+		if (cli_parse_u64(a, v, 0, 1 << 20, &n))
 			return -1;
+		if (n > 0 && n < 16) {
+			fprintf(stderr,
+				"catan %s: --agent-memory is 0 (no "
+				"limit) or at least 16 MiB\n",
+				cmd);
+			return -1;
+		}
 		o->lim.memory_limit = (uint32_t)n;
 		return 1;
 	}
