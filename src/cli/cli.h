@@ -73,4 +73,40 @@ int cli_replay(const char *dir, int argc, char **argv);
 /* catan board show|generate (board.c). */
 int cli_board(int argc, char **argv);
 
+/* ---- seats played by agents (agents.c) ---- */
+#include "catan/agent.h"
+/* What a seat plays after its agent was kicked (--on-kick). */
+enum { CLI_KICK_MVM, CLI_KICK_RANDOM, CLI_KICK_GREEDY, CLI_KICK_STOP };
+typedef struct cli_agent_opts {
+	catan_agent_limits lim;
+	int on_kick;
+} cli_agent_opts;
+typedef struct cli_seat {
+	const char *cmd; /* agent command, "greedy"/"random", or NULL: greedy */
+	catan_agent *agent;
+	bool kicked;
+} cli_seat;
+void cli_agent_opts_default(cli_agent_opts *o);
+/*
+ * Reads option a (value v) if it is one of --on-kick, --agent-timeout,
+ * --agent-memory, --agent-threads: 1 (value used), 0 (not ours), -1 (bad
+ * value; a sentence printed).
+ */
+int cli_agent_opt(cli_agent_opts *o, const char *cmd, const char *a,
+		  const char *v);
+/*
+ * The move of seat `me`: from its agent (started on first use), or after a
+ * kick (printed once: "kicked: ...") from the --on-kick replacement.
+ * Returns CATAN_OK, or non-zero when there is no move (--on-kick stop).
+ */
+int cli_seat_move(cli_seat *seat, const cli_agent_opts *o, catan_action *out,
+		  const catan_board *b, const catan_state *s,
+		  const catan_names *names, int me);
+/* After the seat's action was applied: its private result to the agent. */
+void cli_seat_done(cli_seat *seat, const catan_state *after,
+		   const catan_action *a, const catan_outcome *oc);
+/* END to the agent if the game is over, then stop and reap it. */
+void cli_seat_free(cli_seat *seat, const catan_state *s);
+/* catan host (agents.c). */
+int cli_host(const char *dir, int argc, char **argv);
 #endif

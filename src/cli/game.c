@@ -691,10 +691,13 @@ int cli_legal(const char *dir, int argc, char **argv)
 	}
 	static catan_action buf[8192];
 	int n = catan_legal_actions(buf, 8192, &g->board, &st, who, 0);
+	/* Only actions on stdout (legal | shuf -n1 | xargs act works); the
+	 * note that there are none goes to stderr. */
 	if (n == 0) {
-		printf("%s has nothing to do now: ", g->names.name[who]);
-		waiting_for(stdout, g, &st);
-		printf("\n");
+		fprintf(stderr, "%s has nothing to do now: ",
+			g->names.name[who]);
+		waiting_for(stderr, g, &st);
+		fprintf(stderr, "\n");
 	}
 	for (int i = 0; i < n && i < 8192; i++) {
 		char text[160];
@@ -1019,23 +1022,42 @@ int cli_step(const char *dir, int argc, char **argv)
 }
 
 /*
- * catan -C DIR peer [--bot greedy|random] [--interval S] [--max-interval S]
- *                   [--rounds N]
+ * catan -C DIR peer [--bot greedy|random | --agent CMD] [--interval S]
+ *                   [--max-interval S] [--rounds N] [--on-kick K]
+ *                   [--agent-timeout S] [--agent-memory MIB]
+ *                   [--agent-threads N]
  * The long-running peer: syncs with every remote, lets the bot act when
  * this player may (its turn, a discard it owes, an offer to answer), and
  * says what it waits for. It syncs again at once after acting, otherwise
  * after an interval that doubles while nothing changes (up to
  * --max-interval). The repository is locked only while it works, so other
  * catan commands can read it in between. Stops when the game is over.
+ * With --agent, the moves come from an agent process (spec/agents.md),
+ * started once and kept for the whole run; a kicked agent's seat plays
+ * as --on-kick says (default: minimum viable moves).
  */
 int cli_peer(const char *dir, int argc, char **argv)
 {
 	double interval = 0.2, max_interval = 5.0;
 	long rounds = -1;
 	const char *bot = NULL;
+	cli_agent_opts ao;
+	cli_seat seat;
+	memset(&seat, 0, sizeof seat);
+	cli_agent_opts_default(&ao);
 	for (int i = 0; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(argv[i], "--bot") && v) {
+		int k = cli_agent_opt(&ao, "peer", argv[i], v);
+		if (k < 0)
+			return 2;
+		if (k) {
+			i++;
+			continue;
+		}
+		if (!strcmp(argv[i], "--agent") && v) {
+			seat.cmd = v;
+			i++;
+		} else if (!strcmp(argv[i], "--bot") && v) {
 			bot = v;
 			i++;
 		} else if (!strcmp(argv[i], "--interval") && v) {
@@ -1054,21 +1076,31 @@ int cli_peer(const char *dir, int argc, char **argv)
 		}
 	}
 	if (interval <= 0 || max_interval < interval ||
-	    (bot && strcmp(bot, "greedy") && strcmp(bot, "random"))) {
+	    (bot && strcmp(bot, "greedy") && strcmp(bot, "random")) ||
+	    (bot && seat.cmd)) {
 		fprintf(stderr, "catan peer: bad --interval, --max-interval or "
-				"--bot\n");
+				"--bot (or both --bot and --agent)\n");
 		return 2;
 	}
+	catan_state st;
+	int rc = 0;
 	double wait = interval;
 	char last[256] = "";
 	static char last_log[sizeof(((catan_sync_report *)0)->log)];
 	for (long r = 0; rounds < 0 || r < rounds; r++) {
 		catan_store *s = NULL;
-		int rc = open_game(&s, dir);
+		rc = open_game(&s, dir);
 		if (rc)
-			return rc;
+			break;
 		const catan_game *g = catan_store_game(s);
 		int me = catan_store_me(s);
+		if (seat.cmd && (me < 0 || g->opt.dice != CATAN_DICE_SEEDED)) {
+			fprintf(stderr, "catan peer: --agent wants a repository "
+					"that plays for a player, in seeded "
+					"dice mode\n");
+			catan_store_free(s);
+			return 2;
+		}
 		catan_sync_report rep;
 		catan_err err;
 		bool acted = false, over = false;
@@ -1082,13 +1114,51 @@ int cli_peer(const char *dir, int argc, char **argv)
 		} else if (!rep.log[0]) {
 			last_log[0] = 0;
 		}
-		catan_state st;
 		if (catan_store_current(&st, NULL, s, &err)) {
 			fprintf(stderr, "catan peer: %s\n", err.msg);
 			catan_store_free(s);
-			return 1;
+			rc = 1;
+			break;
 		}
-		if (bot && me >= 0 && catan_state_may_act(&st, me)) {
+		if (seat.cmd && catan_state_may_act(&st, me)) {
+			catan_action a;
+			catan_outcome oc;
+			if (cli_seat_move(&seat, &ao, &a, &g->board, &st,
+					  &g->names, me)) {
+				fprintf(stderr, "catan peer: %s's agent was "
+						"kicked; stopping (--on-kick "
+						"stop)\n",
+					g->names.name[me]);
+				catan_store_free(s);
+				rc = 1;
+				break;
+			}
+			if (catan_store_act(s, me, &a, &oc, NULL, &err) == 0) {
+				char text[160];
+				catan_action_format(text, sizeof text, &g->board,
+						    &g->names, &a);
+				printf("%s %s\n", g->names.name[me], text);
+				acted = true;
+				catan_store_current(&st, NULL, s, &err);
+				cli_seat_done(&seat, &st, &a, &oc);
+				/* Over Git only actions travel: a counter-offer
+				 * is logged, not passed on (spec/agents.md). */
+				catan_msg c;
+				if (seat.agent &&
+				    catan_agent_take_counter(seat.agent, &c))
+					printf("%s counters: %d %s for %d %s (not "
+					       "passed on over Git)\n",
+					       g->names.name[me],
+					       c.u.trade.offer_count,
+					       catan_res_name(catan_res_from_wire(
+						       c.u.trade.offer_res)),
+					       c.u.trade.ask_count,
+					       catan_res_name(catan_res_from_wire(
+						       c.u.trade.ask_res)));
+			} else {
+				fprintf(stderr, "catan peer: %s\n", err.msg);
+			}
+		} else if (bot && me >= 0 && catan_state_may_act(&st, me)) {
 			catan_rng rng;
 			catan_action a;
 			catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);
@@ -1122,7 +1192,7 @@ int cli_peer(const char *dir, int argc, char **argv)
 		fflush(stdout);
 		catan_store_free(s);
 		if (over)
-			return 0;
+			break;
 		/* Act again at once; otherwise back off while nothing moves. */
 		if (acted || rep.adopted) {
 			wait = interval;
@@ -1135,5 +1205,6 @@ int cli_peer(const char *dir, int argc, char **argv)
 				      (long)((wait - (double)(time_t)wait) * 1e9)};
 		nanosleep(&ts, NULL);
 	}
-	return 0;
+	cli_seat_free(&seat, &st);
+	return rc;
 }

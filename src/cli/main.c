@@ -44,8 +44,14 @@ static void usage(FILE *f)
 		"       catan -C DIR bundle create|apply FILE\n"
 		"       catan -C DIR step [--bot greedy|random] [--max N]\n"
 		"       catan -C DIR serve [--port N] [--listen ADDR]\n"
-		"       catan -C DIR peer [--bot greedy|random] [--interval S] "
-		"[--max-interval S] [--rounds N]\n"
+		"       catan -C DIR peer [--bot greedy|random | --agent CMD] "
+		"[--interval S]\n"
+		"                     [--max-interval S] [--rounds N] "
+		"[--on-kick mvm|random|greedy|stop]\n"
+		"                     [--agent-timeout S] [--agent-memory MIB] "
+		"[--agent-threads N]\n"
+		"       catan -C DIR host --agents CMD,CMD,... [--on-kick K] "
+		"[--max-actions N] [agent limits]\n"
 		"       catan -C DIR show [--json] [REV]\n"
 		"       catan -C DIR legal --as PLAYER\n"
 		"       catan -C DIR log [REV | REV..REV] [--player P] [--json]\n"
@@ -599,6 +605,8 @@ int main(int argc, char **argv)
 		return cli_peer(dir, argc, argv);
 	if (!strcmp(cmd, "serve"))
 		return cli_serve(dir, argc, argv);
+	if (!strcmp(cmd, "host"))
+		return cli_host(dir, argc, argv);
 	if (!strcmp(cmd, "step"))
 		return cli_step(dir, argc, argv);
 	if (!strcmp(cmd, "bundle"))

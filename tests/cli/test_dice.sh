@@ -17,8 +17,8 @@ play_to_roll() {
 	local d=$1 l p
 	for _ in $(seq 1 10); do
 		for p in red blue; do
-			l=$($catan -C "$d" legal --as "$p" | head -1)
-			case $l in *"nothing to do"*) continue ;; esac
+			l=$($catan -C "$d" legal --as "$p" 2>/dev/null | head -1)
+			[[ -z $l ]] && continue
 			[[ $l == roll* && -n ${2:-} ]] && l="roll $2"
 			$catan -C "$d" act --as "$p" $l >/dev/null
 			[[ $l == roll* ]] && return 0

@@ -40,8 +40,8 @@ done
 for p in red blue; do $catan -C "$b/$p" sync >/dev/null; done
 me= action=
 for p in red blue; do
-	a=$($catan -C "$b/$p" legal --as $p | head -1)
-	[[ $a == *"nothing to do"* ]] || { me=$p; action=$a; break; }
+	a=$($catan -C "$b/$p" legal --as $p 2>/dev/null | head -1)
+	[[ -z $a ]] || { me=$p; action=$a; break; }
 done
 [[ -n $me ]] || fail "nobody has anything to do"
 other=red

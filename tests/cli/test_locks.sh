@@ -34,8 +34,8 @@ turn
 for p in red blue; do $catan -C "$tmp/$p" sync >/dev/null; done
 me=
 for p in red blue; do
-	want=$($catan -C "$tmp/$p" legal --as $p | head -1)
-	[[ $want == *"nothing to do"* ]] || { me=$p; break; }
+	want=$($catan -C "$tmp/$p" legal --as $p 2>/dev/null | head -1)
+	[[ -z $want ]] || { me=$p; break; }
 done
 [[ -n $me ]] || fail "nobody has anything to do"
 r=$tmp/$me
