@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "catan/ui.h"
+#include "catan/sign.h"
 #include "cli.h"
 
 /* Options common to the three commands; returns 2 on a bad option. */
@@ -328,11 +329,48 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 		o->interval = o->interval > 0.2 ? 0.2 : o->interval;
 		return 0;
 	}
-	char *nargv[32] = {"catan", "new", path[mine], "--players",
+	/*
+	 * A signed game (spec/replication.md, "Keys and signatures"): every
+	 * seat is on this machine, so a key for each is made here, in
+	 * DIR/keys/. The genesis is signed by the first seat: when you take
+	 * another, the game is not signed.
+	 */
+	static char keyp[CATAN_MAX_PLAYERS][1200], seat[CATAN_MAX_PLAYERS][1300];
+	bool sign = mine == 0;
+	for (int p = 0; sign && p < names.n; p++) {
+		catan_key key;
+		catan_sign_why why;
+		char kdir[1100];
+		snprintf(kdir, sizeof kdir, "%s/keys", dir);
+		snprintf(keyp[p], sizeof keyp[p], "%.1100s/%.15s", kdir,
+			 names.name[p]);
+		snprintf(seat[p], sizeof seat[p], "%.15s=%.1200s.pub",
+			 names.name[p], keyp[p]);
+		errno = 0;
+		if ((mkdir(kdir, 0700) && errno != EEXIST) ||
+		    catan_key_generate(&key, &why) ||
+		    catan_key_save(&key, keyp[p], NULL, &why)) {
+			fprintf(stderr,
+				"catan play: no keys (%s): the game is not "
+				"signed\n",
+				errno ? strerror(errno) : why.msg);
+			sign = false;
+		}
+	}
+	char *nargv[48] = {"catan", "new", path[mine], "--players",
 			   (char *)players, "--me", (char *)me};
 	int k = 7;
 	for (int i = 0; i < na && k < 30; i++)
 		nargv[k++] = args[i];
+	if (sign) {
+		nargv[k++] = "--key";
+		nargv[k++] = keyp[mine];
+		for (int p = 0; p < names.n; p++)
+			if (p != mine) {
+				nargv[k++] = "--seat";
+				nargv[k++] = seat[p];
+			}
+	}
 	nargv[k] = NULL;
 	if (run_self(nargv, NULL)) {
 		fprintf(stderr, "catan play: could not create the game in %s\n",
@@ -348,7 +386,8 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 	for (int i = 0; i < nb; i++) {
 		int p = bots[i];
 		char *jargv[] = {"catan", "join", path[mine], path[p], "--as",
-				 names.name[p], NULL};
+				 names.name[p], sign ? "--key" : NULL,
+				 keyp[p],	 NULL};
 		if (run_self(jargv, NULL)) {
 			fprintf(stderr, "catan play: %s could not join\n",
 				names.name[p]);

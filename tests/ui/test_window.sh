@@ -310,6 +310,13 @@ test "$(val clipped r.state)" = 0 || fail "peer window: $(val first_clipped r.st
 grep -q "^message done: You placed a settlement and a road" r.state || fail "notice: $(val message r.state)"
 grep -q "^resumed: bot peers blue, white, orange started again" resume.out || fail "resume: $(cat resume.out)"
 test "$("$catan" -C mp/red log | grep -c setup)" -ge 7 || fail "the bots did not play after resuming"
+# play --new makes a signed game: a key per seat, every commit signed
+test "$("$catan" -C mp/red key list | grep -c ' ssh-ed25519 ')" = 4 || fail "play --new: not signed"
+git -C mp/red show red:game/signers >signers
+for b in red blue white orange; do
+	git -C mp/red -c gpg.ssh.allowedSignersFile="$PWD/signers" verify-commit "$b" 2>/dev/null ||
+		fail "play --new: $b's tip does not verify with git"
+done
 # play --new on the same folder resumes too (make play with one SEED).
 run "$catan" play --new mp --seed 4 --board beginner --script q.script --pace 0 >again.out 2>err ||
 	{ cat err; fail "play --new again"; }
