@@ -950,7 +950,7 @@ int cli_bundle(const char *dir, int argc, char **argv)
 }
 
 /*
- * catan -C DIR step [--bot greedy|random] [--max N]: this peer's bot does
+ * catan -C DIR step [--bot greedy|random|value|mcts] [--max N]: this peer's bot does
  * everything this player may do now (its turn, a discard it owes, an offer
  * to answer), one commit per action, then stops.
  */
@@ -961,11 +961,10 @@ int cli_step(const char *dir, int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--bot") && i + 1 < argc) {
 			i++;
-			if (!strcmp(argv[i], "random"))
-				kind = CATAN_BOT_RANDOM;
-			else if (strcmp(argv[i], "greedy")) {
-				fprintf(stderr, "catan step: --bot is greedy or "
-						"random\n");
+			kind = catan_bot_kind_parse(argv[i], strlen(argv[i]));
+			if (kind < 0) {
+				fprintf(stderr, "catan step: --bot is random, "
+						"greedy, value or mcts\n");
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
@@ -1076,7 +1075,7 @@ int cli_peer(const char *dir, int argc, char **argv)
 		}
 	}
 	if (interval <= 0 || max_interval < interval ||
-	    (bot && strcmp(bot, "greedy") && strcmp(bot, "random")) ||
+	    (bot && catan_bot_kind_parse(bot, strlen(bot)) < 0) ||
 	    (bot && seat.cmd)) {
 		fprintf(stderr, "catan peer: bad --interval, --max-interval or "
 				"--bot (or both --bot and --agent)\n");
@@ -1162,9 +1161,9 @@ int cli_peer(const char *dir, int argc, char **argv)
 			catan_rng rng;
 			catan_action a;
 			catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);
-			if (catan_bot_choose(&a, strcmp(bot, "random")
-							 ? CATAN_BOT_GREEDY
-							 : CATAN_BOT_RANDOM,
+			if (catan_bot_choose(&a,
+					     catan_bot_kind_parse(bot,
+								  strlen(bot)),
 					     &g->board, &st, me, &rng,
 					     CATAN_LEGAL_NO_OFFERS) == 0 &&
 			    catan_store_act(s, me, &a, NULL, NULL, &err) == 0) {
