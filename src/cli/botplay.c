@@ -41,11 +41,13 @@ int bp_entrant_parse(bp_entrant *out, const char *spec, size_t n, char *why,
 	memcpy(out->name, spec, n);
 	out->name[n] = 0;
 	if (!strncmp(out->name, "agent:", 6)) {
-		snprintf(why, whysize,
-			 "\"%s\": agents (agent:CMD) need the agent protocol, "
-			 "not in this build",
-			 out->name);
-		return -1;
+		if (!out->name[6]) {
+			snprintf(why, whysize, "agent: needs a command "
+					       "(agent:CMD)");
+			return -1;
+		}
+		out->agent = true;
+		return 0;
 	}
 	if (!strcmp(out->name, "illegal")) {
 		out->choose = illegal_choose;

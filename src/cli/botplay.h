@@ -10,12 +10,13 @@
 
 /*
  * A seat's player. A built-in bot has a kind and a config; an external
- * chooser sets `choose` (and `ctx`), which then decides instead. To plug
- * in an agent: parse "agent:CMD" in bp_entrant_parse() into a `choose`
- * that calls catan_agent_choose(ctx, out, board, state, actor, flags).
+ * chooser sets `choose` (and `ctx`), which then decides instead: an agent
+ * ("agent:CMD", `agent` set) is started for each game by its player
+ * (tournament.c) and chooses through catan_agent_choose.
  */
 typedef struct bp_entrant {
-	char name[48];	      /* as given on the command line */
+	char name[200];	      /* as given on the command line */
+	bool agent;	      /* agent:CMD: an agent process (name + 6) */
 	catan_bot_config cfg; /* built-in bots */
 	int (*choose)(void *ctx, catan_action *out, const catan_board *b,
 		      const catan_state *s, int actor, unsigned flags);

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "catan/agent.h"
 #include "botplay.h"
 #include "catan/boardgen.h"
 #include "cli.h"
@@ -66,6 +67,13 @@ static int entrant_of(const tour_opts *o, long g, int seat)
 	return (seat - k + o->players) % o->players;
 }
 
+/* bp_entrant's chooser for an agent process (ctx: the catan_agent). */
+static int agent_choose(void *ctx, catan_action *out, const catan_board *b,
+			const catan_state *s, int actor, unsigned flags)
+{
+	return catan_agent_choose(ctx, out, b, s, actor, flags);
+}
+
 static int play_game(const tour_opts *o, long g, tour_record *rec)
 {
 	long deal = g / o->players;
@@ -88,10 +96,27 @@ static int play_game(const tour_opts *o, long g, tour_record *rec)
 		return -1;
 	catan_rng rng[CATAN_MAX_PLAYERS];
 	bp_entrant bots[CATAN_MAX_PLAYERS];
+	catan_agent *ag[CATAN_MAX_PLAYERS] = {NULL};
+	int rc = -1;
 	for (int p = 0; p < o->players; p++) {
 		catan_rng_seed(&rng[p],
 			       mix(o->seed ^ 0xb075, (uint64_t)g * 8 + p));
 		bots[p] = o->bots[entrant_of(o, g, p)];
+		/* An agent: a process of its own for each game and seat. */
+		char why[256];
+		catan_agent_limits lim;
+		catan_agent_limits_default(&lim);
+		if (bots[p].agent &&
+		    catan_agent_start(&ag[p], bots[p].name + 6, &lim, &board,
+				      &s, p, why, sizeof why)) {
+			fprintf(stderr, "catan tournament: game %ld: %s: %s\n",
+				g, bots[p].name, why);
+			goto done;
+		}
+		if (ag[p]) {
+			bots[p].choose = agent_choose;
+			bots[p].ctx = ag[p];
+		}
 	}
 	memset(rec, 0, sizeof *rec);
 	for (int p = 0; p < o->players; p++)
@@ -103,15 +128,18 @@ static int play_game(const tour_opts *o, long g, tour_record *rec)
 		int who = catan_state_next_actor(&s);
 		catan_action a;
 		bool fouled;
+		catan_outcome oc;
 		if (bp_choose(&a, &bots[who], &board, &s, who, &rng[who],
 			      &fouled) ||
-		    catan_state_apply(&s, &board, &s, who, &a, NULL)) {
+		    catan_state_apply(&s, &board, &s, who, &a, &oc)) {
 			fprintf(stderr,
 				"catan tournament: game %ld: nobody "
 				"can move\n",
 				g);
-			return -1;
+			goto done;
 		}
+		if (ag[who])
+			catan_agent_result(ag[who], &s, &a, &oc);
 		if (fouled)
 			rec->fouls[entrant_of(o, g, who)]++;
 		n++;
@@ -122,7 +150,16 @@ static int play_game(const tour_opts *o, long g, tour_record *rec)
 		rec->winner = (int8_t)entrant_of(o, g, s.winner);
 	rec->turns = s.turn;
 	rec->actions = n;
-	return 0;
+	rc = 0;
+done:
+	for (int p = 0; p < o->players; p++) {
+		if (ag[p] && rc == 0)
+			catan_agent_end(ag[p], s.phase == CATAN_PHASE_OVER
+						   ? s.winner
+						   : -1);
+		catan_agent_free(ag[p]);
+	}
+	return rc;
 }
 
 static int write_all(int fd, const void *buf, size_t n)

@@ -74,4 +74,14 @@ $catan bots --display sleep --delay 0 --seed 2 --quiet >/dev/null || fail "sleep
 msg=$($catan bots --display fast 2>&1 || true)
 [[ $msg == *"nosleep, sleep or step"* ]] || fail "bad --display accepted: $msg"
 ok "display: nosleep board, step mode Enter/s/q, sleep"
+
+# An agent (spec/agents.md) enters like a bot: a process per game and seat.
+example=$(cd "$(dirname "$0")/../.." && pwd)/agents/python/example.py
+$catan tournament --bots "agent:python3 $example,greedy" --games 4 --jobs 2 \
+	--seed 1 --csv >"$tmp/ag" || fail "tournament with an agent"
+grep -q "^agent:python3 .*example.py,4,[0-9],[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,0$" "$tmp/ag" ||
+	fail "agent row: $(cat "$tmp/ag")"
+msg=$($catan tournament --bots "agent:exit 3,greedy" --games 2 2>&1 || true)
+[[ $msg == *"agent:exit 3"* ]] || fail "a dead agent not named: $msg"
+ok "agent:CMD plays in a tournament like a bot (no fouls); an agent that does not start is named"
 echo "1..$n"
