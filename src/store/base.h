@@ -42,6 +42,11 @@
  * error messages that refuse work beyond them.
  */
 #define STORE_MAX_PARENTS CATAN_MAX_PLAYERS /* CATAN_SYNC_MAX_PARENTS */
+/* The defaults of the limits the environment may set (store_limits). */
+#define STORE_DEFAULT_COMMITS	  10000 /* CATAN_SYNC_MAX_COMMITS */
+#define STORE_DEFAULT_MESSAGE	  512	/* CATAN_SYNC_MAX_MESSAGE */
+#define STORE_DEFAULT_FETCH_BYTES (16L * 1024 * 1024) /* ..._FETCH_BYTES */
+#define STORE_DEFAULT_REMOTE_MS	  20000		      /* CATAN_SYNC_REMOTE_MS */
 typedef struct store_limits {
 	long commits;	  /* CATAN_SYNC_MAX_COMMITS: new per remote */
 	long message;	  /* CATAN_SYNC_MAX_MESSAGE: bytes of a message */
@@ -82,6 +87,20 @@ void *store_reserve(void *a, size_t *cap, size_t need, size_t elem);
 
 /* The hex of id into out (NULL: nothing). Cannot fail. */
 void store_oid_hex(catan_commit_id *out, const git_oid *id);
+
+/*
+ * The room of a path buffer: the longest path the kernel takes (PATH_MAX
+ * on Linux), its NUL included.
+ */
+#define STORE_PATH_MAX 4096
+
+/*
+ * Formats a path into out[size]. 0; or -1 with errno ENAMETOOLONG when it
+ * does not fit, out then the empty string: a call with it fails (ENOENT)
+ * rather than reach a file the truncated name would.
+ */
+int store_path(char *out, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /*
  * Makes way for a new repository at `path`: nothing there, or an empty

@@ -31,10 +31,9 @@
 static int append_log(catan_store *s, const char *ref, const char *line,
 		      size_t len)
 {
-	char path[4300];
-	int n = snprintf(path, sizeof path, "%slogs/%s",
-			 git_repository_path(s->repo), ref);
-	if (n < 0 || n >= (int)sizeof path)
+	char path[STORE_PATH_MAX];
+	if (store_path(path, sizeof path, "%slogs/%s",
+		       git_repository_path(s->repo), ref))
 		return -1;
 	int flags =
 	    O_WRONLY | O_APPEND | O_CLOEXEC | (s->log_all ? O_CREAT : 0);
@@ -74,10 +73,11 @@ static int write_ref(catan_store *s, const char *ref, const git_oid *old,
 		     const git_oid *id, const char *why)
 {
 	const char *gitdir = git_repository_path(s->repo);
-	char path[4300], lock[4310], line[700], ohex[GIT_OID_HEXSZ + 1],
-	    nhex[GIT_OID_HEXSZ + 1];
-	snprintf(path, sizeof path, "%s%s", gitdir, ref);
-	snprintf(lock, sizeof lock, "%s.lock", path);
+	char path[STORE_PATH_MAX], lock[STORE_PATH_MAX], line[700];
+	char ohex[GIT_OID_HEXSZ + 1], nhex[GIT_OID_HEXSZ + 1];
+	if (store_path(path, sizeof path, "%s%s", gitdir, ref) ||
+	    store_path(lock, sizeof lock, "%s.lock", path))
+		return -1;
 	int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return errno == EEXIST ? GIT_ELOCKED : -1;

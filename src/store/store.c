@@ -72,9 +72,13 @@ int catan_store_flush(catan_store *s, catan_err *err)
 		}
 	}
 	{
-		char dir[4096];
-		snprintf(dir, sizeof dir, "%sobjects/pack",
-			 git_repository_path(s->repo));
+		char dir[STORE_PATH_MAX];
+		if (store_path(dir, sizeof dir, "%sobjects/pack",
+			       git_repository_path(s->repo))) {
+			store_fail(err, "%sobjects/pack: path too long",
+				   git_repository_path(s->repo));
+			goto done;
+		}
 		if (store_pack_history(s->repo, walk, s->mempack, dir, NULL,
 				       err))
 			goto done;
@@ -112,10 +116,10 @@ int catan_store_flush(catan_store *s, catan_err *err)
 	}
 	store_intent_done(s, mark);
 	{
-		char dir[4096];
-		snprintf(dir, sizeof dir, "%srefs/heads",
-			 git_repository_path(s->repo));
-		rmdir(dir); /* only if empty */
+		char dir[STORE_PATH_MAX];
+		if (store_path(dir, sizeof dir, "%srefs/heads",
+			       git_repository_path(s->repo)) == 0)
+			rmdir(dir); /* only if empty */
 	}
 	git_mempack_reset(s->mempack);
 	s->batch = true;
@@ -257,15 +261,11 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 			 catan_err *err)
 {
 	catan_store *s = NULL;
-	catan_files files;
 	catan_codec_error ce;
 	git_revwalk *walk = NULL;
-	git_commit *genesis = NULL;
-	git_tree *tree = NULL;
 	int rc = -1;
 
 	*out = NULL;
-	catan_files_init(&files);
 	if (!(s = store_new()))
 		return store_fail(err, "out of memory");
 	if (git_repository_open_ext(&s->repo, path,
@@ -292,36 +292,14 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 		store_fail(err, "%s holds no game (no branch)", path);
 		goto done;
 	}
-	if (git_commit_lookup(&genesis, s->repo, &id) ||
-	    git_commit_parentcount(genesis) != 0) {
-		store_fail(err, "the oldest commit is not a root commit");
+	if (store_read_genesis(&s->game, &s->game_tree, s->repo, s->odb, &id,
+			       &ce, err))
 		goto done;
-	}
-	if (git_commit_tree(&tree, genesis)) {
-		store_git_fail(err, "reading the genesis tree");
-		goto done;
-	}
-	const git_tree_entry *game = git_tree_entry_byname(tree, "game");
-	if (!game || git_tree_entry_filemode(game) != GIT_FILEMODE_TREE) {
-		store_fail(err, "the genesis has no game/ directory");
-		goto done;
-	}
-	if (store_read_tree_into(&files, s, git_tree_entry_id(game), "game/", 1,
-				 NULL, err))
-		goto done;
-	if (catan_codec_decode_game(&s->game, &files, &ce)) {
-		store_fail(err, "%s:%d: %s", ce.path, ce.line, ce.msg);
-		goto done;
-	}
-	git_oid_cpy(&s->game_tree, git_tree_entry_id(game));
 	git_oid_cpy(&s->genesis, &id);
 	s->time = CATAN_TIME_NOW;
 	rc = 0;
 done:
-	git_tree_free(tree);
-	git_commit_free(genesis);
 	git_revwalk_free(walk);
-	catan_files_free(&files);
 	if (rc)
 		catan_store_free(s);
 	else
