@@ -28,14 +28,37 @@
 
 #include "base.h"
 
+static int vfail(catan_err *err, int code, const char *fmt, va_list ap)
+{
+	if (!err)
+		return -1;
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	err->code = code;
+	return -1;
+}
+
 int store_fail(catan_err *err, const char *fmt, ...)
 {
 	va_list ap;
-	if (!err)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	vfail(err, CATAN_STORE_E_FAILED, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+int store_fail_code(catan_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(err, code, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int store_code(catan_err *err, int code)
+{
+	if (err)
+		err->code = code;
 	return -1;
 }
 
@@ -56,8 +79,23 @@ int store_path(char *out, size_t size, const char *fmt, ...)
 int store_git_fail(catan_err *err, const char *what)
 {
 	const git_error *e = git_error_last();
-	return store_fail(err, "%s: %s", what,
-			  e && e->message ? e->message : "unknown error");
+	int code = CATAN_STORE_E_FAILED;
+	if (e && (e->klass == GIT_ERROR_NET || e->klass == GIT_ERROR_SSH ||
+		  e->klass == GIT_ERROR_HTTP || e->klass == GIT_ERROR_SSL ||
+		  e->klass == GIT_ERROR_CALLBACK))
+		code = CATAN_STORE_E_NETWORK;
+	return store_fail_code(err, code, "%s: %s", what,
+			       e && e->message ? e->message : "unknown error");
+}
+
+int store_git_fail_rc(catan_err *err, int rc, const char *what)
+{
+	store_git_fail(err, what);
+	if (rc == GIT_ENOTFOUND)
+		return store_code(err, CATAN_STORE_E_NOT_FOUND);
+	if (rc == GIT_ELOCKED)
+		return store_code(err, CATAN_STORE_E_LOCKED);
+	return -1;
 }
 
 int store_claim_dir(const char *path, const char *what, catan_err *err)
@@ -66,13 +104,14 @@ int store_claim_dir(const char *path, const char *what, catan_err *err)
 	if (stat(path, &sb) != 0)
 		return 0;
 	if (!S_ISDIR(sb.st_mode))
-		return store_fail(err, "%s exists and is not a directory",
-				  path);
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "%s exists and is not a directory",
+				       path);
 	if (rmdir(path) != 0) /* only an empty directory may exist */
-		return store_fail(err,
-				  "%s exists and is not empty: refusing "
-				  "to %s",
-				  path, what);
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "%s exists and is not empty: refusing "
+				       "to %s",
+				       path, what);
 	return 0;
 }
 

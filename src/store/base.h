@@ -71,11 +71,23 @@ double store_now_ms(void);
 /* Whether the remote being synced is past its CATAN_SYNC_REMOTE_MS. */
 bool store_past_deadline(const store_budget *b);
 
-/* Fills err with a formatted sentence; returns -1. */
+/* Fills err with a formatted sentence, code CATAN_STORE_E_FAILED; -1. */
 int store_fail(catan_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* "what: <libgit2's last error>"; returns -1. */
+/* The same with the code given (a catan_error or a catan_store_code). */
+int store_fail_code(catan_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/*
+ * "what: <libgit2's last error>"; returns -1. The code from libgit2's
+ * error class: the network's (net, ssh, http, ssl, callbacks) is
+ * CATAN_STORE_E_NETWORK, any other CATAN_STORE_E_FAILED.
+ */
 int store_git_fail(catan_err *err, const char *what);
+/* The same for a call that returned rc: GIT_ENOTFOUND is not-found,
+ * GIT_ELOCKED locked, otherwise as store_git_fail. */
+int store_git_fail_rc(catan_err *err, int rc, const char *what);
+/* Sets err's code (err may be NULL); returns -1. */
+int store_code(catan_err *err, int code);
 
 /*
  * Room for `need` elements of `elem` bytes in the array `a` of capacity

@@ -50,12 +50,14 @@ static int branches_at_genesis(git_repository *repo, const git_oid *root,
 	    store_read_genesis(&g, &game_tree, repo, odb, root, &ce, err);
 	git_odb_free(odb);
 	if (kind == STORE_GENESIS_NOT_ROOT)
-		return store_fail(err, "the oldest commit is not a genesis");
+		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				       "the oldest commit is not a genesis");
 	if (kind)
-		return store_fail(err,
-				  "the genesis holds no readable game/%s%s",
-				  kind == STORE_GENESIS_DECODE ? ": " : "",
-				  kind == STORE_GENESIS_DECODE ? ce.msg : "");
+		return store_fail_code(
+		    err, CATAN_STORE_E_CORRUPT,
+		    "the genesis holds no readable game/%s%s",
+		    kind == STORE_GENESIS_DECODE ? ": " : "",
+		    kind == STORE_GENESIS_DECODE ? ce.msg : "");
 	for (int p = 0; p < g.opt.nplayers; p++) {
 		char ref[128];
 		git_reference *r = NULL;
@@ -122,12 +124,14 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	}
 	if (git_revwalk_new(&walk, repo) ||
 	    git_revwalk_push_glob(walk, "refs/remotes/origin/*")) {
-		store_fail(err, "%s has no game (no branch)", url);
+		store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+				"%s has no game (no branch)", url);
 		goto done;
 	}
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	if (git_revwalk_next(&root, walk)) {
-		store_fail(err, "%s has no game (no commit)", url);
+		store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+				"%s has no game (no commit)", url);
 		goto done;
 	}
 	/*
@@ -146,13 +150,15 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	catan_verify_report vr;
 	if (catan_store_verify(s, &vr, err) || !vr.ok) {
 		if (!vr.ok)
-			store_fail(err, "the genesis is not valid: %s", vr.why);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT,
+					"the genesis is not valid: %s", vr.why);
 		catan_store_free(s);
 		goto done;
 	}
 	int who = catan_names_find(&s->game.names, me, strlen(me));
 	if (who < 0) {
-		store_fail(err, "no player \"%s\" in this game", me);
+		store_fail_code(err, CATAN_E_BAD_PLAYER,
+				"no player \"%s\" in this game", me);
 		catan_store_free(s);
 		goto done;
 	}

@@ -153,22 +153,25 @@ int store_lock(catan_store *s, bool readonly, catan_err *err)
 	char path[STORE_PATH_MAX];
 	const char *gitdir = git_repository_path(s->repo);
 	if (store_path(path, sizeof path, "%scatan.lock", gitdir))
-		return store_fail(err, "cannot lock %scatan.lock: %s", gitdir,
-				  strerror(errno));
+		return store_fail_code(err, CATAN_STORE_E_LOCKED,
+				       "cannot lock %scatan.lock: %s", gitdir,
+				       strerror(errno));
 	s->readonly = readonly;
 	if (readonly) {
 		s->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (s->lock_fd < 0 && errno == ENOENT)
 			return 0;
 		if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_SH))
-			return store_fail(err, "cannot lock %s: %s", path,
-					  strerror(errno));
+			return store_fail_code(err, CATAN_STORE_E_LOCKED,
+					       "cannot lock %s: %s", path,
+					       strerror(errno));
 		return 0;
 	}
 	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX))
-		return store_fail(err, "cannot lock %s: %s", path,
-				  strerror(errno));
+		return store_fail_code(err, CATAN_STORE_E_LOCKED,
+				       "cannot lock %s: %s", path,
+				       strerror(errno));
 	recover_intents(s);
 	return 0;
 }

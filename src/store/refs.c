@@ -150,10 +150,10 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 	if (old && !git_oid_equal(old, id)) {
 		int d = store_is_ancestor(s, old, id);
 		if (d != 1)
-			return store_fail(err,
-					  "refusing to move %s: not a "
-					  "fast-forward",
-					  ref);
+			return store_fail_code(err, CATAN_STORE_E_DENIED,
+					       "refusing to move %s: not a "
+					       "fast-forward",
+					       ref);
 	}
 	if (s->batch) {
 		git_oid_cpy(&s->tips[player], id);
@@ -181,17 +181,17 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 	if (rc) {
 		s->tips_held = false; /* where is it now? read it again */
 		if (rc == GIT_ELOCKED)
-			return store_fail(
-			    err,
+			return store_fail_code(
+			    err, CATAN_STORE_E_LOCKED,
 			    "moving the branch: %s%s: File exists. Another git "
 			    "process seems to be running in this repository; "
 			    "if none is, remove the file",
 			    git_repository_path(s->repo), lock);
 		if (rc == GIT_EMODIFIED)
-			return store_fail(err,
-					  "moving the branch: %s moved "
-					  "meanwhile",
-					  ref);
+			return store_fail_code(err, CATAN_STORE_E_LOCKED,
+					       "moving the branch: %s moved "
+					       "meanwhile",
+					       ref);
 		return store_fail(err, "moving the branch %s: %s", ref,
 				  strerror(errno));
 	}

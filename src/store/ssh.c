@@ -272,12 +272,13 @@ int store_ssh_fail(const store_ssh *st, catan_err *err, const char *what)
 	if (store_net_cut(cut, sizeof cut)) {
 		snprintf(err->msg, sizeof err->msg, "%.100s: %.380s", what,
 			 cut);
-		return -1;
+		return store_code(err, CATAN_STORE_E_NETWORK);
 	}
 	if (st->why[0]) {
 		snprintf(err->msg, sizeof err->msg, "%.100s: %.380s", what,
 			 st->why);
-		return -1;
+		return store_code(err, CATAN_STORE_E_DENIED); /* (the key) */
 	}
-	return store_git_fail(err, what);
+	store_git_fail(err, what);
+	return store_code(err, CATAN_STORE_E_NETWORK);
 }

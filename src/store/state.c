@@ -75,13 +75,15 @@ int store_read_tree_into(catan_files *out, git_repository *repo, git_odb *odb,
 	git_tree *tree = NULL;
 	int rc = -1;
 	if (depth > 3)
-		return store_fail(err, "tree %s nests too deep", prefix);
+		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				       "tree %s nests too deep", prefix);
 	if (git_tree_lookup(&tree, repo, id))
 		return store_git_fail(err, "reading a tree");
 	size_t n = git_tree_entrycount(tree);
 	if (n > CATAN_FILES_MAX) {
-		store_fail(err, "tree \"%s\" has %zu entries: too many", prefix,
-			   n);
+		store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				"tree \"%s\" has %zu entries: too many", prefix,
+				n);
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -94,10 +96,11 @@ int store_read_tree_into(catan_files *out, git_repository *repo, git_odb *odb,
 		    !join(sub, sizeof sub, path, "/")) {
 			char shown[128];
 			printable(shown, sizeof shown, name);
-			store_fail(err,
-				   "unexpected entry \"%s%.40s\" (name too "
-				   "long)",
-				   prefix, shown);
+			store_fail_code(
+			    err, CATAN_STORE_E_CORRUPT,
+			    "unexpected entry \"%s%.40s\" (name too "
+			    "long)",
+			    prefix, shown);
 			goto done;
 		}
 		git_filemode_t mode = git_tree_entry_filemode(e);
@@ -109,7 +112,8 @@ int store_read_tree_into(catan_files *out, git_repository *repo, git_odb *odb,
 			continue;
 		}
 		if (mode != GIT_FILEMODE_BLOB) {
-			store_fail(err, "\"%s\" is not a plain file", path);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT,
+					"\"%s\" is not a plain file", path);
 			goto done;
 		}
 		size_t len = 0;
@@ -120,8 +124,9 @@ int store_read_tree_into(catan_files *out, git_repository *repo, git_odb *odb,
 			goto done;
 		}
 		if (len > STORE_MAX_OBJECT) {
-			store_fail(err, "file \"%s\" is %zu bytes: too large",
-				   path, len);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT,
+					"file \"%s\" is %zu bytes: too large",
+					path, len);
 			goto done;
 		}
 		git_blob *blob = NULL;
@@ -136,9 +141,9 @@ int store_read_tree_into(catan_files *out, git_repository *repo, git_odb *odb,
 		if (added) {
 			char shown[128];
 			printable(shown, sizeof shown, path);
-			store_fail(err,
-				   "unexpected entry \"%s\" (too many files)",
-				   shown);
+			store_fail_code(
+			    err, CATAN_STORE_E_CORRUPT,
+			    "unexpected entry \"%s\" (too many files)", shown);
 			goto done;
 		}
 	}
@@ -163,7 +168,8 @@ int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 	}
 	const git_tree_entry *game = git_tree_entry_byname(t, "game");
 	if (!game || !git_oid_equal(git_tree_entry_id(game), &s->game_tree)) {
-		store_fail(err, "game/ differs from the genesis (the board, "
+		store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				"game/ differs from the genesis (the board, "
 				"options and players never change)");
 		goto done;
 	}
@@ -175,9 +181,11 @@ int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 		char shown[128];
 		printable(shown, sizeof shown, ce.path);
 		if (ce.line)
-			store_fail(err, "%s:%d: %s", shown, ce.line, ce.msg);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s:%d: %s",
+					shown, ce.line, ce.msg);
 		else
-			store_fail(err, "%s: %s", shown, ce.msg);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s: %s",
+					shown, ce.msg);
 		goto done;
 	}
 	rc = 0;
@@ -199,7 +207,8 @@ int store_read_genesis(catan_game *out, git_oid *game_tree,
 	memset(ce, 0, sizeof *ce);
 	if (git_commit_lookup(&genesis, repo, root) ||
 	    git_commit_parentcount(genesis) != 0) {
-		store_fail(err, "the oldest commit is not a root commit");
+		store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				"the oldest commit is not a root commit");
 		rc = STORE_GENESIS_NOT_ROOT;
 		goto done;
 	}
@@ -210,7 +219,8 @@ int store_read_genesis(catan_game *out, git_oid *game_tree,
 	}
 	const git_tree_entry *game = git_tree_entry_byname(tree, "game");
 	if (!game || git_tree_entry_filemode(game) != GIT_FILEMODE_TREE) {
-		store_fail(err, "the genesis has no game/ directory");
+		store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				"the genesis has no game/ directory");
 		rc = STORE_GENESIS_FILES;
 		goto done;
 	}
@@ -220,7 +230,8 @@ int store_read_genesis(catan_game *out, git_oid *game_tree,
 		goto done;
 	}
 	if (catan_codec_decode_game(out, &files, ce)) {
-		store_fail(err, "%s:%d: %s", ce->path, ce->line, ce->msg);
+		store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s:%d: %s",
+				ce->path, ce->line, ce->msg);
 		rc = STORE_GENESIS_DECODE;
 		goto done;
 	}

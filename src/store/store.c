@@ -172,7 +172,8 @@ int catan_store_create_ext(catan_store **out, const char *path,
 	if (store_claim_dir(path, "overwrite it", err))
 		return -1;
 	if (catan_state_init(&st, &g->board, &g->opt))
-		return store_fail(err, "game options out of range");
+		return store_fail_code(err, CATAN_E_BAD_OPTION,
+				       "game options out of range");
 	if (!(s = store_new()))
 		return store_fail(err, "out of memory");
 	s->game = *g;
@@ -268,9 +269,10 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 	*out = NULL;
 	if (!(s = store_new()))
 		return store_fail(err, "out of memory");
-	if (git_repository_open_ext(&s->repo, path,
-				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL)) {
-		store_git_fail(err, "opening the game repository");
+	int orc = git_repository_open_ext(&s->repo, path,
+					  GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (orc) {
+		store_git_fail_rc(err, orc, "opening the game repository");
 		goto done;
 	}
 	if (store_lock(s, readonly, err))
@@ -289,7 +291,8 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	git_oid id;
 	if (git_revwalk_next(&id, walk)) {
-		store_fail(err, "%s holds no game (no branch)", path);
+		store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+				"%s holds no game (no branch)", path);
 		goto done;
 	}
 	if (store_read_genesis(&s->game, &s->game_tree, s->repo, s->odb, &id,
