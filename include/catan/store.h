@@ -13,8 +13,9 @@
  * has the details.
  *
  * Errors: every fallible call returns 0 or -1 and fills a catan_err with a
- * sentence (libgit2's own message copied in where it is the cause).
- * Nothing is written to the repository by a call that fails.
+ * sentence (libgit2's own message copied in where it is the cause) and a
+ * code to branch on (catan_err.code). Nothing is written to the
+ * repository by a call that fails.
  */
 #ifndef CATAN_STORE_H
 #define CATAN_STORE_H
@@ -22,8 +23,25 @@
 #include "catan/codec.h"
 #include "catan/state.h"
 
+/*
+ * What went wrong, as a value: the rules' own code (a catan_error,
+ * CATAN_E_NOT_YOUR_TURN and the rest) when they refused an action, else
+ * one of these. The sentence in msg says the same for a reader.
+ */
+typedef enum {
+	CATAN_STORE_E_FAILED = 100, /* anything else: I/O, memory, libgit2 */
+	CATAN_STORE_E_NOT_FOUND,    /* no such repository, game, commit,
+				       branch, remote or player */
+	CATAN_STORE_E_LOCKED,	    /* another process holds a lock */
+	CATAN_STORE_E_CORRUPT,	    /* stored data that is not a valid game */
+	CATAN_STORE_E_NETWORK,	    /* a remote could not be reached or read */
+	CATAN_STORE_E_DENIED,	    /* refused: a limit, a rewrite, a non-empty
+				       directory, batch mode */
+} catan_store_code;
+
 typedef struct catan_err {
 	char msg[512];
+	int code; /* a catan_error (1..) or a catan_store_code */
 } catan_err;
 
 struct catan_key;

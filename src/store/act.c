@@ -51,12 +51,14 @@ static int apply_discard(catan_state *st, catan_store *s, git_commit *c, int p,
 	if (catan_action_parse(&a, &s->game.board, &s->game.names,
 			       git_commit_summary(c), &pe) ||
 	    a.kind != CATAN_ACT_DISCARD)
-		return store_fail(err, "discard commit does not parse: %s",
-				  pe.msg);
+		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				       "discard commit does not parse: %s",
+				       pe.msg);
 	int rc = catan_state_apply(st, &s->game.board, st, p, &a, NULL);
 	if (rc)
-		return store_fail(err, "discard commit refused: %s",
-				  catan_error_str(rc));
+		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				       "discard commit refused: %s",
+				       catan_error_str(rc));
 	return 0;
 }
 
@@ -108,11 +110,11 @@ static int fan_base(git_oid *base, catan_store *s, const git_oid *tips,
 		if (!ok) {
 			char id[GIT_OID_HEXSZ + 1];
 			git_oid_tostr(id, sizeof id, &tips[p]);
-			return store_fail(err,
-					  "branches diverge: %s "
-					  "(refs/heads/%s) is not a "
-					  "discard on the 7-roll commit",
-					  id, s->game.names.name[p]);
+			return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+					       "branches diverge: %s "
+					       "(refs/heads/%s) is not a "
+					       "discard on the 7-roll commit",
+					       id, s->game.names.name[p]);
 		}
 	}
 	return 0;
@@ -142,8 +144,8 @@ static int read_fan(position *pos, catan_store *s, const git_oid *tips,
 			char id[GIT_OID_HEXSZ + 1];
 			git_oid_tostr(id, sizeof id, &tips[p]);
 			git_commit_free(c);
-			return store_fail(
-			    err,
+			return store_fail_code(
+			    err, CATAN_STORE_E_CORRUPT,
 			    "branches diverge: %s (refs/heads/%s) "
 			    "is not a discard on the 7-roll commit",
 			    id, s->game.names.name[p]);
@@ -183,9 +185,10 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	memset(pos, 0, sizeof *pos);
 	for (int p = 0; p < n; p++)
 		if (store_branch_tip(&tips[p], s, p))
-			return store_fail(err,
-					  "branch refs/heads/%s is missing",
-					  s->game.names.name[p]);
+			return store_fail_code(
+			    err, CATAN_STORE_E_CORRUPT,
+			    "branch refs/heads/%s is missing",
+			    s->game.names.name[p]);
 	/*
 	 * Batch mode has one writer, this handle: the last commit it wrote is
 	 * the newest, unless it was a discard (a fan-out may need a merge).
@@ -318,7 +321,8 @@ int catan_store_rev_check(catan_store *s, const char *rev, catan_err *err)
 		else
 			break;
 		if (reads_missing_log(s, side, log, sizeof log))
-			return store_fail(err, "%s has no reflog", log);
+			return store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+					       "%s has no reflog", log);
 	}
 	return 0;
 }
@@ -331,17 +335,18 @@ int catan_store_state_at(catan_state *out, catan_commit_id *id, catan_store *s,
 	if (!rev)
 		return catan_store_current(out, id, s, err);
 	if (reads_missing_log(s, rev, log, sizeof log))
-		return store_fail(err,
-				  "resolving the revision: %s has no "
-				  "reflog",
-				  log);
-	if (git_revparse_single(&obj, s->repo, rev))
-		return store_git_fail(err, "resolving the revision");
+		return store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+				       "resolving the revision: %s has no "
+				       "reflog",
+				       log);
+	int prc = git_revparse_single(&obj, s->repo, rev);
+	if (prc)
+		return store_git_fail_rc(err, prc, "resolving the revision");
 	git_commit *c = NULL;
 	int rc = git_object_peel((git_object **)&c, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (rc)
-		return store_git_fail(err, "not a commit");
+		return store_git_fail_rc(err, GIT_ENOTFOUND, "not a commit");
 	store_oid_hex(id, git_commit_id(c));
 	rc = store_read_state(out, s, git_commit_tree_id(c), err);
 	git_commit_free(c);
@@ -358,7 +363,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	char subject[160];
 
 	if (actor < 0 || actor >= g->opt.nplayers)
-		return store_fail(err, "no such player");
+		return store_fail_code(err, CATAN_E_BAD_PLAYER,
+				       "no such player");
 	store_verdict v;
 	if (g->signed_game && store_verdict_read(s, &v) == 1) {
 		char m[GIT_OID_HEXSZ + 1], x[GIT_OID_HEXSZ + 1],
@@ -379,9 +385,9 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	if (rc) {
 		char text[160];
 		catan_action_format(text, sizeof text, &g->board, &g->names, a);
-		return store_fail(err, "%s may not \"%s\" now: %s",
-				  g->names.name[actor], text,
-				  catan_error_str(rc));
+		return store_fail_code(err, rc, "%s may not \"%s\" now: %s",
+				       g->names.name[actor], text,
+				       catan_error_str(rc));
 	}
 	if (pos.merge_pending) {
 		/* The active player joins the discards before going on. */
@@ -416,8 +422,9 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 			 &pos.head, 1, err))
 		return -1;
 	if (store_branch_tip(&tip, s, actor))
-		return store_fail(err, "branch of %s is missing",
-				  g->names.name[actor]);
+		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				       "branch of %s is missing",
+				       g->names.name[actor]);
 	if (store_move_branch(s, actor, &tip, &commit, subject, err))
 		return -1;
 	s->cached = true;

@@ -28,22 +28,74 @@
 
 #include "base.h"
 
+static int vfail(catan_err *err, int code, const char *fmt, va_list ap)
+{
+	if (!err)
+		return -1;
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	err->code = code;
+	return -1;
+}
+
 int store_fail(catan_err *err, const char *fmt, ...)
 {
 	va_list ap;
-	if (!err)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	vfail(err, CATAN_STORE_E_FAILED, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+int store_fail_code(catan_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(err, code, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int store_code(catan_err *err, int code)
+{
+	if (err)
+		err->code = code;
+	return -1;
+}
+
+int store_path(char *out, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(out, size, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < size)
+		return 0;
+	if (size)
+		out[0] = '\0';
+	errno = ENAMETOOLONG;
 	return -1;
 }
 
 int store_git_fail(catan_err *err, const char *what)
 {
 	const git_error *e = git_error_last();
-	return store_fail(err, "%s: %s", what,
-			  e && e->message ? e->message : "unknown error");
+	int code = CATAN_STORE_E_FAILED;
+	if (e && (e->klass == GIT_ERROR_NET || e->klass == GIT_ERROR_SSH ||
+		  e->klass == GIT_ERROR_HTTP || e->klass == GIT_ERROR_SSL ||
+		  e->klass == GIT_ERROR_CALLBACK))
+		code = CATAN_STORE_E_NETWORK;
+	return store_fail_code(err, code, "%s: %s", what,
+			       e && e->message ? e->message : "unknown error");
+}
+
+int store_git_fail_rc(catan_err *err, int rc, const char *what)
+{
+	store_git_fail(err, what);
+	if (rc == GIT_ENOTFOUND)
+		return store_code(err, CATAN_STORE_E_NOT_FOUND);
+	if (rc == GIT_ELOCKED)
+		return store_code(err, CATAN_STORE_E_LOCKED);
+	return -1;
 }
 
 int store_claim_dir(const char *path, const char *what, catan_err *err)
@@ -52,13 +104,14 @@ int store_claim_dir(const char *path, const char *what, catan_err *err)
 	if (stat(path, &sb) != 0)
 		return 0;
 	if (!S_ISDIR(sb.st_mode))
-		return store_fail(err, "%s exists and is not a directory",
-				  path);
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "%s exists and is not a directory",
+				       path);
 	if (rmdir(path) != 0) /* only an empty directory may exist */
-		return store_fail(err,
-				  "%s exists and is not empty: refusing "
-				  "to %s",
-				  path, what);
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "%s exists and is not empty: refusing "
+				       "to %s",
+				       path, what);
 	return 0;
 }
 
@@ -94,15 +147,18 @@ static long env_limit(const char *name, long dflt)
 
 void store_limits_read(store_limits *out)
 {
-	out->commits = env_limit("CATAN_SYNC_MAX_COMMITS", 10000);
-	out->message = env_limit("CATAN_SYNC_MAX_MESSAGE", 512);
+	out->commits =
+	    env_limit("CATAN_SYNC_MAX_COMMITS", STORE_DEFAULT_COMMITS);
+	out->message =
+	    env_limit("CATAN_SYNC_MAX_MESSAGE", STORE_DEFAULT_MESSAGE);
 	out->object = env_limit("CATAN_SYNC_MAX_OBJECT", STORE_MAX_OBJECT);
 	if (out->object >
 	    STORE_MAX_OBJECT) /* (the readers' buffers: lower only) */
 		out->object = STORE_MAX_OBJECT;
 	out->fetch_bytes =
-	    env_limit("CATAN_SYNC_MAX_FETCH_BYTES", 16L * 1024 * 1024);
-	out->remote_ms = env_limit("CATAN_SYNC_REMOTE_MS", 20000);
+	    env_limit("CATAN_SYNC_MAX_FETCH_BYTES", STORE_DEFAULT_FETCH_BYTES);
+	out->remote_ms =
+	    env_limit("CATAN_SYNC_REMOTE_MS", STORE_DEFAULT_REMOTE_MS);
 }
 
 double store_now_ms(void)
@@ -159,8 +215,10 @@ static int fsync_one(const char *p, const struct stat *sb, int flag,
 
 int store_fsync_repo(const char *path, catan_err *err)
 {
-	char parent[4096];
-	snprintf(parent, sizeof parent, "%s", path);
+	char parent[STORE_PATH_MAX];
+	if (store_path(parent, sizeof parent, "%s", path))
+		return store_fail(err, "cannot fsync %s: %s", path,
+				  strerror(errno));
 	char *sl = strrchr(parent, '/');
 	if (sl && sl != parent)
 		*sl = '\0';
@@ -199,14 +257,16 @@ void store_drop_template(const char *gitdir)
 	};
 	static const char *const dirs[] = {"info", "hooks", "refs/tags",
 					   "objects/info"};
-	char path[4096];
+	char path[STORE_PATH_MAX];
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		snprintf(path, sizeof path, "%s%s", gitdir, files[i]);
-		unlink(path);
+		if (store_path(path, sizeof path, "%s%s", gitdir, files[i]) ==
+		    0)
+			unlink(path);
 	}
 	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-		snprintf(path, sizeof path, "%s%s", gitdir, dirs[i]);
-		rmdir(path); /* only if empty: anything else is not ours */
+		if (store_path(path, sizeof path, "%s%s", gitdir, dirs[i]) == 0)
+			rmdir(path); /* only if empty: anything else is not ours
+				      */
 	}
 }
 

@@ -42,6 +42,11 @@
  * error messages that refuse work beyond them.
  */
 #define STORE_MAX_PARENTS CATAN_MAX_PLAYERS /* CATAN_SYNC_MAX_PARENTS */
+/* The defaults of the limits the environment may set (store_limits). */
+#define STORE_DEFAULT_COMMITS	  10000 /* CATAN_SYNC_MAX_COMMITS */
+#define STORE_DEFAULT_MESSAGE	  512	/* CATAN_SYNC_MAX_MESSAGE */
+#define STORE_DEFAULT_FETCH_BYTES (16L * 1024 * 1024) /* ..._FETCH_BYTES */
+#define STORE_DEFAULT_REMOTE_MS	  20000		      /* CATAN_SYNC_REMOTE_MS */
 typedef struct store_limits {
 	long commits;	  /* CATAN_SYNC_MAX_COMMITS: new per remote */
 	long message;	  /* CATAN_SYNC_MAX_MESSAGE: bytes of a message */
@@ -66,11 +71,23 @@ double store_now_ms(void);
 /* Whether the remote being synced is past its CATAN_SYNC_REMOTE_MS. */
 bool store_past_deadline(const store_budget *b);
 
-/* Fills err with a formatted sentence; returns -1. */
+/* Fills err with a formatted sentence, code CATAN_STORE_E_FAILED; -1. */
 int store_fail(catan_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* "what: <libgit2's last error>"; returns -1. */
+/* The same with the code given (a catan_error or a catan_store_code). */
+int store_fail_code(catan_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/*
+ * "what: <libgit2's last error>"; returns -1. The code from libgit2's
+ * error class: the network's (net, ssh, http, ssl, callbacks) is
+ * CATAN_STORE_E_NETWORK, any other CATAN_STORE_E_FAILED.
+ */
 int store_git_fail(catan_err *err, const char *what);
+/* The same for a call that returned rc: GIT_ENOTFOUND is not-found,
+ * GIT_ELOCKED locked, otherwise as store_git_fail. */
+int store_git_fail_rc(catan_err *err, int rc, const char *what);
+/* Sets err's code (err may be NULL); returns -1. */
+int store_code(catan_err *err, int code);
 
 /*
  * Room for `need` elements of `elem` bytes in the array `a` of capacity
@@ -82,6 +99,20 @@ void *store_reserve(void *a, size_t *cap, size_t need, size_t elem);
 
 /* The hex of id into out (NULL: nothing). Cannot fail. */
 void store_oid_hex(catan_commit_id *out, const git_oid *id);
+
+/*
+ * The room of a path buffer: the longest path the kernel takes (PATH_MAX
+ * on Linux), its NUL included.
+ */
+#define STORE_PATH_MAX 4096
+
+/*
+ * Formats a path into out[size]. 0; or -1 with errno ENAMETOOLONG when it
+ * does not fit, out then the empty string: a call with it fails (ENOENT)
+ * rather than reach a file the truncated name would.
+ */
+int store_path(char *out, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /*
  * Makes way for a new repository at `path`: nothing there, or an empty

@@ -207,7 +207,7 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 	opt.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	snprintf(spec, sizeof spec, "+refs/heads/*:refs/remotes/%s/*", name);
 	if (git_remote_lookup(&remote, f->repo, name))
-		return store_git_fail(err, "no such remote");
+		return store_git_fail_rc(err, GIT_ENOTFOUND, "no such remote");
 	const char *url = git_remote_url(remote);
 	fetch_watch fw;
 	memset(&fw, 0, sizeof fw);
@@ -259,7 +259,7 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 	rc = 0;
 fail:
 	if (rc && fw.over) {
-		store_fail(err, "%s", fw.why);
+		store_fail_code(err, CATAN_STORE_E_DENIED, "%s", fw.why);
 		rc = -2;
 	} else if (rc) {
 		char what[300];

@@ -180,8 +180,10 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 {
 	const catan_game *g = &s->game;
 	const char *end = raw + len;
-	long maxmsg = s->budget.lim.message > 0 ? s->budget.lim.message : 512;
-	long maxobj = s->budget.lim.object > 0 ? s->budget.lim.object : STORE_MAX_OBJECT;
+	long maxmsg = s->budget.lim.message > 0 ? s->budget.lim.message
+						: STORE_DEFAULT_MESSAGE;
+	long maxobj =
+	    s->budget.lim.object > 0 ? s->budget.lim.object : STORE_MAX_OBJECT;
 	unsigned np = 0;
 	if ((long)len > maxobj)
 		return store_form_bad(why, whylen,

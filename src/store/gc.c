@@ -32,11 +32,11 @@ static void drop_redundant(const char *objdir, const char *packdir,
 			   const char *keep)
 {
 	git_odb_backend *pack = NULL;
-	char path[8800];
+	char path[STORE_PATH_MAX];
 	DIR *d;
 	struct dirent *e;
-	snprintf(path, sizeof path, "%s/pack-%s.idx", packdir, keep);
-	if (git_odb_backend_one_pack(&pack, path))
+	if (store_path(path, sizeof path, "%s/pack-%s.idx", packdir, keep) ||
+	    git_odb_backend_one_pack(&pack, path))
 		return;
 	if ((d = opendir(packdir))) {
 		while ((e = readdir(d))) {
@@ -45,23 +45,23 @@ static void drop_redundant(const char *objdir, const char *packdir,
 			    strstr(e->d_name, keep) || n < 10 ||
 			    strcmp(e->d_name + n - 5, ".pack"))
 				continue;
-			char stem[8600];
-			snprintf(stem, sizeof stem, "%s/%.*s", packdir,
-				 (int)(n - 5), e->d_name);
-			snprintf(path, sizeof path, "%s.keep", stem);
-			if (access(path, F_OK) == 0)
-				continue;
-			snprintf(path, sizeof path, "%s.idx", stem);
-			unlink(path);
-			snprintf(path, sizeof path, "%s.pack", stem);
-			unlink(path);
+			char stem[STORE_PATH_MAX];
+			if (store_path(stem, sizeof stem, "%s/%.*s", packdir,
+				       (int)(n - 5), e->d_name) ||
+			    store_path(path, sizeof path, "%s.keep", stem) ||
+			    access(path, F_OK) == 0)
+				continue; /* (kept, or not ours to name) */
+			if (store_path(path, sizeof path, "%s.idx", stem) == 0)
+				unlink(path);
+			if (store_path(path, sizeof path, "%s.pack", stem) == 0)
+				unlink(path);
 		}
 		closedir(d);
 	}
 	for (int x = 0; x < 256; x++) {
-		char sub[4200];
-		snprintf(sub, sizeof sub, "%s/%02x", objdir, x & 0xff);
-		if (!(d = opendir(sub)))
+		char sub[STORE_PATH_MAX];
+		if (store_path(sub, sizeof sub, "%s/%02x", objdir, x & 0xff) ||
+		    !(d = opendir(sub)))
 			continue;
 		while ((e = readdir(d))) {
 			char hex[GIT_OID_HEXSZ + 1];
@@ -72,8 +72,9 @@ static void drop_redundant(const char *objdir, const char *packdir,
 			if (git_oid_fromstr(&id, hex) ||
 			    pack->exists(pack, &id) != 1)
 				continue;
-			snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
-			unlink(path);
+			if (store_path(path, sizeof path, "%s/%s", sub,
+				       e->d_name) == 0)
+				unlink(path);
 		}
 		closedir(d);
 		rmdir(sub); /* only if empty */
@@ -84,13 +85,16 @@ static void drop_redundant(const char *objdir, const char *packdir,
 int catan_store_gc(catan_store *s, catan_err *err)
 {
 	git_revwalk *walk = NULL;
-	char objdir[4096], packdir[4200], name[GIT_OID_HEXSZ + 1];
+	char objdir[STORE_PATH_MAX], packdir[STORE_PATH_MAX];
+	char name[GIT_OID_HEXSZ + 1];
 	int rc = -1;
 	if (s->batch)
 		return store_fail(err, "flush the batch before a gc");
-	snprintf(objdir, sizeof objdir, "%sobjects",
-		 git_repository_path(s->repo));
-	snprintf(packdir, sizeof packdir, "%s/pack", objdir);
+	if (store_path(objdir, sizeof objdir, "%sobjects",
+		       git_repository_path(s->repo)) ||
+	    store_path(packdir, sizeof packdir, "%s/pack", objdir))
+		return store_fail(err, "%s: path too long",
+				  git_repository_path(s->repo));
 	store_quarantine_untrack(s); /* (what was refused goes) */
 	if (git_revwalk_new(&walk, s->repo) ||
 	    git_revwalk_push_glob(walk, "refs/*")) {

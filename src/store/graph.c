@@ -15,49 +15,6 @@
 
 /* ---- ancestry, bounded by turns ---- */
 
-/* Adds id; 1 if it was new, 0 if present, -1 out of memory. */
-int store_oidset_add(oidset *set, const git_oid *id)
-{
-	if ((set->n + 1) * 2 > set->cap) {
-		oidset bigger = {
-		    calloc(set->cap ? set->cap * 2 : 64, sizeof(git_oid)),
-		    set->cap ? set->cap * 2 : 64, 0};
-		if (!bigger.id)
-			return -1;
-		for (size_t i = 0; i < set->cap; i++)
-			if (!git_oid_is_zero(&set->id[i]))
-				store_oidset_add(&bigger, &set->id[i]);
-		free(set->id);
-		*set = bigger;
-	}
-	size_t h;
-	memcpy(&h, id->id, sizeof h);
-	for (size_t i = h & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
-		if (git_oid_equal(&set->id[i], id))
-			return 0;
-		if (git_oid_is_zero(&set->id[i])) {
-			set->id[i] = *id;
-			set->n++;
-			return 1;
-		}
-	}
-}
-
-/* Is id in the set? */
-bool store_oidset_has(const oidset *set, const git_oid *id)
-{
-	if (!set->cap)
-		return false;
-	size_t h;
-	memcpy(&h, id->id, sizeof h);
-	for (size_t i = h & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
-		if (git_oid_equal(&set->id[i], id))
-			return true;
-		if (git_oid_is_zero(&set->id[i]))
-			return false;
-	}
-}
-
 /* The Turn trailer of commit id, or -1 (unreadable, none). */
 int store_turn_of(catan_store *s, const git_oid *id)
 {
@@ -82,7 +39,7 @@ int store_turn_of(catan_store *s, const git_oid *id)
 int store_walk_turns(catan_store *s, const git_oid *from, int floor,
 		     int (*fn)(git_commit *c, void *arg), void *arg)
 {
-	oidset done = {NULL, 0, 0};
+	oid_map done = {NULL, NULL, 0, 0};
 	size_t n = 0, cap = 32;
 	git_oid *todo = malloc(sizeof *todo * cap);
 	int rc = todo ? 0 : -1;
@@ -91,7 +48,7 @@ int store_walk_turns(catan_store *s, const git_oid *from, int floor,
 	while (rc == 0 && n > 0) {
 		git_oid id = todo[--n];
 		git_commit *c = NULL;
-		int added = store_oidset_add(&done, &id);
+		int added = store_oidmap_add(&done, &id);
 		if (added <= 0) {
 			rc = added;
 			continue;
@@ -124,7 +81,7 @@ int store_walk_turns(catan_store *s, const git_oid *from, int floor,
 		git_commit_free(c);
 	}
 	free(todo);
-	free(done.id);
+	store_oidmap_free(&done);
 	return rc;
 }
 
@@ -135,7 +92,7 @@ static int is_target(git_commit *c, void *arg)
 
 int store_walk_collect(git_commit *c, void *arg)
 {
-	return store_oidset_add(arg, git_commit_id(c)) < 0 ? -1 : 0;
+	return store_oidmap_add(arg, git_commit_id(c)) < 0 ? -1 : 0;
 }
 
 int store_is_ancestor(catan_store *s, const git_oid *anc, const git_oid *desc)

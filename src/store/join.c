@@ -33,55 +33,31 @@ static int remove_one(const char *p, const struct stat *sb, int flag,
 
 /*
  * Points a branch for every player of the game the genesis `root` holds
- * at it, and HEAD at the first player's: the game/ files read here (each
- * a blob of at most STORE_MAX_OBJECT bytes, named in at most 20) and
- * decoded. Returns 0, or -1 with err.
+ * at it, and HEAD at the first player's: the game read by the same
+ * reader as catan_store_open's (store_read_genesis). Returns 0, or -1
+ * with err.
  */
 static int branches_at_genesis(git_repository *repo, const git_oid *root,
 			       catan_err *err)
 {
-	git_commit *c = NULL;
-	git_tree *t = NULL;
-	catan_files files;
 	catan_codec_error ce;
 	catan_game g;
-	catan_files_init(&files);
-	if (git_commit_lookup(&c, repo, root) ||
-	    git_commit_parentcount(c) != 0 || git_commit_tree(&t, c)) {
-		git_commit_free(c);
-		store_fail(err, "the oldest commit is not a genesis");
-		return -1;
-	}
-	const git_tree_entry *ge = git_tree_entry_byname(t, "game");
-	git_tree *gt = NULL;
-	int bad = !ge || git_tree_lookup(&gt, repo, git_tree_entry_id(ge));
-	for (size_t i = 0; !bad && i < git_tree_entrycount(gt); i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(gt, i);
-		git_blob *b = NULL;
-		char p2[CATAN_PATH_MAX];
-		if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
-		    strlen(git_tree_entry_name(e)) > 20 ||
-		    git_blob_lookup(&b, repo, git_tree_entry_id(e)) ||
-		    git_blob_rawsize(b) > STORE_MAX_OBJECT) {
-			git_blob_free(b);
-			bad = 1;
-			break;
-		}
-		snprintf(p2, sizeof p2, "game/%s", git_tree_entry_name(e));
-		catan_files_add(&files, p2, git_blob_rawcontent(b),
-				(size_t)git_blob_rawsize(b));
-		git_blob_free(b);
-	}
-	git_tree_free(gt);
-	git_tree_free(t);
-	git_commit_free(c);
-	if (bad || catan_codec_decode_game(&g, &files, &ce)) {
-		catan_files_free(&files);
-		store_fail(err, "the genesis holds no readable game/%s%s",
-			   bad ? "" : ": ", bad ? "" : ce.msg);
-		return -1;
-	}
-	catan_files_free(&files);
+	git_oid game_tree;
+	git_odb *odb = NULL;
+	if (git_repository_odb(&odb, repo))
+		return store_git_fail(err, "opening the object database");
+	int kind =
+	    store_read_genesis(&g, &game_tree, repo, odb, root, &ce, err);
+	git_odb_free(odb);
+	if (kind == STORE_GENESIS_NOT_ROOT)
+		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				       "the oldest commit is not a genesis");
+	if (kind)
+		return store_fail_code(
+		    err, CATAN_STORE_E_CORRUPT,
+		    "the genesis holds no readable game/%s%s",
+		    kind == STORE_GENESIS_DECODE ? ": " : "",
+		    kind == STORE_GENESIS_DECODE ? ce.msg : "");
 	for (int p = 0; p < g.opt.nplayers; p++) {
 		char ref[128];
 		git_reference *r = NULL;
@@ -148,12 +124,14 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	}
 	if (git_revwalk_new(&walk, repo) ||
 	    git_revwalk_push_glob(walk, "refs/remotes/origin/*")) {
-		store_fail(err, "%s has no game (no branch)", url);
+		store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+				"%s has no game (no branch)", url);
 		goto done;
 	}
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	if (git_revwalk_next(&root, walk)) {
-		store_fail(err, "%s has no game (no commit)", url);
+		store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+				"%s has no game (no commit)", url);
 		goto done;
 	}
 	/*
@@ -172,13 +150,15 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	catan_verify_report vr;
 	if (catan_store_verify(s, &vr, err) || !vr.ok) {
 		if (!vr.ok)
-			store_fail(err, "the genesis is not valid: %s", vr.why);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT,
+					"the genesis is not valid: %s", vr.why);
 		catan_store_free(s);
 		goto done;
 	}
 	int who = catan_names_find(&s->game.names, me, strlen(me));
 	if (who < 0) {
-		store_fail(err, "no player \"%s\" in this game", me);
+		store_fail_code(err, CATAN_E_BAD_PLAYER,
+				"no player \"%s\" in this game", me);
 		catan_store_free(s);
 		goto done;
 	}

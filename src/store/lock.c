@@ -69,10 +69,11 @@ static void remove_if_newer(const char *path, long long sec, long nsec,
 		DIR *d = opendir(path);
 		struct dirent *e;
 		while (d && (e = readdir(d))) {
-			char sub[4700];
-			if (e->d_name[0] == '.')
+			char sub[STORE_PATH_MAX];
+			if (e->d_name[0] == '.' ||
+			    store_path(sub, sizeof sub, "%s/%s", path,
+				       e->d_name))
 				continue;
-			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
 			remove_if_newer(sub, sec, nsec, depth + 1);
 		}
 		if (d)
@@ -117,7 +118,7 @@ void store_intent_done(catan_store *s, size_t mark)
  */
 static void recover_intents(catan_store *s)
 {
-	char buf[INTENT_MAX + 1], path[4700];
+	char buf[INTENT_MAX + 1], path[STORE_PATH_MAX];
 	const char *gitdir = git_repository_path(s->repo);
 	ssize_t len = pread(s->lock_fd, buf, INTENT_MAX, 0);
 	if (len <= 0)
@@ -132,7 +133,8 @@ static void recover_intents(catan_store *s)
 		    !intent_path_ok(line + at, strlen(line + at)))
 			continue;
 		size_t n = strlen(line + at);
-		snprintf(path, sizeof path, "%s%s", gitdir, line + at);
+		if (store_path(path, sizeof path, "%s%s", gitdir, line + at))
+			continue;
 		remove_if_newer(path, sec, nsec,
 				line[at + n - 1] == '/' ? 0 : -1);
 	}
@@ -148,23 +150,28 @@ static void recover_intents(catan_store *s)
  */
 int store_lock(catan_store *s, bool readonly, catan_err *err)
 {
-	char path[4096];
+	char path[STORE_PATH_MAX];
 	const char *gitdir = git_repository_path(s->repo);
-	snprintf(path, sizeof path, "%scatan.lock", gitdir);
+	if (store_path(path, sizeof path, "%scatan.lock", gitdir))
+		return store_fail_code(err, CATAN_STORE_E_LOCKED,
+				       "cannot lock %scatan.lock: %s", gitdir,
+				       strerror(errno));
 	s->readonly = readonly;
 	if (readonly) {
 		s->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (s->lock_fd < 0 && errno == ENOENT)
 			return 0;
 		if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_SH))
-			return store_fail(err, "cannot lock %s: %s", path,
-					  strerror(errno));
+			return store_fail_code(err, CATAN_STORE_E_LOCKED,
+					       "cannot lock %s: %s", path,
+					       strerror(errno));
 		return 0;
 	}
 	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX))
-		return store_fail(err, "cannot lock %s: %s", path,
-				  strerror(errno));
+		return store_fail_code(err, CATAN_STORE_E_LOCKED,
+				       "cannot lock %s: %s", path,
+				       strerror(errno));
 	recover_intents(s);
 	return 0;
 }

@@ -46,3 +46,26 @@ bool store_oidmap_put(oid_map *m, const git_oid *id, int val)
 	m->val[h] = val;
 	return true;
 }
+
+int store_oidmap_add(oid_map *m, const git_oid *id)
+{
+	if (store_oidmap_get(m, id) >= 0)
+		return 0;
+	return store_oidmap_put(m, id, 0) ? 1 : -1;
+}
+
+bool store_oidmap_has(const oid_map *m, const git_oid *id)
+{
+	return store_oidmap_get(m, id) >= 0;
+}
+
+void store_oidmap_free(oid_map *m)
+{
+	if (!m)
+		return;
+	free(m->key);
+	free(m->val);
+	m->key = NULL;
+	m->val = NULL;
+	m->cap = m->n = 0;
+}

@@ -377,16 +377,14 @@ int store_pack_truncate(store_pack *p, int n)
 	for (int i = 0; i < n; i++)
 		if (store_oidmap_get(&ids, &p->obj[i].id) < 0 &&
 		    !store_oidmap_put(&ids, &p->obj[i].id, i)) {
-			free(ids.key);
-			free(ids.val);
+			store_oidmap_free(&ids);
 			return -1;
 		}
 	for (int i = n; i < p->n; i++)
 		free(p->obj[i].data);
 	p->out.len = p->obj[n].offset;
 	p->n = n;
-	free(p->ids.key);
-	free(p->ids.val);
+	store_oidmap_free(&p->ids);
 	p->ids = ids;
 	return 0;
 }
@@ -494,7 +492,8 @@ static bool build_idx(bytes *out, idx_entry *e, size_t n,
 static int write_tmp(char *tmp, size_t tmplen, const char *dir,
 		     const unsigned char *data, size_t len)
 {
-	snprintf(tmp, tmplen, "%s/tmp_pack_XXXXXX", dir);
+	if (store_path(tmp, tmplen, "%s/tmp_pack_XXXXXX", dir))
+		return -1;
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return -1;
@@ -541,7 +540,8 @@ int store_pack_write_files(const char *packdir, const unsigned char *pack,
 			   catan_err *err)
 {
 	bytes idx = {NULL, 0, 0};
-	char hex[GIT_OID_HEXSZ + 1], path[4300], tp[4300] = "", ti[4300] = "";
+	char hex[GIT_OID_HEXSZ + 1], path[STORE_PATH_MAX];
+	char tp[STORE_PATH_MAX] = "", ti[STORE_PATH_MAX] = "";
 	git_oid sum;
 	int rc = -1;
 	git_oid_fromraw(&sum, pack + len - SHA1_DIGEST_SIZE);
@@ -551,16 +551,16 @@ int store_pack_write_files(const char *packdir, const unsigned char *pack,
 				"object twice");
 		goto done;
 	}
-	snprintf(path, sizeof path, "%s/pack-%s.pack", packdir, hex);
-	if (write_tmp(tp, sizeof tp, packdir, pack, len) ||
+	if (store_path(path, sizeof path, "%s/pack-%s.pack", packdir, hex) ||
+	    write_tmp(tp, sizeof tp, packdir, pack, len) ||
 	    write_tmp(ti, sizeof ti, packdir, idx.p, idx.len) ||
 	    store_syncfs_dir(packdir) || rename(tp, path)) {
 		store_fail(err, "writing %s: %s", path, strerror(errno));
 		goto done;
 	}
 	tp[0] = '\0';
-	snprintf(path, sizeof path, "%s/pack-%s.idx", packdir, hex);
-	if (rename(ti, path)) {
+	if (store_path(path, sizeof path, "%s/pack-%s.idx", packdir, hex) ||
+	    rename(ti, path)) {
 		store_fail(err, "writing %s: %s", path, strerror(errno));
 		goto done;
 	}
@@ -618,8 +618,7 @@ void store_pack_free(store_pack *p)
 	free(p->whole.p);
 	free(p->delta.p);
 	free(p->spare.p);
-	free(p->ids.key);
-	free(p->ids.val);
+	store_oidmap_free(&p->ids);
 	for (int k = 0; k < p->z_ready; k++)
 		deflateEnd(&p->z[k / NSTRATEGY][k % NSTRATEGY]);
 	free(p);

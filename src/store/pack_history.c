@@ -269,8 +269,7 @@ int store_pack_history(git_repository *repo, git_revwalk *walk,
 done:
 	free(last);
 	free(ids);
-	free(h.map.key);
-	free(h.map.val);
+	store_oidmap_free(&h.map);
 	store_pack_free(h.pack);
 	git_odb_free(h.odb);
 	return rc;

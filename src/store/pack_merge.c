@@ -138,13 +138,19 @@ int store_pack_merge(const char *packdir, const char *const *stems, int n,
 		goto oom;
 	bytes_put(&out, "PACK\0\0\0\2\0\0\0\0", 12);
 	for (int k = 0; k < n; k++) {
-		char path[4300];
+		char path[STORE_PATH_MAX];
 		size_t plen = 0, ilen = 0;
 		uint32_t count = 0;
-		snprintf(path, sizeof path, "%s/%s.pack", packdir, stems[k]);
-		unsigned char *pack = slurp(path, &plen);
-		snprintf(path, sizeof path, "%s/%s.idx", packdir, stems[k]);
-		unsigned char *idx = pack ? slurp(path, &ilen) : NULL;
+		unsigned char *pack =
+		    store_path(path, sizeof path, "%s/%s.pack", packdir,
+			       stems[k])
+			? NULL
+			: slurp(path, &plen);
+		unsigned char *idx =
+		    pack && !store_path(path, sizeof path, "%s/%s.idx", packdir,
+					stems[k])
+			? slurp(path, &ilen)
+			: NULL;
 		src_entry *e =
 		    idx ? read_entries(idx, ilen, pack, plen, &count) : NULL;
 		bool ok = e != NULL;
@@ -235,8 +241,7 @@ oom:
 done:
 	free(out.p);
 	free(ix);
-	free(seen.key);
-	free(seen.val);
+	store_oidmap_free(&seen);
 	return rc;
 }
 

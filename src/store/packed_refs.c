@@ -27,12 +27,13 @@
 /* The reflog of ref: appended to when there is one or `all` says so. */
 static int open_log(catan_store *s, const char *ref, bool all)
 {
-	char path[4300];
-	int len = snprintf(path, sizeof path, "%slogs/%s",
-			   git_repository_path(s->repo), ref);
+	char path[STORE_PATH_MAX];
+	if (store_path(path, sizeof path, "%slogs/%s",
+		       git_repository_path(s->repo), ref))
+		return -1;
 	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | (all ? O_CREAT : 0);
 	int fd = open(path, flags, 0666);
-	if (fd >= 0 || !all || errno != ENOENT || len >= (int)sizeof path)
+	if (fd >= 0 || !all || errno != ENOENT)
 		return fd;
 	/* A new log in a directory not made yet (logs/refs/remotes/<r>). */
 	for (char *sl =
@@ -214,14 +215,17 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n, bool at_old,
 			  const log_opts *lo, char *why, size_t whylen)
 {
 	const char *gitdir = git_repository_path(s->repo);
-	char path[4300], lock[4310];
+	char path[STORE_PATH_MAX], lock[STORE_PATH_MAX];
 	char *old = NULL;
 	packed *rec = NULL;
 	size_t olen = 0, nrec = 0, start = 0;
 	int rc = -1, fd = -1;
 	bool peeled = true, fully = true; /* (a new file: git's traits) */
-	snprintf(path, sizeof path, "%spacked-refs", gitdir);
-	snprintf(lock, sizeof lock, "%spacked-refs.lock", gitdir);
+	if (store_path(path, sizeof path, "%spacked-refs", gitdir) ||
+	    store_path(lock, sizeof lock, "%spacked-refs.lock", gitdir)) {
+		snprintf(why, whylen, "%.300s: path too long", gitdir);
+		return -1;
+	}
 	size_t mark = s->intent_len;
 	if (store_intent(s, "packed-refs.lock")) {
 		snprintf(why, whylen, "cannot write to catan.lock: %s",
@@ -331,9 +335,10 @@ done_why:
 /* Removes the loose file of ref: 0 when there is none left. */
 static int unlink_loose(catan_store *s, const char *ref)
 {
-	char loose[4300];
-	snprintf(loose, sizeof loose, "%s%s", git_repository_path(s->repo),
-		 ref);
+	char loose[STORE_PATH_MAX];
+	if (store_path(loose, sizeof loose, "%s%s",
+		       git_repository_path(s->repo), ref))
+		return -1;
 	return unlink(loose) == 0 || errno == ENOENT ? 0 : -1;
 }
 
@@ -378,11 +383,15 @@ int store_write_packed(catan_store *s, git_config *cfg, tracking *t, int n,
 	int nloose = 0;
 	for (int k = 0; k < n; k++) {
 		struct stat sb;
-		char file[4300];
+		char file[STORE_PATH_MAX];
 		if (t[k].peer >= 0)
 			continue;
-		snprintf(file, sizeof file, "%s%s",
-			 git_repository_path(s->repo), t[k].ref);
+		if (store_path(file, sizeof file, "%s%s",
+			       git_repository_path(s->repo), t[k].ref)) {
+			snprintf(why, whylen, "%.300s: path too long",
+				 t[k].ref);
+			return -1;
+		}
 		if (lstat(file, &sb) == 0) {
 			loose[nloose++] = t[k];
 		} else if (errno != ENOENT) {

@@ -32,8 +32,10 @@
  */
 static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
 {
-	char path[4300], buf[GIT_OID_HEXSZ + 2];
-	snprintf(path, sizeof path, "%s%s", git_repository_path(pe->repo), ref);
+	char path[STORE_PATH_MAX], buf[GIT_OID_HEXSZ + 2];
+	if (store_path(path, sizeof path, "%s%s", git_repository_path(pe->repo),
+		       ref))
+		return -1;
 	int fd = store_peer_open_file(path);
 	if (fd < 0 && errno == EINVAL)
 		return -2; /* (libgit2 would open it blocking: not at all) */
@@ -46,8 +48,9 @@ static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
 	}
 	/* libgit2 reads packed-refs next, blocking: only a plain file. */
 	struct stat sb;
-	snprintf(path, sizeof path, "%spacked-refs",
-		 git_repository_path(pe->repo));
+	if (store_path(path, sizeof path, "%spacked-refs",
+		       git_repository_path(pe->repo)))
+		return -1;
 	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
 		return -2;
 	return git_reference_name_to_id(out, pe->repo, ref) ? -1 : 0;
@@ -199,14 +202,18 @@ int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	if (git_config_get_string_buf(&url, cfg, key))
 		return 1;
 	const char *dir = store_local_dir(url.ptr);
-	char gitdir[4200];
+	char gitdir[STORE_PATH_MAX];
 	bool plain = false; /* peer_plain said so in this sync */
+	if (dir && store_path(gitdir, sizeof gitdir, "%s", dir)) {
+		git_buf_dispose(&url);
+		return 1; /* (no such directory can be opened) */
+	}
 	if (dir) {
 		/* (git_repository_open_ext finds a bare one or DIR/.git) */
-		snprintf(gitdir, sizeof gitdir, "%.4100s/.git", dir);
 		struct stat sb;
-		if (lstat(gitdir, &sb) || !S_ISDIR(sb.st_mode))
-			snprintf(gitdir, sizeof gitdir, "%.4100s", dir);
+		if (store_path(gitdir, sizeof gitdir, "%s/.git", dir) ||
+		    lstat(gitdir, &sb) || !S_ISDIR(sb.st_mode))
+			store_path(gitdir, sizeof gitdir, "%s", dir);
 		/* (before libgit2 first opens it; again before a copy) */
 		bool opened = false;
 		for (int i = 0; i < s->npeers && !opened; i++)

@@ -107,13 +107,15 @@ void store_stage_drop(catan_store *s)
  */
 int store_stage_flush(catan_store *s, catan_err *err)
 {
-	char dir[4200];
+	char dir[STORE_PATH_MAX];
 	int rc = 0;
 	if (!s->stage || store_pack_count(s->stage) == 0)
 		return 0;
-	snprintf(dir, sizeof dir, "%sobjects/pack",
-		 git_repository_path(s->repo));
-	if (store_pack_write(s->stage, dir, NULL, err))
+	if (store_path(dir, sizeof dir, "%sobjects/pack",
+		       git_repository_path(s->repo)))
+		rc = store_fail(err, "%sobjects/pack: path too long",
+				git_repository_path(s->repo));
+	else if (store_pack_write(s->stage, dir, NULL, err))
 		rc = -1;
 	else
 		git_odb_refresh(s->odb); /* the new pack */
@@ -225,11 +227,12 @@ int store_peer_plain(const char *gitdir, char *why, size_t whylen)
 static int read_loose(store_peer *pe, const git_oid *id, git_object_t type,
 		      peer_obj *po)
 {
-	char path[4200], hex[GIT_OID_HEXSZ + 1];
+	char path[STORE_PATH_MAX], hex[GIT_OID_HEXSZ + 1];
 	unsigned char z[STORE_MAX_OBJECT + 512];
 	git_oid_tostr(hex, sizeof hex, id);
-	snprintf(path, sizeof path, "%sobjects/%.2s/%s",
-		 git_repository_path(pe->repo), hex, hex + 2);
+	if (store_path(path, sizeof path, "%sobjects/%.2s/%s",
+		       git_repository_path(pe->repo), hex, hex + 2))
+		return -1;
 	if (!pe->fan_ok[id->id[0]]) {
 		/* (O_NOFOLLOW covers the file, not its directory) */
 		struct stat sb;

@@ -31,10 +31,9 @@
 static int append_log(catan_store *s, const char *ref, const char *line,
 		      size_t len)
 {
-	char path[4300];
-	int n = snprintf(path, sizeof path, "%slogs/%s",
-			 git_repository_path(s->repo), ref);
-	if (n < 0 || n >= (int)sizeof path)
+	char path[STORE_PATH_MAX];
+	if (store_path(path, sizeof path, "%slogs/%s",
+		       git_repository_path(s->repo), ref))
 		return -1;
 	int flags =
 	    O_WRONLY | O_APPEND | O_CLOEXEC | (s->log_all ? O_CREAT : 0);
@@ -74,10 +73,11 @@ static int write_ref(catan_store *s, const char *ref, const git_oid *old,
 		     const git_oid *id, const char *why)
 {
 	const char *gitdir = git_repository_path(s->repo);
-	char path[4300], lock[4310], line[700], ohex[GIT_OID_HEXSZ + 1],
-	    nhex[GIT_OID_HEXSZ + 1];
-	snprintf(path, sizeof path, "%s%s", gitdir, ref);
-	snprintf(lock, sizeof lock, "%s.lock", path);
+	char path[STORE_PATH_MAX], lock[STORE_PATH_MAX], line[700];
+	char ohex[GIT_OID_HEXSZ + 1], nhex[GIT_OID_HEXSZ + 1];
+	if (store_path(path, sizeof path, "%s%s", gitdir, ref) ||
+	    store_path(lock, sizeof lock, "%s.lock", path))
+		return -1;
 	int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return errno == EEXIST ? GIT_ELOCKED : -1;
@@ -150,10 +150,10 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 	if (old && !git_oid_equal(old, id)) {
 		int d = store_is_ancestor(s, old, id);
 		if (d != 1)
-			return store_fail(err,
-					  "refusing to move %s: not a "
-					  "fast-forward",
-					  ref);
+			return store_fail_code(err, CATAN_STORE_E_DENIED,
+					       "refusing to move %s: not a "
+					       "fast-forward",
+					       ref);
 	}
 	if (s->batch) {
 		git_oid_cpy(&s->tips[player], id);
@@ -181,17 +181,17 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 	if (rc) {
 		s->tips_held = false; /* where is it now? read it again */
 		if (rc == GIT_ELOCKED)
-			return store_fail(
-			    err,
+			return store_fail_code(
+			    err, CATAN_STORE_E_LOCKED,
 			    "moving the branch: %s%s: File exists. Another git "
 			    "process seems to be running in this repository; "
 			    "if none is, remove the file",
 			    git_repository_path(s->repo), lock);
 		if (rc == GIT_EMODIFIED)
-			return store_fail(err,
-					  "moving the branch: %s moved "
-					  "meanwhile",
-					  ref);
+			return store_fail_code(err, CATAN_STORE_E_LOCKED,
+					       "moving the branch: %s moved "
+					       "meanwhile",
+					       ref);
 		return store_fail(err, "moving the branch %s: %s", ref,
 				  strerror(errno));
 	}

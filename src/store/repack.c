@@ -53,10 +53,11 @@ static int by_size(const void *a, const void *b)
  */
 static void reopen_odb(catan_store *s)
 {
-	char dir[4200];
+	char dir[STORE_PATH_MAX];
 	git_odb *fresh = NULL;
-	snprintf(dir, sizeof dir, "%sobjects", git_repository_path(s->repo));
-	if (git_odb_open(&fresh, dir)) {
+	if (store_path(dir, sizeof dir, "%sobjects",
+		       git_repository_path(s->repo)) ||
+	    git_odb_open(&fresh, dir)) {
 		git_odb_refresh(s->odb);
 		return;
 	}
@@ -67,10 +68,11 @@ static void reopen_odb(catan_store *s)
 
 void store_repack_if_needed(catan_store *s, int limit)
 {
-	char dir[4096], path[8192];
-	snprintf(dir, sizeof dir, "%sobjects/pack",
-		 git_repository_path(s->repo));
-	DIR *d = opendir(dir);
+	char dir[STORE_PATH_MAX], path[STORE_PATH_MAX];
+	DIR *d = store_path(dir, sizeof dir, "%sobjects/pack",
+			    git_repository_path(s->repo))
+		     ? NULL
+		     : opendir(dir);
 	struct dirent *e;
 	char(*name)[64] = NULL; /* "pack-<40 hex>" of each pack */
 	pack_size *size = NULL;
@@ -89,7 +91,8 @@ void store_repack_if_needed(catan_store *s, int limit)
 			break;
 		size = more;
 		snprintf(name[n], sizeof name[n], "%.45s", e->d_name);
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (store_path(path, sizeof path, "%s/%s", dir, e->d_name))
+			continue;
 		size[n].index = n;
 		size[n].bytes = stat(path, &sb) == 0 ? sb.st_size : 0;
 		n++;
@@ -122,12 +125,12 @@ void store_repack_if_needed(catan_store *s, int limit)
 	for (int i = 0; ok && i < merge; i++) {
 		if (strstr(name[size[i].index], keep))
 			continue;
-		snprintf(path, sizeof path, "%s/%s.idx", dir,
-			 name[size[i].index]);
-		unlink(path);
-		snprintf(path, sizeof path, "%s/%s.pack", dir,
-			 name[size[i].index]);
-		unlink(path);
+		if (store_path(path, sizeof path, "%s/%s.idx", dir,
+			       name[size[i].index]) == 0)
+			unlink(path);
+		if (store_path(path, sizeof path, "%s/%s.pack", dir,
+			       name[size[i].index]) == 0)
+			unlink(path);
 	}
 	if (ok)
 		reopen_odb(s);

@@ -19,6 +19,7 @@
 #include "catan/codec.h"
 #include "catan/sign.h"
 #include "catan/store.h"
+#include "oidmap.h"
 
 /* A root tree's bytes, kept for sync to compare a new tree with. */
 #define STORE_TREE_MEMO 8
@@ -287,14 +288,6 @@ int store_trailer_int(const char *message, const char *key);
 
 /* ---- graph.c ---- */
 
-/* A set of commit ids (open addressing); zeroed: empty; free(id). */
-typedef struct oidset {
-	git_oid *id;
-	size_t cap, n;
-} oidset;
-/* Adds id; 1 if it was new, 0 if present, -1 out of memory. */
-int store_oidset_add(oidset *set, const git_oid *id);
-bool store_oidset_has(const oidset *set, const git_oid *id);
 /* The Turn trailer of commit id, or -1 when it cannot be read. */
 int store_turn_of(catan_store *s, const git_oid *id);
 /*
@@ -304,7 +297,7 @@ int store_turn_of(catan_store *s, const git_oid *id);
  */
 int store_walk_turns(catan_store *s, const git_oid *from, int floor,
 		     int (*fn)(git_commit *c, void *arg), void *arg);
-/* A walk_turns callback adding each commit to the oidset arg. */
+/* A walk_turns callback adding each commit to the oid_map (set) arg. */
 int store_walk_collect(git_commit *c, void *arg);
 /*
  * Is commit `anc` an ancestor of (or equal to) `desc`? 1, 0, or -1 when a

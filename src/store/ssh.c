@@ -2,9 +2,17 @@
  * ssh.c - what an ssh:// remote needs that libgit2 1.5 leaves to its
  * caller: a key to log in with, and a check of the server's host key.
  *
- * libgit2 1.5 (Debian 12) accepts any host key unless a certificate
- * callback says otherwise, so a peer that fetched over ssh without this
- * file would trust whoever answered. Host keys are checked here against
+ * libgit2 1.5.0 accepted any host key unless a certificate callback said
+ * otherwise. 1.5.1, as Debian 12 installs it, fixed that (CVE-2023-22742,
+ * libgit2 pull request 6449: without a callback, the host key is checked
+ * against ~/.ssh/known_hosts), but it still only reads that one file, and
+ * a callback, which overrides that check, is not told the port (pull
+ * request 6503, in a later release) or why a key failed. What this file
+ * keeps is what 1.5.1 still lacks: a known_hosts file of the player's
+ * choosing (CATAN_SSH_KNOWN_HOSTS), [host]:port entries for a peer on
+ * another port than 22, an error that says whether the host is unknown or
+ * its key changed and how to add it, and the keys to log in with. Host
+ * keys are checked here against
  * OpenSSH's known_hosts file with libssh2's own parser (the library
  * libgit2 uses for ssh), hashed host names and [host]:port entries
  * included. An unknown host or a changed key refuses the connection; the
@@ -272,12 +280,13 @@ int store_ssh_fail(const store_ssh *st, catan_err *err, const char *what)
 	if (store_net_cut(cut, sizeof cut)) {
 		snprintf(err->msg, sizeof err->msg, "%.100s: %.380s", what,
 			 cut);
-		return -1;
+		return store_code(err, CATAN_STORE_E_NETWORK);
 	}
 	if (st->why[0]) {
 		snprintf(err->msg, sizeof err->msg, "%.100s: %.380s", what,
 			 st->why);
-		return -1;
+		return store_code(err, CATAN_STORE_E_DENIED); /* (the key) */
 	}
-	return store_git_fail(err, what);
+	store_git_fail(err, what);
+	return store_code(err, CATAN_STORE_E_NETWORK);
 }

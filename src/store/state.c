@@ -48,8 +48,6 @@ int store_state_tree(git_oid *out, catan_store *s, const catan_state *st,
 
 /* ---- reading trees back ---- */
 
-#define STORE_MAX_OBJECT 65536 /* no canonical file comes near this */
-
 /* Names a path for an error message, escaping bytes that are not ASCII. */
 static void printable(char *out, size_t size, const char *in)
 {
@@ -70,20 +68,22 @@ static void printable(char *out, size_t size, const char *in)
  * Refuses anything but plain files and trees, and any file over
  * STORE_MAX_OBJECT (from the object header, before reading it).
  */
-int store_read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
-			 const char *prefix, int depth, const char *skip,
-			 catan_err *err)
+int store_read_tree_into(catan_files *out, git_repository *repo, git_odb *odb,
+			 const git_oid *id, const char *prefix, int depth,
+			 const char *skip, catan_err *err)
 {
 	git_tree *tree = NULL;
 	int rc = -1;
 	if (depth > 3)
-		return store_fail(err, "tree %s nests too deep", prefix);
-	if (git_tree_lookup(&tree, s->repo, id))
+		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				       "tree %s nests too deep", prefix);
+	if (git_tree_lookup(&tree, repo, id))
 		return store_git_fail(err, "reading a tree");
 	size_t n = git_tree_entrycount(tree);
 	if (n > CATAN_FILES_MAX) {
-		store_fail(err, "tree \"%s\" has %zu entries: too many", prefix,
-			   n);
+		store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				"tree \"%s\" has %zu entries: too many", prefix,
+				n);
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -96,37 +96,41 @@ int store_read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
 		    !join(sub, sizeof sub, path, "/")) {
 			char shown[128];
 			printable(shown, sizeof shown, name);
-			store_fail(err,
-				   "unexpected entry \"%s%.40s\" (name too "
-				   "long)",
-				   prefix, shown);
+			store_fail_code(
+			    err, CATAN_STORE_E_CORRUPT,
+			    "unexpected entry \"%s%.40s\" (name too "
+			    "long)",
+			    prefix, shown);
 			goto done;
 		}
 		git_filemode_t mode = git_tree_entry_filemode(e);
 		if (mode == GIT_FILEMODE_TREE) {
-			if (store_read_tree_into(out, s, git_tree_entry_id(e),
-						 sub, depth + 1, NULL, err))
+			if (store_read_tree_into(out, repo, odb,
+						 git_tree_entry_id(e), sub,
+						 depth + 1, NULL, err))
 				goto done;
 			continue;
 		}
 		if (mode != GIT_FILEMODE_BLOB) {
-			store_fail(err, "\"%s\" is not a plain file", path);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT,
+					"\"%s\" is not a plain file", path);
 			goto done;
 		}
 		size_t len = 0;
 		git_object_t type;
-		if (git_odb_read_header(&len, &type, s->odb,
+		if (git_odb_read_header(&len, &type, odb,
 					git_tree_entry_id(e))) {
 			store_git_fail(err, "reading a blob header");
 			goto done;
 		}
 		if (len > STORE_MAX_OBJECT) {
-			store_fail(err, "file \"%s\" is %zu bytes: too large",
-				   path, len);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT,
+					"file \"%s\" is %zu bytes: too large",
+					path, len);
 			goto done;
 		}
 		git_blob *blob = NULL;
-		if (git_blob_lookup(&blob, s->repo, git_tree_entry_id(e))) {
+		if (git_blob_lookup(&blob, repo, git_tree_entry_id(e))) {
 			store_git_fail(err, "reading a blob");
 			goto done;
 		}
@@ -137,9 +141,9 @@ int store_read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
 		if (added) {
 			char shown[128];
 			printable(shown, sizeof shown, path);
-			store_fail(err,
-				   "unexpected entry \"%s\" (too many files)",
-				   shown);
+			store_fail_code(
+			    err, CATAN_STORE_E_CORRUPT,
+			    "unexpected entry \"%s\" (too many files)", shown);
 			goto done;
 		}
 	}
@@ -164,25 +168,78 @@ int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 	}
 	const git_tree_entry *game = git_tree_entry_byname(t, "game");
 	if (!game || !git_oid_equal(git_tree_entry_id(game), &s->game_tree)) {
-		store_fail(err, "game/ differs from the genesis (the board, "
+		store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				"game/ differs from the genesis (the board, "
 				"options and players never change)");
 		goto done;
 	}
 	/* Everything but game/ (already known and checked). */
-	if (store_read_tree_into(&files, s, tree, "", 0, "game", err))
+	if (store_read_tree_into(&files, s->repo, s->odb, tree, "", 0, "game",
+				 err))
 		goto done;
 	if (catan_codec_decode_state(out, &s->game, &files, &ce)) {
 		char shown[128];
 		printable(shown, sizeof shown, ce.path);
 		if (ce.line)
-			store_fail(err, "%s:%d: %s", shown, ce.line, ce.msg);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s:%d: %s",
+					shown, ce.line, ce.msg);
 		else
-			store_fail(err, "%s: %s", shown, ce.msg);
+			store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s: %s",
+					shown, ce.msg);
 		goto done;
 	}
 	rc = 0;
 done:
 	git_tree_free(t);
+	catan_files_free(&files);
+	return rc;
+}
+
+int store_read_genesis(catan_game *out, git_oid *game_tree,
+		       git_repository *repo, git_odb *odb, const git_oid *root,
+		       catan_codec_error *ce, catan_err *err)
+{
+	git_commit *genesis = NULL;
+	git_tree *tree = NULL;
+	catan_files files;
+	int rc;
+	catan_files_init(&files);
+	memset(ce, 0, sizeof *ce);
+	if (git_commit_lookup(&genesis, repo, root) ||
+	    git_commit_parentcount(genesis) != 0) {
+		store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				"the oldest commit is not a root commit");
+		rc = STORE_GENESIS_NOT_ROOT;
+		goto done;
+	}
+	if (git_commit_tree(&tree, genesis)) {
+		store_git_fail(err, "reading the genesis tree");
+		rc = STORE_GENESIS_NOT_ROOT;
+		goto done;
+	}
+	const git_tree_entry *game = git_tree_entry_byname(tree, "game");
+	if (!game || git_tree_entry_filemode(game) != GIT_FILEMODE_TREE) {
+		store_fail_code(err, CATAN_STORE_E_CORRUPT,
+				"the genesis has no game/ directory");
+		rc = STORE_GENESIS_FILES;
+		goto done;
+	}
+	if (store_read_tree_into(&files, repo, odb, git_tree_entry_id(game),
+				 "game/", 1, NULL, err)) {
+		rc = STORE_GENESIS_FILES;
+		goto done;
+	}
+	if (catan_codec_decode_game(out, &files, ce)) {
+		store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s:%d: %s",
+				ce->path, ce->line, ce->msg);
+		rc = STORE_GENESIS_DECODE;
+		goto done;
+	}
+	git_oid_cpy(game_tree, git_tree_entry_id(game));
+	rc = 0;
+done:
+	git_tree_free(tree);
+	git_commit_free(genesis);
 	catan_files_free(&files);
 	return rc;
 }

@@ -18,9 +18,25 @@ int store_state_tree(git_oid *out, catan_store *s, const catan_state *st,
  * Refuses anything but plain files and trees, and any file over
  * STORE_MAX_OBJECT (from the object header, before reading it).
  */
-int store_read_tree_into(catan_files *out, catan_store *s, const git_oid *id,
-			 const char *prefix, int depth, const char *skip,
-			 catan_err *err);
+int store_read_tree_into(catan_files *out, git_repository *repo, git_odb *odb,
+			 const git_oid *id, const char *prefix, int depth,
+			 const char *skip, catan_err *err);
+
+/*
+ * The one reader of a genesis (catan_store_open, catan_store_join): the
+ * game that root commit `root` holds in game/, read with the limits of
+ * store_read_tree_into and decoded strictly, into *out, and the id of
+ * game/ into *game_tree. Returns 0, or what is wrong (err says it, and
+ * ce too for STORE_GENESIS_DECODE):
+ */
+enum {
+	STORE_GENESIS_NOT_ROOT = 1, /* not a root commit, or no tree */
+	STORE_GENESIS_FILES,	    /* no game/, or files not plain/small */
+	STORE_GENESIS_DECODE,	    /* game/ does not decode (ce says why) */
+};
+int store_read_genesis(catan_game *out, git_oid *game_tree,
+		       git_repository *repo, git_odb *odb, const git_oid *root,
+		       catan_codec_error *ce, catan_err *err);
 /* Decodes the state held by tree `tree` (strict: see the codec). */
 int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 		     catan_err *err);

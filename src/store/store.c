@@ -74,9 +74,13 @@ int catan_store_flush(catan_store *s, catan_err *err)
 		}
 	}
 	{
-		char dir[4096];
-		snprintf(dir, sizeof dir, "%sobjects/pack",
-			 git_repository_path(s->repo));
+		char dir[STORE_PATH_MAX];
+		if (store_path(dir, sizeof dir, "%sobjects/pack",
+			       git_repository_path(s->repo))) {
+			store_fail(err, "%sobjects/pack: path too long",
+				   git_repository_path(s->repo));
+			goto done;
+		}
 		if (store_pack_history(s->repo, walk, s->mempack, dir, NULL,
 				       err))
 			goto done;
@@ -114,10 +118,10 @@ int catan_store_flush(catan_store *s, catan_err *err)
 	}
 	store_intent_done(s, mark);
 	{
-		char dir[4096];
-		snprintf(dir, sizeof dir, "%srefs/heads",
-			 git_repository_path(s->repo));
-		rmdir(dir); /* only if empty */
+		char dir[STORE_PATH_MAX];
+		if (store_path(dir, sizeof dir, "%srefs/heads",
+			       git_repository_path(s->repo)) == 0)
+			rmdir(dir); /* only if empty */
 	}
 	git_mempack_reset(s->mempack);
 	s->batch = true;
@@ -214,7 +218,8 @@ int store_create(catan_store **out, const char *path, const catan_game *g,
 	if (store_claim_dir(path, "overwrite it", err))
 		return -1;
 	if (catan_state_init(&st, &g->board, &g->opt))
-		return store_fail(err, "game options out of range");
+		return store_fail_code(err, CATAN_E_BAD_OPTION,
+				       "game options out of range");
 	if (g->signed_game &&
 	    (!first || memcmp(first->pk, g->keys[0], CATAN_PUBKEY_LEN)))
 		return store_fail(err, "a signed game's genesis is signed by its "
@@ -324,23 +329,20 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 			 catan_err *err)
 {
 	catan_store *s = NULL;
-	catan_files files;
 	catan_codec_error ce;
 	git_revwalk *walk = NULL;
-	git_commit *genesis = NULL;
-	git_tree *tree = NULL;
 	int rc = -1;
 
 	*out = NULL;
-	catan_files_init(&files);
 	if (!(s = store_new()))
 		return store_fail(err, "out of memory");
 	/* NULL: the repository git's environment names (a hook's). */
-	if (git_repository_open_ext(&s->repo, path,
-				    path ? GIT_REPOSITORY_OPEN_NO_SEARCH
-					 : GIT_REPOSITORY_OPEN_FROM_ENV,
-				    NULL)) {
-		store_git_fail(err, "opening the game repository");
+	int orc = git_repository_open_ext(&s->repo, path,
+					  path ? GIT_REPOSITORY_OPEN_NO_SEARCH
+					       : GIT_REPOSITORY_OPEN_FROM_ENV,
+					  NULL);
+	if (orc) {
+		store_git_fail_rc(err, orc, "opening the game repository");
 		goto done;
 	}
 	if (store_lock(s, readonly, err))
@@ -359,41 +361,20 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	git_oid id;
 	if (git_revwalk_next(&id, walk)) {
-		store_fail(err, "%s holds no game (no branch)", path);
+		store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+				"%s holds no game (no branch)", path);
 		goto done;
 	}
-	if (git_commit_lookup(&genesis, s->repo, &id) ||
-	    git_commit_parentcount(genesis) != 0) {
-		store_fail(err, "the oldest commit is not a root commit");
+	if (store_read_genesis(&s->game, &s->game_tree, s->repo, s->odb, &id,
+			       &ce, err))
 		goto done;
-	}
-	if (git_commit_tree(&tree, genesis)) {
-		store_git_fail(err, "reading the genesis tree");
-		goto done;
-	}
-	const git_tree_entry *game = git_tree_entry_byname(tree, "game");
-	if (!game || git_tree_entry_filemode(game) != GIT_FILEMODE_TREE) {
-		store_fail(err, "the genesis has no game/ directory");
-		goto done;
-	}
-	if (store_read_tree_into(&files, s, git_tree_entry_id(game), "game/", 1,
-				 NULL, err))
-		goto done;
-	if (catan_codec_decode_game(&s->game, &files, &ce)) {
-		store_fail(err, "%s:%d: %s", ce.path, ce.line, ce.msg);
-		goto done;
-	}
-	git_oid_cpy(&s->game_tree, git_tree_entry_id(game));
 	git_oid_cpy(&s->genesis, &id);
 	s->time = CATAN_TIME_NOW;
 	if (s->game.signed_game && !readonly)
 		store_keys_load(s);
 	rc = 0;
 done:
-	git_tree_free(tree);
-	git_commit_free(genesis);
 	git_revwalk_free(walk);
-	catan_files_free(&files);
 	if (rc)
 		catan_store_free(s);
 	else

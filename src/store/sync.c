@@ -250,7 +250,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	int rc = 0;
 	memset(rep, 0, sizeof *rep);
 	if (s->batch)
-		return store_fail(err, "cannot sync in batch mode");
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "cannot sync in batch mode");
 	/*
 	 * The lock files of refs/catan/ (quarantine and held-back records,
 	 * catan's own) are said in catan.lock for the whole sync; the others
@@ -343,7 +344,8 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	git_config *cfg = NULL;
 	tracking none[CATAN_MAX_PLAYERS];
 	if (s->batch)
-		return store_fail(err, "cannot adopt in batch mode");
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "cannot adopt in batch mode");
 	if (git_repository_config_snapshot(&cfg, s->repo))
 		return store_git_fail(err, "reading the configuration");
 	store_hold_tips(s); /* (not held if a branch is missing) */
@@ -369,7 +371,7 @@ int catan_store_remote_push(catan_store *s, const char *name, bool on,
 	char key[300];
 	int rc = 0;
 	if (git_remote_lookup(&r, s->repo, name))
-		return store_git_fail(err, "no such remote");
+		return store_git_fail_rc(err, GIT_ENOTFOUND, "no such remote");
 	git_remote_free(r);
 	snprintf(key, sizeof key, "remote.%s.catanpush", name);
 	size_t mark = s->intent_len;
@@ -421,7 +423,8 @@ int catan_store_set_me(catan_store *s, int player, catan_err *err)
 	git_config *cfg = NULL;
 	int rc = 0;
 	if (player < 0 || player >= s->game.opt.nplayers)
-		return store_fail(err, "no such player");
+		return store_fail_code(err, CATAN_E_BAD_PLAYER,
+				       "no such player");
 	size_t mark = s->intent_len;
 	if (store_intent(s, "config.lock"))
 		rc = store_fail(err, "cannot write to catan.lock");

@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,40 +22,15 @@ static seen *table_at(const table *t, size_t i)
 	return &t->block[i / TABLE_BLOCK][i % TABLE_BLOCK];
 }
 
-static size_t slot_of(seen *const *slot, size_t cap, const git_oid *id)
-{
-	size_t h;
-	memcpy(&h, id->id, sizeof h);
-	size_t i = h & (cap - 1);
-	while (slot[i] && !git_oid_equal(&slot[i]->id, id))
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
 seen *verify_table_get(const table *t, const git_oid *id)
 {
-	if (!t->cap)
-		return NULL;
-	return t->slot[slot_of(t->slot, t->cap, id)];
+	int i = store_oidmap_get(&t->idx, id);
+	return i < 0 ? NULL : table_at(t, (size_t)i);
 }
 
 /* A new entry for id (zeroed but for id and used); NULL when out of memory. */
 seen *verify_table_put(table *t, const git_oid *id)
 {
-	if ((t->n + 1) * 2 > t->cap) {
-		/* Small at first: a sync checks a few commits. */
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		seen **slot = calloc(cap, sizeof *slot);
-		if (!slot)
-			return NULL;
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->slot[i])
-				slot[slot_of(slot, cap, &t->slot[i]->id)] =
-				    t->slot[i];
-		free(t->slot);
-		t->slot = slot;
-		t->cap = cap;
-	}
 	if (t->n == t->nblock * TABLE_BLOCK) {
 		seen **block =
 		    realloc(t->block, (t->nblock + 1) * sizeof *block);
@@ -65,11 +41,12 @@ seen *verify_table_put(table *t, const git_oid *id)
 			return NULL;
 		t->nblock++;
 	}
+	if (t->n >= INT_MAX || !store_oidmap_put(&t->idx, id, (int)t->n))
+		return NULL;
 	seen *e = table_at(t, t->n++);
 	memset(e, 0, sizeof *e);
 	e->used = true;
 	git_oid_cpy(&e->id, id);
-	t->slot[slot_of(t->slot, t->cap, id)] = e;
 	return e;
 }
 
@@ -78,7 +55,7 @@ void verify_table_free(table *t)
 	for (size_t i = 0; i < t->nblock; i++)
 		free(t->block[i]);
 	free(t->block);
-	free(t->slot);
+	store_oidmap_free(&t->idx);
 }
 
 /*
@@ -569,7 +546,7 @@ int verify_check_branches(ctx *c)
 	 * Every commit is on its author's own branch: one walk per branch
 	 * collects what it holds.
 	 */
-	oidset on[CATAN_MAX_PLAYERS];
+	oid_map on[CATAN_MAX_PLAYERS];
 	memset(on, 0, sizeof on);
 	for (int p = 0; p < g->opt.nplayers && rc == 0; p++) {
 		git_oid tip;
@@ -581,7 +558,7 @@ int verify_check_branches(ctx *c)
 	}
 	for (size_t i = 0; i < c->t.n && rc == 0; i++) {
 		seen *e = table_at(&c->t, i);
-		if (store_oidset_add(&on[e->author], &e->id) != 0)
+		if (store_oidmap_add(&on[e->author], &e->id) != 0)
 			rc = verify_bad(c, &e->id,
 					"commit by %s is not on its own branch "
 					"refs/heads/%s",
@@ -589,7 +566,7 @@ int verify_check_branches(ctx *c)
 					g->names.name[e->author]);
 	}
 	for (int p = 0; p < CATAN_MAX_PLAYERS; p++)
-		free(on[p].id);
+		store_oidmap_free(&on[p]);
 	return rc;
 }
 
@@ -657,7 +634,7 @@ int store_fuzz_check_message(const catan_game *g, git_commit *commit,
 		return 1;
 	}
 	s->game = *g;
-	ctx c = {s, {NULL, 0, 0, NULL, 0}, &rep, false, NULL};
+	ctx c = {s, {{NULL, NULL, 0, 0}, NULL, 0, 0}, &rep, false, NULL};
 	uint8_t dice[2];
 	rc = check_message(&c, commit, author, &sub, subject, size, dice);
 	snprintf(why, whylen, "%s", rc ? rep.why : "");

@@ -20,17 +20,16 @@ typedef struct seen {
 } seen;
 
 /*
- * The index is open addressing over pointers; the entries themselves live in
- * blocks that never move, so a pointer from table_get or table_put stays
- * valid while the table grows (check_merge holds several at once, and
- * known() may add entries between its lookups).
+ * The entries live in blocks that never move, so a pointer from
+ * verify_table_get or verify_table_put stays valid while the table grows
+ * (check_merge holds several at once, and known() may add entries between
+ * its lookups); idx maps a commit id to its entry's number.
  */
 #define TABLE_BLOCK 64
 typedef struct table {
-	seen **slot;
-	size_t cap, n;
+	oid_map idx;
 	seen **block;
-	size_t nblock;
+	size_t n, nblock;
 } table;
 
 /* The entry of id, or NULL. Cannot fail. */

@@ -23,7 +23,7 @@
  * caller's stack, grown as needed. 0, or -1 when out of memory.
  */
 static int parents_first(catan_store *s, const git_oid *found, size_t nf,
-			 const oidset *listed, git_oid **todo, size_t *cap,
+			 const oid_map *listed, git_oid **todo, size_t *cap,
 			 git_oid **out, size_t *nout)
 {
 	/*
@@ -31,7 +31,7 @@ static int parents_first(catan_store *s, const git_oid *found, size_t nf,
 	 * (todo is the stack; a commit is pushed back above its unlisted
 	 * parents and emitted when it comes up again with all of them out).
 	 */
-	oidset emitted = {NULL, 0, 0};
+	oid_map emitted = {NULL, NULL, 0, 0};
 	git_oid *order = malloc((nf ? nf : 1) * sizeof *order);
 	size_t no = 0;
 	if (!order)
@@ -44,7 +44,7 @@ static int parents_first(catan_store *s, const git_oid *found, size_t nf,
 			git_commit *c = NULL;
 			bool ready = true;
 			size_t at = n;
-			if (store_oidset_has(&emitted, &id)) {
+			if (store_oidmap_has(&emitted, &id)) {
 				n--;
 				continue;
 			}
@@ -55,15 +55,15 @@ static int parents_first(catan_store *s, const git_oid *found, size_t nf,
 				if (!more) {
 					git_commit_free(c);
 					free(order);
-					free(emitted.id);
+					store_oidmap_free(&emitted);
 					return -1;
 				}
 				*todo = more;
 				for (unsigned j = k; j-- > 0;) {
 					const git_oid *pid =
 					    git_commit_parent_id(c, j);
-					if (store_oidset_has(listed, pid) &&
-					    !store_oidset_has(&emitted, pid)) {
+					if (store_oidmap_has(listed, pid) &&
+					    !store_oidmap_has(&emitted, pid)) {
 						(*todo)[n++] = *pid;
 						ready = false;
 					}
@@ -73,15 +73,15 @@ static int parents_first(catan_store *s, const git_oid *found, size_t nf,
 			if (!ready)
 				continue;
 			n = at - 1;
-			if (store_oidset_add(&emitted, &id) < 0) {
+			if (store_oidmap_add(&emitted, &id) < 0) {
 				free(order);
-				free(emitted.id);
+				store_oidmap_free(&emitted);
 				return -1;
 			}
 			order[no++] = id;
 		}
 	}
-	free(emitted.id);
+	store_oidmap_free(&emitted);
 	*out = order;
 	*nout = no;
 	return 0;
@@ -105,10 +105,11 @@ static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 		       size_t *nout)
 {
 	catan_store *s = cx->s;
-	long limit = s->budget.lim.commits > 0 ? s->budget.lim.commits : 10000;
+	long limit = s->budget.lim.commits > 0 ? s->budget.lim.commits
+					       : STORE_DEFAULT_COMMITS;
 	int np = s->game.opt.nplayers, nl = 0;
 	git_oid local[CATAN_MAX_PLAYERS];
-	oidset visited = {NULL, 0, 0}, listed = {NULL, 0, 0};
+	oid_map visited = {NULL, NULL, 0, 0}, listed = {NULL, NULL, 0, 0};
 	git_oid *todo = NULL, *found = NULL;
 	size_t n = 0, cap = 0, nf = 0, fcap = 0;
 	int rc = -1;
@@ -135,7 +136,7 @@ static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 	}
 	while (n > 0) {
 		git_oid id = todo[--n];
-		int added = store_oidset_add(&visited, &id);
+		int added = store_oidmap_add(&visited, &id);
 		if (added < 0)
 			goto done;
 		if (added == 0)
@@ -151,7 +152,7 @@ static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 			goto done;
 		found = more;
 		found[nf++] = id;
-		if (store_oidset_add(&listed, &id) < 0)
+		if (store_oidmap_add(&listed, &id) < 0)
 			goto done;
 		/*
 		 * Its form (and the limits) before anything else: junk is
@@ -197,8 +198,8 @@ static int new_commits(ctx *cx, const git_oid *newtips, git_oid **out,
 done:
 	free(todo);
 	free(found);
-	free(visited.id);
-	free(listed.id);
+	store_oidmap_free(&visited);
+	store_oidmap_free(&listed);
 	return rc;
 }
 
@@ -213,19 +214,19 @@ done:
 static int holders(catan_store *s, const git_oid *newtips, const git_oid *ids,
 		   size_t n, catan_verify_report *rep)
 {
-	oidset fresh = {NULL, 0, 0};
+	oid_map fresh = {NULL, NULL, 0, 0};
 	git_oid badid, *todo = NULL;
 	size_t cap = 0;
 	int rc = 0;
 	if (git_oid_fromstr(&badid, rep->bad.hex))
 		return 0;
 	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = store_oidset_add(&fresh, &ids[i]) < 0 ? -1 : 0;
+		rc = store_oidmap_add(&fresh, &ids[i]) < 0 ? -1 : 0;
 	for (int p = 0; p < s->game.opt.nplayers && rc == 0; p++) {
-		oidset done = {NULL, 0, 0};
+		oid_map done = {NULL, NULL, 0, 0};
 		size_t k = 0;
 		bool found = false;
-		if (!store_oidset_has(&fresh, &newtips[p]))
+		if (!store_oidmap_has(&fresh, &newtips[p]))
 			continue;
 		git_oid *room = store_reserve(todo, &cap, 1, sizeof *todo);
 		if (!room) {
@@ -237,7 +238,7 @@ static int holders(catan_store *s, const git_oid *newtips, const git_oid *ids,
 		while (k > 0 && !found && rc == 0) {
 			git_oid id = todo[--k];
 			git_commit *c = NULL;
-			int added = store_oidset_add(&done, &id);
+			int added = store_oidmap_add(&done, &id);
 			if (added <= 0) {
 				rc = added;
 				continue;
@@ -253,24 +254,24 @@ static int holders(catan_store *s, const git_oid *newtips, const git_oid *ids,
 			else
 				todo = more;
 			for (unsigned i = 0; more && i < np; i++)
-				if (store_oidset_has(
+				if (store_oidmap_has(
 					&fresh, git_commit_parent_id(c, i)))
 					todo[k++] = *git_commit_parent_id(c, i);
 			git_commit_free(c);
 		}
-		free(done.id);
+		store_oidmap_free(&done);
 		if (found)
 			rep->holders |= 1u << p;
 	}
 	free(todo);
-	free(fresh.id);
+	store_oidmap_free(&fresh);
 	return rc;
 }
 
 int store_verify_new(catan_store *s, const git_oid *newtips,
 		     catan_verify_report *rep, catan_err *err)
 {
-	ctx c = {s, {NULL, 0, 0, NULL, 0}, rep, true, newtips};
+	ctx c = {s, {{NULL, NULL, 0, 0}, NULL, 0, 0}, rep, true, newtips};
 	git_oid *ids = NULL, last;
 	size_t n = 0;
 	int rc = 0;
@@ -334,7 +335,7 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 
 int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)
 {
-	ctx c = {s, {NULL, 0, 0, NULL, 0}, rep, false, NULL};
+	ctx c = {s, {{NULL, NULL, 0, 0}, NULL, 0, 0}, rep, false, NULL};
 	git_revwalk *walk = NULL;
 	int rc = 0;
 

@@ -211,7 +211,7 @@ catan_store *sh_create_mode(const char *path, const catan_game *g,
 			    catan_time_mode mode)
 {
 	catan_store *s = NULL;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	if (catan_store_create(&s, path, g, mode, &err))
 		fail_msg("catan_store_create %s: %s", path, err.msg);
 	return s;
@@ -225,7 +225,7 @@ catan_store *sh_create(const char *path, const catan_game *g)
 catan_store *sh_open(const char *path)
 {
 	catan_store *s = NULL;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	if (catan_store_open(&s, path, &err))
 		fail_msg("catan_store_open %s: %s", path, err.msg);
 	return s;
@@ -233,7 +233,7 @@ catan_store *sh_open(const char *path)
 
 void sh_current(catan_store *s, catan_state *st, catan_commit_id *head)
 {
-	catan_err err = {{0}};
+	catan_err err = {0};
 	if (catan_store_current(st, head, s, &err))
 		fail_msg("catan_store_current: %s", err.msg);
 }
@@ -241,7 +241,7 @@ void sh_current(catan_store *s, catan_state *st, catan_commit_id *head)
 void sh_act_a(catan_store *s, int actor, const catan_action *a,
 	      catan_commit_id *id)
 {
-	catan_err err = {{0}};
+	catan_err err = {0};
 	if (catan_store_act(s, actor, a, NULL, id, &err)) {
 		char text[160];
 		sh_format(text, sizeof text, catan_store_game(s), a);
@@ -275,7 +275,7 @@ int sh_play(catan_store *s, int n, catan_rng *rng, unsigned flags,
 	for (; played < n; played++) {
 		catan_state st;
 		catan_action a;
-		catan_err err = {{0}};
+		catan_err err = {0};
 		sh_current(s, &st, NULL);
 		if (ref && catan_state_hash(ref) != catan_state_hash(&st))
 			fail_msg("store state differs from the reference "

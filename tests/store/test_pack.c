@@ -302,7 +302,7 @@ static void test_pack__read_back_depth_and_determinism(void **st)
 	unsigned char *v[CHAIN];
 	size_t lens[CHAIN];
 	catan_rng r;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	(void)st;
 	catan_rng_seed(&r, 3);
 	for (int i = 0; i < CHAIN; i++) {
@@ -434,7 +434,7 @@ static void test_pack__long_chain_in_segments(void **st)
 	static git_oid ids[LONG_CHAIN];
 	static unsigned char *v[LONG_CHAIN];
 	static size_t lens[LONG_CHAIN], offsets[LONG_CHAIN];
-	catan_err err = {{0}};
+	catan_err err = {0};
 	store_pack *p = NULL;
 	(void)st;
 	assert_int_equal(store_pack_new(&p, STORE_PACK_MAX_DEPTH), 0);
@@ -537,7 +537,7 @@ static void test_pack__stored_merged_truncated(void **st)
 	git_oid ids[CHAIN + 3];
 	unsigned char *v[CHAIN + 3];
 	size_t lens[CHAIN + 3];
-	catan_err err = {{0}};
+	catan_err err = {0};
 	(void)st;
 	for (int i = 0; i < CHAIN; i++) {
 		char buf[400];
@@ -642,7 +642,7 @@ static void test_pack__batch_game_flush(void **st)
 	char dir[600], out[8192];
 	catan_game g;
 	catan_store *s = NULL;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	catan_state ref, cur;
 	catan_rng r;
 	(void)st;
@@ -687,7 +687,7 @@ static void test_pack__gc_loose_game(void **st)
 	catan_game g;
 	catan_state ref, cur;
 	catan_rng r;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	(void)st;
 	snprintf(dir, sizeof dir, "%s/game", tmp);
 	sh_game(&g, 3, SH_BOARD_RANDOM, CATAN_PHASES_COMBINED,

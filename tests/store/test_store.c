@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "store_helpers.h"
@@ -113,7 +114,7 @@ static void test_store__create_refuses_non_empty_directory(void **st)
 	char path[512];
 	catan_game g;
 	catan_store *s = NULL;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	(void)st;
 	sh_game(&g, 2, SH_BOARD_BEGINNER, CATAN_PHASES_COMBINED,
 		CATAN_DICE_SEEDED, 1);
@@ -157,7 +158,7 @@ static void check_worktree(catan_store *s, const char *dir, const char *tmp,
 	catan_state disk, want;
 	catan_codec_error ce;
 	catan_commit_id id;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	snprintf(wt, sizeof wt, "%s/wt", tmp);
 	sh_must(commit, sizeof commit, "git -C '%s' rev-parse '%s'", dir, rev);
 	commit[40] = '\0';
@@ -218,7 +219,7 @@ static void full_game(int nplayers, uint64_t seed)
 	git_repository_free(repo);
 
 	catan_verify_report rep;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	assert_int_equal(catan_store_verify(s, &rep, &err), 0);
 	if (!rep.ok)
 		fail_msg("verify: BAD %s: %s", rep.bad.hex, rep.why);
@@ -333,7 +334,7 @@ static void expect_refused(catan_store *s, const char *dir, int actor,
 	char before[8192], after[8192];
 	const catan_game *g = catan_store_game(s);
 	catan_action a;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	catan_commit_id id = {{0}};
 	long n0 = sh_fingerprint(dir, before, sizeof before);
 	assert_int_equal(catan_action_parse(&a, &g->board, &g->names, text,
@@ -354,7 +355,7 @@ static void test_store__refused_action_writes_nothing(void **st)
 	catan_game g;
 	catan_state cur;
 	catan_rng rng;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	(void)st;
 	sh_game(&g, 4, SH_BOARD_BEGINNER, CATAN_PHASES_COMBINED,
 		CATAN_DICE_SEEDED, 42);
@@ -599,7 +600,7 @@ static void play_fan(fan_result *res, const char *base, const int *order,
 	assert_int_equal(atol(out), k >= 2 ? 1 : 0);
 
 	catan_verify_report rep;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	assert_int_equal(catan_store_verify(s, &rep, &err), 0);
 	if (!rep.ok)
 		fail_msg("verify after discards (k=%d, order %d): BAD %s: %s",
@@ -691,19 +692,87 @@ static int discard_teardown(void **st)
 	return 0;
 }
 
+/*
+ * Errors are values: a refusal by the rules carries the rules' own code, a
+ * missing game, a missing revision, a held lock and a non-empty directory
+ * each their store code, the sentences unchanged beside them.
+ */
+static void test_store__errors_carry_codes(void **st)
+{
+	char *tmp = sh_tmpdir("store");
+	char dir[512], path[600];
+	catan_game g;
+	catan_action a;
+	catan_state cur;
+	catan_store *s2 = NULL;
+	catan_err err = {0};
+	(void)st;
+	sh_game(&g, 4, SH_BOARD_BEGINNER, CATAN_PHASES_COMBINED,
+		CATAN_DICE_SEEDED, 42);
+	snprintf(dir, sizeof dir, "%s/game", tmp);
+	catan_store *s = sh_create(dir, &g);
+	sh_current(s, &cur, NULL);
+	int other = (cur.active + 1) % 4;
+	assert_int_equal(catan_action_parse(&a, &g.board, &g.names,
+					    "setup 0,-1,n 0,-1,nw", NULL),
+			 CATAN_OK);
+	assert_int_equal(catan_store_act(s, other, &a, NULL, NULL, &err), -1);
+	assert_int_equal(err.code, CATAN_E_NOT_YOUR_TURN);
+	assert_non_null(
+	    strstr(err.msg, catan_error_str(CATAN_E_NOT_YOUR_TURN)));
+
+	memset(&err, 0, sizeof err);
+	assert_int_equal(
+	    catan_store_state_at(&cur, NULL, s, "no-such-branch", &err), -1);
+	assert_int_equal(err.code, CATAN_STORE_E_NOT_FOUND);
+
+	/* Another git holds the branch's lock: the move is refused, locked. */
+	snprintf(path, sizeof path, "%s/.git/refs/heads/%s.lock", dir,
+		 g.names.name[cur.active]);
+	if (access(path, F_OK) != 0)
+		snprintf(path, sizeof path, "%s/refs/heads/%s.lock", dir,
+			 g.names.name[cur.active]);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	assert_int_equal(catan_action_parse(&a, &g.board, &g.names,
+					    "setup 0,-1,n 0,-1,nw", NULL),
+			 CATAN_OK);
+	memset(&err, 0, sizeof err);
+	assert_int_equal(catan_store_act(s, cur.active, &a, NULL, NULL, &err),
+			 -1);
+	assert_int_equal(err.code, CATAN_STORE_E_LOCKED);
+	unlink(path);
+	catan_store_free(s);
+
+	memset(&err, 0, sizeof err);
+	snprintf(path, sizeof path, "%s/nothing-here", tmp);
+	assert_int_equal(catan_store_open(&s2, path, &err), -1);
+	assert_int_equal(err.code, CATAN_STORE_E_NOT_FOUND);
+
+	memset(&err, 0, sizeof err);
+	assert_int_equal(
+	    catan_store_create(&s2, dir, &g, CATAN_TIME_DETERMINISTIC, &err),
+	    -1);
+	assert_int_equal(err.code, CATAN_STORE_E_DENIED);
+	sh_rmrf(tmp);
+	free(tmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_store__genesis_then_reopen),
-		cmocka_unit_test(test_store__create_refuses_non_empty_directory),
-		cmocka_unit_test(test_store__real_time_game_keeps_reflogs),
-		cmocka_unit_test(test_store__commit_layout),
-		cmocka_unit_test(test_store__hot_seat_game_4_players),
-		cmocka_unit_test(test_store__hot_seat_game_2_players),
-		cmocka_unit_test(test_store__hot_seat_game_6_players),
-		cmocka_unit_test(test_store__refused_action_writes_nothing),
-		cmocka_unit_test(
-			test_store__deterministic_games_give_identical_commits),
+	    cmocka_unit_test(test_store__genesis_then_reopen),
+	    cmocka_unit_test(test_store__create_refuses_non_empty_directory),
+	    cmocka_unit_test(test_store__real_time_game_keeps_reflogs),
+	    cmocka_unit_test(test_store__commit_layout),
+	    cmocka_unit_test(test_store__hot_seat_game_4_players),
+	    cmocka_unit_test(test_store__hot_seat_game_2_players),
+	    cmocka_unit_test(test_store__hot_seat_game_6_players),
+	    cmocka_unit_test(test_store__refused_action_writes_nothing),
+	    cmocka_unit_test(test_store__errors_carry_codes),
+	    cmocka_unit_test(
+		test_store__deterministic_games_give_identical_commits),
 	};
 	const struct CMUnitTest discards[] = {
 		cmocka_unit_test(test_store__one_player_discards),

@@ -60,7 +60,7 @@ static int fixture_setup(void **st)
 	sh_quiet_turn(s, &rng);
 
 	catan_verify_report rep;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	assert_int_equal(catan_store_verify(s, &rep, &err), 0);
 	if (!rep.ok)
 		fail_msg("the fixture does not verify: %s: %s", rep.bad.hex,
@@ -180,7 +180,7 @@ static git_oid legal_commit(inj *x, catan_state *after)
 static catan_store *inj_expect_ok(inj *x, const char *what)
 {
 	catan_verify_report rep;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	catan_store_free(x->s);
 	git_repository_free(x->repo);
 	catan_store *s = sh_open(x->dir);
@@ -201,7 +201,7 @@ static void inj_expect_bad(inj *x, const git_oid *bad, const git_oid *bad2,
 {
 	char before[8192], after[8192];
 	catan_verify_report rep;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	catan_store_free(x->s);
 	git_repository_free(x->repo);
 	long n0 = sh_fingerprint(x->dir, before, sizeof before);
@@ -409,7 +409,7 @@ static void test_verify__rewritten_branch(void **st)
 	git_oid parent = *git_commit_parent_id(tip, 0);
 	/* The same action again on the same parent: another commit. */
 	catan_state pst;
-	catan_err err = {{0}};
+	catan_err err = {0};
 	char phex[GIT_OID_HEXSZ + 1];
 	git_oid_tostr(phex, sizeof phex, &parent);
 	catan_commit_id pid;
