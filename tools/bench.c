@@ -132,8 +132,8 @@ static int run_mcts(uint64_t games, uint64_t seed)
 				rc = catan_bot_choose(&a, CATAN_BOT_GREEDY,
 						      &board, &s, who, &bot, 0);
 			}
-			if (rc || catan_state_apply(&s, &board, &s, who, &a,
-						    NULL)) {
+			if (rc ||
+			    catan_state_apply(&s, &board, &s, who, &a, NULL)) {
 				fprintf(stderr, "game %" PRIu64 ": rejected\n",
 					g);
 				return 1;

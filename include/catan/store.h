@@ -311,8 +311,8 @@ int catan_store_create_keyed(catan_store **out, const char *path,
  * "Equivocation"): returns 1 and the seat, the commit both build on (where
  * the game stopped) and the two children; 0 when there is none.
  */
-int catan_store_equivocation(catan_store *s, int *seat,
-			     catan_commit_id *parent, catan_commit_id child[2]);
+int catan_store_equivocation(catan_store *s, int *seat, catan_commit_id *parent,
+			     catan_commit_id child[2]);
 
 /*
  * For a repository that players push to (a pre-receive hook, catan

@@ -162,8 +162,9 @@ void cli_draw_board(FILE *f, const catan_board *b, const catan_state *s)
 			if (x1 == x2) { /* vertical side */
 				for (int yy = y1 + 1; yy < y2; yy++)
 					put(&g, x1, yy,
-					    owner >= 0 ? owner_letter(owner, false)
-						       : '|');
+					    owner >= 0
+						? owner_letter(owner, false)
+						: '|');
 				continue;
 			}
 			/* A slanted side: two characters on the row between. */
@@ -183,8 +184,8 @@ void cli_draw_board(FILE *f, const catan_board *b, const catan_state *s)
 			char ch = '.';
 			if (s && s->building[v]) {
 				int p = (s->building[v] & 0x0f) - 1;
-				ch = owner_letter(
-				    p, s->building[v] & CATAN_CITY_BIT);
+				ch = owner_letter(p, s->building[v] &
+							 CATAN_CITY_BIT);
 			}
 			put(&g, cx, cy, ch);
 		}

@@ -42,8 +42,9 @@ int bp_entrant_parse(bp_entrant *out, const char *spec, size_t n, char *why,
 	out->name[n] = 0;
 	if (!strncmp(out->name, "agent:", 6)) {
 		if (!out->name[6]) {
-			snprintf(why, whysize, "agent: needs a command "
-					       "(agent:CMD)");
+			snprintf(why, whysize,
+				 "agent: needs a command "
+				 "(agent:CMD)");
 			return -1;
 		}
 		out->agent = true;

@@ -28,8 +28,8 @@
 
 #include "catan/boardfile.h"
 #include "catan/boardgen.h"
-#include "catan/sign.h"
 #include "catan/bot.h"
+#include "catan/sign.h"
 #include "catan/store.h"
 #include "cli.h"
 
@@ -96,9 +96,10 @@ static int new_keys(catan_game *g, int mine, const char *keyfile,
 	char why[256];
 	bool have[CATAN_MAX_PLAYERS] = {false};
 	if (mine > 0) {
-		fprintf(stderr, "catan new: in a signed game the creator takes "
-				"the first seat (%s), which signs the "
-				"genesis; list the players with yours first\n",
+		fprintf(stderr,
+			"catan new: in a signed game the creator takes "
+			"the first seat (%s), which signs the "
+			"genesis; list the players with yours first\n",
 			g->names.name[0]);
 		return -1;
 	}
@@ -113,10 +114,9 @@ static int new_keys(catan_game *g, int mine, const char *keyfile,
 		int p = catan_names_find(&g->names, seats[i],
 					 (size_t)(eq - seats[i]));
 		if (p < 0 || have[p]) {
-			fprintf(stderr,
-				"catan new: --seat %.*s: %s\n",
+			fprintf(stderr, "catan new: --seat %.*s: %s\n",
 				(int)(eq - seats[i]), seats[i],
-				p < 0 ? "not one of the players"
+				p < 0	 ? "not one of the players"
 				: p == 0 ? "that seat is yours (--key)"
 					 : "given twice");
 			return -1;
@@ -279,9 +279,10 @@ int cli_new(int argc, char **argv)
 		catan_boardfile_error be;
 		memset(&be, 0, sizeof be);
 		if (!f || big) {
-			fprintf(stderr, "catan new: --board is beginner, random, "
-					"balanced or a board file; cannot read "
-					"the file %s%s\n",
+			fprintf(stderr,
+				"catan new: --board is beginner, random, "
+				"balanced or a board file; cannot read "
+				"the file %s%s\n",
 				board_file, big ? " (over 64 KiB)" : "");
 			return 2;
 		}
@@ -349,8 +350,8 @@ int cli_new(int argc, char **argv)
 	for (int p = 0; p < g.opt.nplayers; p++)
 		printf("%s%s", p ? ", " : "", g.names.name[p]);
 	printf("), %s%s board, seed %" PRIu64 "%s%s; %s places first\n",
-	       board_file ? board_file
-	       : balanced ? "balanced"
+	       board_file     ? board_file
+	       : balanced     ? "balanced"
 	       : random_board ? "random"
 			      : "beginner",
 	       ext && !board_file ? " 5-6" : "", seed,
@@ -694,8 +695,8 @@ int cli_legal(const char *dir, int argc, char **argv)
 	/* Only actions on stdout (legal | shuf -n1 | xargs act works); the
 	 * note that there are none goes to stderr. */
 	if (n == 0) {
-		fprintf(stderr, "%s has nothing to do now: ",
-			g->names.name[who]);
+		fprintf(stderr,
+			"%s has nothing to do now: ", g->names.name[who]);
 		waiting_for(stderr, g, &st);
 		fprintf(stderr, "\n");
 	}
@@ -950,8 +951,8 @@ int cli_bundle(const char *dir, int argc, char **argv)
 }
 
 /*
- * catan -C DIR step [--bot greedy|random|value|mcts] [--max N]: this peer's bot does
- * everything this player may do now (its turn, a discard it owes, an offer
+ * catan -C DIR step [--bot greedy|random|value|mcts] [--max N]: this peer's bot
+ * does everything this player may do now (its turn, a discard it owes, an offer
  * to answer), one commit per action, then stops.
  */
 int cli_step(const char *dir, int argc, char **argv)
@@ -1094,9 +1095,10 @@ int cli_peer(const char *dir, int argc, char **argv)
 		const catan_game *g = catan_store_game(s);
 		int me = catan_store_me(s);
 		if (seat.cmd && (me < 0 || g->opt.dice != CATAN_DICE_SEEDED)) {
-			fprintf(stderr, "catan peer: --agent wants a repository "
-					"that plays for a player, in seeded "
-					"dice mode\n");
+			fprintf(stderr,
+				"catan peer: --agent wants a repository "
+				"that plays for a player, in seeded "
+				"dice mode\n");
 			catan_store_free(s);
 			return 2;
 		}
@@ -1124,9 +1126,10 @@ int cli_peer(const char *dir, int argc, char **argv)
 			catan_outcome oc;
 			if (cli_seat_move(&seat, &ao, &a, &g->board, &st,
 					  &g->names, me)) {
-				fprintf(stderr, "catan peer: %s's agent was "
-						"kicked; stopping (--on-kick "
-						"stop)\n",
+				fprintf(stderr,
+					"catan peer: %s's agent was "
+					"kicked; stopping (--on-kick "
+					"stop)\n",
 					g->names.name[me]);
 				catan_store_free(s);
 				rc = 1;
@@ -1134,8 +1137,8 @@ int cli_peer(const char *dir, int argc, char **argv)
 			}
 			if (catan_store_act(s, me, &a, &oc, NULL, &err) == 0) {
 				char text[160];
-				catan_action_format(text, sizeof text, &g->board,
-						    &g->names, &a);
+				catan_action_format(text, sizeof text,
+						    &g->board, &g->names, &a);
 				printf("%s %s\n", g->names.name[me], text);
 				acted = true;
 				catan_store_current(&st, NULL, s, &err);
@@ -1145,15 +1148,16 @@ int cli_peer(const char *dir, int argc, char **argv)
 				catan_msg c;
 				if (seat.agent &&
 				    catan_agent_take_counter(seat.agent, &c))
-					printf("%s counters: %d %s for %d %s (not "
-					       "passed on over Git)\n",
-					       g->names.name[me],
-					       c.u.trade.offer_count,
-					       catan_res_name(catan_res_from_wire(
-						       c.u.trade.offer_res)),
-					       c.u.trade.ask_count,
-					       catan_res_name(catan_res_from_wire(
-						       c.u.trade.ask_res)));
+					printf(
+					    "%s counters: %d %s for %d %s (not "
+					    "passed on over Git)\n",
+					    g->names.name[me],
+					    c.u.trade.offer_count,
+					    catan_res_name(catan_res_from_wire(
+						c.u.trade.offer_res)),
+					    c.u.trade.ask_count,
+					    catan_res_name(catan_res_from_wire(
+						c.u.trade.ask_res)));
 			} else {
 				fprintf(stderr, "catan peer: %s\n", err.msg);
 			}
@@ -1161,11 +1165,10 @@ int cli_peer(const char *dir, int argc, char **argv)
 			catan_rng rng;
 			catan_action a;
 			catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);
-			if (catan_bot_choose(&a,
-					     catan_bot_kind_parse(bot,
-								  strlen(bot)),
-					     &g->board, &st, me, &rng,
-					     CATAN_LEGAL_NO_OFFERS) == 0 &&
+			if (catan_bot_choose(
+				&a, catan_bot_kind_parse(bot, strlen(bot)),
+				&g->board, &st, me, &rng,
+				CATAN_LEGAL_NO_OFFERS) == 0 &&
 			    catan_store_act(s, me, &a, NULL, NULL, &err) == 0) {
 				char text[160];
 				catan_action_format(text, sizeof text, &g->board,

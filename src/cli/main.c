@@ -15,99 +15,102 @@
 #include <string.h>
 #include <time.h>
 
+#include "botplay.h"
 #include "catan/boardgen.h"
 #include "catan/bot.h"
 #include "catan/state.h"
-#include "botplay.h"
 #include "cli.h"
 #include "research.h"
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: catan new DIR [--players a,b,c] [--board "
-		"beginner|random|balanced|FILE] [--me PLAYER]\n"
-		"                 [--[no-]special-build]\n"
-		"                 [--seed N] [--phases combined|classic]\n"
-		"                 [--dice seeded|manual] [--vp N] "
-		"[--offer-limit N]\n"
-		"                 [--key FILE --seat PLAYER=PUBKEY...]  (a "
-		"signed game)\n"
-		"       catan -C DIR act [--as PLAYER] ACTION...\n"
-		"       catan join URL DIR --as PLAYER [--key FILE]\n"
-		"       catan key new|show [FILE]   catan -C DIR key use "
-		"FILE|list\n"
-		"       catan host-hook install BARE_REPO   (refuse bad "
-		"pushes)\n"
-		"       catan -C DIR remote add NAME URL [--push] | push NAME\n"
-		"       catan -C DIR sync [REMOTE...]\n"
-		"       catan -C DIR bundle create|apply FILE\n"
-		"       catan -C DIR step [--bot greedy|random|value|mcts] [--max N]\n"
-		"       catan -C DIR serve [--port N] [--listen ADDR]\n"
-		"       catan -C DIR peer [--bot greedy|random|value|mcts | --agent CMD] "
-		"[--interval S]\n"
-		"                     [--max-interval S] [--rounds N] "
-		"[--on-kick mvm|random|greedy|stop]\n"
-		"                     [--agent-timeout S] [--agent-memory MIB] "
-		"[--agent-threads N]\n"
-		"       catan -C DIR host --agents CMD,CMD,... [--on-kick K] "
-		"[--max-actions N] [agent limits]\n"
-		"       catan -C DIR show [--json] [REV]\n"
-		"       catan -C DIR legal --as PLAYER\n"
-		"       catan -C DIR log [REV | REV..REV] [--player P] [--json]\n"
-		"       catan -C DIR verify\n"
-		"       catan -C DIR gc\n"
-		"       catan simulate --games N --players P --out DIR "
-		"[--seed S] [--bots K,K,..]\n"
-		"                      [--vp N] [--board beginner|random|balanced] "
-		"[--shard K/N] [--jobs J]\n"
-		"       catan stats DIR... [--csv|--json] [--by "
-		"players|board|bots|folder]\n"
-		"                   [--summary | --histogram [--bin B]]\n"
-		"       catan report DIR... --out OUT [--by players|board|bots|"
-		"folder]\n"
-		"       catan board show FILE|beginner|random|balanced "
-		"[--json] | generate --out FILE\n"
-		"       catan render DIR [REV] --out FILE.png [--size WxH] "
-		"[--as P] [--reveal] [--coords]\n"
-		"       catan play DIR [--as P] [--bots a,b] [--size WxH] "
-		"[--pace S] [--interval S]\n"
-		"       catan play --new DIR [--players a,b,c] [--me P] "
-		"[--bots N] [--seed N] [--board B] [--pace S]\n"
-		"       catan replay DIR [REV] [--as P] [--size WxH] "
-		"[--reveal]\n"
-		"       catan bots [--players N | --names a,b,c] [--seed N]\n"
-		"                  [--board beginner|random] [--bot "
-		"greedy|random]\n"
-		"                  [--bots a,b,c,d] [--display "
-		"nosleep|sleep|step] [--delay MS]\n"
-		"                  [--phases combined|classic] [--vp N]\n"
-		"                  [--[no-]special-build] [--max-actions N] "
-		"[--quiet]\n"
-		"       catan tournament --bots a,b,... [--games N] "
-		"[--players N]\n"
-		"                        [--jobs J] [--seed S] [--json|--csv]\n"
-		"       catan COMMAND --help   what COMMAND does and takes\n"
-		"\n"
-		"Catan as a peer-to-peer game over Git: every action is a "
-		"commit.\n"
-		"2-6 players; 5 and 6 play the 5-6 player extension on a 5-6\n"
-		"board, with its special building phase unless "
-		"--no-special-build.\n"
-		"In the window (play, replay): q or Ctrl+Q quits, Esc "
-		"cancels, the\n"
-		"keys under the buttons act; `make play` starts a game "
-		"against bots.\n"
-		"catan bots: --bots names a bot per seat (random, greedy, "
-		"value, mcts,\n"
-		"mcts:N, mcts:Nms); a move that does not apply is replaced by "
-		"the\n"
-		"minimum viable move. --display draws the board as hexagons: "
-		"nosleep\n"
-		"at the end, sleep after every turn (--delay MS, default 1000), "
-		"step\n"
-		"after every action, waiting for Enter (s: the full state, q: "
-		"quit).\n");
+	fprintf(
+	    f,
+	    "usage: catan new DIR [--players a,b,c] [--board "
+	    "beginner|random|balanced|FILE] [--me PLAYER]\n"
+	    "                 [--[no-]special-build]\n"
+	    "                 [--seed N] [--phases combined|classic]\n"
+	    "                 [--dice seeded|manual] [--vp N] "
+	    "[--offer-limit N]\n"
+	    "                 [--key FILE --seat PLAYER=PUBKEY...]  (a "
+	    "signed game)\n"
+	    "       catan -C DIR act [--as PLAYER] ACTION...\n"
+	    "       catan join URL DIR --as PLAYER [--key FILE]\n"
+	    "       catan key new|show [FILE]   catan -C DIR key use "
+	    "FILE|list\n"
+	    "       catan host-hook install BARE_REPO   (refuse bad "
+	    "pushes)\n"
+	    "       catan -C DIR remote add NAME URL [--push] | push NAME\n"
+	    "       catan -C DIR sync [REMOTE...]\n"
+	    "       catan -C DIR bundle create|apply FILE\n"
+	    "       catan -C DIR step [--bot greedy|random|value|mcts] [--max "
+	    "N]\n"
+	    "       catan -C DIR serve [--port N] [--listen ADDR]\n"
+	    "       catan -C DIR peer [--bot greedy|random|value|mcts | "
+	    "--agent CMD] "
+	    "[--interval S]\n"
+	    "                     [--max-interval S] [--rounds N] "
+	    "[--on-kick mvm|random|greedy|stop]\n"
+	    "                     [--agent-timeout S] [--agent-memory MIB] "
+	    "[--agent-threads N]\n"
+	    "       catan -C DIR host --agents CMD,CMD,... [--on-kick K] "
+	    "[--max-actions N] [agent limits]\n"
+	    "       catan -C DIR show [--json] [REV]\n"
+	    "       catan -C DIR legal --as PLAYER\n"
+	    "       catan -C DIR log [REV | REV..REV] [--player P] [--json]\n"
+	    "       catan -C DIR verify\n"
+	    "       catan -C DIR gc\n"
+	    "       catan simulate --games N --players P --out DIR "
+	    "[--seed S] [--bots K,K,..]\n"
+	    "                      [--vp N] [--board beginner|random|balanced] "
+	    "[--shard K/N] [--jobs J]\n"
+	    "       catan stats DIR... [--csv|--json] [--by "
+	    "players|board|bots|folder]\n"
+	    "                   [--summary | --histogram [--bin B]]\n"
+	    "       catan report DIR... --out OUT [--by players|board|bots|"
+	    "folder]\n"
+	    "       catan board show FILE|beginner|random|balanced "
+	    "[--json] | generate --out FILE\n"
+	    "       catan render DIR [REV] --out FILE.png [--size WxH] "
+	    "[--as P] [--reveal] [--coords]\n"
+	    "       catan play DIR [--as P] [--bots a,b] [--size WxH] "
+	    "[--pace S] [--interval S]\n"
+	    "       catan play --new DIR [--players a,b,c] [--me P] "
+	    "[--bots N] [--seed N] [--board B] [--pace S]\n"
+	    "       catan replay DIR [REV] [--as P] [--size WxH] "
+	    "[--reveal]\n"
+	    "       catan bots [--players N | --names a,b,c] [--seed N]\n"
+	    "                  [--board beginner|random] [--bot "
+	    "greedy|random]\n"
+	    "                  [--bots a,b,c,d] [--display "
+	    "nosleep|sleep|step] [--delay MS]\n"
+	    "                  [--phases combined|classic] [--vp N]\n"
+	    "                  [--[no-]special-build] [--max-actions N] "
+	    "[--quiet]\n"
+	    "       catan tournament --bots a,b,... [--games N] "
+	    "[--players N]\n"
+	    "                        [--jobs J] [--seed S] [--json|--csv]\n"
+	    "       catan COMMAND --help   what COMMAND does and takes\n"
+	    "\n"
+	    "Catan as a peer-to-peer game over Git: every action is a "
+	    "commit.\n"
+	    "2-6 players; 5 and 6 play the 5-6 player extension on a 5-6\n"
+	    "board, with its special building phase unless "
+	    "--no-special-build.\n"
+	    "In the window (play, replay): q or Ctrl+Q quits, Esc "
+	    "cancels, the\n"
+	    "keys under the buttons act; `make play` starts a game "
+	    "against bots.\n"
+	    "catan bots: --bots names a bot per seat (random, greedy, "
+	    "value, mcts,\n"
+	    "mcts:N, mcts:Nms); a move that does not apply is replaced by "
+	    "the\n"
+	    "minimum viable move. --display draws the board as hexagons: "
+	    "nosleep\n"
+	    "at the end, sleep after every turn (--delay MS, default 1000), "
+	    "step\n"
+	    "after every action, waiting for Enter (s: the full state, q: "
+	    "quit).\n");
 }
 
 /*
@@ -120,25 +123,25 @@ static bool command_help(const char *cmd, int argc, char **argv)
 	static const struct {
 		const char *cmd, *what;
 	} help[] = {
-		{"new", "a new game repository (hot-seat unless --me)"},
-		{"act", "one action by a player: one commit (spec/actions.md)"},
-		{"join", "clones a game to play as one of its players"},
-		{"remote", "adds a peer to sync with, or pushes to one"},
-		{"sync", "fetches the peers' moves and verifies every commit"},
-		{"bundle", "moves a game by file: create or apply a bundle"},
-		{"step", "lets a bot play this repository's player's moves"},
-		{"serve", "serves the game to peers over TCP"},
-		{"peer", "a background peer: syncs and lets a bot play"},
-		{"show", "the board, hands and scores at a commit"},
-		{"legal", "every legal action of a player now"},
-		{"verify", "replays and checks every commit of the game"},
-		{"gc", "packs the repository"},
-		{"render", "draws a commit of the game into a PNG (no display)"},
-		{"play", "the game window: click to play (q quits)"},
-		{"replay", "steps through a game commit by commit in a window"},
-		{"bots", "one complete game between bots in the terminal: "
-			 "board, action log (as the Git log will hold it), "
-			 "scores"},
+	    {"new", "a new game repository (hot-seat unless --me)"},
+	    {"act", "one action by a player: one commit (spec/actions.md)"},
+	    {"join", "clones a game to play as one of its players"},
+	    {"remote", "adds a peer to sync with, or pushes to one"},
+	    {"sync", "fetches the peers' moves and verifies every commit"},
+	    {"bundle", "moves a game by file: create or apply a bundle"},
+	    {"step", "lets a bot play this repository's player's moves"},
+	    {"serve", "serves the game to peers over TCP"},
+	    {"peer", "a background peer: syncs and lets a bot play"},
+	    {"show", "the board, hands and scores at a commit"},
+	    {"legal", "every legal action of a player now"},
+	    {"verify", "replays and checks every commit of the game"},
+	    {"gc", "packs the repository"},
+	    {"render", "draws a commit of the game into a PNG (no display)"},
+	    {"play", "the game window: click to play (q quits)"},
+	    {"replay", "steps through a game commit by commit in a window"},
+	    {"bots", "one complete game between bots in the terminal: "
+		     "board, action log (as the Git log will hold it), "
+		     "scores"},
 	};
 	bool asked = false;
 	for (int i = 0; i < argc && !asked; i++)
@@ -182,7 +185,6 @@ static bool command_help(const char *cmd, int argc, char **argv)
 	return false;
 }
 
-
 static const char *phase_words(const catan_state *s)
 {
 	static const char *const w[] = {"set-up",   "roll",  "discard",
@@ -222,8 +224,8 @@ static void print_full_state(const catan_board *b, const catan_state *s,
 	printf("turn %u, phase %s, %s to act, robber on %s, dice %d+%d\n",
 	       (unsigned)s->turn, phase_words(s),
 	       names->name[catan_state_next_actor(s) == CATAN_NONE
-				? s->active
-				: catan_state_next_actor(s)],
+			       ? s->active
+			       : catan_state_next_actor(s)],
 	       tile, s->dice[0], s->dice[1]);
 	printf("  bank:");
 	for (int r = 0; r < CATAN_RES_COUNT; r++)
@@ -241,7 +243,8 @@ static void print_full_state(const catan_board *b, const catan_state *s,
 		printf("  devs:");
 		for (int d = 0; d < CATAN_DEV_COUNT; d++)
 			if (pl->devs[d])
-				printf(" %s %d", catan_dev_name(d), pl->devs[d]);
+				printf(" %s %d", catan_dev_name(d),
+				       pl->devs[d]);
 		printf("  knights %d, road %d%s%s\n", pl->knights,
 		       pl->road_length,
 		       s->longest_road == p ? ", longest road" : "",
@@ -342,8 +345,9 @@ static int cmd_bots(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--bots")) {
 			if (!val) {
-				fprintf(stderr, "catan bots: --bots wants a list "
-						"of bots\n");
+				fprintf(stderr,
+					"catan bots: --bots wants a list "
+					"of bots\n");
 				return 2;
 			}
 			bots_list = val;
@@ -438,8 +442,9 @@ static int cmd_bots(int argc, char **argv)
 		for (const char *q = bots_list; *q; k++) {
 			size_t n = strcspn(q, ",");
 			if (k == opt.nplayers) {
-				fprintf(stderr, "catan bots: more bots than "
-						"the %d players\n",
+				fprintf(stderr,
+					"catan bots: more bots than "
+					"the %d players\n",
 					opt.nplayers);
 				return 2;
 			}
@@ -453,8 +458,9 @@ static int cmd_bots(int argc, char **argv)
 			for (int p = 1; p < opt.nplayers; p++)
 				seat[p] = seat[0];
 		else if (k != opt.nplayers) {
-			fprintf(stderr, "catan bots: %d bots for %d players "
-					"(give one, or one a seat)\n",
+			fprintf(stderr,
+				"catan bots: %d bots for %d players "
+				"(give one, or one a seat)\n",
 				k, opt.nplayers);
 			return 2;
 		}
@@ -526,7 +532,8 @@ static int cmd_bots(int argc, char **argv)
 		fflush(stdout);
 		if (display == DISPLAY_SLEEP && turn_over) {
 			struct timespec ts = {(time_t)(delay_ms / 1000),
-					      (long)(delay_ms % 1000) * 1000000};
+					      (long)(delay_ms % 1000) *
+						  1000000};
 			nanosleep(&ts, NULL);
 		}
 		if (display == DISPLAY_STEP && step_prompt(&board, &s, &names))

@@ -26,8 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "catan/agent.h"
 #include "botplay.h"
+#include "catan/agent.h"
 #include "catan/boardgen.h"
 #include "cli.h"
 #include "research.h"
@@ -154,9 +154,8 @@ static int play_game(const tour_opts *o, long g, tour_record *rec)
 done:
 	for (int p = 0; p < o->players; p++) {
 		if (ag[p] && rc == 0)
-			catan_agent_end(ag[p], s.phase == CATAN_PHASE_OVER
-						   ? s.winner
-						   : -1);
+			catan_agent_end(
+			    ag[p], s.phase == CATAN_PHASE_OVER ? s.winner : -1);
 		catan_agent_free(ag[p]);
 	}
 	return rc;

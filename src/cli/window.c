@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "catan/ui.h"
 #include "catan/sign.h"
+#include "catan/ui.h"
 #include "cli.h"
 
 /* Options common to the three commands; returns 2 on a bad option. */
@@ -66,9 +66,10 @@ static int ui_args(catan_ui_options *o, const char *cmd, const char *dir,
 			char *end;
 			o->pace = strtod(v, &end);
 			if (*end || !(o->pace >= 0 && o->pace <= 10)) {
-				fprintf(stderr, "catan %s: --pace is seconds per "
-						"move shown, between 0 and 10, got "
-						"\"%s\"\n",
+				fprintf(stderr,
+					"catan %s: --pace is seconds per "
+					"move shown, between 0 and 10, got "
+					"\"%s\"\n",
 					cmd, v);
 				return 2;
 			}
@@ -84,7 +85,8 @@ static int ui_args(catan_ui_options *o, const char *cmd, const char *dir,
 			o->coords = true;
 		} else if (!strcmp(a, "--new") && newgame) {
 			*newgame = true;
-		} else if (newgame && *newgame && new_args && a[0] == '-' && v &&
+		} else if (newgame && *newgame && new_args && a[0] == '-' &&
+			   v &&
 			   (!strcmp(a, "--players") || !strcmp(a, "--seed") ||
 			    !strcmp(a, "--board") || !strcmp(a, "--bots") ||
 			    !strcmp(a, "--phases") || !strcmp(a, "--vp") ||
@@ -205,8 +207,10 @@ static int start_bot(const char *path)
 	char log[1100], p[1024];
 	snprintf(log, sizeof log, "%s.log", path);
 	snprintf(p, sizeof p, "%s", path);
-	char *pargv[] = {"catan", "-C", p, "peer", "--bot", "greedy",
-			 "--interval", "0.1", "--max-interval", "0.6", NULL};
+	char *pargv[] = {"catan",      "-C",	p,
+			 "peer",       "--bot", "greedy",
+			 "--interval", "0.1",	"--max-interval",
+			 "0.6",	       NULL};
 	return run_self(pargv, log);
 }
 
@@ -254,12 +258,14 @@ static void resume_local_bots(const char *dir)
 				g.names.name[p], path);
 			continue;
 		}
-		snprintf(started + strlen(started), sizeof started - strlen(started),
-			 "%s%s", started[0] ? ", " : "", g.names.name[p]);
+		snprintf(started + strlen(started),
+			 sizeof started - strlen(started), "%s%s",
+			 started[0] ? ", " : "", g.names.name[p]);
 	}
 	if (started[0]) {
-		printf("resumed: bot peer%s %s started again (logs in %s/*.log)\n",
-		       strchr(started, ',') ? "s" : "", started, parent);
+		printf(
+		    "resumed: bot peer%s %s started again (logs in %s/*.log)\n",
+		    strchr(started, ',') ? "s" : "", started, parent);
 		fflush(stdout);
 	}
 }
@@ -335,7 +341,8 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 	 * DIR/keys/. The genesis is signed by the first seat: when you take
 	 * another, the game is not signed.
 	 */
-	static char keyp[CATAN_MAX_PLAYERS][1200], seat[CATAN_MAX_PLAYERS][1300];
+	static char keyp[CATAN_MAX_PLAYERS][1200],
+	    seat[CATAN_MAX_PLAYERS][1300];
 	bool sign = mine == 0;
 	for (int p = 0; sign && p < names.n; p++) {
 		catan_key key;
@@ -357,7 +364,7 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 			sign = false;
 		}
 	}
-	char *nargv[48] = {"catan", "new", path[mine], "--players",
+	char *nargv[48] = {"catan",	    "new",  path[mine], "--players",
 			   (char *)players, "--me", (char *)me};
 	int k = 7;
 	for (int i = 0; i < na && k < 30; i++)
@@ -385,9 +392,15 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 			bots[nb++] = p;
 	for (int i = 0; i < nb; i++) {
 		int p = bots[i];
-		char *jargv[] = {"catan", "join", path[mine], path[p], "--as",
-				 names.name[p], sign ? "--key" : NULL,
-				 keyp[p],	 NULL};
+		char *jargv[] = {"catan",
+				 "join",
+				 path[mine],
+				 path[p],
+				 "--as",
+				 names.name[p],
+				 sign ? "--key" : NULL,
+				 keyp[p],
+				 NULL};
 		if (run_self(jargv, NULL)) {
 			fprintf(stderr, "catan play: %s could not join\n",
 				names.name[p]);
@@ -448,8 +461,9 @@ static int next_game(catan_ui_options *o, bool bots, char *mydir, size_t n)
 	catan_store_free(st);
 	char players[CATAN_MAX_PLAYERS * CATAN_NAME_MAX + 8] = "";
 	for (int p = 0; p < g.names.n; p++)
-		snprintf(players + strlen(players), sizeof players - strlen(players),
-			 "%s%s", p ? "," : "", g.names.name[p]);
+		snprintf(players + strlen(players),
+			 sizeof players - strlen(players), "%s%s", p ? "," : "",
+			 g.names.name[p]);
 	/* The folder of the game: DIR/.. for a play --new game. */
 	char base[1024];
 	snprintf(base, sizeof base, "%s", o->dir);
@@ -472,14 +486,15 @@ static int next_game(catan_ui_options *o, bool bots, char *mydir, size_t n)
 	fflush(stdout);
 	if (bots && me >= 0) {
 		char args[512];
-		snprintf(args, sizeof args, "--players\n%s\n--me\n%s\n--seed\n%ld\n",
-			 players, g.names.name[me], (long)time(NULL));
+		snprintf(args, sizeof args,
+			 "--players\n%s\n--me\n%s\n--seed\n%ld\n", players,
+			 g.names.name[me], (long)time(NULL));
 		return new_local_game(dir, args, o, mydir, n);
 	}
 	char seed[32];
 	snprintf(seed, sizeof seed, "%ld", (long)time(NULL));
-	char *nargv[] = {"catan", "new", dir, "--players", players, "--seed",
-			 seed, NULL};
+	char *nargv[] = {"catan", "new",    dir,  "--players",
+			 players, "--seed", seed, NULL};
 	if (run_self(nargv, NULL)) {
 		fprintf(stderr, "catan play: could not create %s\n", dir);
 		return 1;

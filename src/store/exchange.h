@@ -151,7 +151,6 @@ void store_repack_if_needed(catan_store *s, int limit);
  * the commit both build on, saying so in rep (may be NULL). adopt.c; 0 or
  * -1.
  */
-int store_verdict_apply(catan_store *s, catan_sync_report *rep,
-			catan_err *err);
+int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err);
 
 #endif

@@ -158,8 +158,8 @@ static int form_headers(const char *raw, size_t len, bool signed_game,
 		while (nl && end - nl > 1 && nl[1] == ' ')
 			nl = memchr(nl + 1, '\n', (size_t)(end - nl - 1));
 		if (!nl)
-			return store_form_bad(why, whylen,
-					      "commit's signature is cut short");
+			return store_form_bad(
+			    why, whylen, "commit's signature is cut short");
 		sig[1] = d = nl + 1;
 	}
 	if (d >= end || *d != '\n') {

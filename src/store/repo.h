@@ -232,16 +232,15 @@ int store_rewind_branch(catan_store *s, int player, const git_oid *old,
 /* ---- verdict.c ---- */
 
 typedef struct store_verdict {
-	int seat;	    /* who signed both */
-	git_oid parent;	    /* the commit both build on: the game stops there */
-	git_oid child[2];   /* the two children */
+	int seat;	  /* who signed both */
+	git_oid parent;	  /* the commit both build on: the game stops there */
+	git_oid child[2]; /* the two children */
 } store_verdict;
 
 /* 1 and the record when there is one, 0 when none, -1 when unreadable. */
 int store_verdict_read(catan_store *s, store_verdict *out);
 /* Writes the record (and keeps both children); 0 or -1. */
-int store_verdict_write(catan_store *s, const store_verdict *v,
-			catan_err *err);
+int store_verdict_write(catan_store *s, const store_verdict *v, catan_err *err);
 /* Whether `id` is one of the children or builds on one. */
 bool store_verdict_voids(catan_store *s, const store_verdict *v,
 			 const git_oid *id);

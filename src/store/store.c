@@ -157,8 +157,8 @@ const catan_game *catan_store_game(const catan_store *s)
 	return &s->game;
 }
 
-int catan_store_equivocation(catan_store *s, int *seat,
-			     catan_commit_id *parent, catan_commit_id child[2])
+int catan_store_equivocation(catan_store *s, int *seat, catan_commit_id *parent,
+			     catan_commit_id child[2])
 {
 	store_verdict v;
 	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
@@ -222,18 +222,19 @@ int store_create(catan_store **out, const char *path, const catan_game *g,
 				       "game options out of range");
 	if (g->signed_game &&
 	    (!first || memcmp(first->pk, g->keys[0], CATAN_PUBKEY_LEN)))
-		return store_fail(err, "a signed game's genesis is signed by its "
-				       "first player (%s), whose key the creator "
-				       "must hold",
+		return store_fail(err,
+				  "a signed game's genesis is signed by its "
+				  "first player (%s), whose key the creator "
+				  "must hold",
 				  g->names.name[0]);
 	for (int p = 0; g->signed_game && p < g->opt.nplayers; p++)
 		for (int q = 0; q < p; q++)
 			if (!memcmp(g->keys[p], g->keys[q], CATAN_PUBKEY_LEN))
-				return store_fail(err,
-						  "%s and %s have the same key: "
-						  "every seat needs its own",
-						  g->names.name[q],
-						  g->names.name[p]);
+				return store_fail(
+				    err,
+				    "%s and %s have the same key: "
+				    "every seat needs its own",
+				    g->names.name[q], g->names.name[p]);
 	if (!(s = store_new()))
 		return store_fail(err, "out of memory");
 	s->game = *g;

@@ -165,7 +165,8 @@ static int tell_all(told *t, catan_store *st, const catan_game *g,
 		}
 		if (t->nline + UI_STORY_MAX > t->cap) {
 			int cap = t->cap ? t->cap * 2 : 4096;
-			void *nl = realloc(t->line, (size_t)cap * UI_STORY_LINE);
+			void *nl =
+			    realloc(t->line, (size_t)cap * UI_STORY_LINE);
 			if (!nl) {
 				free(ev);
 				return fail(err, "out of memory", NULL);
@@ -351,10 +352,12 @@ static int history_update(app *a, catan_store *st, const entry_list *l,
 		SDL_LockMutex(a->mx);
 		if (a->nhist == a->hist_cap) {
 			int cap = a->hist_cap ? a->hist_cap * 2 : 1024;
-			ui_event *nh = realloc(a->hist, (size_t)cap * sizeof *nh);
+			ui_event *nh =
+			    realloc(a->hist, (size_t)cap * sizeof *nh);
 			if (!nh) {
 				SDL_UnlockMutex(a->mx);
-				return fail(err, "out of memory for the history", NULL);
+				return fail(
+				    err, "out of memory for the history", NULL);
 			}
 			a->hist = nh;
 			a->hist_cap = cap;
@@ -638,7 +641,8 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 		for (int t = 0; t < g->board.ntiles && x < 0; t++)
 			if (ts[t])
 				catan_view_hex_xy(v, g->board.tile_hex[t].q,
-						  g->board.tile_hex[t].r, &x, &y);
+						  g->board.tile_hex[t].r, &x,
+						  &y);
 		if (x >= 0)
 			push_click((int)lroundf(x), (int)lroundf(y));
 	} else if (!strcmp(cmd, "wheel")) {
@@ -700,22 +704,25 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 			SDL_Rect ub;
 			SDL_GetWindowPosition(win, &wx, &wy);
 			SDL_GetWindowSize(win, &ww, &wh);
-			SDL_GetWindowBordersSize(win, &top, &left, &bottom, &right);
+			SDL_GetWindowBordersSize(win, &top, &left, &bottom,
+						 &right);
 			int d = SDL_GetWindowDisplayIndex(win);
 			if (SDL_GetDisplayUsableBounds(d < 0 ? 0 : d, &ub))
 				ub = (SDL_Rect){0, 0, 0, 0};
-			fprintf(f, "window %d %d %d %d\nborders %d %d %d %d\n"
-				   "usable %d %d %d %d\n",
+			fprintf(f,
+				"window %d %d %d %d\nborders %d %d %d %d\n"
+				"usable %d %d %d %d\n",
 				wx, wy, ww, wh, top, left, bottom, right, ub.x,
 				ub.y, ub.w, ub.h);
 		}
-		fprintf(f, "texts %d\nclipped %d\nfirst_clipped %s\n"
-			   "min_text_px %d\n",
+		fprintf(f,
+			"texts %d\nclipped %d\nfirst_clipped %s\n"
+			"min_text_px %d\n",
 			ui_text_stats.texts, ui_text_stats.clipped,
 			ui_text_stats.clipped ? ui_text_stats.first : "-",
 			ui_text_stats.min_px);
-		fprintf(f, "actor %d\ndialog %d\nphase %d\nturn %d\n",
-			v->actor, v->dialog, s->phase, s->turn);
+		fprintf(f, "actor %d\ndialog %d\nphase %d\nturn %d\n", v->actor,
+			v->dialog, s->phase, s->turn);
 		if (dump)
 			dump(f, dctx);
 		fclose(f);
@@ -795,8 +802,8 @@ static int size_path(char *out, size_t n, bool mkdirs)
  * the task bar) less room for the window frame. Position: centred in
  * that area.
  */
-static void first_geometry(const catan_ui_options *o, int *x, int *y,
-			   int *w, int *h)
+static void first_geometry(const catan_ui_options *o, int *x, int *y, int *w,
+			   int *h)
 {
 	*x = *y = SDL_WINDOWPOS_CENTERED;
 	if (o->w > 0 && o->h > 0) {
@@ -810,8 +817,8 @@ static void first_geometry(const catan_ui_options *o, int *x, int *y,
 	 * taken for a high-DPI one. */
 	float dpi = 0, scale = 1;
 	SDL_Rect ub;
-	bool have_ub = !SDL_GetDisplayUsableBounds(0, &ub) && ub.w >= 200 &&
-		       ub.h >= 150;
+	bool have_ub =
+	    !SDL_GetDisplayUsableBounds(0, &ub) && ub.w >= 200 && ub.h >= 150;
 	const char *gs = getenv("GDK_SCALE"), *qs = getenv("QT_SCALE_FACTOR");
 	if (!SDL_GetDisplayDPI(0, &dpi, NULL, NULL) && dpi > 0)
 		scale = dpi > 110 ? dpi / 96.0f : 1;
@@ -829,8 +836,8 @@ static void first_geometry(const catan_ui_options *o, int *x, int *y,
 	FILE *f = size_path(path, sizeof path, false) ? NULL : fopen(path, "r");
 	if (f) {
 		int rw, rh;
-		if (fscanf(f, "%d %d", &rw, &rh) == 2 && rw >= 320 && rh >= 200 &&
-		    rw <= 16384 && rh <= 16384) {
+		if (fscanf(f, "%d %d", &rw, &rh) == 2 && rw >= 320 &&
+		    rh >= 200 && rw <= 16384 && rh <= 16384) {
 			*w = rw;
 			*h = rh;
 		}
@@ -860,7 +867,8 @@ static void first_geometry(const catan_ui_options *o, int *x, int *y,
 static void remember_size(const catan_ui_options *o, SDL_Window *win)
 {
 	char path[1000];
-	if (!win || (o->w > 0 && o->h > 0) || size_path(path, sizeof path, true))
+	if (!win || (o->w > 0 && o->h > 0) ||
+	    size_path(path, sizeof path, true))
 		return;
 	int w, h;
 	SDL_GetWindowSize(win, &w, &h);
@@ -889,23 +897,26 @@ static int window_open(window *w, const catan_game *g, int actor,
 			    SDL_GetError());
 	/* A display that cannot be reached makes SDL fall back to a driver
 	 * that shows nothing: refuse that unless it was asked for. */
-	const char *drv = SDL_GetCurrentVideoDriver(), *want = getenv("SDL_VIDEODRIVER");
+	const char *drv = SDL_GetCurrentVideoDriver(),
+		   *want = getenv("SDL_VIDEODRIVER");
 	if (drv && !(want && *want) &&
 	    (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy") ||
 	     !strcmp(drv, "evdev") || !strcmp(drv, "KMSDRM"))) {
 		const char *x = getenv("DISPLAY");
-		snprintf(err->msg, sizeof err->msg,
-			 "cannot reach the display%s%s (SDL fell back to its "
-			 "\"%s\" driver, which shows nothing); check that the X "
-			 "server runs, or use xvfb-run",
-			 x && *x ? " DISPLAY=" : "", x && *x ? x : "", drv);
+		snprintf(
+		    err->msg, sizeof err->msg,
+		    "cannot reach the display%s%s (SDL fell back to its "
+		    "\"%s\" driver, which shows nothing); check that the X "
+		    "server runs, or use xvfb-run",
+		    x && *x ? " DISPLAY=" : "", x && *x ? x : "", drv);
 		SDL_Quit();
 		return -1;
 	}
 	int wx, wy, ww, wh;
 	first_geometry(o, &wx, &wy, &ww, &wh);
-	w->win = SDL_CreateWindow(title, wx, wy, ww, wh,
-				  SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+	w->win =
+	    SDL_CreateWindow(title, wx, wy, ww, wh,
+			     SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
 	if (!w->win)
 		return fail(err, "cannot open a window: %s", SDL_GetError());
 	w->r = SDL_CreateRenderer(w->win, -1, SDL_RENDERER_ACCELERATED);
@@ -1005,10 +1016,10 @@ static void stats_print(frame_stats *fs)
  * once (no replay of old moves at start).
  */
 typedef struct follow {
-	int shown;	 /* events shown */
-	unsigned gen;	 /* app.hist_gen they came from */
-	bool caught_up;	 /* the first history has been shown */
-	Uint32 next_at;	 /* earliest time for the next paced event */
+	int shown;	  /* events shown */
+	unsigned gen;	  /* app.hist_gen they came from */
+	bool caught_up;	  /* the first history has been shown */
+	Uint32 next_at;	  /* earliest time for the next paced event */
 	catan_state disp; /* the state after the last shown event */
 	int roller;
 	char lines[FOLLOW_LINES][UI_STORY_LINE];
@@ -1021,9 +1032,9 @@ typedef struct follow {
 	catan_vset nv;	  /* the newest event's marks */
 	catan_eset ne;
 	bool nt;
-	bool behind; /* events not shown yet: disp is the state shown */
+	bool behind;	/* events not shown yet: disp is the state shown */
 	ui_results res; /* statistics of the events shown */
-	int last_actor;	/* the last event shown: who, what kind */
+	int last_actor; /* the last event shown: who, what kind */
 	int last_kind;
 	unsigned last_seq; /* events shown so far, ever */
 } follow;
@@ -1159,7 +1170,8 @@ static bool follow_step(follow *fl, app *a, int viewer, unsigned instant,
 		fl->shown++;
 		changed = true;
 		if (fl->caught_up && k > 0 && pace > 0 &&
-		    !(ev.actor < CATAN_MAX_PLAYERS && (instant >> ev.actor & 1u)))
+		    !(ev.actor < CATAN_MAX_PLAYERS &&
+		      (instant >> ev.actor & 1u)))
 			fl->next_at = now + (Uint32)(pace * 1000);
 	}
 	if (fl->shown == a->nhist)
@@ -1245,8 +1257,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 	}
 	/* CATAN_UI_BOT_SEED makes the window's own bots repeatable (tests). */
 	const char *bs = getenv("CATAN_UI_BOT_SEED");
-	catan_rng_seed(&a.bot_rng,
-		       bs && *bs ? strtoull(bs, NULL, 10) : (uint64_t)time(NULL));
+	catan_rng_seed(&a.bot_rng, bs && *bs ? strtoull(bs, NULL, 10)
+					     : (uint64_t)time(NULL));
 	script sc;
 	memset(&sc, 0, sizeof sc);
 	if (o->script && !(sc.f = fopen(o->script, "r")))
@@ -1277,16 +1289,16 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 	follow_reset(&fl);
 	/* Whose moves show at once: the window's own player (peer), or every
 	 * player the window does not leave to a bot (hot-seat). */
-	unsigned instant = a.peer ? 1u << a.me
-				  : ((1u << CATAN_MAX_PLAYERS) - 1) & ~a.bots;
+	unsigned instant =
+	    a.peer ? 1u << a.me : ((1u << CATAN_MAX_PLAYERS) - 1) & ~a.bots;
 	/* An offer to several players: sent to one at a time; each answer
 	 * is shown; an accept or a counter-offer ends the round. */
 	struct {
-		unsigned queue;	   /* players still to ask */
+		unsigned queue;	    /* players still to ask */
 		catan_action terms; /* the offer (player set per target) */
-		int asked;	   /* who has it now, or CATAN_NONE */
-		int by;		   /* who offers */
-		unsigned seen;	   /* fl.last_seq when it was sent */
+		int asked;	    /* who has it now, or CATAN_NONE */
+		int by;		    /* who offers */
+		unsigned seen;	    /* fl.last_seq when it was sent */
 		char answers[160];
 	} round = {0, {0}, CATAN_NONE, CATAN_NONE, 0, ""};
 	unsigned drawn_seq = 0, offered_discard = 0;
@@ -1321,10 +1333,11 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			snprintf(round.answers + u, sizeof round.answers - u,
 				 "%s%s %s", u ? ", " : "",
 				 a.g.names.name[round.asked],
-				 fl.last_kind == CATAN_ACT_TRADE_ACCEPT ? "accepted"
+				 fl.last_kind == CATAN_ACT_TRADE_ACCEPT
+				     ? "accepted"
 				 : fl.last_kind == CATAN_ACT_TRADE_REJECT
-					 ? "rejected"
-					 : "counter-offered");
+				     ? "rejected"
+				     : "counter-offered");
 			int next = round.queue ? __builtin_ctz(round.queue)
 					       : CATAN_NONE;
 			if (fl.last_kind != CATAN_ACT_TRADE_REJECT)
@@ -1339,16 +1352,19 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				int arc = act(&a, round.by, &o2, &aerr);
 				SDL_UnlockMutex(a.repo);
 				if (arc) {
-					snprintf(why, sizeof why,
-						 "offer: %.100s; not asking %s: "
-						 "%.100s",
-						 round.answers, a.g.names.name[next],
-						 aerr.msg);
+					snprintf(
+					    why, sizeof why,
+					    "offer: %.100s; not asking %s: "
+					    "%.100s",
+					    round.answers, a.g.names.name[next],
+					    aerr.msg);
 					round.queue = 0;
 				} else {
 					snprintf(why, sizeof why,
-						 "done: offer: %.120s; now asking %s",
-						 round.answers, a.g.names.name[next]);
+						 "done: offer: %.120s; now "
+						 "asking %s",
+						 round.answers,
+						 a.g.names.name[next]);
 					round.asked = next;
 					poke(&a);
 				}
@@ -1361,8 +1377,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			SDL_LockMutex(a.mx);
 			cur = a.snap;
 			SDL_UnlockMutex(a.mx);
-			follow_step(&fl, &a, a.peer ? a.me : CATAN_NONE, instant,
-				    o->pace);
+			follow_step(&fl, &a, a.peer ? a.me : CATAN_NONE,
+				    instant, o->pace);
 			s = fl.behind ? &fl.disp : &cur.s;
 		}
 		/* Hot-seat: the window acts for whoever is next (not a bot). */
@@ -1400,7 +1416,7 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			catan_action act_;
 			int res = CATAN_VIEW_NOTHING;
 			unsigned dlg_targets =
-				w.v.dialog == CATAN_DLG_OFFER ? w.v.targets : 0;
+			    w.v.dialog == CATAN_DLG_OFFER ? w.v.targets : 0;
 			if (e.type == SDL_QUIT)
 				quit = true;
 			else if (e.type == SDL_WINDOWEVENT &&
@@ -1410,10 +1426,12 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				dirty = true;
 			} else if (e.type == SDL_MOUSEWHEEL) {
 				/* The log scrolls back and forth. */
-				int kept = fl.nlines < FOLLOW_LINES ? fl.nlines
-								    : FOLLOW_LINES;
+				int kept = fl.nlines < FOLLOW_LINES
+					       ? fl.nlines
+					       : FOLLOW_LINES;
 				fl.scroll += e.wheel.y * 3;
-				fl.scroll = fl.scroll > kept - 1 ? kept - 1 : fl.scroll;
+				fl.scroll =
+				    fl.scroll > kept - 1 ? kept - 1 : fl.scroll;
 				fl.scroll = fl.scroll < 0 ? 0 : fl.scroll;
 				dirty = true;
 			} else if (e.type == SDL_MOUSEMOTION) {
@@ -1428,11 +1446,13 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				if (s->phase == CATAN_PHASE_OVER) {
 					/* The results panel's buttons. */
 					ui_results_layout(&fl.res, &w.v);
-					int nx = catan_rect_has(&fl.res.replay, x, y)
-							 ? CATAN_UI_NEXT_REPLAY
-						 : catan_rect_has(&fl.res.newgame, x, y)
-							 ? CATAN_UI_NEXT_NEWGAME
-							 : CATAN_UI_NEXT_NONE;
+					int nx =
+					    catan_rect_has(&fl.res.replay, x, y)
+						? CATAN_UI_NEXT_REPLAY
+					    : catan_rect_has(&fl.res.newgame, x,
+							     y)
+						? CATAN_UI_NEXT_NEWGAME
+						: CATAN_UI_NEXT_NONE;
 					if (nx != CATAN_UI_NEXT_NONE) {
 						if (o->next)
 							*o->next = nx;
@@ -1463,7 +1483,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			    act_.kind == CATAN_ACT_TRADE_OFFER &&
 			    s->phase != CATAN_PHASE_OFFER &&
 			    __builtin_popcount(dlg_targets) > 1) {
-				round.queue = dlg_targets & ~(1u << act_.player);
+				round.queue =
+				    dlg_targets & ~(1u << act_.player);
 				round.terms = act_;
 				round.asked = act_.player;
 				round.by = w.v.actor;
@@ -1478,7 +1499,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				static catan_state was;
 				was = *s;
 				if (arc)
-					snprintf(why, sizeof why, "%.250s", aerr.msg);
+					snprintf(why, sizeof why, "%.250s",
+						 aerr.msg);
 				poke(&a); /* sync now, so the others see it */
 				SDL_LockMutex(a.mx);
 				cur = a.snap;
@@ -1493,9 +1515,11 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 					ev.action = act_;
 					ev.after = cur.s;
 					char said[UI_STORY_MAX][UI_STORY_LINE];
-					int k = ui_story(said, &a.g.board, &a.g.names,
-							 &was, &ev, actor, false);
-					snprintf(why, sizeof why, "done: %.200s",
+					int k = ui_story(said, &a.g.board,
+							 &a.g.names, &was, &ev,
+							 actor, false);
+					snprintf(why, sizeof why,
+						 "done: %.200s",
 						 k ? said[0] : "");
 				}
 			}
@@ -1523,10 +1547,11 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				 "your move: knight - click a tile for the "
 				 "robber (Esc cancels)");
 		else if (w.v.mode == CATAN_MODE_ROADS)
-			snprintf(status, sizeof status,
-				 "your move: road building - click the %s road's "
-				 "side (Esc cancels)",
-				 w.v.pick_edge == CATAN_NONE ? "first" : "second");
+			snprintf(
+			    status, sizeof status,
+			    "your move: road building - click the %s road's "
+			    "side (Esc cancels)",
+			    w.v.pick_edge == CATAN_NONE ? "first" : "second");
 		else if (w.v.dialog == CATAN_DLG_VICTIM)
 			snprintf(status, sizeof status,
 				 "your move: choose whom to rob");
@@ -1561,7 +1586,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		/* The newest marks draw in: rings shrink onto their spot
 		 * over 400 ms (frames keep coming until then). */
 		Uint32 age = SDL_GetTicks() - fl.marked_at;
-		fr.mark_grow = fl.marked_at && age < 400 ? 1.0f - age / 400.0f : 0;
+		fr.mark_grow =
+		    fl.marked_at && age < 400 ? 1.0f - age / 400.0f : 0;
 		fr.newest_vertices = fl.nv;
 		fr.newest_edges = fl.ne;
 		fr.newest_tile = fl.nt;

@@ -74,7 +74,7 @@ int ui_fonts_open(ui_fonts *f, float u, char *why, size_t whysize)
 		return -1;
 	}
 	/* Never below 12 px (readable on a small screen), whatever u. */
-#define PX(k) ((int)((k) * u + 0.5f) < 12 ? 12 : (int)((k) * u + 0.5f))
+#define PX(k) ((int)((k)*u + 0.5f) < 12 ? 12 : (int)((k)*u + 0.5f))
 	f->small = open_one(f->path, PX(12), 0);
 	f->normal = open_one(f->path, PX(15) < 13 ? 13 : PX(15), 0);
 	f->bold = open_one(f->path, PX(15) < 13 ? 13 : PX(15), TTF_STYLE_BOLD);

@@ -172,7 +172,7 @@ static void ring(SDL_Renderer *r, float x, float y, float rad, float w,
 		float a = (float)i / N * 6.2831853f, ca = cosf(a), sa = sinf(a);
 		vx[2 * i] = (SDL_Vertex){{x + ri * ca, y + ri * sa}, c, {0, 0}};
 		vx[2 * i + 1] =
-			(SDL_Vertex){{x + ro * ca, y + ro * sa}, c, {0, 0}};
+		    (SDL_Vertex){{x + ro * ca, y + ro * sa}, c, {0, 0}};
 		int j = (i + 1) % N, k = 6 * i;
 		idx[k] = 2 * i;
 		idx[k + 1] = 2 * i + 1;
@@ -295,10 +295,11 @@ static int text(SDL_Renderer *r, TTF_Font *font, const char *s, float x,
 	if (d.x < clip.x || d.y < clip.y || d.x + d.w > clip.x + clip.w ||
 	    d.y + d.h > clip.y + clip.h || d.x + d.w > ow || d.y + d.h > oh) {
 		if (!ui_text_stats.clipped++)
-			snprintf(ui_text_stats.first, sizeof ui_text_stats.first,
-				 "\"%.80s\" at %d,%d size %dx%d outside %d,%d %dx%d",
-				 s, d.x, d.y, d.w, d.h, clip.x, clip.y, clip.w,
-				 clip.h);
+			snprintf(
+			    ui_text_stats.first, sizeof ui_text_stats.first,
+			    "\"%.80s\" at %d,%d size %dx%d outside %d,%d %dx%d",
+			    s, d.x, d.y, d.w, d.h, clip.x, clip.y, clip.w,
+			    clip.h);
 	}
 	return e->w;
 }
@@ -333,8 +334,8 @@ static float text_fit(SDL_Renderer *r, TTF_Font *font, TTF_Font *small,
 		part[k] = 0;
 		if (!TTF_SizeUTF8(small, part, &tw, &th) && tw <= w) {
 			text(r, small, part, x, y, 0, 0, c);
-			text(r, small, s + k + 1, x + 10, y + TTF_FontLineSkip(small),
-			     0, 0, c);
+			text(r, small, s + k + 1, x + 10,
+			     y + TTF_FontLineSkip(small), 0, 0, c);
 			return 2.0f * TTF_FontLineSkip(small);
 		}
 	}
@@ -649,15 +650,16 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		catan_view_vertex_xy(v, b, b->edge_vertices[e][0], &ax, &ay);
 		catan_view_vertex_xy(v, b, b->edge_vertices[e][1], &bx, &by);
 		catan_view_edge_xy(v, b, e, &mx, &my);
-		float g = catan_eset_has(&fr->newest_edges, e) ? fr->mark_grow : 0;
+		float g =
+		    catan_eset_has(&fr->newest_edges, e) ? fr->mark_grow : 0;
 		ring(r, mx, my, v->size * 0.2f * (1 + 2 * g), 3, gold);
 	}
 	CATAN_FOR_BITS(i, fr->recent_vertices.w, CATAN_VWORDS)
 	{
 		float x, y;
 		catan_view_vertex_xy(v, b, i, &x, &y);
-		float g = catan_vset_has(&fr->newest_vertices, i) ? fr->mark_grow
-								  : 0;
+		float g =
+		    catan_vset_has(&fr->newest_vertices, i) ? fr->mark_grow : 0;
 		ring(r, x, y, v->size * 0.27f * (1 + 2 * g), 3.5f, gold);
 	}
 	if (fr->recent_tile >= 0 && fr->recent_tile < b->ntiles) {
@@ -670,8 +672,9 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 				   xy[(2 * k + 2) % 12], xy[(2 * k + 3) % 12],
 				   4, gold);
 		ring(r, cx, cy,
-		     v->size * 0.5f * (1 + (fr->newest_tile ? fr->mark_grow : 0)), 3,
-		     ui_player_color(fr->g, fr->recent_tile_by));
+		     v->size * 0.5f *
+			 (1 + (fr->newest_tile ? fr->mark_grow : 0)),
+		     3, ui_player_color(fr->g, fr->recent_tile_by));
 	}
 	/* Selected set-up settlement / first road. */
 	if (v->pick_vertex != CATAN_NONE && v->pick_vertex < b->nvertices) {
@@ -740,15 +743,17 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	 * the last turn's, and say so. */
 	char roller[40] = "";
 	if (fr->roller >= 0 && fr->roller < s->opt.nplayers)
-		snprintf(roller, sizeof roller, "%s", g->names.name[fr->roller]);
+		snprintf(roller, sizeof roller, "%s",
+			 g->names.name[fr->roller]);
 	if (!s->turn)
 		snprintf(buf, sizeof buf, "set-up");
 	else if (!s->dice[0])
 		snprintf(buf, sizeof buf, "turn %d   not rolled yet", s->turn);
 	else if (s->phase == CATAN_PHASE_ROLL)
-		snprintf(buf, sizeof buf, "turn %d   %s to roll (last: %s %d+%d)",
-			 s->turn, g->names.name[s->active],
-			 roller[0] ? roller : "roll", s->dice[0], s->dice[1]);
+		snprintf(buf, sizeof buf,
+			 "turn %d   %s to roll (last: %s %d+%d)", s->turn,
+			 g->names.name[s->active], roller[0] ? roller : "roll",
+			 s->dice[0], s->dice[1]);
 	else
 		snprintf(buf, sizeof buf, "turn %d   %s rolled %d + %d = %d",
 			 s->turn, roller[0] ? roller : g->names.name[s->active],
@@ -795,8 +800,8 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		/* Every hidden VP card counts (and shows) once it is over. */
 		int vp = fr->reveal_all || p == fr->viewer ||
 				 s->phase == CATAN_PHASE_OVER
-			 ? catan_state_vp(s, p)
-			 : pl->public_vp;
+			     ? catan_state_vp(s, p)
+			     : pl->public_vp;
 		snprintf(buf, sizeof buf, "%s%s", g->names.name[p],
 			 p == fr->viewer ? " (you)" : "");
 		int nw = text(r, f->bold, buf, card.x + 14 * u, card.y + 3 * u, 0,
@@ -851,9 +856,9 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		/* The building costs, for whoever has not learnt them. */
 		if (fr->show_buttons) {
 			static const char *const costs[] = {
-				"road: lumber, brick",
-				"settlement: lumber, brick, wool, grain",
-				"city: 2 grain, 3 ore   card: wool, grain, ore"};
+			    "road: lumber, brick",
+			    "settlement: lumber, brick, wool, grain",
+			    "city: 2 grain, 3 ore   card: wool, grain, ore"};
 			for (int k = 0; k < 3; k++) {
 				text(r, f->small, costs[k], x, y, 0, 0,
 				     (rgba){200, 190, 150, 255});
@@ -891,7 +896,7 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		int tw = 0, th = 0;
 		split[i] = 0;
 		rgba lc = i == fr->nlog - 1 && !fr->log_scroll ? text_light
-								: text_dim;
+							       : text_dim;
 		text_entry *te = text_get(r, f->small, fr->log[i], lc);
 		tw = te ? te->w : 0;
 		if (tw > w) {
@@ -918,37 +923,38 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		first = fr->nlog - 1;
 	int more = fr->log_more + first;
 	if (more || fr->log_scroll)
-		snprintf(buf, sizeof buf, "log  (%d earlier%s; mouse wheel scrolls)",
-			 more, fr->log_scroll ? ", scrolled back" : "");
+		snprintf(buf, sizeof buf,
+			 "log  (%d earlier%s; mouse wheel scrolls)", more,
+			 fr->log_scroll ? ", scrolled back" : "");
 	else
 		snprintf(buf, sizeof buf, "log");
 	text(r, f->bold, "log", x, y, 0, 0, text_light);
 	if (more || fr->log_scroll)
-		text(r, f->small, buf + 3, x + 34 * u, y + 2 * u, 0, 0, text_dim);
+		text(r, f->small, buf + 3, x + 34 * u, y + 2 * u, 0, 0,
+		     text_dim);
 	y += 20 * u;
 	for (int i = first; i < fr->nlog; i++) {
 		rgba c = i == fr->nlog - 1 && !fr->log_scroll ? text_light
-							       : text_dim;
+							      : text_dim;
 		if (split[i]) {
 			char part[UI_LOG_LINE_MAX];
 			snprintf(part, sizeof part, "%.*s", split[i] - 1,
 				 fr->log[i]);
 			text(r, f->small, part, x, y, 0, 0, c);
 			y += lh;
-			text(r, f->small, fr->log[i] + split[i], x + 10 * u, y, 0,
-			     0, c);
+			text(r, f->small, fr->log[i] + split[i], x + 10 * u, y,
+			     0, 0, c);
 		} else
 			text(r, f->small, fr->log[i], x, y, 0, 0, c);
 		y += lh;
 	}
 	if (fr->show_buttons) {
 		/* How to play, for whoever has not read the README. */
+		text(r, f->small, "click a ringed spot: build, move the robber",
+		     x, bottom, 0, 0, text_dim);
 		text(r, f->small,
-		     "click a ringed spot: build, move the robber", x,
-		     bottom, 0, 0, text_dim);
-		text(r, f->small,
-		     "keys under the buttons; Esc cancels; q quits",
-		     x, bottom + 16 * u, 0, 0, text_dim);
+		     "keys under the buttons; Esc cancels; q quits", x,
+		     bottom + 16 * u, 0, 0, text_dim);
 	}
 	SDL_RenderSetClipRect(r, NULL);
 }
@@ -1034,7 +1040,8 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		title = buf;
 	} else if (v->dialog == CATAN_DLG_OFFER &&
 		   __builtin_popcount(v->targets) > 1) {
-		snprintf(buf, sizeof buf, "Offer a trade to %d players, in turn",
+		snprintf(buf, sizeof buf,
+			 "Offer a trade to %d players, in turn",
 			 __builtin_popcount(v->targets));
 		title = buf;
 	}
@@ -1066,8 +1073,8 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 					   (int)(110 * u), gm->h};
 			fill_rect(r, &chip, terrain_fill[res]);
 			int have = v->actor < s->opt.nplayers
-					   ? s->players[v->actor].hand[res]
-					   : 0;
+				       ? s->players[v->actor].hand[res]
+				       : 0;
 			if (v->dialog == CATAN_DLG_VICTIM)
 				snprintf(buf, sizeof buf, "%s", res_short[res]);
 			else if (v->dialog == CATAN_DLG_BANK)
@@ -1107,24 +1114,25 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		/* Only who can be chosen: the robber's possible victims;
 		 * for a counter-offer, who offered. */
 		unsigned can = v->dialog == CATAN_DLG_VICTIM
-				       ? catan_view_victims(v, &fr->g->board, s)
+				   ? catan_view_victims(v, &fr->g->board, s)
 			       : s->phase == CATAN_PHASE_OFFER
-				       ? 1u << s->offer_from
-				       : ~0u;
+				   ? 1u << s->offer_from
+				   : ~0u;
 		for (int p = 0; p < s->opt.nplayers; p++) {
 			if (p == v->actor || !(can >> p & 1u))
 				continue;
 			const catan_rect *q = &v->control[CATAN_DLG_PLAYER + p];
 			rgba c = ui_player_color(fr->g, p);
 			bool on = v->dialog == CATAN_DLG_OFFER
-					  ? (v->targets >> p & 1u)
-					  : v->target == p;
+				      ? (v->targets >> p & 1u)
+				      : v->target == p;
 			/* Chosen: full colour, a thick frame and a tick;
 			 * not chosen: pale with a thin grey frame. */
 			fill_rect(r, q, on ? c : (rgba){225, 220, 210, 255});
 			catan_rect strip = {q->x, q->y, (int)(5 * u), q->h};
 			fill_rect(r, &strip, c);
-			outline_rect(r, q, on ? ink : (rgba){150, 150, 150, 255});
+			outline_rect(r, q,
+				     on ? ink : (rgba){150, 150, 150, 255});
 			if (on) {
 				catan_rect in = {q->x + 1, q->y + 1, q->w - 2,
 						 q->h - 2};
@@ -1135,8 +1143,8 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 			}
 			snprintf(buf, sizeof buf, "%s%s", on ? "* " : "",
 				 fr->g->names.name[p]);
-			text(r, on ? f->bold : f->small, buf, q->x + q->w / 2.0f,
-			     q->y + q->h / 2.0f, 1, 1,
+			text(r, on ? f->bold : f->small, buf,
+			     q->x + q->w / 2.0f, q->y + q->h / 2.0f, 1, 1,
 			     on && (c.r + c.g + c.b) < 300 ? white : ink);
 		}
 	}
@@ -1181,7 +1189,8 @@ void ui_results_layout(ui_results *res, const catan_view *v)
 	float t = v->t;
 	int bw = (int)(120 * t), bh = (int)(32 * t);
 	int y = b.y + b.h - bh - (int)(12 * t);
-	res->replay = (catan_rect){b.x + b.w - 2 * bw - (int)(24 * t), y, bw, bh};
+	res->replay =
+	    (catan_rect){b.x + b.w - 2 * bw - (int)(24 * t), y, bw, bh};
 	res->newgame = (catan_rect){b.x + b.w - bw - (int)(12 * t), y, bw, bh};
 }
 
@@ -1208,17 +1217,19 @@ static void draw_results(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	float x = b.x + 16 * t, y = b.y + 12 * t;
 	snprintf(buf, sizeof buf, "%s wins with %d victory points!",
 		 g->names.name[s->winner], catan_state_vp(s, s->winner));
-	text(r, f->big, buf, x, y, 0, 0, shade(ui_player_color(g, s->winner), 0.7f));
+	text(r, f->big, buf, x, y, 0, 0,
+	     shade(ui_player_color(g, s->winner), 0.7f));
 	y += 34 * t;
 	/* The table: one row a player. */
-	static const char *const head[] = {"player", "VP", "VP cards",
+	static const char *const head[] = {"player",   "VP",	"VP cards",
 					   "received", "stole", "lost"};
 	float col[] = {0, 110, 160, 240, 320, 380};
 	for (int k = 0; k < 6; k++)
 		text(r, f->small, head[k], x + col[k] * t, y, 0, 0, ink);
 	y += 20 * t;
 	for (int p = 0; p < s->opt.nplayers; p++) {
-		catan_rect sw = {(int)x, (int)y + 2, (int)(6 * t), (int)(14 * t)};
+		catan_rect sw = {(int)x, (int)y + 2, (int)(6 * t),
+				 (int)(14 * t)};
 		fill_rect(r, &sw, ui_player_color(g, p));
 		text(r, p == s->winner ? f->bold : f->normal, g->names.name[p],
 		     x + 10 * t, y, 0, 0, ink);
@@ -1244,16 +1255,19 @@ static void draw_results(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	for (int d = 2; d <= 12; d++) {
 		float bx = x + (d - 2) * bw;
 		int hgt = (int)((bar_h - 18 * t) * res->dice[d] / most);
-		catan_rect bar = {(int)(bx + 2), (int)(y + bar_h - 18 * t - hgt),
+		catan_rect bar = {(int)(bx + 2),
+				  (int)(y + bar_h - 18 * t - hgt),
 				  (int)(bw - 4), hgt};
-		fill_rect(r, &bar, d == 7 ? (rgba){150, 60, 60, 255}
-					  : (rgba){80, 110, 160, 255});
+		fill_rect(r, &bar,
+			  d == 7 ? (rgba){150, 60, 60, 255}
+				 : (rgba){80, 110, 160, 255});
 		snprintf(buf, sizeof buf, "%d", d);
-		text(r, f->small, buf, bx + bw / 2, y + bar_h - 16 * t, 1, 0, ink);
+		text(r, f->small, buf, bx + bw / 2, y + bar_h - 16 * t, 1, 0,
+		     ink);
 		if (res->dice[d]) {
 			snprintf(buf, sizeof buf, "%d", res->dice[d]);
-			text(r, f->small, buf, bx + bw / 2, bar.y - 15 * t, 1, 0,
-			     ink);
+			text(r, f->small, buf, bx + bw / 2, bar.y - 15 * t, 1,
+			     0, ink);
 		}
 	}
 	const catan_rect *btn[2] = {&res->replay, &res->newgame};
@@ -1261,8 +1275,9 @@ static void draw_results(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	for (int k = 0; k < 2; k++) {
 		bool hov = fr->hover_kind == CATAN_HIT_NONE &&
 			   catan_rect_has(btn[k], fr->hover_x, fr->hover_y);
-		fill_rect(r, btn[k], hov ? (rgba){90, 140, 90, 255}
-					 : (rgba){60, 110, 70, 255});
+		fill_rect(r, btn[k],
+			  hov ? (rgba){90, 140, 90, 255}
+			      : (rgba){60, 110, 70, 255});
 		outline_rect(r, btn[k], ink);
 		text(r, f->bold, label[k], btn[k]->x + btn[k]->w / 2.0f,
 		     btn[k]->y + btn[k]->h / 2.0f, 1, 1, white);

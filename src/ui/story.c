@@ -284,8 +284,8 @@ int ui_story(char out[][UI_STORY_LINE], const catan_board *b,
 			snprintf(o.l[o.n++], UI_STORY_LINE,
 				 "%.20s %s %.20s %.45s for %.45s", who,
 				 before->phase == CATAN_PHASE_OFFER
-					 ? "counter-offered"
-					 : "offered",
+				     ? "counter-offered"
+				     : "offered",
 				 other, what, what2);
 		break;
 	case CATAN_ACT_TRADE_ACCEPT:

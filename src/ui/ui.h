@@ -34,7 +34,7 @@ int ui_font_find(char *out, size_t n, char *why, size_t whysize);
 int ui_fonts_open(ui_fonts *f, float u, char *why, size_t whysize);
 void ui_fonts_close(ui_fonts *f);
 
-#define UI_LOG_LINES 64 /* log lines a frame may be given */
+#define UI_LOG_LINES	64  /* log lines a frame may be given */
 #define UI_LOG_LINE_MAX 200 /* longest log line, bytes */
 
 /* Everything one frame shows. Pointers are borrowed for the call. */
@@ -51,9 +51,9 @@ typedef struct ui_frame {
 	const char *sync;    /* sync status, may be NULL */
 	const char *log[UI_LOG_LINES]; /* oldest first; the last that fit */
 	int nlog;
-	int log_more;	/* lines before log[0] (scrolled or older) */
-	int log_scroll; /* lines scrolled back from the newest, 0 = newest */
-	int roller;	/* who rolled s->dice, or CATAN_NONE if unknown */
+	int log_more;	  /* lines before log[0] (scrolled or older) */
+	int log_scroll;	  /* lines scrolled back from the newest, 0 = newest */
+	int roller;	  /* who rolled s->dice, or CATAN_NONE if unknown */
 	unsigned buttons; /* enabled buttons (catan_view_buttons) */
 	bool show_buttons;
 	/* Highlights: legal targets (play) or changed spots (replay). */

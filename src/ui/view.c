@@ -141,8 +141,9 @@ void catan_view_layout(catan_view *v, const catan_board *b, int w, int h)
 		v->size * (y0 + y1) / 2.0f;
 
 	/* Buttons: equal widths across the bar, in `rows` rows. */
-	int bw = rows == 1 ? (v->bar.w - gap * (n + 1)) / n
-			   : (v->bar.w - gap * ((n + 1) / 2 + 1)) / ((n + 1) / 2);
+	int bw = rows == 1
+		     ? (v->bar.w - gap * (n + 1)) / n
+		     : (v->bar.w - gap * ((n + 1) / 2 + 1)) / ((n + 1) / 2);
 	int per_row = rows == 1 ? n : (n + 1) / 2;
 	int bh = (barh - gap * (rows + 1)) / rows;
 	for (int i = 0; i < n; i++) {
@@ -533,7 +534,8 @@ unsigned catan_view_buttons(const catan_view *v, const catan_board *b,
 	     r++)
 		for (int r2 = r; r2 <= CATAN_RES_COUNT; r2++) {
 			a.res = (uint8_t)r;
-			a.res2 = (uint8_t)(r2 == CATAN_RES_COUNT ? CATAN_NONE : r2);
+			a.res2 =
+			    (uint8_t)(r2 == CATAN_RES_COUNT ? CATAN_NONE : r2);
 			if (try_act(b, s, actor, &a, NULL, 0) == 0) {
 				m |= 1u << CATAN_BTN_PLENTY;
 				break;
@@ -646,8 +648,9 @@ int catan_view_dialog_action(catan_action *out, const catan_view *v,
 		int rate = catan_view_rate(b, s, actor, gr);
 		if (rate && a.count != rate) {
 			if (why && n)
-				snprintf(why, n, "%s trades at %d:1 for you: "
-						 "give %d",
+				snprintf(why, n,
+					 "%s trades at %d:1 for you: "
+					 "give %d",
 					 catan_res_name(gr), rate, rate);
 			return CATAN_E_BAD_TRADE;
 		}
@@ -719,11 +722,11 @@ static void open_dialog(catan_view *v, int d, const catan_state *s)
 		v->targets = (uint8_t)(1u << s->offer_from);
 		for (int r = 0; r < CATAN_RES_COUNT; r++) {
 			int have = v->actor < s->opt.nplayers
-					   ? s->players[v->actor].hand[r]
-					   : 0;
-			v->give[r] = (uint8_t)(s->offer_get[r] < have
-						       ? s->offer_get[r]
-						       : have);
+				       ? s->players[v->actor].hand[r]
+				       : 0;
+			v->give[r] =
+			    (uint8_t)(s->offer_get[r] < have ? s->offer_get[r]
+							     : have);
 			v->get[r] = s->offer_give[r];
 		}
 	} else if (d == CATAN_DLG_OFFER) {
@@ -804,9 +807,10 @@ static int dialog_control(catan_action *out, catan_view *v,
 		}
 		if (v->dialog == CATAN_DLG_VICTIM &&
 		    !(catan_view_victims(v, b, s) >> p & 1u)) {
-			say(why, n, "nobody there to rob by that name: they "
-				    "have no building on this tile, or no "
-				    "cards");
+			say(why, n,
+			    "nobody there to rob by that name: they "
+			    "have no building on this tile, or no "
+			    "cards");
 			return CATAN_VIEW_NOTHING;
 		}
 		v->target = (uint8_t)p;

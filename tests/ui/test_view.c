@@ -515,8 +515,9 @@ static void test_view__year_of_plenty_two_cards(void **state)
 	int x, y;
 	assert_true(catan_view_buttons(&v, &b, &s) >> CATAN_BTN_PLENTY & 1u);
 	click_center(&v.button[CATAN_BTN_PLENTY], &x, &y);
-	assert_int_equal(catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why),
-			 CATAN_VIEW_CHANGED);
+	assert_int_equal(
+	    catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why),
+	    CATAN_VIEW_CHANGED);
 	assert_int_equal(v.dialog, CATAN_DLG_PLENTY);
 	click_center(&v.control[CATAN_DLG_GET_PLUS + CATAN_GRAIN], &x, &y);
 	catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why);
@@ -527,8 +528,9 @@ static void test_view__year_of_plenty_two_cards(void **state)
 	click_center(&v.control[CATAN_DLG_GET_PLUS + CATAN_ORE], &x, &y);
 	catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why);
 	click_center(&v.control[CATAN_DLG_OK], &x, &y);
-	assert_int_equal(catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why),
-			 CATAN_VIEW_ACT);
+	assert_int_equal(
+	    catan_view_click(&a, &v, &b, &s, x, y, why, sizeof why),
+	    CATAN_VIEW_ACT);
 	catan_action want = th_action(&b, "play year-of-plenty grain ore");
 	assert_memory_equal(&a, &want, sizeof a);
 }
@@ -562,8 +564,8 @@ static void test_view__story_of_a_seven(void **state)
 	char out[UI_STORY_MAX][UI_STORY_LINE], want[UI_STORY_LINE];
 	int n = ui_story(out, &b, &names, &before, &e, me, false);
 	assert_true(n >= 1);
-	snprintf(want, sizeof want, "%c%s rolled 3+4 = 7", names.name[bot][0] - 32,
-		 names.name[bot] + 1);
+	snprintf(want, sizeof want, "%c%s rolled 3+4 = 7",
+		 names.name[bot][0] - 32, names.name[bot] + 1);
 	assert_string_equal(out[0], want);
 	/* The robber onto a tile of mine, robbing me. */
 	int mv = 0;
@@ -576,8 +578,8 @@ static void test_view__story_of_a_seven(void **state)
 	e.action.tile = (uint8_t)t;
 	e.action.player = (uint8_t)me;
 	before = s;
-	assert_int_equal(catan_state_apply(&e.after, &b, &before, bot, &e.action,
-					   &e.outcome),
+	assert_int_equal(catan_state_apply(&e.after, &b, &before, bot,
+					   &e.action, &e.outcome),
 			 CATAN_OK);
 	n = ui_story(out, &b, &names, &before, &e, me, false);
 	assert_int_equal(n, 2);
@@ -616,9 +618,9 @@ static void test_view__story_private_details(void **state)
 	e.actor = me;
 	e.has_action = true;
 	e.action = th_action(&b, "discard lumber:2 brick:2");
-	assert_int_equal(catan_state_apply(&e.after, &b, &before, me, &e.action,
-					   &e.outcome),
-			 CATAN_OK);
+	assert_int_equal(
+	    catan_state_apply(&e.after, &b, &before, me, &e.action, &e.outcome),
+	    CATAN_OK);
 	ui_story(out, &b, &names, &before, &e, me, false);
 	assert_string_equal(out[0], "You discarded 2 lumber, 2 brick");
 	ui_story(out, &b, &names, &before, &e, third, false);
@@ -640,9 +642,9 @@ static void test_view__story_private_details(void **state)
 	before = s;
 	e.actor = p;
 	e.action = th_action(&b, "play monopoly wool");
-	assert_int_equal(catan_state_apply(&e.after, &b, &before, p, &e.action,
-					   &e.outcome),
-			 CATAN_OK);
+	assert_int_equal(
+	    catan_state_apply(&e.after, &b, &before, p, &e.action, &e.outcome),
+	    CATAN_OK);
 	ui_story(out, &b, &names, &before, &e, me, false);
 	snprintf(want, sizeof want,
 		 "%c%s played Monopoly on wool: took 4 (3 of them from you)",
@@ -702,17 +704,17 @@ static void test_view__road_building_two_clicks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_view__hit_every_spot_at_every_size),
-		cmocka_unit_test(test_view__setup_takes_corner_then_side),
-		cmocka_unit_test(test_view__setup_distance_rule_explained),
-		cmocka_unit_test(test_view__builds_match_legal_actions),
-		cmocka_unit_test(test_view__robber_tile_then_victim),
-		cmocka_unit_test(test_view__buttons_and_keys),
-		cmocka_unit_test(test_view__dialogs_build_legal_actions),
-		cmocka_unit_test(test_view__road_building_two_clicks),
-		cmocka_unit_test(test_view__year_of_plenty_two_cards),
-		cmocka_unit_test(test_view__story_of_a_seven),
-		cmocka_unit_test(test_view__story_private_details),
+	    cmocka_unit_test(test_view__hit_every_spot_at_every_size),
+	    cmocka_unit_test(test_view__setup_takes_corner_then_side),
+	    cmocka_unit_test(test_view__setup_distance_rule_explained),
+	    cmocka_unit_test(test_view__builds_match_legal_actions),
+	    cmocka_unit_test(test_view__robber_tile_then_victim),
+	    cmocka_unit_test(test_view__buttons_and_keys),
+	    cmocka_unit_test(test_view__dialogs_build_legal_actions),
+	    cmocka_unit_test(test_view__road_building_two_clicks),
+	    cmocka_unit_test(test_view__year_of_plenty_two_cards),
+	    cmocka_unit_test(test_view__story_of_a_seven),
+	    cmocka_unit_test(test_view__story_private_details),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
