@@ -43,7 +43,8 @@
  *     signed with its own key: it cannot sign with another's), commit
  *     illegal actions, wrong or reused reveals, a wrong outcome or a merge
  *     missing a discard. It creates at most BAD commits of its own
- *     choosing and may put any commit it signed on any branch it sends.
+ *     choosing and may put any commit it signed on any branch it shows
+ *     (SHOW times; relaying what it read from others is not counted).
  *
  * Properties (assertions, checked in every reachable state)
  *   P1 no honest peer adopts an invalid or forged commit, nor one that
@@ -92,6 +93,9 @@
 #endif
 #ifndef BAD
 #define BAD 1
+#endif
+#ifndef SHOW
+#define SHOW 2
 #endif
 
 #define NONE 255
@@ -166,6 +170,7 @@ bit up[NP];
 byte faults, crashes, bad;
 byte sb[NP]; /* the branches the dishonest seat shows */
 short dsig;  /* the commits it signed */
+byte shown;  /* times it pointed a branch somewhere (at most SHOW) */
 #ifdef LIVE
 byte rr[NP]; /* round-robin partner of each peer's next sync */
 #endif
@@ -850,13 +855,19 @@ end:
 			:: bad < BAD && h_aa == d -> bad++; h_lg = 0 /* an illegal action */
 			:: else -> goto skipw
 			fi;
-			write_commit(h_kk, h_aa, d, h_pw, h_mp, h_st, h_vv, h_lg)
+			write_commit(h_kk, h_aa, d, h_pw, h_mp, h_st, h_vv, h_lg);
+			/* its own branch follows its due actions */
+			if
+			:: h_ok && h_aa == d && ANCESTOR(sb[d], h_c) -> sb[d] = h_c
+			:: else
+			fi
 		fi;
 skipw:		skip
 	   }
 	/* show a branch at a commit it signed (rewrite, forge) */
 	:: atomic {
-		dsig != 0 ->
+		dsig != 0 && shown < SHOW ->
+		shown++;
 		h_pw = 0;
 		do
 		:: HAS(dsig, h_pw) -> break

@@ -29,38 +29,39 @@ ci_ok=(
 	"h2:-DNP=2 -DDIS=255 -DFAULTS=2 -DCRASHES=2"
 	"h3:-DNP=3 -DDIS=255 -DFAULTS=1 -DCRASHES=1"
 	"h4:-DNP=4 -DDIS=255 -DFAULTS=0 -DCRASHES=1"
-	"d2:-DNP=2 -DDIS=1 -DBAD=0 -DFAULTS=1 -DCRASHES=1"
-	"live2:-DNP=2 -DDIS=255 -DFAULTS=1 -DCRASHES=1 -DLIVE"
-	"live3:-DNP=3 -DDIS=255 -DFAULTS=0 -DCRASHES=0 -DLIVE"
+	"d2:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1"
 )
 # mutant : defines : the property it must break
 ci_bad=(
-	"M_NOPARENT:-DNP=3 -DDIS=1 -DBAD=2 -DFAULTS=0 -DCRASHES=0 -DM_NOPARENT:P1"
-	"M_NOSIG:-DNP=3 -DDIS=1 -DBAD=1 -DFAULTS=0 -DCRASHES=0 -DM_NOSIG:P1"
-	"M_EARLYMERGE:-DNP=3 -DDIS=1 -DBAD=1 -DFAULTS=0 -DCRASHES=0 -DM_EARLYMERGE:P1"
-	"M_NOCHAIN:-DNP=3 -DDIS=2 -DBAD=1 -DFAULTS=0 -DCRASHES=0 -DM_NOCHAIN:P1"
-	"M_FORK:-DNP=3 -DDIS=1 -DBAD=1 -DFAULTS=0 -DCRASHES=0 -DM_FORK:P2"
-	"M_REWRITE:-DNP=3 -DDIS=1 -DBAD=1 -DFAULTS=0 -DCRASHES=0 -DM_REWRITE:P2"
+	"M_NOPARENT:-DNP=3 -DDIS=1 -DBAD=2 -DSHOW=2 -DFAULTS=0 -DCRASHES=0 -DM_NOPARENT:P1"
+	"M_NOSIG:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=2 -DFAULTS=0 -DCRASHES=0 -DM_NOSIG:P1"
+	"M_NOCHAIN:-DNP=2 -DDIS=0 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DM_NOCHAIN:P1"
 	"M_ORDER:-DNP=3 -DDIS=255 -DFAULTS=0 -DCRASHES=0 -DM_ORDER:P3"
-	"M_BLAME:-DNP=3 -DDIS=1 -DBAD=1 -DFAULTS=0 -DCRASHES=0 -DM_BLAME:P4"
 	"M_EARLYREVEAL:-DNP=3 -DDIS=255 -DFAULTS=0 -DCRASHES=0 -DM_EARLYREVEAL:P5"
 )
+# Beyond the CI budget (make verify-model). The mutants here are not yet
+# caught within the budget of a CI run (see README "The formal model").
 big_ok=(
-	"d3:-DNP=3 -DDIS=1 -DBAD=1 -DFAULTS=1 -DCRASHES=1"
+	"d3:-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1"
 	"h4full:-DNP=4 -DDIS=255 -DFAULTS=1 -DCRASHES=1"
-	"d4:-DNP=4 -DDIS=1 -DBAD=1 -DFAULTS=1 -DCRASHES=0"
-	"live3d:-DNP=3 -DDIS=1 -DBAD=1 -DFAULTS=0 -DCRASHES=0 -DLIVE"
+	"d4:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0"
+)
+big_bad=(
+	"M_EARLYMERGE:-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DM_EARLYMERGE:P1"
+	"M_FORK:-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=2 -DFAULTS=0 -DCRASHES=0 -DM_FORK:P2"
+	"M_REWRITE:-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=2 -DFAULTS=0 -DCRASHES=0 -DM_REWRITE:P2"
+	"M_BLAME:-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=2 -DFAULTS=0 -DCRASHES=0 -DM_BLAME:P4"
 )
 
 # run NAME DEFINES -> sets $errors, $states, $secs; pan's output in $work/NAME
 run() {
-	local name=$1 defs=$2 dir=$work/$1 mem=${PAN_MEM_MB:-2048}
+	local name=$1 defs=$2 dir=$work/$1 mem=${PAN_MEM_MB:-4096}
 	mkdir -p "$dir"
 	cp "$model" "$dir/replication.pml"
 	# shellcheck disable=SC2086
 	(cd "$dir" && spin -a $defs replication.pml >spin.out 2>&1) ||
 		{ cat "$dir/spin.out"; echo "FAIL $name: spin -a"; return 2; }
-	local cflags="-O2 -w -DCOLLAPSE -DMEMLIM=$mem" args="-m2000000 -w22"
+	local cflags="-O2 -w -DCOLLAPSE -DMEMLIM=$mem" args="-m2000000 -w${PAN_HASH_BITS:-22}"
 	if [[ $defs == *-DLIVE* ]]; then
 		args="$args -a -f"
 	else
@@ -94,7 +95,7 @@ run() {
 fail=0
 if [[ $mode == big ]]; then
 	good=("${big_ok[@]}")
-	bad=()
+	bad=("${big_bad[@]}")
 else
 	good=("${ci_ok[@]}")
 	bad=("${ci_bad[@]}")
