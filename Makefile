@@ -14,7 +14,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SEED ?= $(shell date +%s)
 
 .PHONY: all deps build play play-bots test test-asan test-fuzz fuzz fuzz-build \
-	bench figures format clean
+	bench figures format clean verify-model
 
 all: build
 
@@ -81,6 +81,12 @@ figures: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target catan
 	JOBS=$(JOBS) bash tools/figures.sh $(BUILD)/catan $(FIGURES) $(FIGURE_GAMES) $(FIGURE_PEER_GAMES)
+
+# The big configurations of the replication model (spec/replication.pml):
+# more players, faults and a dishonest seat, and the mutants that take
+# longer than CI allows (tests/model/test_spin.sh big). Long: runs niced.
+verify-model: deps
+	PAN_HASH_BITS=26 nice -n 10 bash tests/model/test_spin.sh spec/replication.pml big
 
 format:
 	clang-format -i include/catan/*.h src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h tools/*.c 2>/dev/null || true

@@ -1,0 +1,961 @@
+/*
+ * replication.pml - the replication protocol of spec/replication.md as a
+ * Promela model, checked by spin (tests/model/test_spin.sh, make
+ * verify-model; README "The formal model").
+ *
+ * What is modelled
+ *   - NP seats (2, 3 or 4), one peer per seat. Peer i owns branch i and
+ *     keeps a local copy of every other branch (br[i][j]); only its own
+ *     actions move br[i][i], only sync moves the others.
+ *   - Commits live in one content-addressed table (a commit written twice
+ *     with the same fields is the same commit, as with git ids). Each has
+ *     a kind (main action, fan-out child, merge), an author, the seat whose
+ *     key signed it (issue 15: signed commits), its parent(s), the event
+ *     of the game script it belongs to, a value and a legality bit (the
+ *     game itself is abstracted: an action is legal or not).
+ *   - The game: a fixed script of events. Event 0 is the genesis; event 1
+ *     a rolled 7: the roller's commit, a discard by every owing seat on
+ *     its own branch as a child of it, and the roller's merge of all of
+ *     them; event 2 a fair random event (spec "Randomness", fair dice):
+ *     the acting seat's request carrying its chain value, a reveal by
+ *     every other seat as a child of the request, and the acting seat's
+ *     completion, a merge of the reveals stating the outcome.
+ *   - Sync: a peer sends the snapshot of its branches to another peer
+ *     over a channel per ordered pair of peers (capacity CAP). A message
+ *     may be lost, duplicated or taken before an older one (reordered),
+ *     within a budget of FAULTS faults. The receiver treats each branch of
+ *     the snapshot as spec/replication.md steps 2-5 say: behind or equal
+ *     ignored, ahead verified (every new commit: signature, legality, who
+ *     may act, the discard/merge and request/reveal/completion structure,
+ *     the hash chain of a reveal, no fork, on its author's branch at that
+ *     remote), then adopted; rewritten refused (with a verdict when the
+ *     divergence is an equivocation); an invalid commit quarantined; a
+ *     valid commit off its author's branch held back once, refused the
+ *     second time it is seen from that remote.
+ *   - Crashes: a peer may crash between any two of its steps (at most
+ *     CRASHES times): what was written but not yet on its branch is lost,
+ *     the messages in flight to it are lost; refs are durable (a sync's
+ *     branch moves are one atomic step, as the packed-refs rewrite is).
+ *   - One dishonest seat DIS (or none: DIS = NONE): it may act honestly,
+ *     withhold anything (it never has to act, send or receive), fork (a
+ *     second, different child of a parent it already acted on), rewrite
+ *     (point its branch anywhere), forge (a commit in another seat's name,
+ *     signed with its own key: it cannot sign with another's), commit
+ *     illegal actions, wrong or reused reveals, a wrong outcome or a merge
+ *     missing a discard. It creates at most BAD commits of its own
+ *     choosing and may put any commit it signed on any branch it shows
+ *     (SHOW times; relaying what it read from others is not counted).
+ *
+ * Properties (assertions, checked in every reachable state)
+ *   P1 no honest peer adopts an invalid or forged commit, nor one that
+ *      builds on one (tainted[]);
+ *   P2 each honest peer's branches form one history (any two tips are on
+ *      one line, or sibling children of one fan-out), and while no seat
+ *      has equivocated, the honest peers' copies of every branch are
+ *      prefixes of one another;
+ *   P3 the merge a merger computes in the order the discards (reveals)
+ *      arrived equals the one in seat order: the merge is order-independent;
+ *   P4 a verdict names only a seat that really signed two children of one
+ *      parent, never the relayer;
+ *   P5 no seat (in particular the acting seat) can know every other
+ *      seat's value for the random event before the request is committed.
+ * Liveness (LIVE): under weak fairness every run ends with the honest
+ *   peers converged: all hold the same branches, or all reached the same
+ *   verdict; and each honest peer has finished the game, or halted on a
+ *   verdict, or waits only for the dishonest seat (WAITING says whom).
+ *
+ * Mutants (each must make spin fail; tests/model/test_spin.sh):
+ *   M_NOPARENT    adopt after verifying only the tip, not its ancestors
+ *   M_NOSIG       accept a commit signed by another seat's key (forgery)
+ *   M_EARLYMERGE  accept a merge before all discards are present
+ *   M_NOCHAIN     accept a reveal without checking its hash chain
+ *   M_FORK        accept a fork's second branch (no fork check)
+ *   M_REWRITE     adopt a rewritten branch (no fast-forward check)
+ *   M_ORDER       merge folded in arrival order (not commutative)
+ *   M_BLAME       the verdict names the relayer, not the signer
+ *   M_EARLYREVEAL honest seats reveal before the request is committed
+ */
+
+#ifndef NP
+#define NP 3
+#endif
+#ifndef DIS
+#define DIS 1
+#endif
+#ifndef CAP
+#define CAP 1
+#endif
+#ifndef FAULTS
+#define FAULTS 1
+#endif
+#ifndef CRASHES
+#define CRASHES 1
+#endif
+#ifndef BAD
+#define BAD 1
+#endif
+#ifndef SHOW
+#define SHOW 2
+#endif
+
+#define NONE 255
+#define MAXC 15 /* commits in the table (ids fit a 16-bit set) */
+#define ALL ((1 << NP) - 1)
+#define ALL_COMMITS 32767
+#define BIT(h_x) (1 << (h_x))
+#define HAS(set, h_c) (((set) >> (h_c)) & 1)
+#define HONEST(i) ((i) != DIS)
+
+/* Commit kinds. */
+#define MAIN 0  /* an ordinary action, a rolled 7, a random request */
+#define CHILD 1 /* a discard, a reveal: a child of the fan-out commit */
+#define MERGE 2 /* merge discards; the completion of a random event */
+
+/* The game script: 0 genesis (seat 0), 1 a rolled 7 (seat 0), 2 a
+ * random event (seat 1). */
+#define NEV 3
+#define EV_ACTOR(e) ((e) == 2 -> 1 : 0)
+#if NP == 2
+#define DISCARDERS 3 /* seats 0 and 1 owe discards (the roller too) */
+#else
+#define DISCARDERS 6 /* seats 1 and 2 */
+#endif
+#define EV_SET(e) ((e) == 1 -> DISCARDERS : ((e) == 2 -> (ALL & ~BIT(1)) : 0))
+#define EV_RAND(e) ((e) == 2)
+#define OTHERS (ALL & ~BIT(EV_ACTOR(2)))
+
+/* Hash chains: H(x) = x - 1 stands for the hash. ANCHOR(s) = H^N(s_p),
+ * published in the seat's first commit (before any random event: known
+ * to all here); the seat's value for the event is CHAIN(s), with
+ * H(CHAIN(s)) = ANCHOR(s). A reused value is the anchor itself. */
+#define ANCHOR(s) (8 * (s) + 3)
+#define CHAIN(s) (ANCHOR(s) + 1)
+#define CHAIN_OK(s, h_v) ((h_v) - 1 == ANCHOR(s))
+
+/* A child's share of the merge, and the fold that makes the merge. */
+#define CONTRIB(h_c) (EV_RAND(step[h_c]) -> val[h_c] : (val[h_c] << (2 * author[h_c])))
+#ifdef M_ORDER
+#define FOLD(h_x, h_y) (((h_x) * 3 + (h_y) + 1) % 251)
+#else
+#define FOLD(h_x, h_y) ((h_x) ^ (h_y))
+#endif
+
+/* The commit table (append-only, content-addressed). */
+byte nc;
+byte kind[MAXC];
+byte author[MAXC];
+byte signer[MAXC];
+byte par[MAXC]; /* first parent; a merge's is the fan-out commit */
+short mpar[MAXC]; /* a merge's parents: the children it joins */
+byte step[MAXC];  /* event of the script */
+byte val[MAXC];
+bit legal[MAXC];
+short anc[MAXC];  /* ghost: ancestors, itself included */
+bit tainted[MAXC]; /* ghost: invalid or built on an invalid commit */
+byte eq;           /* ghost: seats that signed two valid children of one parent */
+bit req_done;      /* ghost: the request of the random event exists */
+byte revealed;     /* ghost: seats whose value for it is in some commit */
+
+/* Peers (peer i plays seat i). */
+byte br[NP * NP]; /* br[i*NP+j]: peer i's copy of branch j */
+byte verdict[NP]; /* the seat a fork proof names, or NONE */
+short qbad[NP];   /* commits found invalid (quarantine) */
+short qoff[NP * NP]; /* per remote: tips refused as off-branch */
+byte held[NP * NP];  /* per remote: the tip held back once */
+byte arr[NP];        /* the merge folded in the order children arrived */
+byte pend[NP];       /* written, not yet on the branch */
+bit todo[NP];        /* the peer's position asks it to write */
+byte waitfor[NP];    /* seats peer i's game waits for */
+bit up[NP];
+byte faults, crashes, bad;
+byte sb[NP]; /* the branches the dishonest seat shows */
+short dsig;  /* the commits it signed */
+byte shown;  /* times it pointed a branch somewhere (at most SHOW) */
+#ifdef LIVE
+byte rr[NP]; /* round-robin partner of each peer's next sync */
+#endif
+
+typedef snap {
+	byte h_t[NP]
+};
+byte stash[NP * NP]; /* a snapshot peer i keeps for later (a fault) */
+byte stash_from[NP]; /* whose, or NONE */
+
+/* Scratch, not part of the state (every step writes before it reads). */
+hidden byte h_j, h_k, h_t, h_l, h_c, h_x, h_y, h_z, h_p, h_q, h_v, h_top, hF, h_act, h_apar, h_first, h_res;
+hidden byte h_a1, h_a2, h_pw, h_kk, h_aa, h_st, h_vv;
+hidden short h_kn, h_news, h_amp, h_seats, h_mp, h_qq;
+hidden byte h_ok, h_rewritten, h_lg;
+hidden snap h_m;
+
+#define ANCESTOR(a, b) HAS(anc[b], a) /* a is b or an ancestor of b */
+#define COMPARABLE(a, b) (ANCESTOR(a, b) || ANCESTOR(b, a))
+
+/* The children of fan-out F in set s (out), and their seats. */
+inline children_of(F_, s, out, seats_)
+{
+	out = 0;
+	seats_ = 0;
+	h_x = 0;
+	do
+	:: h_x < nc ->
+		if
+		:: HAS(s, h_x) && kind[h_x] == CHILD && par[h_x] == F_ ->
+			out = out | BIT(h_x);
+			seats_ = seats_ | BIT(author[h_x])
+		:: else
+		fi;
+		h_x++
+	:: else -> break
+	od
+}
+
+/* The merge of children set m_ of fan-out F_, folded in seat order. */
+inline merge_value(F_, m_, v_)
+{
+	v_ = (EV_RAND(step[F_]) -> val[F_] : 0);
+	h_y = 0;
+	do
+	:: h_y < NP ->
+		h_x = 0;
+		do
+		:: h_x < nc ->
+			if
+			:: HAS(m_, h_x) && author[h_x] == h_y -> v_ = FOLD(v_, CONTRIB(h_x))
+			:: else
+			fi;
+			h_x++
+		:: else -> break
+		od;
+		h_y++
+	:: else -> break
+	od
+}
+
+inline popcount(s, n)
+{
+	n = 0;
+	h_x = 0;
+	do
+	:: h_x < MAXC ->
+		if
+		:: HAS(s, h_x) -> n++
+		:: else
+		fi;
+		h_x++
+	:: else -> break
+	od
+}
+
+/*
+ * Is commit c_ valid, its parents being valid? ok = 1 if so. The checks
+ * a verifying peer makes; a mutant switches one off, except when strict
+ * (the ghost's own judgement).
+ */
+inline local_valid(c_, strict)
+{
+	h_ok = legal[c_];
+	if
+	:: signer[c_] != author[c_] ->
+#ifdef M_NOSIG
+		h_ok = h_ok && !strict
+#else
+		h_ok = 0
+#endif
+	:: else
+	fi;
+	h_p = par[c_];
+	if
+	:: kind[c_] == MAIN ->
+		h_ok = h_ok && ((kind[h_p] == MAIN && step[h_p] == 0) || kind[h_p] == MERGE) &&
+		     step[c_] == step[h_p] + 1 && step[c_] < NEV &&
+		     author[c_] == EV_ACTOR(step[c_]) && mpar[c_] == 0;
+		if
+		:: EV_RAND(step[c_]) -> h_ok = h_ok && CHAIN_OK(author[c_], val[c_])
+		:: else -> h_ok = h_ok && val[c_] < 2
+		fi
+	:: kind[c_] == CHILD ->
+		h_ok = h_ok && kind[h_p] == MAIN && step[h_p] >= 1 && step[c_] == step[h_p] &&
+		     HAS(EV_SET(step[c_]), author[c_]) && mpar[c_] == 0;
+		if
+		:: EV_RAND(step[c_]) ->
+#ifdef M_NOCHAIN
+			h_ok = h_ok && (CHAIN_OK(author[c_], val[c_]) || !strict)
+#else
+			h_ok = h_ok && CHAIN_OK(author[c_], val[c_])
+#endif
+		:: else -> h_ok = h_ok && val[c_] < 2
+		fi
+	:: kind[c_] == MERGE ->
+		children_of(h_p, mpar[c_], h_qq, h_seats);
+		h_ok = h_ok && kind[h_p] == MAIN && step[h_p] >= 1 && h_qq == mpar[c_] &&
+		     author[c_] == EV_ACTOR(step[c_]) && step[c_] == step[h_p];
+		/* one child per seat, every seat that owes one */
+		popcount(h_seats, h_z);
+		popcount(h_qq, h_q);
+#ifdef M_EARLYMERGE
+		h_ok = h_ok && h_z == h_q && (h_seats == EV_SET(step[c_]) || (!strict && h_seats != 0 &&
+		     (h_seats & ~EV_SET(step[c_])) == 0));
+#else
+		h_ok = h_ok && h_z == h_q && h_seats == EV_SET(step[c_]);
+#endif
+		merge_value(h_p, h_qq, h_v);
+		h_ok = h_ok && val[c_] == h_v
+	:: else -> h_ok = 0
+	fi
+}
+
+/* Write a commit, or find the same one: its id in c. Ghost bookkeeping. */
+inline write_commit(k_, a_, s_, p_, mp_, st_, v_, lg_)
+{
+	h_c = 0;
+	do
+	:: h_c < nc && !(kind[h_c] == k_ && author[h_c] == a_ && signer[h_c] == s_ &&
+	               par[h_c] == p_ && mpar[h_c] == mp_ && step[h_c] == st_ &&
+	               val[h_c] == v_ && legal[h_c] == lg_) -> h_c++
+	:: else -> break
+	od;
+	if
+	:: h_c == nc ->
+		assert(nc < MAXC);
+		kind[h_c] = k_;
+		author[h_c] = a_;
+		signer[h_c] = s_;
+		par[h_c] = p_;
+		mpar[h_c] = mp_;
+		step[h_c] = st_;
+		val[h_c] = v_;
+		legal[h_c] = lg_;
+		anc[h_c] = anc[p_] | BIT(h_c);
+		h_x = 0;
+		do
+		:: h_x < nc ->
+			if
+			:: HAS(mp_, h_x) -> anc[h_c] = anc[h_c] | anc[h_x]
+			:: else
+			fi;
+			h_x++
+		:: else -> break
+		od;
+		nc++;
+		if
+		:: s_ == DIS -> dsig = dsig | BIT(h_c)
+		:: else
+		fi;
+		local_valid(h_c, 1);
+		tainted[h_c] = !h_ok || tainted[p_];
+		h_x = 0;
+		do
+		:: h_x < h_c ->
+			if
+			:: HAS(mp_, h_x) -> tainted[h_c] = tainted[h_c] || tainted[h_x]
+			:: else
+			fi;
+			/* an equivocation: a second valid child of one parent */
+			if
+			:: h_ok && !tainted[h_c] && !tainted[h_x] && kind[h_x] == k_ &&
+			   par[h_x] == p_ && signer[h_x] == s_ && author[h_x] == a_ ->
+				eq = eq | BIT(s_)
+			:: else
+			fi;
+			h_x++
+		:: else -> break
+		od;
+		/* P5: who has published its value of the random event */
+		if
+		:: EV_RAND(st_) && k_ == MAIN -> req_done = 1
+		:: EV_RAND(st_) && k_ == CHILD && CHAIN_OK(a_, v_) ->
+			revealed = revealed | BIT(a_)
+		:: else
+		fi;
+		/* P5: every other seat's value is public only after the request */
+		assert(req_done || (revealed & OTHERS) != OTHERS)
+	:: else
+	fi
+}
+
+/* Commits peer i_ holds: what its branches reach. */
+inline known_of(i_, kn_)
+{
+	kn_ = 0;
+	h_y = 0;
+	do
+	:: h_y < NP -> kn_ = kn_ | anc[br[i_ * NP + h_y]]; h_y++
+	:: else -> break
+	od
+}
+
+/*
+ * Peer i_'s position: act (NONE or the kind it is to write), apar (the
+ * parent), amp (a merge's parents), and waitfor[i_] (whom the game
+ * waits for, as this peer sees it).
+ */
+inline position(i_)
+{
+	known_of(i_, h_kn);
+	/* the newest commit: the highest event, then main < child < merge */
+	h_top = 0;
+	h_x = 0;
+	do
+	:: h_x < nc ->
+		if
+		:: HAS(h_kn, h_x) && (step[h_x] > step[h_top] ||
+		   (step[h_x] == step[h_top] && kind[h_x] > kind[h_top])) -> h_top = h_x
+		:: else
+		fi;
+		h_x++
+	:: else -> break
+	od;
+	h_act = NONE;
+	if
+	:: (kind[h_top] == MAIN && step[h_top] == 0) || kind[h_top] == MERGE ->
+		if
+		:: step[h_top] + 1 < NEV ->
+			waitfor[i_] = BIT(EV_ACTOR(step[h_top] + 1));
+			if
+			:: EV_ACTOR(step[h_top] + 1) == i_ -> h_act = MAIN; h_apar = h_top
+			:: else
+			fi
+		:: else -> waitfor[i_] = 0 /* the game is over */
+		fi
+	:: else ->
+		hF = (kind[h_top] == CHILD -> par[h_top] : h_top);
+		children_of(hF, h_kn, h_amp, h_seats);
+		if
+		:: h_seats == EV_SET(step[hF]) -> waitfor[i_] = BIT(EV_ACTOR(step[hF]))
+		:: else -> waitfor[i_] = EV_SET(step[hF]) & ~h_seats
+		fi;
+		if
+		:: HAS(EV_SET(step[hF]), i_) && !HAS(h_seats, i_) -> h_act = CHILD; h_apar = hF
+		:: h_seats == EV_SET(step[hF]) && EV_ACTOR(step[hF]) == i_ -> h_act = MERGE; h_apar = hF
+		:: else
+		fi
+	fi;
+	todo[i_] = (h_act != NONE)
+}
+
+/* P2, one peer: its branches are one history (on one line, or sibling
+ * children of one fan-out). */
+inline one_history(i_)
+{
+	h_x = 0;
+	do
+	:: h_x < NP ->
+		h_y = h_x + 1;
+		do
+		:: h_y < NP ->
+			h_a1 = br[i_ * NP + h_x];
+			h_a2 = br[i_ * NP + h_y];
+			assert(COMPARABLE(h_a1, h_a2) ||
+			       (kind[h_a1] == CHILD && kind[h_a2] == CHILD && par[h_a1] == par[h_a2]));
+			h_y++
+		:: else -> break
+		od;
+		h_x++
+	:: else -> break
+	od
+}
+
+/* P2, across peers: while nobody equivocated, copies are prefixes. */
+inline prefixes(i_)
+{
+	if
+	:: eq == 0 ->
+		h_x = 0;
+		do
+		:: h_x < NP ->
+			if
+			:: HONEST(h_x) && h_x != i_ ->
+				h_y = 0;
+				do
+				:: h_y < NP ->
+					assert(COMPARABLE(br[i_ * NP + h_y], br[h_x * NP + h_y]));
+					h_y++
+				:: else -> break
+				od
+			:: else
+			fi;
+			h_x++
+		:: else -> break
+		od
+	:: else
+	fi
+}
+
+/* Is there a valid sibling of c_ by its signer in set s? (first = it) */
+inline sibling(c_, s)
+{
+	h_x = 0;
+	do
+	:: h_x < nc ->
+		if
+		:: h_x != c_ && HAS(s, h_x) && par[h_x] == par[c_] && kind[h_x] == kind[c_] &&
+		   author[h_x] == author[c_] && signer[h_x] == signer[c_] -> h_first = c_; h_res = 2
+		:: else
+		fi;
+		h_x++
+	:: else -> break
+	od
+}
+
+/*
+ * Peer i_ takes snapshot m from remote k_: spec/replication.md steps
+ * 2-5, one atomic step (a sync's branches move together).
+ */
+inline take(i_, k_)
+{
+	h_j = 0;
+	do
+	:: h_j < NP && verdict[i_] == NONE ->
+		h_t = h_m.h_t[h_j];
+		h_l = br[i_ * NP + h_j];
+		if
+		:: h_t >= nc || h_j == i_ || ANCESTOR(h_t, h_l) -> skip /* own branch; behind or equal */
+		:: h_t < nc && h_j != i_ && !ANCESTOR(h_t, h_l) &&
+		   (HAS(qoff[i_ * NP + k_], h_t) || (anc[h_t] & qbad[i_])) -> skip /* refused before */
+		:: else ->
+			h_rewritten = !ANCESTOR(h_l, h_t);
+			known_of(i_, h_kn);
+			h_news = anc[h_t] & ~h_kn;
+			h_res = 0; /* 0 valid, 1 invalid, 2 fork, 3 off-branch, 4 rewritten */
+			h_first = NONE;
+			h_c = 0;
+			do
+			:: h_c < nc && h_res == 0 ->
+				if
+				:: HAS(h_news, h_c) ->
+#ifdef M_NOPARENT
+					if
+					:: h_c == h_t -> local_valid(h_c, 0)
+					:: else -> h_ok = 1
+					fi;
+#else
+					local_valid(h_c, 0);
+#endif
+					if
+					:: !h_ok -> h_res = 1; h_first = h_c
+					:: else ->
+#ifndef M_FORK
+						/* a fork: a sibling by c's signer, held or checked */
+						sibling(h_c, h_kn | (h_news & (BIT(h_c) - 1)));
+#endif
+						/* on its author's branch at that remote, or here */
+						if
+						:: h_res == 0 && !ANCESTOR(h_c, h_m.h_t[author[h_c]]) &&
+						   !ANCESTOR(h_c, br[i_ * NP + author[h_c]]) -> h_res = 3
+						:: else
+						fi
+					fi
+				:: else
+				fi;
+				h_c++
+			:: else -> break
+			od;
+			/* a branch holds no other seat's discard or reveal as its tip */
+			if
+			:: h_res == 0 && kind[h_t] == CHILD && author[h_t] != h_j -> h_res = 5
+			:: else
+			fi;
+			if
+			:: h_res == 0 && h_rewritten ->
+				h_res = 4;
+				/* the divergence is a fork when a new commit has a sibling
+				 * by its signer on this peer's branches */
+				h_z = 0;
+				do
+				:: h_z < nc && h_res == 4 ->
+					if
+					:: HAS(h_news, h_z) -> sibling(h_z, h_kn)
+					:: else
+					fi;
+					h_z++
+				:: else -> break
+				od;
+#ifdef M_REWRITE
+				if
+				:: h_res == 4 -> h_res = 0
+				:: else
+				fi
+#else
+				skip
+#endif
+			:: else
+			fi;
+			if
+			:: h_res == 0 ->
+				/* P1: never an invalid commit, nor one built on it */
+				assert(!tainted[h_t]);
+				br[i_ * NP + h_j] = h_t;
+				/* the merge folded in the order its children arrive */
+				h_c = 0;
+				do
+				:: h_c < nc ->
+					if
+					:: HAS(h_news, h_c) && kind[h_c] == MAIN -> arr[i_] = (EV_RAND(step[h_c]) -> val[h_c] : 0)
+					:: HAS(h_news, h_c) && kind[h_c] == CHILD -> arr[i_] = FOLD(arr[i_], CONTRIB(h_c))
+					:: else
+					fi;
+					h_c++
+				:: else -> break
+				od;
+				if
+				:: held[i_ * NP + k_] == h_t -> held[i_ * NP + k_] = NONE
+				:: else
+				fi
+			:: h_res == 1 -> qbad[i_] = qbad[i_] | BIT(h_first)
+			:: h_res == 2 ->
+#ifdef M_BLAME
+				verdict[i_] = k_
+#else
+				verdict[i_] = signer[h_first]
+#endif
+			:: h_res == 5 -> qoff[i_ * NP + k_] = qoff[i_ * NP + k_] | BIT(h_t)
+			:: h_res == 3 ->
+				/* held back once; the same tip again, or another that does
+				 * not build on the held one, is refused */
+				if
+				:: held[i_ * NP + k_] == h_t || (held[i_ * NP + k_] != NONE &&
+				   !ANCESTOR(held[i_ * NP + k_], h_t)) ->
+					qoff[i_ * NP + k_] = qoff[i_ * NP + k_] | BIT(h_t);
+					held[i_ * NP + k_] = NONE
+				:: else -> held[i_ * NP + k_] = h_t
+				fi
+			:: else
+			fi
+		fi;
+		h_j++
+	:: else -> break
+	od;
+	/* P4: a verdict names a seat that signed two children of one parent */
+	assert(verdict[i_] == NONE || HAS(eq, verdict[i_]));
+	one_history(i_);
+	prefixes(i_);
+	position(i_)
+}
+
+/* h_m := what peer k_ shows: its branches, or what the dishonest seat
+ * chooses to show. */
+inline read_remote(k_)
+{
+	h_j = 0;
+	do
+	:: h_j < NP -> h_m.h_t[h_j] = (k_ == DIS -> sb[h_j] : br[k_ * NP + h_j]); h_j++
+	:: else -> break
+	od
+}
+
+/*
+ * One sync of peer i_ with remote k_: it reads k_'s branches and takes
+ * them; or (a fault, at most FAULTS in all) keeps that snapshot to take
+ * it later, after newer ones (reordered, or also now: duplicated). A lost
+ * message is a sync that did not happen.
+ */
+inline sync(i_, k_)
+{
+	read_remote(k_);
+	if
+	:: take(i_, k_)
+	:: faults < FAULTS && stash_from[i_] == NONE ->
+		faults++;
+		stash_from[i_] = k_;
+		h_j = 0;
+		do
+		:: h_j < NP -> stash[i_ * NP + h_j] = h_m.h_t[h_j]; h_j++
+		:: else -> break
+		od;
+		if
+		:: take(i_, k_) /* and now too: delivered twice */
+		:: skip
+		fi
+	fi
+}
+
+/* The old snapshot arrives. */
+inline late(i_)
+{
+	h_k = stash_from[i_];
+	h_j = 0;
+	do
+	:: h_j < NP -> h_m.h_t[h_j] = stash[i_ * NP + h_j]; stash[i_ * NP + h_j] = 0; h_j++
+	:: else -> break
+	od;
+	stash_from[i_] = NONE;
+	take(i_, h_k)
+}
+
+/* h_k := a peer other than i_ for which cond(h_k) holds (blocks if none). */
+#define PICK(cond) \
+	if \
+	:: (cond(0)) -> h_k = 0 \
+	:: (cond(1)) -> h_k = 1 \
+	:: (NP > 2 && cond(2)) -> h_k = 2 \
+	:: (NP > 3 && cond(3)) -> h_k = 3 \
+	fi
+
+#define CAN_SYNC(kk_) (up[i] && (kk_) != i)
+
+proctype peer(byte i)
+{
+end:
+	do
+	/* act: write the commit (a crash may come next), then move the branch */
+	:: atomic {
+		up[i] && todo[i] && verdict[i] == NONE && pend[i] == NONE ->
+		position(i);
+		if
+		:: h_act == MAIN ->
+			h_vv = (EV_RAND(step[h_apar] + 1) -> CHAIN(i) : 0);
+			h_st = step[h_apar] + 1;
+			write_commit(MAIN, i, i, h_apar, 0, h_st, h_vv, 1);
+			arr[i] = (EV_RAND(h_st) -> h_vv : 0);
+			pend[i] = h_c
+		:: h_act == CHILD ->
+			h_vv = (EV_RAND(step[h_apar]) -> CHAIN(i) : 0);
+			h_st = step[h_apar];
+			write_commit(CHILD, i, i, h_apar, 0, h_st, h_vv, 1);
+			arr[i] = FOLD(arr[i], CONTRIB(h_c));
+			pend[i] = h_c
+		:: h_act == MERGE ->
+			merge_value(h_apar, h_amp, h_v);
+			/* P3: the fold in arrival order is the fold in seat order */
+			assert(arr[i] == h_v);
+			h_st = step[h_apar];
+			h_vv = arr[i];
+			write_commit(MERGE, i, i, h_apar, h_amp, h_st, h_vv, 1);
+			pend[i] = h_c
+		:: else
+		fi;
+		todo[i] = 0
+	   }
+	:: atomic {
+		up[i] && pend[i] != NONE ->
+		assert(ANCESTOR(br[i * NP + i], pend[i])); /* a fast-forward */
+		br[i * NP + i] = pend[i];
+		pend[i] = NONE;
+		one_history(i);
+		prefixes(i);
+		position(i)
+	   }
+#ifdef M_EARLYREVEAL
+	/* the seeded fault: reveal as soon as the 7 is merged */
+	:: atomic {
+		up[i] && verdict[i] == NONE && pend[i] == NONE &&
+		HAS(OTHERS, i) && !HAS(revealed, i) ->
+		position(i);
+		kind[h_top] == MERGE && step[h_top] == 1 ->
+		h_vv = CHAIN(i);
+		write_commit(CHILD, i, i, h_top, 0, 2, h_vv, 1);
+		pend[i] = h_c
+	   }
+#endif
+#ifdef LIVE
+	/* a fair sync: with each other peer in turn */
+	:: atomic {
+		up[i] ->
+		h_k = rr[i];
+		rr[i] = (rr[i] + 1) % NP;
+		if
+		:: rr[i] == i -> rr[i] = (rr[i] + 1) % NP
+		:: else
+		fi;
+		sync(i, h_k)
+	   }
+#else
+	:: atomic {
+		PICK(CAN_SYNC) ->
+		sync(i, h_k)
+	   }
+#endif
+	:: atomic {
+		up[i] && stash_from[i] != NONE ->
+		late(i)
+	   }
+	/* crash (what was written but not on the branch, and the messages
+	 * in flight to it, are lost), and restart */
+	:: atomic {
+		up[i] && crashes < CRASHES ->
+		crashes++;
+		up[i] = 0;
+		pend[i] = NONE;
+		stash_from[i] = NONE;
+		h_j = 0;
+		do
+		:: h_j < NP -> stash[i * NP + h_j] = 0; h_j++
+		:: else -> break
+		od;
+		position(i)
+	   }
+	:: atomic { !up[i] -> up[i] = 1 }
+	od
+}
+
+/* pw := any commit (nondeterministically). */
+inline any_commit(v_)
+{
+	v_ = 0;
+	do
+	:: v_ + 1 < nc -> v_++
+	:: break
+	od
+}
+
+/*
+ * The dishonest seat d: writes any commit of the menu below (at most BAD
+ * of them), points any branch it shows at any commit it signed, relays
+ * what it receives or drops it, or does nothing at all.
+ */
+#define D_READ(kk_) ((kk_) != DIS)
+
+proctype dishonest(byte d)
+{
+end:
+	do
+	:: atomic {
+		nc < MAXC ->
+		any_commit(h_pw);
+		h_mp = 0;
+		h_lg = 1;
+		if
+		:: h_aa = d
+		:: h_aa = (d + 1) % NP /* forged in another seat's name */
+		:: NP > 2 -> h_aa = (d + 2) % NP
+		fi;
+		if
+		:: kind[h_pw] == MERGE || (kind[h_pw] == MAIN && step[h_pw] == 0) ->
+			h_kk = MAIN;
+			h_st = step[h_pw] + 1;
+			h_vv = (EV_RAND(h_st) -> CHAIN(h_aa) : 0)
+		:: kind[h_pw] == MAIN && step[h_pw] >= 1 ->
+			h_kk = CHILD;
+			h_st = step[h_pw];
+			h_vv = (EV_RAND(h_st) -> CHAIN(h_aa) : 0)
+		:: kind[h_pw] == MAIN && step[h_pw] >= 1 ->
+			/* a merge of the children there are */
+			h_kk = MERGE;
+			h_st = step[h_pw];
+			children_of(h_pw, ALL_COMMITS, h_mp, h_seats);
+			merge_value(h_pw, h_mp, h_vv)
+		fi;
+		/* its own due action on a valid commit costs nothing; anything
+		 * else is one of the BAD deviations */
+		h_ok = h_aa == d && !tainted[h_pw] && h_st < NEV &&
+		       ((h_kk == MAIN && EV_ACTOR(h_st) == d) ||
+		        (h_kk == CHILD && HAS(EV_SET(h_st), d)) ||
+		        (h_kk == MERGE && EV_ACTOR(h_st) == d && h_seats == EV_SET(h_st)));
+		if
+		:: h_st >= NEV || (h_kk == MERGE && h_mp == 0) -> skip
+		:: else ->
+			if
+			:: h_ok -> skip                        /* as it should be */
+			:: bad < BAD -> bad++                  /* as it is (forged, or out of turn) */
+			:: bad < BAD && h_aa == d && h_kk != MERGE ->
+				bad++; h_vv = h_vv ^ 1        /* the other choice (a fork); a wrong value */
+			:: bad < BAD && h_aa == d && EV_RAND(h_st) ->
+				bad++; h_vv = ANCHOR(h_aa)    /* a reused chain value */
+			:: bad < BAD && h_aa == d -> bad++; h_lg = 0 /* an illegal action */
+			:: else -> goto skipw
+			fi;
+			write_commit(h_kk, h_aa, d, h_pw, h_mp, h_st, h_vv, h_lg);
+			/* its own branch follows its due actions */
+			if
+			:: h_ok && h_aa == d && ANCESTOR(sb[d], h_c) -> sb[d] = h_c
+			:: else
+			fi
+		fi;
+skipw:		skip
+	   }
+	/* show a branch at a commit it signed (rewrite, forge) */
+	:: atomic {
+		dsig != 0 && shown < SHOW ->
+		shown++;
+		h_pw = 0;
+		do
+		:: HAS(dsig, h_pw) -> break
+		:: (dsig >> (h_pw + 1)) != 0 -> h_pw++
+		od;
+		if
+		:: sb[0] = h_pw
+		:: sb[1] = h_pw
+		:: NP > 2 -> sb[2 % NP] = h_pw
+		:: NP > 3 -> sb[3 % NP] = h_pw
+		fi
+	   }
+	/* read an honest peer's branches: relay what extends its own */
+	:: atomic {
+		PICK(D_READ) ->
+		read_remote(h_k);
+		h_j = 0;
+		do
+		:: h_j < NP ->
+			if
+			:: ANCESTOR(sb[h_j], h_m.h_t[h_j]) -> sb[h_j] = h_m.h_t[h_j]
+			:: else
+			fi;
+			h_j++
+		:: else -> break
+		od
+	   }
+	od
+}
+
+init
+{
+	atomic {
+		/* the genesis, by seat 0 */
+		kind[0] = MAIN;
+		author[0] = 0;
+		signer[0] = 0;
+		par[0] = NONE;
+		step[0] = 0;
+		legal[0] = 1;
+		anc[0] = 1;
+		nc = 1;
+		h_j = 0;
+		do
+		:: h_j < NP ->
+			verdict[h_j] = NONE;
+			stash_from[h_j] = NONE;
+			pend[h_j] = NONE;
+			up[h_j] = 1;
+			todo[h_j] = (h_j == EV_ACTOR(1));
+			waitfor[h_j] = BIT(EV_ACTOR(1));
+#ifdef LIVE
+			rr[h_j] = (h_j + 1) % NP;
+#endif
+			h_k = 0;
+			do
+			:: h_k < NP -> held[h_j * NP + h_k] = NONE; h_k++
+			:: else -> break
+			od;
+			h_j++
+		:: else -> break
+		od;
+		h_j = 0;
+		do
+		:: h_j < NP ->
+			if
+			:: HONEST(h_j) -> run peer(h_j)
+			:: else -> run dishonest(h_j)
+			fi;
+			h_j++
+		:: else -> break
+		od
+	}
+}
+
+#ifdef LIVE
+/* Converged: two honest peers hold the same branches, or reached the
+ * same verdict; and every honest peer has finished, or halted on a
+ * verdict, or waits for nobody but the dishonest seat. */
+#define PAIR(a, b) (!(a < NP && b < NP && HONEST(a) && HONEST(b)) || \
+	(verdict[a % NP] != NONE && verdict[a % NP] == verdict[b % NP]) || \
+	(verdict[a % NP] == NONE && verdict[b % NP] == NONE && \
+	 br[(a % NP) * NP] == br[(b % NP) * NP] && br[(a % NP) * NP + 1] == br[(b % NP) * NP + 1] && \
+	 (NP < 3 || br[(a % NP) * NP + 2 % NP] == br[(b % NP) * NP + 2 % NP]) && \
+	 (NP < 4 || br[(a % NP) * NP + 3 % NP] == br[(b % NP) * NP + 3 % NP])))
+#define SETTLED(a) (!(a < NP && HONEST(a)) || verdict[a % NP] != NONE || \
+	(waitfor[a % NP] & ~BIT(DIS)) == 0)
+#define CONVERGED (PAIR(0, 1) && PAIR(0, 2) && PAIR(0, 3) && PAIR(1, 2) && \
+	PAIR(1, 3) && PAIR(2, 3) && SETTLED(0) && SETTLED(1) && SETTLED(2) && SETTLED(3))
+ltl converge { <> [] CONVERGED }
+#endif
