@@ -25,6 +25,11 @@ if ! command -v python3 >/dev/null; then
 	exit 77
 fi
 py="python3 $src/agents/python/example.py"
+# The C example built with AddressSanitizer (the sanitizer build sets
+# CATAN_SANITIZED) reserves terabytes of address space at its start: no
+# RLIMIT_AS for the runs that start it (--agent-memory 0).
+cmem=()
+[[ -n ${CATAN_SANITIZED:-} ]] && cmem=(--agent-memory 0)
 bad="python3 $src/tests/agent/bad_agent.py"
 players=(red blue white orange)
 
@@ -80,7 +85,7 @@ moves=$(grep -c '^red ' "$tmp/py/red.log")
 [[ $moves -gt 20 ]] || fail "red made only $moves moves"
 ok "Python example agent: a complete peer game over path remotes ($moves moves), tips equal, verify and fsck everywhere"
 
-peer_game "$tmp/c" 6 "$cagent"
+peer_game "$tmp/c" 6 "$cagent" "${cmem[@]}"
 grep -q kicked "$tmp/c/red.log" && fail "the C agent was kicked: $(grep kicked "$tmp/c/red.log")"
 moves=$(grep -c '^red ' "$tmp/c/red.log")
 [[ $moves -gt 20 ]] || fail "red made only $moves moves"
@@ -132,7 +137,7 @@ ok "--on-kick stop stops the game at the kick"
 # 6. A hosted game between four agents: each action on its seat's branch.
 d=$tmp/four
 $catan new "$d" --players red,blue,white,orange --seed 9 >/dev/null
-$catan -C "$d" host --agents "$py,$py,$py,$cagent" >"$d.log" 2>"$d.err" || fail "host: $(tail -n 3 "$d.err")"
+$catan -C "$d" host --agents "$py,$py,$py,$cagent" "${cmem[@]}" >"$d.log" 2>"$d.err" || fail "host: $(tail -n 3 "$d.err")"
 grep -q "^over: .* won" "$d.log" || fail "host: no winner"
 grep -q kicked "$d.log" && fail "host: $(grep kicked "$d.log")"
 $catan -C "$d" verify >/dev/null || fail "host: verify"
@@ -156,14 +161,14 @@ ok "catan host: four agents (Python and C) play a game to a winner, every action
 # the classic phases (trade, then build), agents in every seat.
 d=$tmp/six
 $catan new "$d" --players a,b,c,d,e,f --board random --seed 3 --vp 7 >/dev/null
-$catan -C "$d" host --agents "$cagent,$py,$cagent,$py,$cagent,$py" >"$d.log" 2>"$d.err" ||
+$catan -C "$d" host --agents "$cagent,$py,$cagent,$py,$cagent,$py" "${cmem[@]}" >"$d.log" 2>"$d.err" ||
 	fail "six: $(tail -n 3 "$d.err")"
 grep -q "^over: .* won" "$d.log" || fail "six: no winner"
 grep -q kicked "$d.log" && fail "six: $(grep kicked "$d.log")"
 $catan -C "$d" verify >/dev/null || fail "six: verify"
 d=$tmp/classic
 $catan new "$d" --players a,b,c --phases classic --seed 3 --vp 7 >/dev/null
-$catan -C "$d" host --agents "$cagent,$py,$py" >"$d.log" 2>"$d.err" ||
+$catan -C "$d" host --agents "$cagent,$py,$py" "${cmem[@]}" >"$d.log" 2>"$d.err" ||
 	fail "classic: $(tail -n 3 "$d.err")"
 grep -q "^over: .* won" "$d.log" || fail "classic: no winner"
 grep -q kicked "$d.log" && fail "classic: $(grep kicked "$d.log")"
