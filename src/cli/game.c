@@ -1165,10 +1165,15 @@ int cli_peer(const char *dir, int argc, char **argv)
 			catan_rng rng;
 			catan_action a;
 			catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);
-			if (catan_bot_choose(
-				&a, catan_bot_kind_parse(bot, strlen(bot)),
-				&g->board, &st, me, &rng,
-				CATAN_LEGAL_NO_OFFERS) == 0 &&
+			/* The value and search bots trade with the others; the
+			 * greedy and random ones make no offers (as before). */
+			int kind = catan_bot_kind_parse(bot, strlen(bot));
+			if (catan_bot_choose(&a, kind, &g->board, &st, me, &rng,
+					     kind == CATAN_BOT_VALUE ||
+						     kind == CATAN_BOT_MCTS
+						 ? 0
+						 : CATAN_LEGAL_NO_OFFERS) ==
+				0 &&
 			    catan_store_act(s, me, &a, NULL, NULL, &err) == 0) {
 				char text[160];
 				catan_action_format(text, sizeof text, &g->board,

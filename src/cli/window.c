@@ -200,7 +200,7 @@ static int run_self(char *const argv[], const char *log)
 	return 0;
 }
 
-/* Starts `catan -C PATH peer --bot greedy` in the background, its output
+/* Starts `catan -C PATH peer --bot value` in the background, its output
  * appended to PATH.log (which marks PATH as a local bot peer). */
 static int start_bot(const char *path)
 {
@@ -208,7 +208,7 @@ static int start_bot(const char *path)
 	snprintf(log, sizeof log, "%s.log", path);
 	snprintf(p, sizeof p, "%s", path);
 	char *pargv[] = {"catan",      "-C",	p,
-			 "peer",       "--bot", "greedy",
+			 "peer",       "--bot", "value",
 			 "--interval", "0.1",	"--max-interval",
 			 "0.6",	       NULL};
 	return run_self(pargv, log);
@@ -254,7 +254,7 @@ static void resume_local_bots(const char *dir)
 		if (start_bot(path)) {
 			fprintf(stderr,
 				"catan play: could not restart the bot %s; run "
-				"`catan -C %s peer --bot greedy` yourself\n",
+				"`catan -C %s peer --bot value` yourself\n",
 				g.names.name[p], path);
 			continue;
 		}
@@ -273,7 +273,7 @@ static void resume_local_bots(const char *dir)
 /*
  * play --new DIR: DIR/<me> is the player's repository, DIR/<bot> one per
  * bot, every repository with a path remote to every other; each bot runs
- * `catan peer --bot greedy` in the background (log in DIR/<bot>.log).
+ * `catan peer --bot value` in the background (log in DIR/<bot>.log).
  */
 static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 			  char *mydir, size_t mysize)
