@@ -173,5 +173,10 @@ int store_lock(catan_store *s, bool readonly, catan_err *err)
 				       "cannot lock %s: %s", path,
 				       strerror(errno));
 	recover_intents(s);
+	if (store_recover_moves(s))
+		return store_fail(err,
+				  "finishing a branch move cut short (see "
+				  "%scatan.moves): %s",
+				  gitdir, strerror(errno));
 	return 0;
 }

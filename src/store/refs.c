@@ -22,7 +22,131 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "repo.h"
+
+/*
+ * The journal of branch moves, <gitdir>/catan.moves (spec/format.md,
+ * "Durability"): two slots of MOVE_SLOT bytes, the n-th move (n from 1)
+ * in slot n % 2, as "catan-move <n> <ref> <old> <new> <crc>\n" (old all
+ * zeros for a create; crc: CRC-32 of the text before it, 8 hex digits),
+ * then NULs. A slot is written (not flushed) before the flush that puts
+ * the move's objects, lock file and reflog lines on disk; the lock file
+ * is then renamed over the ref with no flush after it. A power cut may
+ * undo that rename: store_recover_moves finishes it from the journal.
+ * A slot is only overwritten two moves later, once the flush of the next
+ * move has put this move's rename on disk.
+ */
+#define MOVE_SLOT 512
+
+typedef struct move_rec {
+	unsigned long long seq;
+	char ref[256];
+	git_oid old, id;
+} move_rec;
+
+/* A slot's record, when it is one (whole, its CRC right). */
+static bool parse_move(const char *slot, move_rec *r)
+{
+	char text[MOVE_SLOT + 1], oh[GIT_OID_HEXSZ + 1], nh[GIT_OID_HEXSZ + 1];
+	memcpy(text, slot, MOVE_SLOT);
+	text[MOVE_SLOT] = '\0';
+	char *nl = strchr(text, '\n'), *sp;
+	if (!nl)
+		return false;
+	*nl = '\0';
+	if (!(sp = strrchr(text, ' ')) || strlen(sp + 1) != 8)
+		return false;
+	char want[16];
+	snprintf(want, sizeof want, "%08lx",
+		 crc32(0, (const Bytef *)text, (uInt)(sp - text)));
+	if (strcmp(sp + 1, want))
+		return false;
+	*sp = '\0';
+	int at = 0;
+	if (sscanf(text, "catan-move %llu %255s %40s %40s%n", &r->seq, r->ref,
+		   oh, nh, &at) != 4 ||
+	    text[at] != '\0' || strncmp(r->ref, "refs/heads/", 11) ||
+	    strstr(r->ref, "..") || strlen(oh) != GIT_OID_HEXSZ ||
+	    strlen(nh) != GIT_OID_HEXSZ || git_oid_fromstr(&r->old, oh) ||
+	    git_oid_fromstr(&r->id, nh))
+		return false;
+	return true;
+}
+
+/* Both slots of an open journal: how many records (0..2), oldest first. */
+static int read_moves(int fd, move_rec rec[2])
+{
+	char buf[2 * MOVE_SLOT];
+	memset(buf, 0, sizeof buf);
+	if (pread(fd, buf, sizeof buf, 0) < 0)
+		return 0;
+	int n = 0;
+	for (int i = 0; i < 2; i++)
+		if (parse_move(buf + i * MOVE_SLOT, &rec[n]))
+			n++;
+	if (n == 2 && rec[0].seq > rec[1].seq) {
+		move_rec t = rec[0];
+		rec[0] = rec[1];
+		rec[1] = t;
+	}
+	return n;
+}
+
+/* Opens the journal for the writer (created when missing). 0 or -1. */
+static int open_moves(catan_store *s)
+{
+	char path[STORE_PATH_MAX];
+	if (s->moves_open)
+		return 0;
+	if (s->lock_fd < 0 || s->readonly ||
+	    store_path(path, sizeof path, "%scatan.moves",
+		       git_repository_path(s->repo)))
+		return -1;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	move_rec rec[2];
+	int n = read_moves(fd, rec);
+	s->moves_seq = n ? rec[n - 1].seq : 0;
+	s->moves_fd = fd;
+	s->moves_open = true;
+	return 0;
+}
+
+/* Writes the record of a move into its slot (not flushed). 0 or -1. */
+static int journal_move(catan_store *s, const char *ref, const char *ohex,
+			const char *nhex)
+{
+	char slot[MOVE_SLOT];
+	unsigned long long seq = s->moves_seq + 1;
+	memset(slot, 0, sizeof slot);
+	int n = snprintf(slot, sizeof slot, "catan-move %llu %s %s %s", seq,
+			 ref, ohex, nhex);
+	if (n <= 0 || n + 10 >= MOVE_SLOT) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	snprintf(slot + n, sizeof slot - (size_t)n, " %08lx\n",
+		 crc32(0, (const Bytef *)slot, (uInt)n));
+	if (pwrite(s->moves_fd, slot, sizeof slot,
+		   (off_t)(seq % 2) * MOVE_SLOT) != (ssize_t)sizeof slot)
+		return -1;
+	s->moves_seq = seq;
+	return 0;
+}
+
+/* Forgets the last record (its move failed). Best effort. */
+static void unjournal(catan_store *s)
+{
+	char slot[MOVE_SLOT];
+	memset(slot, 0, sizeof slot);
+	if (pwrite(s->moves_fd, slot, sizeof slot,
+		   (off_t)(s->moves_seq % 2) * MOVE_SLOT) ==
+	    (ssize_t)sizeof slot)
+		s->moves_seq--;
+}
 
 /*
  * Appends the reflog line libgit2 writes for a move to logs/<ref> (made
@@ -61,13 +185,16 @@ static int append_log(catan_store *s, const char *ref, const char *line,
  * Moves the loose ref `ref` from old (NULL: it must not exist) to id as
  * libgit2 and git do: <ref>.lock created, the id written, the reflog line
  * appended (logs/HEAD's too when HEAD names ref), the lock renamed over
- * the ref. Durable with two flushes of the disk's cache rather than
- * libgit2's six: one syncfs once the lock file, the reflog lines and the
- * action's loose objects are written (objects_batch), so all of them are
- * on disk before the rename; one fsync of the ref's directory after it.
- * Returns 0; GIT_ELOCKED when the lock file exists (nothing touched),
- * GIT_EMODIFIED when the ref is not at old, -1 with errno on an I/O error
- * (the ref not moved, unless only the directory's fsync failed).
+ * the ref. Durable with one flush of the disk's cache rather than
+ * libgit2's six: one syncfs once the lock file, the reflog lines, the
+ * action's loose objects (objects_batch) and the move's record in
+ * catan.moves are written, so all of them are on disk before the rename;
+ * the rename itself is finished from the record after a power cut
+ * (store_recover_moves). Without a writer lock (no journal): an fsync of
+ * the ref's directory after the rename, as before. Returns 0;
+ * GIT_ELOCKED when the lock file exists (nothing touched), GIT_EMODIFIED
+ * when the ref is not at old, -1 with errno on an I/O error (the ref not
+ * moved, unless only the directory's fsync failed).
  */
 static int write_ref(catan_store *s, const char *ref, const git_oid *old,
 		     const git_oid *id, const char *why)
@@ -82,6 +209,7 @@ static int write_ref(catan_store *s, const char *ref, const git_oid *old,
 	if (fd < 0)
 		return errno == EEXIST ? GIT_ELOCKED : -1;
 	int rc = -1, e = 0;
+	bool journaled = false;
 	git_oid cur;
 	bool have = git_reference_name_to_id(&cur, s->repo, ref) == 0;
 	if (old ? !have || !git_oid_equal(&cur, old) : have) {
@@ -120,6 +248,11 @@ static int write_ref(catan_store *s, const char *ref, const git_oid *old,
 	if (append_log(s, ref, line, (size_t)len) ||
 	    (via_head && append_log(s, "HEAD", line, (size_t)len)))
 		goto fail;
+	journaled = open_moves(s) == 0;
+	if (journaled && journal_move(s, ref, ohex, nhex)) {
+		journaled = false;
+		goto fail;
+	}
 	if (store_syncfs(s))
 		goto fail;
 	if (close(fd)) {
@@ -129,6 +262,8 @@ static int write_ref(catan_store *s, const char *ref, const git_oid *old,
 	fd = -1;
 	if (rename(lock, path))
 		goto fail;
+	if (journaled)
+		return 0; /* on disk, but for the rename: see catan.moves */
 	char *sl = strrchr(path, '/');
 	*sl = '\0';
 	return store_fsync_dir(path) ? -1 : 0;
@@ -137,6 +272,8 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	unlink(lock);
+	if (journaled)
+		unjournal(s);
 	errno = e;
 	return rc;
 }
@@ -247,5 +384,229 @@ int store_hold_tips(catan_store *s)
 		if (store_branch_tip(&s->held_tips[p], s, p))
 			return -1;
 	s->tips_held = true;
+	return 0;
+}
+
+/*
+ * Whether the commit `id`, its tree and everything in it can be read
+ * back (libgit2 checks each object's hash as it reads it), and its
+ * parents are there.
+ */
+static bool tree_intact(git_repository *repo, git_odb *odb, const git_oid *tree,
+			int depth)
+{
+	git_tree *t = NULL;
+	if (depth > 32 || git_tree_lookup(&t, repo, tree))
+		return false;
+	bool ok = true;
+	for (size_t i = 0; ok && i < git_tree_entrycount(t); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		git_odb_object *o = NULL;
+		if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
+			ok = tree_intact(repo, odb, git_tree_entry_id(e),
+					 depth + 1);
+		else
+			ok = git_odb_read(&o, odb, git_tree_entry_id(e)) == 0;
+		git_odb_object_free(o);
+	}
+	git_tree_free(t);
+	return ok;
+}
+
+static bool commit_intact(git_repository *repo, const git_oid *id)
+{
+	git_odb *odb = NULL;
+	git_commit *c = NULL;
+	bool ok = git_repository_odb(&odb, repo) == 0 &&
+		  git_commit_lookup(&c, repo, id) == 0 &&
+		  tree_intact(repo, odb, git_commit_tree_id(c), 0);
+	for (unsigned i = 0; ok && i < git_commit_parentcount(c); i++)
+		ok = git_odb_exists(odb, git_commit_parent_id(c, i));
+	git_commit_free(c);
+	git_odb_free(odb);
+	return ok;
+}
+
+/*
+ * Whether the reflog of r->ref holds the line of the move (it reached
+ * the disk with the move's flush); true when the ref keeps no reflog.
+ */
+static bool move_logged(catan_store *s, const move_rec *r)
+{
+	char path[STORE_PATH_MAX], buf[8192], want[2 * GIT_OID_HEXSZ + 3];
+	if (store_path(path, sizeof path, "%slogs/%s",
+		       git_repository_path(s->repo), r->ref))
+		return false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	struct stat sb;
+	ssize_t n = -1;
+	if (fstat(fd, &sb) == 0) {
+		off_t at = sb.st_size > (off_t)sizeof buf - 1
+			       ? sb.st_size - (off_t)sizeof buf + 1
+			       : 0;
+		n = pread(fd, buf, sizeof buf - 1, at);
+	}
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	git_oid_tostr(want, GIT_OID_HEXSZ + 1, &r->old);
+	want[GIT_OID_HEXSZ] = ' ';
+	git_oid_tostr(want + GIT_OID_HEXSZ + 1, GIT_OID_HEXSZ + 1, &r->id);
+	strcat(want, " ");
+	return memmem(buf, (size_t)n, want, strlen(want)) != NULL;
+}
+
+/*
+ * Removes the last line of the reflog `log` (a ref, or "HEAD") when it is
+ * the line of the move r (which is not finished: its commit did not
+ * reach the disk). Best effort.
+ */
+static void unlog_move(catan_store *s, const char *log, const move_rec *r)
+{
+	char path[STORE_PATH_MAX], buf[1024], want[2 * GIT_OID_HEXSZ + 3];
+	if (store_path(path, sizeof path, "%slogs/%s",
+		       git_repository_path(s->repo), log))
+		return;
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	struct stat sb;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &sb) == 0 && sb.st_size > 0) {
+		off_t at = sb.st_size > (off_t)sizeof buf - 1
+			       ? sb.st_size - (off_t)sizeof buf + 1
+			       : 0;
+		ssize_t n = pread(fd, buf, sizeof buf - 1, at);
+		if (n > 0 && buf[n - 1] == '\n') {
+			buf[n - 1] = '\0';
+			char *start = strrchr(buf, '\n');
+			start = start ? start + 1 : buf;
+			git_oid_tostr(want, GIT_OID_HEXSZ + 1, &r->old);
+			want[GIT_OID_HEXSZ] = ' ';
+			git_oid_tostr(want + GIT_OID_HEXSZ + 1,
+				      GIT_OID_HEXSZ + 1, &r->id);
+			strcat(want, " ");
+			if ((start > buf || at == 0) &&
+			    !strncmp(start, want, strlen(want)) &&
+			    ftruncate(fd, at + (start - buf)) == 0)
+				(void)!fsync(fd);
+		}
+	}
+	close(fd);
+}
+
+/*
+ * Finishes the move r: the lock file the cut move left (holding r->id)
+ * or a new one, fsync'ed, renamed over the ref, the directory fsync'ed.
+ * A lock file holding anything else is another program's: left alone,
+ * the move not finished (1). With `drop`, only removes the lock file the
+ * cut move left, if it is there (a move that is not finished). 0, 1 or -1
+ * (errno).
+ */
+static int finish_move(catan_store *s, const move_rec *r, bool drop)
+{
+	const char *gitdir = git_repository_path(s->repo);
+	char path[STORE_PATH_MAX], lock[STORE_PATH_MAX];
+	char hex[GIT_OID_HEXSZ + 2], had[GIT_OID_HEXSZ + 3];
+	if (store_path(path, sizeof path, "%s%s", gitdir, r->ref) ||
+	    store_path(lock, sizeof lock, "%s.lock", path))
+		return -1;
+	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &r->id);
+	hex[GIT_OID_HEXSZ] = '\n';
+	hex[GIT_OID_HEXSZ + 1] = '\0';
+	int fd = open(lock,
+		      O_RDWR | O_CLOEXEC | O_NOFOLLOW |
+			  (drop ? 0 : O_CREAT | O_EXCL),
+		      0666);
+	if (drop) {
+		ssize_t n = fd < 0 ? -1 : pread(fd, had, sizeof had - 1, 0);
+		if (fd >= 0)
+			close(fd);
+		if (n == GIT_OID_HEXSZ + 1 && !memcmp(had, hex, (size_t)n))
+			unlink(lock);
+		return 0;
+	}
+	if (fd < 0 && errno == EEXIST) {
+		fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		ssize_t n = fd < 0 ? -1 : pread(fd, had, sizeof had - 1, 0);
+		if (n != GIT_OID_HEXSZ + 1 || memcmp(had, hex, (size_t)n)) {
+			if (fd >= 0)
+				close(fd);
+			return 1; /* not ours */
+		}
+	} else if (fd < 0 ||
+		   write(fd, hex, GIT_OID_HEXSZ + 1) != GIT_OID_HEXSZ + 1) {
+		int e = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(lock);
+		}
+		errno = e;
+		return -1;
+	}
+	int rc = fsync(fd);
+	if (close(fd) || rc || rename(lock, path)) {
+		int e = errno;
+		unlink(lock);
+		errno = e;
+		return -1;
+	}
+	*strrchr(path, '/') = '\0';
+	return store_fsync_dir(path);
+}
+
+int store_recover_moves(catan_store *s)
+{
+	char path[STORE_PATH_MAX];
+	move_rec rec[2];
+	if (s->lock_fd < 0 || s->readonly ||
+	    store_path(path, sizeof path, "%scatan.moves",
+		       git_repository_path(s->repo)))
+		return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	int n = read_moves(fd, rec);
+	close(fd);
+	/*
+	 * Per ref, its records oldest first: a record is finished when the
+	 * ref is where it started (its rename lost), its reflog line and
+	 * its objects reached the disk. Nothing to do when the ref is where
+	 * its last record put it.
+	 */
+	for (int i = 0; i < n; i++) {
+		if (i == 1 && !strcmp(rec[0].ref, rec[1].ref))
+			break; /* (done with rec[0]) */
+		git_oid cur;
+		if (git_reference_name_to_id(&cur, s->repo, rec[i].ref))
+			memset(&cur, 0, sizeof cur);
+		int last = i;
+		if (i == 0 && n == 2 && !strcmp(rec[0].ref, rec[1].ref))
+			last = 1;
+		if (git_oid_equal(&cur, &rec[last].id))
+			continue;
+		for (int k = i; k <= last; k++) {
+			bool at_old = git_oid_equal(&cur, &rec[k].old) &&
+				      !git_oid_is_zero(&rec[k].id);
+			bool intact =
+			    at_old && commit_intact(s->repo, &rec[k].id);
+			if (!intact || !move_logged(s, &rec[k])) {
+				finish_move(s, &rec[k], true);
+				/* A flush cut short: its reflog lines go. */
+				if (at_old && !intact) {
+					unlog_move(s, rec[k].ref, &rec[k]);
+					unlog_move(s, "HEAD", &rec[k]);
+				}
+				continue;
+			}
+			int f = finish_move(s, &rec[k], false);
+			if (f < 0)
+				return -1;
+			if (f == 0)
+				cur = rec[k].id;
+		}
+	}
 	return 0;
 }

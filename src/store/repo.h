@@ -73,6 +73,14 @@ struct catan_store {
 	int lock_fd;
 	bool readonly;
 	size_t intent_len;
+	/*
+	 * <gitdir>/catan.moves, the last two branch moves (refs.c), open
+	 * once a writer moved a branch (moves_open); moves_seq: the number
+	 * of the last one written.
+	 */
+	bool moves_open;
+	int moves_fd;
+	unsigned long long moves_seq;
 
 	/* Batch mode (simulation): objects in memory, tips in memory. */
 	bool batch;
@@ -211,6 +219,14 @@ int store_game_tree(catan_store *s, const catan_files *files);
 /* ---- refs.c ---- */
 
 /* Fast-forwards (or creates, old == NULL) a player's branch. */
+/*
+ * After a power cut, finishes the branch moves catan.moves records whose
+ * data reached the disk but whose rename did not (refs.c; spec/format.md,
+ * "Durability"). Called by the writer, under catan.lock, after the lock
+ * files a killed writer left are removed. Best effort: 0, or -1 when a
+ * move that should be finished could not be (errno).
+ */
+int store_recover_moves(catan_store *s);
 int store_move_branch(catan_store *s, int player, const git_oid *old,
 		      const git_oid *id, const char *why, catan_err *err);
 int store_branch_tip(git_oid *out, catan_store *s, int player);

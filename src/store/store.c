@@ -136,6 +136,8 @@ void catan_store_free(catan_store *s)
 {
 	if (!s)
 		return;
+	if (s->moves_open)
+		close(s->moves_fd);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
 	store_sync_free(s);
