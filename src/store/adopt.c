@@ -79,8 +79,9 @@ int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err)
 	for (int p = 0; p < s->game.opt.nplayers; p++) {
 		git_oid tip;
 		if (store_branch_tip(&tip, s, p))
-			return store_fail(err, "branch %s is missing",
-					  s->game.names.name[p]);
+			return store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+					       "branch %s is missing",
+					       s->game.names.name[p]);
 		/*
 		 * The equivocator's own branch stays where this peer saw it:
 		 * it is how the other side reaches the peers that fetch it

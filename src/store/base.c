@@ -62,6 +62,22 @@ int store_code(catan_err *err, int code)
 	return -1;
 }
 
+int store_errno_code(int e)
+{
+	switch (e) {
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		return CATAN_STORE_E_DENIED;
+	case ENOENT:
+		return CATAN_STORE_E_NOT_FOUND;
+	case EEXIST:
+		return CATAN_STORE_E_LOCKED;
+	default:
+		return CATAN_STORE_E_FAILED;
+	}
+}
+
 int store_path(char *out, size_t size, const char *fmt, ...)
 {
 	va_list ap;
@@ -84,6 +100,9 @@ int store_git_fail(catan_err *err, const char *what)
 		  e->klass == GIT_ERROR_HTTP || e->klass == GIT_ERROR_SSL ||
 		  e->klass == GIT_ERROR_CALLBACK))
 		code = CATAN_STORE_E_NETWORK;
+	else if (e && e->klass == GIT_ERROR_ZLIB)
+		code = CATAN_STORE_E_CORRUPT; /* a stored object that inflates
+						 to nothing sensible */
 	return store_fail_code(err, code, "%s: %s", what,
 			       e && e->message ? e->message : "unknown error");
 }
@@ -95,6 +114,8 @@ int store_git_fail_rc(catan_err *err, int rc, const char *what)
 		return store_code(err, CATAN_STORE_E_NOT_FOUND);
 	if (rc == GIT_ELOCKED)
 		return store_code(err, CATAN_STORE_E_LOCKED);
+	if (rc == GIT_EMISMATCH)
+		return store_code(err, CATAN_STORE_E_CORRUPT);
 	return -1;
 }
 

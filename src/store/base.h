@@ -84,10 +84,17 @@ int store_fail_code(catan_err *err, int code, const char *fmt, ...)
  */
 int store_git_fail(catan_err *err, const char *what);
 /* The same for a call that returned rc: GIT_ENOTFOUND is not-found,
- * GIT_ELOCKED locked, otherwise as store_git_fail. */
+ * GIT_ELOCKED locked, GIT_EMISMATCH (an object whose bytes do not hash
+ * to its id) corrupt, otherwise as store_git_fail. */
 int store_git_fail_rc(catan_err *err, int rc, const char *what);
 /* Sets err's code (err may be NULL); returns -1. */
 int store_code(catan_err *err, int code);
+/*
+ * The code of a failed system call's errno: EACCES, EPERM and EROFS are
+ * denied, ENOENT not-found, EEXIST locked (a lock file someone holds),
+ * anything else (ENOSPC, EIO, ...) failed.
+ */
+int store_errno_code(int e);
 
 /*
  * Room for `need` elements of `elem` bytes in the array `a` of capacity

@@ -173,10 +173,12 @@ int store_lock(catan_store *s, bool readonly, catan_err *err)
 				       "cannot lock %s: %s", path,
 				       strerror(errno));
 	recover_intents(s);
-	if (store_recover_moves(s))
-		return store_fail(err,
-				  "finishing a branch move cut short (see "
-				  "%scatan.moves): %s",
-				  gitdir, strerror(errno));
+	if (store_recover_moves(s)) {
+		int e = errno;
+		return store_fail_code(err, store_errno_code(e),
+				       "finishing a branch move cut short (see "
+				       "%scatan.moves): %s",
+				       gitdir, strerror(e));
+	}
 	return 0;
 }

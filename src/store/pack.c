@@ -555,19 +555,22 @@ int store_pack_write_files(const char *packdir, const unsigned char *pack,
 	    write_tmp(tp, sizeof tp, packdir, pack, len) ||
 	    write_tmp(ti, sizeof ti, packdir, idx.p, idx.len) ||
 	    store_syncfs_dir(packdir) || rename(tp, path)) {
-		store_fail(err, "writing %s: %s", path, strerror(errno));
+		store_fail_code(err, store_errno_code(errno), "writing %s: %s",
+				path, strerror(errno));
 		goto done;
 	}
 	tp[0] = '\0';
 	if (store_path(path, sizeof path, "%s/pack-%s.idx", packdir, hex) ||
 	    rename(ti, path)) {
-		store_fail(err, "writing %s: %s", path, strerror(errno));
+		store_fail_code(err, store_errno_code(errno), "writing %s: %s",
+				path, strerror(errno));
 		goto done;
 	}
 	ti[0] = '\0';
 	/* Both names on disk before any ref points into the pack. */
 	if (store_fsync_dir(packdir)) {
-		store_fail(err, "fsync of %s: %s", packdir, strerror(errno));
+		store_fail_code(err, store_errno_code(errno), "fsync of %s: %s",
+				packdir, strerror(errno));
 		goto done;
 	}
 	if (name)

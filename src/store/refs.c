@@ -329,8 +329,10 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 					       "moving the branch: %s moved "
 					       "meanwhile",
 					       ref);
-		return store_fail(err, "moving the branch %s: %s", ref,
-				  strerror(errno));
+		int e = errno;
+		return store_fail_code(err, store_errno_code(e),
+				       "moving the branch %s: %s", ref,
+				       strerror(e));
 	}
 	if (s->tips_held)
 		git_oid_cpy(&s->held_tips[player], id);
@@ -344,10 +346,10 @@ int store_rewind_branch(catan_store *s, int player, const git_oid *old,
 	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[player]);
 	snprintf(lock, sizeof lock, "%s.lock", ref);
 	if (store_is_ancestor(s, to, old) != 1)
-		return store_fail(err,
-				  "refusing to move %s back: not an "
-				  "ancestor",
-				  ref);
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "refusing to move %s back: not an "
+				       "ancestor",
+				       ref);
 	size_t mark = s->intent_len;
 	if (store_intent(s, lock))
 		return store_fail(err, "cannot write to catan.lock: %s",
@@ -355,10 +357,15 @@ int store_rewind_branch(catan_store *s, int player, const git_oid *old,
 	int rc = write_ref(s, ref, old, to, "catan: equivocation verdict");
 	store_intent_done(s, mark);
 	s->tips_held = false;
-	if (rc)
-		return store_fail(err, "moving %s back: %s", ref,
-				  rc == GIT_ELOCKED ? "locked"
-						    : "moved meanwhile");
+	if (rc == GIT_ELOCKED || rc == GIT_EMODIFIED)
+		return store_fail_code(
+		    err, CATAN_STORE_E_LOCKED, "moving %s back: %s", ref,
+		    rc == GIT_ELOCKED ? "locked" : "moved meanwhile");
+	if (rc) {
+		int e = errno;
+		return store_fail_code(err, store_errno_code(e),
+				       "moving %s back: %s", ref, strerror(e));
+	}
 	return 0;
 }
 

@@ -176,9 +176,11 @@ int catan_store_set_key(catan_store *s, int player, const catan_key *k,
 			catan_err *err)
 {
 	if (player < 0 || player >= s->game.opt.nplayers)
-		return store_fail(err, "no such player");
+		return store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+				       "no such player");
 	if (!s->game.signed_game)
-		return store_fail(err, "this game is not signed: it has no "
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "this game is not signed: it has no "
 				       "keys (game/signers)");
 	if (memcmp(k->pk, s->game.keys[player], CATAN_PUBKEY_LEN))
 		return store_fail(err,

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Durability and I/O faults. (1) act, sync, gc and join fsync each file
-# before renaming it into place and its directory after (see order).
+# before renaming it into place and its directory after (see order);
+# (1b) a power cut after a commit's flush is repaired by the next writer.
 # (2) I/O faults (strace --inject): during a commit (catan act), a sync, a gc
 # and a join, the N-th write, fsync, fdatasync, syncfs, rename or link (libgit2
-# renames by link) fails with ENOSPC or EIO, for N = 1..k in turn (k the
+# renames by link), and pwrite during a commit, fails with ENOSPC or EIO, for N = 1..k in turn (k the
 # number of such calls the command makes; past 8 calls every
 # ceil(k/8)-th one, and the last: MAX_PER_SYSCALL; 0 runs (1) only). Each run starts from the same copy of
 # the repositories. After each: the command exited 0 or 1 (never a crash
@@ -247,5 +248,9 @@ for op in act sync gc join; do
 		run $op "${f%%:*}" "${f##*:}"
 	done
 done
+# The writes of catan.lock's lines and of a branch move's record in
+# catan.moves (pwrite).
+op=act
+run act pwrite64 EIO
 echo "ok 2 - $trials runs with an I/O fault ($failed_ok failed cleanly): no crash, fsck and verify clean, nothing acknowledged lost, the next sync succeeds"
 echo "3 passed, 0 failed"

@@ -271,6 +271,12 @@ static void test_refs__writer_against_git(void **state)
 	assert_int_equal(store_move_branch(s, 0, &r0, &r2, "no", &err), -1);
 	assert_int_equal(err.code, CATAN_STORE_E_LOCKED);
 	check(m, "two refused moves");
+	/* A rewind to a commit that is not an ancestor, or from elsewhere. */
+	assert_int_equal(store_rewind_branch(s, 0, &r1, &r3, &err), -1);
+	assert_int_equal(err.code, CATAN_STORE_E_DENIED);
+	assert_int_equal(store_rewind_branch(s, 0, &r2, &r0, &err), -1);
+	assert_int_equal(err.code, CATAN_STORE_E_LOCKED);
+	check(m, "two refused rewinds");
 
 	/* Deleted by git (with its log), created again by us. */
 	git_oid w0 = sh_rev(s->repo, white);
