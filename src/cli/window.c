@@ -527,6 +527,8 @@ int cli_play(const char *dir, int argc, char **argv)
 		if (nbots)
 			o.interval = o.interval > 0.2 ? 0.2 : o.interval;
 	}
+	long script_at = 0;
+	o.script_at = &script_at;
 	for (;;) {
 		signal(SIGCHLD, reap_bots);
 		catan_err err;
@@ -544,11 +546,11 @@ int cli_play(const char *dir, int argc, char **argv)
 		printf("window closed: %s\n",
 		       next == CATAN_UI_NEXT_REPLAY ? "replay" : "new game");
 		fflush(stdout);
-		if (o.script) /* a script's session ends with its window */
-			return 0;
+		/* A script goes on in the next window where it was left. */
 		if (next == CATAN_UI_NEXT_REPLAY) {
 			catan_ui_options r = o;
 			r.rev = NULL;
+			r.from_start = true;
 			if (catan_ui_replay(&r, &err)) {
 				fprintf(stderr, "catan replay: %s\n", err.msg);
 				return 1;

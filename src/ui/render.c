@@ -470,23 +470,35 @@ static void harbour(SDL_Renderer *r, ui_fonts *f, const catan_view *v,
 		     tc);
 }
 
+/* Fades colour c in: t = 0 transparent, 1 as it is. */
+static rgba fade(rgba c, float t)
+{
+	return t >= 1 ? c : alpha(c, (Uint8)(c.a * (t < 0 ? 0 : t)));
+}
+
+/* A road; t < 1 while it is being laid (it grows from its middle and
+ * fades in). */
 static void road(SDL_Renderer *r, const catan_view *v, const catan_board *b,
-		 int e, rgba c)
+		 int e, rgba c, float t)
 {
 	float ax, ay, bx, by;
 	catan_view_vertex_xy(v, b, b->edge_vertices[e][0], &ax, &ay);
 	catan_view_vertex_xy(v, b, b->edge_vertices[e][1], &bx, &by);
-	float k = 0.18f;
+	float k = t >= 1 ? 0.18f : 0.5f - 0.32f * t;
 	float x0 = ax + (bx - ax) * k, y0 = ay + (by - ay) * k;
 	float x1 = bx - (bx - ax) * k, y1 = by - (by - ay) * k;
 	float w = v->size * 0.13f;
-	thick_line(r, x0, y0, x1, y1, w + 3, ink);
-	thick_line(r, x0, y0, x1, y1, w, c);
+	thick_line(r, x0, y0, x1, y1, w + 3, fade(ink, t));
+	thick_line(r, x0, y0, x1, y1, w, fade(c, t));
 }
 
+/* A settlement or city; t < 1 while it is being placed (its outline
+ * fades in with it). */
 static void building(SDL_Renderer *r, const catan_view *v, float x, float y,
-		     bool city, rgba c)
+		     bool city, rgba c, float t)
 {
+	rgba ol = fade(ink, t);
+	c = fade(c, t);
 	float s = v->size * (city ? 0.2f : 0.16f);
 	float house[10] = {x - s, y + s * 0.8f, x - s, y - s * 0.2f,
 			   x, y - s * 1.1f, x + s, y - s * 0.2f,
@@ -498,7 +510,7 @@ static void building(SDL_Renderer *r, const catan_view *v, float x, float y,
 			o[2 * i] = x + dx * 1.3f;
 			o[2 * i + 1] = y + dy * 1.3f;
 		}
-		fill_poly(r, o, 5, ink);
+		fill_poly(r, o, 5, ol);
 		fill_poly(r, house, 5, c);
 		return;
 	}
@@ -524,23 +536,33 @@ static void building(SDL_Renderer *r, const catan_view *v, float x, float y,
 			o[2 * i] = cx + dx * g;
 			o[2 * i + 1] = cy + dy * g;
 		}
-		fill_poly(r, o, counts[k], ink);
+		fill_poly(r, o, counts[k], ol);
 	}
 	fill_poly(r, hall, 4, c);
 	fill_poly(r, house2, 5, c);
 }
 
-static void robber(SDL_Renderer *r, float x, float y, float s)
+static void robber(SDL_Renderer *r, float x, float y, float s, float t)
 {
-	rgba body = {50, 50, 56, 255};
+	rgba body = fade((rgba){50, 50, 56, 255}, t);
 	float b[8] = {x - s * 0.13f, y + s * 0.3f, x - s * 0.08f, y - s * 0.05f,
 		      x + s * 0.08f, y - s * 0.05f, x + s * 0.13f, y + s * 0.3f};
 	fill_poly(r, b, 4, body);
 	fill_circle(r, x, y - s * 0.1f, s * 0.1f, body);
-	fill_circle(r, x, y - s * 0.1f, s * 0.04f, shade(body, 1.8f));
+	fill_circle(r, x, y - s * 0.1f, s * 0.04f, fade(shade(body, 1.8f), t));
 }
 
 /* ---- the board ---- */
+
+/* How high above its spot a piece being placed is at t (0..1): it drops
+ * from half a hexagon and eases onto the spot. */
+static float drop(const catan_view *v, float t)
+{
+	if (t >= 1)
+		return 0;
+	float u = 1 - (t < 0 ? 0 : t);
+	return v->size * 0.5f * u * u;
+}
 
 static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 {
@@ -599,14 +621,17 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		float cx, cy;
 		catan_view_hex_xy(v, b->tile_hex[s->robber].q,
 				  b->tile_hex[s->robber].r, &cx, &cy);
+		float t = fr->anim_robber ? fr->anim_t : 1;
 		robber(r, cx - v->size * (b->tile_token[s->robber] ? 0.45f : 0),
-		       cy + v->size * 0.05f, v->size);
+		       cy + v->size * 0.05f - drop(v, t), v->size, t);
 	}
 	/* Roads. */
 	for (int p = 0; p < s->opt.nplayers; p++)
 		CATAN_FOR_BITS(e, s->players[p].roads.w, CATAN_EWORDS)
 		{
-			road(r, v, b, e, ui_player_color(fr->g, p));
+			road(r, v, b, e, ui_player_color(fr->g, p),
+			     catan_eset_has(&fr->anim_edges, e) ? fr->anim_t
+								: 1);
 		}
 	/* Highlighted edges. */
 	CATAN_FOR_BITS(e, fr->hl_edges.w, CATAN_EWORDS)
@@ -628,8 +653,11 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 			continue;
 		float x, y;
 		catan_view_vertex_xy(v, b, i, &x, &y);
-		building(r, v, x, y, s->building[i] & CATAN_CITY_BIT,
-			 ui_player_color(fr->g, own - 1));
+		float t =
+		    catan_vset_has(&fr->anim_vertices, i) ? fr->anim_t : 1;
+		building(r, v, x, y - drop(v, t),
+			 s->building[i] & CATAN_CITY_BIT,
+			 ui_player_color(fr->g, own - 1), t);
 	}
 	CATAN_FOR_BITS(i, fr->hl_vertices.w, CATAN_VWORDS)
 	{
@@ -680,10 +708,12 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	if (v->pick_vertex != CATAN_NONE && v->pick_vertex < b->nvertices) {
 		float x, y;
 		catan_view_vertex_xy(v, b, v->pick_vertex, &x, &y);
-		building(r, v, x, y, false, alpha(ui_player_color(fr->g, v->actor), 170));
+		building(r, v, x, y, false,
+			 alpha(ui_player_color(fr->g, v->actor), 170), 1);
 	}
 	if (v->pick_edge != CATAN_NONE && v->pick_edge < b->nedges)
-		road(r, v, b, v->pick_edge, alpha(ui_player_color(fr->g, v->actor), 170));
+		road(r, v, b, v->pick_edge,
+		     alpha(ui_player_color(fr->g, v->actor), 170), 1);
 	/* Coordinates of the spot under the mouse. */
 	if (v->coords && (fr->hover_kind == CATAN_HIT_VERTEX ||
 			  fr->hover_kind == CATAN_HIT_EDGE)) {

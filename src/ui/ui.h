@@ -73,6 +73,12 @@ typedef struct ui_frame {
 	catan_vset newest_vertices; /* the newest event's marks */
 	catan_eset newest_edges;
 	bool newest_tile; /* the newest event moved the robber */
+	/* Pieces being placed (any player's, the newest event): they drop
+	 * onto their spot and fade in while anim_t goes from 0 to 1. */
+	catan_vset anim_vertices;
+	catan_eset anim_edges;
+	bool anim_robber;
+	float anim_t; /* 0..1; 1 (or nothing in the sets) = still */
 	/* The end of the game: statistics for the results panel (NULL: a
 	 * banner only). */
 	const struct ui_results *results;

@@ -256,6 +256,45 @@ test "$(val log_lines fin.state)" -gt 1000 || fail "the log keeps $(val log_line
 same results.png results.png
 echo "ok - the results panel, New game"
 
+# 7b. The results panel's buttons go on: Replay opens the replay at the
+# first commit, New game a new game that is played in the next window
+# (the script goes on in each).
+printf 'wait 300\nclick-result replay\nwait 300\nstate rp.state\nscreenshot replay.png\nkey l\nwait 100\nstate rp2.state\nquit\n' >rp.script
+run "$catan" play sim/game-00000 --script rp.script --size 1280x800 --pace 0 >rp.out 2>err ||
+	{ cat err; fail "replay session"; }
+grep -q "^window closed: replay" rp.out || fail "Replay: $(cat rp.out)"
+test "$(val replay_pos rp.state)" = 1 || fail "Replay did not open at the start: $(val replay_pos rp.state)"
+test "$(val replay_count rp.state)" -gt 900 || fail "Replay: $(val replay_count rp.state) commits"
+test "$(val replay_pos rp2.state)" = 2 || fail "Replay did not step: $(val replay_pos rp2.state)"
+grep -q "^replay: .* (2 / " rp.out || fail "Replay: $(cat rp.out)"
+same replay.png replay-start.png
+printf 'wait 300\nclick-result new\nwait 300\nstate ng.state\nclick-ringed\nclick-ringed\nwait 300\nstate ng2.state\nquit\n' >ng.script
+run "$catan" play sim/game-00000 --script ng.script --size 1280x800 --pace 0 >ng.out 2>err ||
+	{ cat err; fail "new game session"; }
+# (7 made sim/game-00000-2 already: New game takes the next free name.)
+grep -q "^new game in sim/game-00000-3\$" ng.out || fail "New game: $(cat ng.out)"
+test "$(val phase ng.state)" = 0 || fail "New game: phase $(val phase ng.state)"
+grep -q "^message done: You placed a settlement and a road" ng2.state || fail "New game: $(val message ng2.state)"
+"$catan" -C sim/game-00000-3 log | grep -q "red *setup" || fail "New game: red's setup is not in sim/game-00000-3"
+echo "ok - Replay and New game open their windows (scripted and by mouse)"
+
+# 7c. Pieces are placed in an animation (a drop and fade-in of half the
+# pace, at most 300 ms; none with --pace 0): the script holds it mid-way.
+"$catan" new an --players red,blue,white --seed 2 --board beginner >/dev/null
+printf 'wait 200\nanim 0.5\nclick-vertex 0,-1,n\nclick-edge 0,-1,nw\nwait-turn\nwait 300\nstate an.state\nscreenshot anim.png\nquit\n' >an.script
+run "$catan" play an --bots blue,white --script an.script --size 1280x800 --pace 0.3 2>err ||
+	{ cat err; fail "animation session"; }
+test "$(val anim_pieces an.state)" = 2 || fail "animation: $(val anim_pieces an.state) pieces"
+test "$(val anim_ms an.state)" = 150 || fail "animation: $(val anim_ms an.state) ms at pace 0.3"
+same anim.png anim.png
+printf 'wait 200\nclick-ringed\nclick-ringed\nwait-turn\nwait 300\nstate an0.state\nquit\n' >an0.script
+"$catan" new an0 --players red,blue,white --seed 2 --board beginner >/dev/null
+run "$catan" play an0 --bots blue,white --script an0.script --size 1280x800 --pace 0 2>err ||
+	{ cat err; fail "animation session, pace 0"; }
+test "$(val anim_ms an0.state)" = 0 || fail "animation at pace 0: $(val anim_ms an0.state) ms"
+test "$(val anim_frames an0.state)" = 0 || fail "animation at pace 0: $(val anim_frames an0.state) frames"
+echo "ok - pieces drop and fade in, for half the pace"
+
 # 8. The first window on screens of 1024x640, 1366x768 and 1920x1080: fully
 # inside the usable area, nothing cut off, text of 12 px or more; the size
 # is remembered for the next window.
