@@ -1071,6 +1071,7 @@ typedef struct follow {
 	Uint32 anim_at;
 	int anim_ms;	 /* 0: pieces appear at once (--pace 0) */
 	int anim_frames; /* frames drawn with a piece mid-way */
+	bool anim_done;	 /* the last frame showed them in place */
 	bool behind;	/* events not shown yet: disp is the state shown */
 	ui_results res; /* statistics of the events shown */
 	int last_actor; /* the last event shown: who, what kind */
@@ -1170,6 +1171,7 @@ static void follow_anim(follow *fl, const catan_board *b, const catan_state *x,
 	double ms = pace * 500;
 	fl->anim_ms = (int)(ms > 300 ? 300 : ms);
 	fl->anim_at = now;
+	fl->anim_done = false;
 }
 
 /*
@@ -1602,8 +1604,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		if (quit || src > 0)
 			break;
 		Uint32 anim_age = SDL_GetTicks() - fl.anim_at;
-		bool animating = fl.anim_at && fl.anim_ms > 0 &&
-				 anim_age < (Uint32)fl.anim_ms + 20;
+		/* (until a frame has shown them in place, however late) */
+		bool animating = fl.anim_at && fl.anim_ms > 0 && !fl.anim_done;
 		if (!dirty && cur.seq == drawn_seq && !animating &&
 		    !(fl.marked_at && SDL_GetTicks() - fl.marked_at < 450)) {
 			SDL_Delay(15);
@@ -1613,7 +1615,10 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		memset(&fr, 0, sizeof fr);
 		ui_status_text(status, sizeof status, &a.g, s, w.v.actor);
 		/* A card being played: say what the next click does. */
-		if (w.v.mode == CATAN_MODE_KNIGHT)
+		if (w.v.dialog == CATAN_DLG_VICTIM)
+			snprintf(status, sizeof status,
+				 "your move: choose whom to rob, then OK");
+		else if (w.v.mode == CATAN_MODE_KNIGHT)
 			snprintf(status, sizeof status,
 				 "your move: knight - click a tile for the "
 				 "robber (Esc cancels)");
@@ -1623,9 +1628,15 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			    "your move: road building - click the %s road's "
 			    "side (Esc cancels)",
 			    w.v.pick_edge == CATAN_NONE ? "first" : "second");
-		else if (w.v.dialog == CATAN_DLG_VICTIM)
+		else if (s->phase == CATAN_PHASE_SETUP &&
+			 w.v.actor < s->opt.nplayers &&
+			 catan_state_may_act(s, w.v.actor))
 			snprintf(status, sizeof status,
-				 "your move: choose whom to rob");
+				 w.v.pick_vertex == CATAN_NONE
+				     ? "your move: click a ringed corner for a "
+				       "settlement"
+				     : "your move: now click a ringed side for "
+				       "its road (Esc: another corner)");
 		else if (fl.behind) {
 			/* Still showing the others' moves, one at a time. */
 			SDL_LockMutex(a.mx);
@@ -1673,6 +1684,8 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 				: 1;
 		if (fr.anim_t < 1)
 			fl.anim_frames++;
+		else
+			fl.anim_done = true;
 		fr.hover_x = mx;
 		fr.hover_y = my;
 		if (s->phase == CATAN_PHASE_OVER) {

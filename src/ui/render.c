@@ -1031,6 +1031,80 @@ static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	}
 }
 
+/* "2 grain and 1 ore" */
+static void cards_words(char *out, size_t n, const uint8_t c[CATAN_RES_COUNT])
+{
+	int kinds = 0, done = 0;
+	for (int res = 0; res < CATAN_RES_COUNT; res++)
+		kinds += c[res] > 0;
+	out[0] = 0;
+	for (int res = 0; res < CATAN_RES_COUNT; res++) {
+		if (!c[res])
+			continue;
+		size_t u = strlen(out);
+		done++;
+		snprintf(out + u, n - u, "%s%d %s",
+			 done == 1	 ? ""
+			 : done == kinds ? " and "
+					 : ", ",
+			 c[res], catan_res_name(res));
+	}
+}
+
+/* What OK will do, in plain words: "OK offers 1 ore for 1 brick to blue,
+ * white, orange (one at a time)". */
+static void dialog_words(char *out, size_t n, const catan_game *g,
+			 const catan_view *v, const catan_action *a)
+{
+	char give[80], get[80];
+	cards_words(give, sizeof give, a->give);
+	cards_words(get, sizeof get, a->get);
+	switch (a->kind) {
+	case CATAN_ACT_TRADE_OFFER: {
+		char who[120] = "";
+		unsigned t = v->targets ? v->targets : 1u << a->player;
+		int k = 0;
+		for (int p = 0; p < g->names.n; p++)
+			if (t >> p & 1u) {
+				size_t u = strlen(who);
+				snprintf(who + u, sizeof who - u, "%s%s",
+					 k++ ? ", " : "", g->names.name[p]);
+			}
+		snprintf(out, n, "OK offers %s for %s to %s", give, get, who);
+		break;
+	}
+	case CATAN_ACT_TRADE_BANK:
+		snprintf(out, n, "OK gives the bank %d %s for 1 %s (%d:1)",
+			 a->count, catan_res_name(a->res),
+			 catan_res_name(a->res2), a->count);
+		break;
+	case CATAN_ACT_DISCARD:
+		snprintf(out, n, "OK discards %s", give);
+		break;
+	case CATAN_ACT_PLAY_YEAR_OF_PLENTY:
+		if (a->res2 == CATAN_NONE)
+			snprintf(out, n, "OK takes 1 %s from the bank",
+				 catan_res_name(a->res));
+		else
+			snprintf(out, n, "OK takes %s and %s from the bank",
+				 catan_res_name(a->res),
+				 catan_res_name(a->res2));
+		break;
+	case CATAN_ACT_PLAY_MONOPOLY:
+		snprintf(out, n, "OK takes every %s from the others",
+			 catan_res_name(a->res));
+		break;
+	default:
+		if (a->player < g->names.n &&
+		    (a->kind == CATAN_ACT_ROBBER ||
+		     a->kind == CATAN_ACT_PLAY_KNIGHT))
+			snprintf(out, n, "OK robs %s",
+				 g->names.name[a->player]);
+		else
+			catan_action_format(out, n, &g->board, &g->names, a);
+	}
+}
+
 static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 {
 	const catan_view *v = fr->v;
@@ -1171,8 +1245,14 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 						  q->h - 4};
 				outline_rect(r, &in2, ink);
 			}
-			snprintf(buf, sizeof buf, "%s%s", on ? "* " : "",
-				 fr->g->names.name[p]);
+			/* A victim: how many cards each has to lose. */
+			if (v->dialog == CATAN_DLG_VICTIM)
+				snprintf(buf, sizeof buf, "%s%s (%d)",
+					 on ? "* " : "", fr->g->names.name[p],
+					 s->players[p].ncards);
+			else
+				snprintf(buf, sizeof buf, "%s%s",
+					 on ? "* " : "", fr->g->names.name[p]);
 			text(r, on ? f->bold : f->small, buf,
 			     q->x + q->w / 2.0f, q->y + q->h / 2.0f, 1, 1,
 			     on && (c.r + c.g + c.b) < 300 ? white : ink);
@@ -1187,12 +1267,23 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	fill_rect(r, cr, (rgba){150, 80, 70, 255});
 	text(r, f->bold, "OK", okr->x + okr->w / 2.0f, okr->y + okr->h / 2.0f, 1, 1, white);
 	text(r, f->bold, "Cancel", cr->x + cr->w / 2.0f, cr->y + cr->h / 2.0f, 1, 1, white);
-	if (!ok && why[0])
+	bool none = true; /* nothing chosen yet: a hint, not an error */
+	for (int res = 0; res < CATAN_RES_COUNT; res++)
+		none = none && !v->give[res] && !v->get[res];
+	if (!ok &&
+	    (v->dialog == CATAN_DLG_VICTIM ? v->target == CATAN_NONE : none))
+		text(r, f->small,
+		     v->dialog == CATAN_DLG_VICTIM
+			 ? "choose whom to rob (cards in hand), then OK"
+			 : "choose cards with + and -, then OK",
+		     v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
+		     (rgba){100, 100, 100, 255});
+	else if (!ok && why[0])
 		text(r, f->small, why, v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
 		     (rgba){160, 40, 30, 255});
 	else if (ok) {
-		char act[160];
-		catan_action_format(act, sizeof act, &fr->g->board, &fr->g->names, &a);
+		char act[200];
+		dialog_words(act, sizeof act, fr->g, v, &a);
 		text(r, f->small, act, v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
 		     (rgba){40, 110, 50, 255});
 	}

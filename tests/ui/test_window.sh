@@ -281,9 +281,13 @@ echo "ok - Replay and New game open their windows (scripted and by mouse)"
 # 7c. Pieces are placed in an animation (a drop and fade-in of half the
 # pace, at most 300 ms; none with --pace 0): the script holds it mid-way.
 "$catan" new an --players red,blue,white --seed 2 --board beginner >/dev/null
-printf 'wait 200\nanim 0.5\nclick-vertex 0,-1,n\nclick-edge 0,-1,nw\nwait-turn\nwait 300\nstate an.state\nscreenshot anim.png\nquit\n' >an.script
+printf 'wait 200\nanim 0.5\nstate an1.state\nclick-vertex 0,-1,n\nwait 100\nstate an2.state\nclick-edge 0,-1,nw\nwait-turn\nwait 300\nstate an.state\nscreenshot anim.png\nquit\n' >an.script
 run "$catan" play an --bots blue,white --script an.script --size 1280x800 --pace 0.3 2>err ||
 	{ cat err; fail "animation session"; }
+# (the set-up prompt says what the next click is for)
+test "$(val status an1.state)" = "your move: click a ringed corner for a settlement" || fail "set-up: $(val status an1.state)"
+test "$(val status an2.state)" = "your move: now click a ringed side for its road (Esc: another corner)" ||
+	fail "set-up, corner chosen: $(val status an2.state)"
 test "$(val anim_pieces an.state)" = 2 || fail "animation: $(val anim_pieces an.state) pieces"
 test "$(val anim_ms an.state)" = 150 || fail "animation: $(val anim_ms an.state) ms at pace 0.3"
 same anim.png anim.png
