@@ -842,8 +842,9 @@ static void first_geometry(const catan_ui_options *o, int *x, int *y, int *w,
 		*h = o->h;
 		return;
 	}
-	/* The display's scale: its DPI over 96 when the display says (SDL
-	 * cannot on many X servers), else the desktop's GDK_SCALE or
+	/* The display's scale: $CATAN_SCALE when set; its DPI over 96 when
+	 * the display says (SDL cannot on many X servers), else the
+	 * desktop's GDK_SCALE or
 	 * QT_SCALE_FACTOR, else a screen of twice 1920x1080 or more is
 	 * taken for a high-DPI one. */
 	float dpi = 0, scale = 1;
@@ -851,7 +852,10 @@ static void first_geometry(const catan_ui_options *o, int *x, int *y, int *w,
 	bool have_ub =
 	    !SDL_GetDisplayUsableBounds(0, &ub) && ub.w >= 200 && ub.h >= 150;
 	const char *gs = getenv("GDK_SCALE"), *qs = getenv("QT_SCALE_FACTOR");
-	if (!SDL_GetDisplayDPI(0, &dpi, NULL, NULL) && dpi > 0)
+	const char *cs = getenv("CATAN_SCALE"); /* the user's word first */
+	if (cs && atof(cs) >= 0.5)
+		scale = (float)atof(cs);
+	else if (!SDL_GetDisplayDPI(0, &dpi, NULL, NULL) && dpi > 0)
 		scale = dpi > 110 ? dpi / 96.0f : 1;
 	else if (gs && atof(gs) >= 1)
 		scale = (float)atof(gs);

@@ -328,6 +328,15 @@ if ((xvfb)); then
 	test "$(val clipped fit.state)" = 0 || fail "4K: $(val first_clipped fit.state)"
 	test "$(val min_text_px fit.state)" -ge 24 || fail "4K: text of $(val min_text_px fit.state) px"
 	echo "ok - first window on a 3840x2160 screen: 2560x1600"
+	# A high-DPI screen whose DPI the X server does not tell: CATAN_SCALE.
+	rm -rf "$XDG_CONFIG_HOME"
+	CATAN_SCALE=1.5 xvfb-run -a -s "-screen 0 2560x1440x24" "$catan" play fit --script fit.script 2>err ||
+		{ cat err; fail "window with CATAN_SCALE"; }
+	test "$(val window fit.state | cut -d' ' -f3-)" = "1920 1200" ||
+		fail "CATAN_SCALE=1.5: window $(val window fit.state)"
+	test "$(val clipped fit.state)" = 0 || fail "CATAN_SCALE: $(val first_clipped fit.state)"
+	test "$(val min_text_px fit.state)" -ge 18 || fail "CATAN_SCALE: text of $(val min_text_px fit.state) px"
+	echo "ok - CATAN_SCALE=1.5 on 2560x1440: 1920x1200"
 	# The remembered size is used next time (and still fits).
 	echo "900 600" >"$XDG_CONFIG_HOME/catan-git/window"
 	xvfb-run -a -s "-screen 0 1920x1080x24" "$catan" play fit --script fit.script 2>err
