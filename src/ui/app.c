@@ -1632,6 +1632,16 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			    "your move: road building - click the %s road's "
 			    "side (Esc cancels)",
 			    w.v.pick_edge == CATAN_NONE ? "first" : "second");
+		else if (s->phase == CATAN_PHASE_OFFER &&
+			 w.v.actor < s->opt.nplayers &&
+			 catan_state_may_act(s, w.v.actor) &&
+			 !(catan_view_buttons(&w.v, &a.g.board, s) >>
+			       CATAN_BTN_ACCEPT &
+			   1u))
+			/* Accept is grey: say why, and what is left. */
+			snprintf(status, sizeof status,
+				 "your move: you lack the cards to accept: "
+				 "Reject, or Offer back");
 		else if (s->phase == CATAN_PHASE_SETUP &&
 			 w.v.actor < s->opt.nplayers &&
 			 catan_state_may_act(s, w.v.actor))

@@ -1005,6 +1005,11 @@ static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		catan_rect done = {track.x, track.y, (int)(kx - track.x), 6};
 		fill_rect(r, &done, gold);
 		fill_circle(r, kx, track.y + 3, 9 * v->u, gold);
+		/* How to move, for whoever has not read the README. */
+		text(r, f->small,
+		     "right arrow or space: next move, left: back, drag the "
+		     "bar; q closes",
+		     track.x, track.y + 12 * v->u, 0, 0, text_dim);
 		return;
 	}
 	if (!fr->show_buttons)
@@ -1352,6 +1357,7 @@ static void draw_results(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		catan_rect sw = {(int)x, (int)y + 2, (int)(6 * t),
 				 (int)(14 * t)};
 		fill_rect(r, &sw, ui_player_color(g, p));
+		outline_rect(r, &sw, ink); /* white on cream shows too */
 		text(r, p == s->winner ? f->bold : f->normal, g->names.name[p],
 		     x + 10 * t, y, 0, 0, ink);
 		int vals[5] = {catan_state_vp(s, p),

@@ -276,6 +276,13 @@ grep -q "^new game in sim/game-00000-3\$" ng.out || fail "New game: $(cat ng.out
 test "$(val phase ng.state)" = 0 || fail "New game: phase $(val phase ng.state)"
 grep -q "^message done: You placed a settlement and a road" ng2.state || fail "New game: $(val message ng2.state)"
 "$catan" -C sim/game-00000-3 log | grep -q "red *setup" || fail "New game: red's setup is not in sim/game-00000-3"
+# New game keeps the kind of board (a balanced game gets a balanced one).
+"$catan" simulate --games 1 --players 4 --out simb --seed 3 --board balanced >/dev/null 2>&1
+printf 'wait 300\nclick-result new\nwait 300\nquit\n' >nb.script
+run "$catan" play simb/game-00000 --script nb.script --size 1280x800 --pace 0 >nb.out 2>err ||
+	{ cat err; fail "new game after a balanced one"; }
+grep -q "^new game in simb/game-00000-2: .*, balanced board" nb.out || fail "New game's board: $(cat nb.out)"
+grep -q "^new game in sim/game-00000-3: .*, beginner board" ng.out || fail "New game's board: $(cat ng.out)"
 echo "ok - Replay and New game open their windows (scripted and by mouse)"
 
 # 7c. Pieces are placed in an animation (a drop and fade-in of half the
@@ -298,6 +305,17 @@ run "$catan" play an0 --bots blue,white --script an0.script --size 1280x800 --pa
 test "$(val anim_ms an0.state)" = 0 || fail "animation at pace 0: $(val anim_ms an0.state) ms"
 test "$(val anim_frames an0.state)" = 0 || fail "animation at pace 0: $(val anim_frames an0.state) frames"
 echo "ok - pieces drop and fade in, for half the pace"
+
+# 7d. An offer the player cannot accept (blue has no brick): the prompt
+# says why Accept is grey and what is left.
+setup3 la
+acts la red "roll 2 3" "trade offer blue give grain:1 get brick:1"
+printf 'wait 300\nstate la.state\nquit\n' >la.script
+run "$catan" play la --bots red,white --script la.script --size 1280x800 --pace 0 2>err ||
+	{ cat err; fail "offer session"; }
+test "$(val status la.state)" = "your move: you lack the cards to accept: Reject, or Offer back" ||
+	fail "an offer blue cannot accept: $(val status la.state)"
+echo "ok - an offer that cannot be accepted says so"
 
 # 8. The first window on screens of 1024x640, 1366x768 and 1920x1080: fully
 # inside the usable area, nothing cut off, text of 12 px or more; the size
