@@ -736,6 +736,9 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 			ui_text_stats.min_px);
 		fprintf(f, "actor %d\ndialog %d\nphase %d\nturn %d\n", v->actor,
 			v->dialog, s->phase, s->turn);
+		if (v->dialog != CATAN_DLG_NONE)
+			fprintf(f, "dialog_line %s\n",
+				ui_text_stats.dialog_line);
 		if (dump)
 			dump(f, dctx);
 		fclose(f);

@@ -1275,23 +1275,37 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	bool none = true; /* nothing chosen yet: a hint, not an error */
 	for (int res = 0; res < CATAN_RES_COUNT; res++)
 		none = none && !v->give[res] && !v->get[res];
-	if (!ok &&
-	    (v->dialog == CATAN_DLG_VICTIM ? v->target == CATAN_NONE : none))
-		text(r, f->small,
-		     v->dialog == CATAN_DLG_VICTIM
-			 ? "choose whom to rob (cards in hand), then OK"
-			 : "choose cards with + and -, then OK",
-		     v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
-		     (rgba){100, 100, 100, 255});
-	else if (!ok && why[0])
-		text(r, f->small, why, v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
-		     (rgba){160, 40, 30, 255});
-	else if (ok) {
-		char act[200];
-		dialog_words(act, sizeof act, fr->g, v, &a);
-		text(r, f->small, act, v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
-		     (rgba){40, 110, 50, 255});
+	int chosen = 0; /* a discard: how many still to choose */
+	for (int res = 0; res < CATAN_RES_COUNT; res++)
+		chosen += v->give[res];
+	int owed = v->dialog == CATAN_DLG_DISCARD && v->actor < s->opt.nplayers
+		       ? s->discard[v->actor]
+		       : 0;
+	/* The line above OK: what is missing (grey), why it cannot be done
+	 * (red), or what OK will do (green). */
+	char line[200];
+	rgba lc = {100, 100, 100, 255};
+	if (!ok && owed > chosen)
+		snprintf(line, sizeof line, "choose %d more with +, then OK",
+			 owed - chosen);
+	else if (!ok && (v->dialog == CATAN_DLG_VICTIM ? v->target == CATAN_NONE
+						       : none))
+		snprintf(line, sizeof line, "%s",
+			 v->dialog == CATAN_DLG_VICTIM
+			     ? "choose whom to rob (cards in hand), then OK"
+			     : "choose cards with + and -, then OK");
+	else if (!ok) {
+		snprintf(line, sizeof line, "%s", why);
+		lc = (rgba){160, 40, 30, 255};
+	} else {
+		dialog_words(line, sizeof line, fr->g, v, &a);
+		lc = (rgba){40, 110, 50, 255};
 	}
+	if (line[0])
+		text(r, f->small, line, v->dlg.x + 16 * u, okr->y - 20 * u, 0,
+		     0, lc);
+	snprintf(ui_text_stats.dialog_line, sizeof ui_text_stats.dialog_line,
+		 "%s", line);
 }
 
 /* ---- the end of the game ---- */

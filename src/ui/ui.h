@@ -107,10 +107,12 @@ void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr);
 
 /* What the last ui_draw drew in text: how many texts, how many reached
  * outside their clip area or the output (cut off), the first of those,
- * and the smallest font height used (pixels). */
+ * the smallest font height used (pixels), and an open dialog's hint or
+ * preview line. */
 typedef struct ui_text_stats_t {
 	int texts, clipped, min_px;
 	char first[200];
+	char dialog_line[200]; /* an open dialog's line above OK */
 } ui_text_stats_t;
 extern ui_text_stats_t ui_text_stats;
 void ui_draw_reset(void);

@@ -169,9 +169,12 @@ acts tr red "roll 2 3"
 cat >tr.script <<'S'
 wait 200
 key f
+wait 100
+state tr0.state
 click-control give+ grain
 click-control get+ lumber
 wait 100
+state tr00.state
 screenshot offer-all.png
 click-control ok
 wait 1500
@@ -197,6 +200,12 @@ test "$(val message tr1.state)" = "done: offer: blue rejected, white rejected" |
 	fail "offer to all: $(val message tr1.state)"
 test "$(val message tr2.state)" = "done: offer: blue accepted" || fail "$(val message tr2.state)"
 log_has "log White rejected red's offer" tr1.state
+# The dialog's line above OK: a hint while nothing is chosen, then what OK
+# does in plain words.
+test "$(val dialog_line tr0.state)" = "choose cards with + and -, then OK" ||
+	fail "offer dialog, nothing chosen: $(val dialog_line tr0.state)"
+test "$(val dialog_line tr00.state)" = "OK offers 1 grain for 1 lumber to blue, white" ||
+	fail "offer dialog: $(val dialog_line tr00.state)"
 same offer-all.png offer-all.png
 echo "ok - a trade offered to all, each answer shown"
 
@@ -316,6 +325,22 @@ run "$catan" play la --bots red,white --script la.script --size 1280x800 --pace 
 test "$(val status la.state)" = "your move: you lack the cards to accept: Reject, or Offer back" ||
 	fail "an offer blue cannot accept: $(val status la.state)"
 echo "ok - an offer that cannot be accepted says so"
+
+# 7e. A discard owed: the dialog opens by itself and counts down what is
+# left to choose.
+setup3 dc
+for d in "2 4" "3 3" "4 5" "5 5" "2 2" "4 4"; do
+	acts dc red "roll $d" end
+	acts dc blue "roll 1 1" end
+	acts dc white "roll 1 1" end
+done
+acts dc red "roll 3 4"
+printf 'wait 300\nclick-control give+ wool\nclick-control give+ wool\nwait 100\nstate dc.state\nquit\n' >dc.script
+run "$catan" play dc --bots blue,white --script dc.script --size 1280x800 --pace 0 2>err ||
+	{ cat err; fail "discard session"; }
+test "$(val status dc.state)" = "your move: discard 10 cards" || fail "discard: $(val status dc.state)"
+test "$(val dialog_line dc.state)" = "choose 8 more with +, then OK" || fail "discard: $(val dialog_line dc.state)"
+echo "ok - a discard says how many are left to choose"
 
 # 8. The first window on screens of 1024x640, 1366x768 and 1920x1080: fully
 # inside the usable area, nothing cut off, text of 12 px or more; the size
