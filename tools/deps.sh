@@ -9,11 +9,13 @@ set -euo pipefail
 # tool -> Debian package (gnuplot draws catan report's figures; python3
 # runs the Python example agent and the misbehaving test agents; spin
 # model-checks spec/replication.pml; node and npm run the TLA+ grammar
-# that parses spec/*.tla)
+# that parses spec/*.tla; xdotool, xwd and netpbm drive and photograph the
+# window by hand under Xvfb: tools/ui_by_hand.sh)
 tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git
 	xvfb-run:xvfb xauth:xauth ip:iproute2 ssh-keygen:openssh-client
 	strace:strace valgrind:valgrind gnuplot:gnuplot-nox clang:clang
-	python3:python3 spin:spin node:nodejs npm:npm)
+	python3:python3 spin:spin node:nodejs npm:npm
+	xdotool:xdotool xwd:x11-apps xwdtopnm:netpbm)
 # pkg-config module -> Debian package
 libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
 	SDL2_ttf:libsdl2-ttf-dev libpng:libpng-dev libssh2:libssh2-1-dev

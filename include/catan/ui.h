@@ -36,6 +36,12 @@ typedef struct catan_ui_options {
 	int frames;	    /* render: draw this many frames, print timing */
 	int *next;	    /* play: set to a catan_ui_next when the window
 			       closed by the results panel's buttons */
+	long *script_at;    /* play, replay: where in the script to start
+			       (bytes), and where the window left it: a
+			       script goes on in the next window (Replay,
+			       New game); NULL = from the start */
+	bool from_start;    /* replay without rev: open at the first commit
+			       (the results panel's Replay), not the last */
 } catan_ui_options;
 
 typedef enum {

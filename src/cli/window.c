@@ -443,6 +443,20 @@ static int new_local_game(const char *dir, char *new_args, catan_ui_options *o,
 	return 0;
 }
 
+/* The kind of board a game was made with, for a new one like it: the
+ * beginner board, else balanced (the kind make play uses) for the
+ * standard 19 tiles, else NULL (catan new's default). */
+static const char *board_kind(const catan_board *b)
+{
+	static catan_board beg;
+	catan_board_beginner(&beg);
+	if (b->ntiles == beg.ntiles &&
+	    !memcmp(b->tile_terrain, beg.tile_terrain, (size_t)b->ntiles) &&
+	    !memcmp(b->tile_token, beg.tile_token, (size_t)b->ntiles))
+		return "beginner";
+	return b->ntiles == beg.ntiles ? "balanced" : NULL;
+}
+
 /*
  * "New game" on the results panel: the same players in a new folder beside
  * the old one (DIR-2, DIR-3, ...): with bot peers again for a play --new
@@ -484,17 +498,22 @@ static int next_game(catan_ui_options *o, bool bots, char *mydir, size_t n)
 	}
 	printf("new game in %s\n", dir);
 	fflush(stdout);
+	/* The same kind of board, a new seed. */
+	const char *kind = board_kind(&g.board);
 	if (bots && me >= 0) {
 		char args[512];
 		snprintf(args, sizeof args,
-			 "--players\n%s\n--me\n%s\n--seed\n%ld\n", players,
-			 g.names.name[me], (long)time(NULL));
+			 "--players\n%s\n--me\n%s\n--seed\n%ld\n%s%s%s",
+			 players, g.names.name[me], (long)time(NULL),
+			 kind ? "--board\n" : "", kind ? kind : "",
+			 kind ? "\n" : "");
 		return new_local_game(dir, args, o, mydir, n);
 	}
 	char seed[32];
 	snprintf(seed, sizeof seed, "%ld", (long)time(NULL));
-	char *nargv[] = {"catan", "new",    dir,  "--players",
-			 players, "--seed", seed, NULL};
+	char *nargv[] = {"catan",      "new",	 dir,  "--players",
+			 players,      "--seed", seed, kind ? "--board" : NULL,
+			 (char *)kind, NULL};
 	if (run_self(nargv, NULL)) {
 		fprintf(stderr, "catan play: could not create %s\n", dir);
 		return 1;
@@ -527,6 +546,8 @@ int cli_play(const char *dir, int argc, char **argv)
 		if (nbots)
 			o.interval = o.interval > 0.2 ? 0.2 : o.interval;
 	}
+	long script_at = 0;
+	o.script_at = &script_at;
 	for (;;) {
 		signal(SIGCHLD, reap_bots);
 		catan_err err;
@@ -544,11 +565,11 @@ int cli_play(const char *dir, int argc, char **argv)
 		printf("window closed: %s\n",
 		       next == CATAN_UI_NEXT_REPLAY ? "replay" : "new game");
 		fflush(stdout);
-		if (o.script) /* a script's session ends with its window */
-			return 0;
+		/* A script goes on in the next window where it was left. */
 		if (next == CATAN_UI_NEXT_REPLAY) {
 			catan_ui_options r = o;
 			r.rev = NULL;
+			r.from_start = true;
 			if (catan_ui_replay(&r, &err)) {
 				fprintf(stderr, "catan replay: %s\n", err.msg);
 				return 1;

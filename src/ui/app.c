@@ -481,6 +481,10 @@ static void poke(app *a)
 
 /* ---- scripted input (tests, demos) ---- */
 
+/* `anim F` holds pieces being placed at F (0..1) of their animation, so
+ * that a screenshot shows them mid-way; below 0: they move with time. */
+static float script_anim = -1;
+
 typedef struct script {
 	FILE *f;
 	Uint32 wait_until;
@@ -659,6 +663,15 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 		push_key(!strcmp(arg, "esc") ? SDLK_ESCAPE
 			 : !strcmp(arg, "enter") ? SDLK_RETURN
 						 : (SDL_Keycode)arg[0]);
+	} else if (!strcmp(cmd, "anim")) {
+		/* anim F: hold the animation at F; anim off: let it run */
+		float t;
+		if (!strcmp(arg, "off"))
+			script_anim = -1;
+		else if (sscanf(arg, "%f", &t) == 1 && t >= 0 && t <= 1)
+			script_anim = t;
+		else
+			goto bad;
 	} else if (!strcmp(cmd, "wait")) {
 		sc->wait_until = now + (Uint32)atoi(arg);
 	} else if (!strcmp(cmd, "wait-turn")) {
@@ -723,6 +736,9 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 			ui_text_stats.min_px);
 		fprintf(f, "actor %d\ndialog %d\nphase %d\nturn %d\n", v->actor,
 			v->dialog, s->phase, s->turn);
+		if (v->dialog != CATAN_DLG_NONE)
+			fprintf(f, "dialog_line %s\n",
+				ui_text_stats.dialog_line);
 		if (dump)
 			dump(f, dctx);
 		fclose(f);
@@ -735,6 +751,24 @@ static int script_step(script *sc, const catan_view *v, const catan_game *g,
 bad:
 	snprintf(why, n, "script line %d: cannot do \"%.150s\"", sc->line, line);
 	return -1;
+}
+
+/* A script that goes on from an earlier window: start where it left. */
+static void script_resume(script *sc, const catan_ui_options *o)
+{
+	if (sc->f && o->script_at && *o->script_at > 0)
+		fseek(sc->f, *o->script_at, SEEK_SET);
+}
+
+/* Closes the script, telling the caller where it was left. */
+static void script_leave(script *sc, const catan_ui_options *o)
+{
+	if (!sc->f)
+		return;
+	if (o->script_at)
+		*o->script_at = ftell(sc->f);
+	fclose(sc->f);
+	sc->f = NULL;
 }
 
 /* ---- the event loop shared by play and replay ---- */
@@ -811,8 +845,9 @@ static void first_geometry(const catan_ui_options *o, int *x, int *y, int *w,
 		*h = o->h;
 		return;
 	}
-	/* The display's scale: its DPI over 96 when the display says (SDL
-	 * cannot on many X servers), else the desktop's GDK_SCALE or
+	/* The display's scale: $CATAN_SCALE when set; its DPI over 96 when
+	 * the display says (SDL cannot on many X servers), else the
+	 * desktop's GDK_SCALE or
 	 * QT_SCALE_FACTOR, else a screen of twice 1920x1080 or more is
 	 * taken for a high-DPI one. */
 	float dpi = 0, scale = 1;
@@ -820,7 +855,10 @@ static void first_geometry(const catan_ui_options *o, int *x, int *y, int *w,
 	bool have_ub =
 	    !SDL_GetDisplayUsableBounds(0, &ub) && ub.w >= 200 && ub.h >= 150;
 	const char *gs = getenv("GDK_SCALE"), *qs = getenv("QT_SCALE_FACTOR");
-	if (!SDL_GetDisplayDPI(0, &dpi, NULL, NULL) && dpi > 0)
+	const char *cs = getenv("CATAN_SCALE"); /* the user's word first */
+	if (cs && atof(cs) >= 0.5)
+		scale = (float)atof(cs);
+	else if (!SDL_GetDisplayDPI(0, &dpi, NULL, NULL) && dpi > 0)
 		scale = dpi > 110 ? dpi / 96.0f : 1;
 	else if (gs && atof(gs) >= 1)
 		scale = (float)atof(gs);
@@ -1032,6 +1070,15 @@ typedef struct follow {
 	catan_vset nv;	  /* the newest event's marks */
 	catan_eset ne;
 	bool nt;
+	/* The pieces of the newest event (anyone's), placed in an animation
+	 * of anim_ms from anim_at: a short drop and fade-in. */
+	catan_vset av;
+	catan_eset ae;
+	bool arob;
+	Uint32 anim_at;
+	int anim_ms;	 /* 0: pieces appear at once (--pace 0) */
+	int anim_frames; /* frames drawn with a piece mid-way */
+	bool anim_done;	 /* the last frame showed them in place */
 	bool behind;	/* events not shown yet: disp is the state shown */
 	ui_results res; /* statistics of the events shown */
 	int last_actor; /* the last event shown: who, what kind */
@@ -1115,6 +1162,26 @@ static void follow_mark(follow *fl, const catan_board *b, const catan_state *x,
 }
 
 /*
+ * The pieces event x -> y placed (or moved: the robber) animate: for half
+ * the pace, at most 300 ms; with no pace they appear at once.
+ */
+static void follow_anim(follow *fl, const catan_board *b, const catan_state *x,
+			const catan_state *y, Uint32 now, double pace)
+{
+	memset(&fl->av, 0, sizeof fl->av);
+	for (int v = 0; v < b->nvertices; v++)
+		if (y->building[v] && x->building[v] != y->building[v])
+			catan_vset_add(&fl->av, v);
+	for (int k = 0; k < CATAN_EWORDS; k++)
+		fl->ae.w[k] = ~x->roads.w[k] & y->roads.w[k];
+	fl->arob = x->robber != y->robber;
+	double ms = pace * 500;
+	fl->anim_ms = (int)(ms > 300 ? 300 : ms);
+	fl->anim_at = now;
+	fl->anim_done = false;
+}
+
+/*
  * Shows what is due of a->hist. Returns true when something new was shown.
  * `viewer` is whose private details the log may tell.
  */
@@ -1150,6 +1217,9 @@ static bool follow_step(follow *fl, app *a, int viewer, unsigned instant,
 		fl->last_actor = ev.actor;
 		fl->last_kind = ev.has_action ? ev.action.kind : -1;
 		fl->last_seq++;
+		if (fl->caught_up && hasb)
+			follow_anim(fl, &a->g.board, &before, &ev.after, now,
+				    pace);
 		if (fl->caught_up && hasb) {
 			/* Marks last until the viewer moves; with nobody to
 			 * move (bots only), until the next turn begins. */
@@ -1221,6 +1291,12 @@ static void play_dump(FILE *f, void *ctx)
 		fl->rtile == CATAN_NONE ? -1 : fl->rtile,
 		fl->rtile_by == CATAN_NONE ? -1 : fl->rtile_by,
 		catan_vset_count(&fl->rv));
+	int ne = 0;
+	for (int k = 0; k < CATAN_EWORDS; k++)
+		ne += __builtin_popcountll(fl->ae.w[k]);
+	fprintf(f, "anim_pieces %d\nanim_ms %d\nanim_frames %d\n",
+		catan_vset_count(&fl->av) + ne + fl->arob, fl->anim_ms,
+		fl->anim_frames);
 	int kept = fl->nlines < FOLLOW_LINES ? fl->nlines : FOLLOW_LINES;
 	for (int i = fl->nlines - kept; i < fl->nlines; i++)
 		fprintf(f, "log %s\n", fl->lines[i % FOLLOW_LINES]);
@@ -1263,6 +1339,7 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 	memset(&sc, 0, sizeof sc);
 	if (o->script && !(sc.f = fopen(o->script, "r")))
 		return fail(err, "cannot read the script %s", o->script);
+	script_resume(&sc, o);
 	a.repo = SDL_CreateMutex();
 	a.mx = SDL_CreateMutex();
 	a.cv = SDL_CreateCond();
@@ -1533,7 +1610,10 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		}
 		if (quit || src > 0)
 			break;
-		if (!dirty && cur.seq == drawn_seq &&
+		Uint32 anim_age = SDL_GetTicks() - fl.anim_at;
+		/* (until a frame has shown them in place, however late) */
+		bool animating = fl.anim_at && fl.anim_ms > 0 && !fl.anim_done;
+		if (!dirty && cur.seq == drawn_seq && !animating &&
 		    !(fl.marked_at && SDL_GetTicks() - fl.marked_at < 450)) {
 			SDL_Delay(15);
 			continue;
@@ -1542,7 +1622,10 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		memset(&fr, 0, sizeof fr);
 		ui_status_text(status, sizeof status, &a.g, s, w.v.actor);
 		/* A card being played: say what the next click does. */
-		if (w.v.mode == CATAN_MODE_KNIGHT)
+		if (w.v.dialog == CATAN_DLG_VICTIM)
+			snprintf(status, sizeof status,
+				 "your move: choose whom to rob, then OK");
+		else if (w.v.mode == CATAN_MODE_KNIGHT)
 			snprintf(status, sizeof status,
 				 "your move: knight - click a tile for the "
 				 "robber (Esc cancels)");
@@ -1552,9 +1635,25 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 			    "your move: road building - click the %s road's "
 			    "side (Esc cancels)",
 			    w.v.pick_edge == CATAN_NONE ? "first" : "second");
-		else if (w.v.dialog == CATAN_DLG_VICTIM)
+		else if (s->phase == CATAN_PHASE_OFFER &&
+			 w.v.actor < s->opt.nplayers &&
+			 catan_state_may_act(s, w.v.actor) &&
+			 !(catan_view_buttons(&w.v, &a.g.board, s) >>
+			       CATAN_BTN_ACCEPT &
+			   1u))
+			/* Accept is grey: say why, and what is left. */
 			snprintf(status, sizeof status,
-				 "your move: choose whom to rob");
+				 "your move: you lack the cards to accept: "
+				 "Reject, or Offer back");
+		else if (s->phase == CATAN_PHASE_SETUP &&
+			 w.v.actor < s->opt.nplayers &&
+			 catan_state_may_act(s, w.v.actor))
+			snprintf(status, sizeof status,
+				 w.v.pick_vertex == CATAN_NONE
+				     ? "your move: click a ringed corner for a "
+				       "settlement"
+				     : "your move: now click a ringed side for "
+				       "its road (Esc: another corner)");
 		else if (fl.behind) {
 			/* Still showing the others' moves, one at a time. */
 			SDL_LockMutex(a.mx);
@@ -1591,6 +1690,19 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		fr.newest_vertices = fl.nv;
 		fr.newest_edges = fl.ne;
 		fr.newest_tile = fl.nt;
+		/* The newest pieces drop and fade in (a script may hold them
+		 * mid-way for a screenshot). */
+		fr.anim_vertices = fl.av;
+		fr.anim_edges = fl.ae;
+		fr.anim_robber = fl.arob;
+		fr.anim_t = script_anim >= 0 ? script_anim
+			    : animating && anim_age < (Uint32)fl.anim_ms
+				? (float)anim_age / fl.anim_ms
+				: 1;
+		if (fr.anim_t < 1)
+			fl.anim_frames++;
+		else
+			fl.anim_done = true;
 		fr.hover_x = mx;
 		fr.hover_y = my;
 		if (s->phase == CATAN_PHASE_OVER) {
@@ -1620,8 +1732,7 @@ done:
 	SDL_UnlockMutex(a.mx);
 	if (th)
 		SDL_WaitThread(th, NULL);
-	if (sc.f)
-		fclose(sc.f);
+	script_leave(&sc, o);
 	window_close(&w);
 	SDL_DestroyCond(a.cv);
 	SDL_DestroyMutex(a.mx);
@@ -1642,6 +1753,18 @@ static void changed_spots(ui_frame *fr, const catan_board *b,
 		fr->hl_edges.w[k] = x->roads.w[k] ^ y->roads.w[k];
 	if (x->robber != y->robber && y->robber < CATAN_MAX_TILES)
 		fr->hl_tiles[y->robber] = true;
+}
+
+typedef struct replay_dump_ctx {
+	const int *pos;
+	int n;
+} replay_dump_ctx;
+
+/* The replay's part of a script's `state`: the commit shown, of how many. */
+static void replay_dump(FILE *f, void *ctx)
+{
+	const replay_dump_ctx *dc = ctx;
+	fprintf(f, "replay_pos %d\nreplay_count %d\n", *dc->pos + 1, dc->n);
 }
 
 int catan_ui_replay(const catan_ui_options *o, catan_err *err)
@@ -1691,7 +1814,7 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		fail(err, "no player named \"%s\" in this game", o->as);
 		goto done;
 	}
-	int pos = n - 1;
+	int pos = o->from_start && !o->rev ? 0 : n - 1;
 	if (o->rev) {
 		/* REV in git's syntax: open the replay at that commit. */
 		catan_state at;
@@ -1718,6 +1841,8 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		fail(err, "cannot read the script %s", o->script);
 		goto done;
 	}
+	script_resume(&sc, o);
+	replay_dump_ctx rdc = {&pos, n};
 	for (;;) {
 		SDL_Event e;
 		bool quit = false;
@@ -1770,7 +1895,7 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		}
 		char why[256] = "";
 		int src = script_step(&sc, &w.v, &g, &states[pos], w.r, why,
-				      sizeof why, NULL, NULL);
+				      sizeof why, replay_dump, &rdc);
 		if (src < 0) {
 			fail(err, "%s", why);
 			goto done;
@@ -1817,8 +1942,7 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 	printf("replay: %s (%d / %d)\n", lb.ids[pos].hex, pos + 1, n);
 	rc = 0;
 done:
-	if (sc.f)
-		fclose(sc.f);
+	script_leave(&sc, o);
 	if (w.win || w.r)
 		window_close(&w);
 	free(states);

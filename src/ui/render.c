@@ -470,23 +470,35 @@ static void harbour(SDL_Renderer *r, ui_fonts *f, const catan_view *v,
 		     tc);
 }
 
+/* Fades colour c in: t = 0 transparent, 1 as it is. */
+static rgba fade(rgba c, float t)
+{
+	return t >= 1 ? c : alpha(c, (Uint8)(c.a * (t < 0 ? 0 : t)));
+}
+
+/* A road; t < 1 while it is being laid (it grows from its middle and
+ * fades in). */
 static void road(SDL_Renderer *r, const catan_view *v, const catan_board *b,
-		 int e, rgba c)
+		 int e, rgba c, float t)
 {
 	float ax, ay, bx, by;
 	catan_view_vertex_xy(v, b, b->edge_vertices[e][0], &ax, &ay);
 	catan_view_vertex_xy(v, b, b->edge_vertices[e][1], &bx, &by);
-	float k = 0.18f;
+	float k = t >= 1 ? 0.18f : 0.5f - 0.32f * t;
 	float x0 = ax + (bx - ax) * k, y0 = ay + (by - ay) * k;
 	float x1 = bx - (bx - ax) * k, y1 = by - (by - ay) * k;
 	float w = v->size * 0.13f;
-	thick_line(r, x0, y0, x1, y1, w + 3, ink);
-	thick_line(r, x0, y0, x1, y1, w, c);
+	thick_line(r, x0, y0, x1, y1, w + 3, fade(ink, t));
+	thick_line(r, x0, y0, x1, y1, w, fade(c, t));
 }
 
+/* A settlement or city; t < 1 while it is being placed (its outline
+ * fades in with it). */
 static void building(SDL_Renderer *r, const catan_view *v, float x, float y,
-		     bool city, rgba c)
+		     bool city, rgba c, float t)
 {
+	rgba ol = fade(ink, t);
+	c = fade(c, t);
 	float s = v->size * (city ? 0.2f : 0.16f);
 	float house[10] = {x - s, y + s * 0.8f, x - s, y - s * 0.2f,
 			   x, y - s * 1.1f, x + s, y - s * 0.2f,
@@ -498,7 +510,7 @@ static void building(SDL_Renderer *r, const catan_view *v, float x, float y,
 			o[2 * i] = x + dx * 1.3f;
 			o[2 * i + 1] = y + dy * 1.3f;
 		}
-		fill_poly(r, o, 5, ink);
+		fill_poly(r, o, 5, ol);
 		fill_poly(r, house, 5, c);
 		return;
 	}
@@ -524,23 +536,33 @@ static void building(SDL_Renderer *r, const catan_view *v, float x, float y,
 			o[2 * i] = cx + dx * g;
 			o[2 * i + 1] = cy + dy * g;
 		}
-		fill_poly(r, o, counts[k], ink);
+		fill_poly(r, o, counts[k], ol);
 	}
 	fill_poly(r, hall, 4, c);
 	fill_poly(r, house2, 5, c);
 }
 
-static void robber(SDL_Renderer *r, float x, float y, float s)
+static void robber(SDL_Renderer *r, float x, float y, float s, float t)
 {
-	rgba body = {50, 50, 56, 255};
+	rgba body = fade((rgba){50, 50, 56, 255}, t);
 	float b[8] = {x - s * 0.13f, y + s * 0.3f, x - s * 0.08f, y - s * 0.05f,
 		      x + s * 0.08f, y - s * 0.05f, x + s * 0.13f, y + s * 0.3f};
 	fill_poly(r, b, 4, body);
 	fill_circle(r, x, y - s * 0.1f, s * 0.1f, body);
-	fill_circle(r, x, y - s * 0.1f, s * 0.04f, shade(body, 1.8f));
+	fill_circle(r, x, y - s * 0.1f, s * 0.04f, fade(shade(body, 1.8f), t));
 }
 
 /* ---- the board ---- */
+
+/* How high above its spot a piece being placed is at t (0..1): it drops
+ * from half a hexagon and eases onto the spot. */
+static float drop(const catan_view *v, float t)
+{
+	if (t >= 1)
+		return 0;
+	float u = 1 - (t < 0 ? 0 : t);
+	return v->size * 0.5f * u * u;
+}
 
 static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 {
@@ -599,14 +621,17 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		float cx, cy;
 		catan_view_hex_xy(v, b->tile_hex[s->robber].q,
 				  b->tile_hex[s->robber].r, &cx, &cy);
+		float t = fr->anim_robber ? fr->anim_t : 1;
 		robber(r, cx - v->size * (b->tile_token[s->robber] ? 0.45f : 0),
-		       cy + v->size * 0.05f, v->size);
+		       cy + v->size * 0.05f - drop(v, t), v->size, t);
 	}
 	/* Roads. */
 	for (int p = 0; p < s->opt.nplayers; p++)
 		CATAN_FOR_BITS(e, s->players[p].roads.w, CATAN_EWORDS)
 		{
-			road(r, v, b, e, ui_player_color(fr->g, p));
+			road(r, v, b, e, ui_player_color(fr->g, p),
+			     catan_eset_has(&fr->anim_edges, e) ? fr->anim_t
+								: 1);
 		}
 	/* Highlighted edges. */
 	CATAN_FOR_BITS(e, fr->hl_edges.w, CATAN_EWORDS)
@@ -628,8 +653,11 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 			continue;
 		float x, y;
 		catan_view_vertex_xy(v, b, i, &x, &y);
-		building(r, v, x, y, s->building[i] & CATAN_CITY_BIT,
-			 ui_player_color(fr->g, own - 1));
+		float t =
+		    catan_vset_has(&fr->anim_vertices, i) ? fr->anim_t : 1;
+		building(r, v, x, y - drop(v, t),
+			 s->building[i] & CATAN_CITY_BIT,
+			 ui_player_color(fr->g, own - 1), t);
 	}
 	CATAN_FOR_BITS(i, fr->hl_vertices.w, CATAN_VWORDS)
 	{
@@ -680,10 +708,12 @@ static void draw_board(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	if (v->pick_vertex != CATAN_NONE && v->pick_vertex < b->nvertices) {
 		float x, y;
 		catan_view_vertex_xy(v, b, v->pick_vertex, &x, &y);
-		building(r, v, x, y, false, alpha(ui_player_color(fr->g, v->actor), 170));
+		building(r, v, x, y, false,
+			 alpha(ui_player_color(fr->g, v->actor), 170), 1);
 	}
 	if (v->pick_edge != CATAN_NONE && v->pick_edge < b->nedges)
-		road(r, v, b, v->pick_edge, alpha(ui_player_color(fr->g, v->actor), 170));
+		road(r, v, b, v->pick_edge,
+		     alpha(ui_player_color(fr->g, v->actor), 170), 1);
 	/* Coordinates of the spot under the mouse. */
 	if (v->coords && (fr->hover_kind == CATAN_HIT_VERTEX ||
 			  fr->hover_kind == CATAN_HIT_EDGE)) {
@@ -975,6 +1005,11 @@ static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		catan_rect done = {track.x, track.y, (int)(kx - track.x), 6};
 		fill_rect(r, &done, gold);
 		fill_circle(r, kx, track.y + 3, 9 * v->u, gold);
+		/* How to move, for whoever has not read the README. */
+		text(r, f->small,
+		     "right arrow or space: next move, left: back, drag the "
+		     "bar; q closes",
+		     track.x, track.y + 12 * v->u, 0, 0, text_dim);
 		return;
 	}
 	if (!fr->show_buttons)
@@ -998,6 +1033,80 @@ static void draw_bar(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 			text(r, f->small, label, q->x + q->w / 2.0f,
 			     q->y + q->h * 0.8f, 1, 1,
 			     on ? (rgba){190, 230, 190, 255} : (rgba){90, 94, 106, 255});
+	}
+}
+
+/* "2 grain and 1 ore" */
+static void cards_words(char *out, size_t n, const uint8_t c[CATAN_RES_COUNT])
+{
+	int kinds = 0, done = 0;
+	for (int res = 0; res < CATAN_RES_COUNT; res++)
+		kinds += c[res] > 0;
+	out[0] = 0;
+	for (int res = 0; res < CATAN_RES_COUNT; res++) {
+		if (!c[res])
+			continue;
+		size_t u = strlen(out);
+		done++;
+		snprintf(out + u, n - u, "%s%d %s",
+			 done == 1	 ? ""
+			 : done == kinds ? " and "
+					 : ", ",
+			 c[res], catan_res_name(res));
+	}
+}
+
+/* What OK will do, in plain words: "OK offers 1 ore for 1 brick to blue,
+ * white, orange (one at a time)". */
+static void dialog_words(char *out, size_t n, const catan_game *g,
+			 const catan_view *v, const catan_action *a)
+{
+	char give[80], get[80];
+	cards_words(give, sizeof give, a->give);
+	cards_words(get, sizeof get, a->get);
+	switch (a->kind) {
+	case CATAN_ACT_TRADE_OFFER: {
+		char who[120] = "";
+		unsigned t = v->targets ? v->targets : 1u << a->player;
+		int k = 0;
+		for (int p = 0; p < g->names.n; p++)
+			if (t >> p & 1u) {
+				size_t u = strlen(who);
+				snprintf(who + u, sizeof who - u, "%s%s",
+					 k++ ? ", " : "", g->names.name[p]);
+			}
+		snprintf(out, n, "OK offers %s for %s to %s", give, get, who);
+		break;
+	}
+	case CATAN_ACT_TRADE_BANK:
+		snprintf(out, n, "OK gives the bank %d %s for 1 %s (%d:1)",
+			 a->count, catan_res_name(a->res),
+			 catan_res_name(a->res2), a->count);
+		break;
+	case CATAN_ACT_DISCARD:
+		snprintf(out, n, "OK discards %s", give);
+		break;
+	case CATAN_ACT_PLAY_YEAR_OF_PLENTY:
+		if (a->res2 == CATAN_NONE)
+			snprintf(out, n, "OK takes 1 %s from the bank",
+				 catan_res_name(a->res));
+		else
+			snprintf(out, n, "OK takes %s and %s from the bank",
+				 catan_res_name(a->res),
+				 catan_res_name(a->res2));
+		break;
+	case CATAN_ACT_PLAY_MONOPOLY:
+		snprintf(out, n, "OK takes every %s from the others",
+			 catan_res_name(a->res));
+		break;
+	default:
+		if (a->player < g->names.n &&
+		    (a->kind == CATAN_ACT_ROBBER ||
+		     a->kind == CATAN_ACT_PLAY_KNIGHT))
+			snprintf(out, n, "OK robs %s",
+				 g->names.name[a->player]);
+		else
+			catan_action_format(out, n, &g->board, &g->names, a);
 	}
 }
 
@@ -1141,8 +1250,14 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 						  q->h - 4};
 				outline_rect(r, &in2, ink);
 			}
-			snprintf(buf, sizeof buf, "%s%s", on ? "* " : "",
-				 fr->g->names.name[p]);
+			/* A victim: how many cards each has to lose. */
+			if (v->dialog == CATAN_DLG_VICTIM)
+				snprintf(buf, sizeof buf, "%s%s (%d)",
+					 on ? "* " : "", fr->g->names.name[p],
+					 s->players[p].ncards);
+			else
+				snprintf(buf, sizeof buf, "%s%s",
+					 on ? "* " : "", fr->g->names.name[p]);
 			text(r, on ? f->bold : f->small, buf,
 			     q->x + q->w / 2.0f, q->y + q->h / 2.0f, 1, 1,
 			     on && (c.r + c.g + c.b) < 300 ? white : ink);
@@ -1157,15 +1272,40 @@ static void draw_dialog(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 	fill_rect(r, cr, (rgba){150, 80, 70, 255});
 	text(r, f->bold, "OK", okr->x + okr->w / 2.0f, okr->y + okr->h / 2.0f, 1, 1, white);
 	text(r, f->bold, "Cancel", cr->x + cr->w / 2.0f, cr->y + cr->h / 2.0f, 1, 1, white);
-	if (!ok && why[0])
-		text(r, f->small, why, v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
-		     (rgba){160, 40, 30, 255});
-	else if (ok) {
-		char act[160];
-		catan_action_format(act, sizeof act, &fr->g->board, &fr->g->names, &a);
-		text(r, f->small, act, v->dlg.x + 16 * u, okr->y - 20 * u, 0, 0,
-		     (rgba){40, 110, 50, 255});
+	bool none = true; /* nothing chosen yet: a hint, not an error */
+	for (int res = 0; res < CATAN_RES_COUNT; res++)
+		none = none && !v->give[res] && !v->get[res];
+	int chosen = 0; /* a discard: how many still to choose */
+	for (int res = 0; res < CATAN_RES_COUNT; res++)
+		chosen += v->give[res];
+	int owed = v->dialog == CATAN_DLG_DISCARD && v->actor < s->opt.nplayers
+		       ? s->discard[v->actor]
+		       : 0;
+	/* The line above OK: what is missing (grey), why it cannot be done
+	 * (red), or what OK will do (green). */
+	char line[200];
+	rgba lc = {100, 100, 100, 255};
+	if (!ok && owed > chosen)
+		snprintf(line, sizeof line, "choose %d more with +, then OK",
+			 owed - chosen);
+	else if (!ok && (v->dialog == CATAN_DLG_VICTIM ? v->target == CATAN_NONE
+						       : none))
+		snprintf(line, sizeof line, "%s",
+			 v->dialog == CATAN_DLG_VICTIM
+			     ? "choose whom to rob (cards in hand), then OK"
+			     : "choose cards with + and -, then OK");
+	else if (!ok) {
+		snprintf(line, sizeof line, "%s", why);
+		lc = (rgba){160, 40, 30, 255};
+	} else {
+		dialog_words(line, sizeof line, fr->g, v, &a);
+		lc = (rgba){40, 110, 50, 255};
 	}
+	if (line[0])
+		text(r, f->small, line, v->dlg.x + 16 * u, okr->y - 20 * u, 0,
+		     0, lc);
+	snprintf(ui_text_stats.dialog_line, sizeof ui_text_stats.dialog_line,
+		 "%s", line);
 }
 
 /* ---- the end of the game ---- */
@@ -1231,6 +1371,7 @@ static void draw_results(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 		catan_rect sw = {(int)x, (int)y + 2, (int)(6 * t),
 				 (int)(14 * t)};
 		fill_rect(r, &sw, ui_player_color(g, p));
+		outline_rect(r, &sw, ink); /* white on cream shows too */
 		text(r, p == s->winner ? f->bold : f->normal, g->names.name[p],
 		     x + 10 * t, y, 0, 0, ink);
 		int vals[5] = {catan_state_vp(s, p),

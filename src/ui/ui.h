@@ -73,6 +73,12 @@ typedef struct ui_frame {
 	catan_vset newest_vertices; /* the newest event's marks */
 	catan_eset newest_edges;
 	bool newest_tile; /* the newest event moved the robber */
+	/* Pieces being placed (any player's, the newest event): they drop
+	 * onto their spot and fade in while anim_t goes from 0 to 1. */
+	catan_vset anim_vertices;
+	catan_eset anim_edges;
+	bool anim_robber;
+	float anim_t; /* 0..1; 1 (or nothing in the sets) = still */
 	/* The end of the game: statistics for the results panel (NULL: a
 	 * banner only). */
 	const struct ui_results *results;
@@ -101,10 +107,12 @@ void ui_draw(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr);
 
 /* What the last ui_draw drew in text: how many texts, how many reached
  * outside their clip area or the output (cut off), the first of those,
- * and the smallest font height used (pixels). */
+ * the smallest font height used (pixels), and an open dialog's hint or
+ * preview line. */
 typedef struct ui_text_stats_t {
 	int texts, clipped, min_px;
 	char first[200];
+	char dialog_line[200]; /* an open dialog's line above OK */
 } ui_text_stats_t;
 extern ui_text_stats_t ui_text_stats;
 void ui_draw_reset(void);

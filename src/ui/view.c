@@ -91,7 +91,7 @@ static void layout_dialog(catan_view *v)
 			(catan_rect){c2 + (int)(70 * u), y, bs, bs};
 	}
 	int py = top + CATAN_RES_COUNT * row + (int)(4 * u);
-	int pw = (int)(64 * u);
+	int pw = (int)(92 * u); /* "* orange" in bold fits */
 	for (int p = 0; p < CATAN_MAX_PLAYERS; p++)
 		v->control[CATAN_DLG_PLAYER + p] = (catan_rect){
 			v->dlg.x + (int)(16 * u) + p * (pw + (int)(4 * u)), py,

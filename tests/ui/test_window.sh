@@ -169,9 +169,12 @@ acts tr red "roll 2 3"
 cat >tr.script <<'S'
 wait 200
 key f
+wait 100
+state tr0.state
 click-control give+ grain
 click-control get+ lumber
 wait 100
+state tr00.state
 screenshot offer-all.png
 click-control ok
 wait 1500
@@ -197,6 +200,12 @@ test "$(val message tr1.state)" = "done: offer: blue rejected, white rejected" |
 	fail "offer to all: $(val message tr1.state)"
 test "$(val message tr2.state)" = "done: offer: blue accepted" || fail "$(val message tr2.state)"
 log_has "log White rejected red's offer" tr1.state
+# The dialog's line above OK: a hint while nothing is chosen, then what OK
+# does in plain words.
+test "$(val dialog_line tr0.state)" = "choose cards with + and -, then OK" ||
+	fail "offer dialog, nothing chosen: $(val dialog_line tr0.state)"
+test "$(val dialog_line tr00.state)" = "OK offers 1 grain for 1 lumber to blue, white" ||
+	fail "offer dialog: $(val dialog_line tr00.state)"
 same offer-all.png offer-all.png
 echo "ok - a trade offered to all, each answer shown"
 
@@ -256,6 +265,83 @@ test "$(val log_lines fin.state)" -gt 1000 || fail "the log keeps $(val log_line
 same results.png results.png
 echo "ok - the results panel, New game"
 
+# 7b. The results panel's buttons go on: Replay opens the replay at the
+# first commit, New game a new game that is played in the next window
+# (the script goes on in each).
+printf 'wait 300\nclick-result replay\nwait 300\nstate rp.state\nscreenshot replay.png\nkey l\nwait 100\nstate rp2.state\nquit\n' >rp.script
+run "$catan" play sim/game-00000 --script rp.script --size 1280x800 --pace 0 >rp.out 2>err ||
+	{ cat err; fail "replay session"; }
+grep -q "^window closed: replay" rp.out || fail "Replay: $(cat rp.out)"
+test "$(val replay_pos rp.state)" = 1 || fail "Replay did not open at the start: $(val replay_pos rp.state)"
+test "$(val replay_count rp.state)" -gt 900 || fail "Replay: $(val replay_count rp.state) commits"
+test "$(val replay_pos rp2.state)" = 2 || fail "Replay did not step: $(val replay_pos rp2.state)"
+grep -q "^replay: .* (2 / " rp.out || fail "Replay: $(cat rp.out)"
+same replay.png replay-start.png
+printf 'wait 300\nclick-result new\nwait 300\nstate ng.state\nclick-ringed\nclick-ringed\nwait 300\nstate ng2.state\nquit\n' >ng.script
+run "$catan" play sim/game-00000 --script ng.script --size 1280x800 --pace 0 >ng.out 2>err ||
+	{ cat err; fail "new game session"; }
+# (7 made sim/game-00000-2 already: New game takes the next free name.)
+grep -q "^new game in sim/game-00000-3\$" ng.out || fail "New game: $(cat ng.out)"
+test "$(val phase ng.state)" = 0 || fail "New game: phase $(val phase ng.state)"
+grep -q "^message done: You placed a settlement and a road" ng2.state || fail "New game: $(val message ng2.state)"
+"$catan" -C sim/game-00000-3 log | grep -q "red *setup" || fail "New game: red's setup is not in sim/game-00000-3"
+# New game keeps the kind of board (a balanced game gets a balanced one).
+"$catan" simulate --games 1 --players 4 --out simb --seed 3 --board balanced >/dev/null 2>&1
+printf 'wait 300\nclick-result new\nwait 300\nquit\n' >nb.script
+run "$catan" play simb/game-00000 --script nb.script --size 1280x800 --pace 0 >nb.out 2>err ||
+	{ cat err; fail "new game after a balanced one"; }
+grep -q "^new game in simb/game-00000-2: .*, balanced board" nb.out || fail "New game's board: $(cat nb.out)"
+grep -q "^new game in sim/game-00000-3: .*, beginner board" ng.out || fail "New game's board: $(cat ng.out)"
+echo "ok - Replay and New game open their windows (scripted and by mouse)"
+
+# 7c. Pieces are placed in an animation (a drop and fade-in of half the
+# pace, at most 300 ms; none with --pace 0): the script holds it mid-way.
+"$catan" new an --players red,blue,white --seed 2 --board beginner >/dev/null
+printf 'wait 200\nanim 0.5\nstate an1.state\nclick-vertex 0,-1,n\nwait 100\nstate an2.state\nclick-edge 0,-1,nw\nwait-turn\nwait 300\nstate an.state\nscreenshot anim.png\nquit\n' >an.script
+run "$catan" play an --bots blue,white --script an.script --size 1280x800 --pace 0.3 2>err ||
+	{ cat err; fail "animation session"; }
+# (the set-up prompt says what the next click is for)
+test "$(val status an1.state)" = "your move: click a ringed corner for a settlement" || fail "set-up: $(val status an1.state)"
+test "$(val status an2.state)" = "your move: now click a ringed side for its road (Esc: another corner)" ||
+	fail "set-up, corner chosen: $(val status an2.state)"
+test "$(val anim_pieces an.state)" = 2 || fail "animation: $(val anim_pieces an.state) pieces"
+test "$(val anim_ms an.state)" = 150 || fail "animation: $(val anim_ms an.state) ms at pace 0.3"
+same anim.png anim.png
+printf 'wait 200\nclick-ringed\nclick-ringed\nwait-turn\nwait 300\nstate an0.state\nquit\n' >an0.script
+"$catan" new an0 --players red,blue,white --seed 2 --board beginner >/dev/null
+run "$catan" play an0 --bots blue,white --script an0.script --size 1280x800 --pace 0 2>err ||
+	{ cat err; fail "animation session, pace 0"; }
+test "$(val anim_ms an0.state)" = 0 || fail "animation at pace 0: $(val anim_ms an0.state) ms"
+test "$(val anim_frames an0.state)" = 0 || fail "animation at pace 0: $(val anim_frames an0.state) frames"
+echo "ok - pieces drop and fade in, for half the pace"
+
+# 7d. An offer the player cannot accept (blue has no brick): the prompt
+# says why Accept is grey and what is left.
+setup3 la
+acts la red "roll 2 3" "trade offer blue give grain:1 get brick:1"
+printf 'wait 300\nstate la.state\nquit\n' >la.script
+run "$catan" play la --bots red,white --script la.script --size 1280x800 --pace 0 2>err ||
+	{ cat err; fail "offer session"; }
+test "$(val status la.state)" = "your move: you lack the cards to accept: Reject, or Offer back" ||
+	fail "an offer blue cannot accept: $(val status la.state)"
+echo "ok - an offer that cannot be accepted says so"
+
+# 7e. A discard owed: the dialog opens by itself and counts down what is
+# left to choose.
+setup3 dc
+for d in "2 4" "3 3" "4 5" "5 5" "2 2" "4 4"; do
+	acts dc red "roll $d" end
+	acts dc blue "roll 1 1" end
+	acts dc white "roll 1 1" end
+done
+acts dc red "roll 3 4"
+printf 'wait 300\nclick-control give+ wool\nclick-control give+ wool\nwait 100\nstate dc.state\nquit\n' >dc.script
+run "$catan" play dc --bots blue,white --script dc.script --size 1280x800 --pace 0 2>err ||
+	{ cat err; fail "discard session"; }
+test "$(val status dc.state)" = "your move: discard 10 cards" || fail "discard: $(val status dc.state)"
+test "$(val dialog_line dc.state)" = "choose 8 more with +, then OK" || fail "discard: $(val dialog_line dc.state)"
+echo "ok - a discard says how many are left to choose"
+
 # 8. The first window on screens of 1024x640, 1366x768 and 1920x1080: fully
 # inside the usable area, nothing cut off, text of 12 px or more; the size
 # is remembered for the next window.
@@ -285,6 +371,15 @@ if ((xvfb)); then
 	test "$(val clipped fit.state)" = 0 || fail "4K: $(val first_clipped fit.state)"
 	test "$(val min_text_px fit.state)" -ge 24 || fail "4K: text of $(val min_text_px fit.state) px"
 	echo "ok - first window on a 3840x2160 screen: 2560x1600"
+	# A high-DPI screen whose DPI the X server does not tell: CATAN_SCALE.
+	rm -rf "$XDG_CONFIG_HOME"
+	CATAN_SCALE=1.5 xvfb-run -a -s "-screen 0 2560x1440x24" "$catan" play fit --script fit.script 2>err ||
+		{ cat err; fail "window with CATAN_SCALE"; }
+	test "$(val window fit.state | cut -d' ' -f3-)" = "1920 1200" ||
+		fail "CATAN_SCALE=1.5: window $(val window fit.state)"
+	test "$(val clipped fit.state)" = 0 || fail "CATAN_SCALE: $(val first_clipped fit.state)"
+	test "$(val min_text_px fit.state)" -ge 18 || fail "CATAN_SCALE: text of $(val min_text_px fit.state) px"
+	echo "ok - CATAN_SCALE=1.5 on 2560x1440: 1920x1200"
 	# The remembered size is used next time (and still fits).
 	echo "900 600" >"$XDG_CONFIG_HOME/catan-git/window"
 	xvfb-run -a -s "-screen 0 1920x1080x24" "$catan" play fit --script fit.script 2>err
