@@ -128,7 +128,8 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 		return;
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
 	store_ssh ssh;
-	store_ssh_callbacks(&opt.callbacks, &ssh, git_remote_url(remote));
+	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo,
+			    git_remote_url(remote));
 	/*
 	 * In a signed game only this peer can write a valid commit on its
 	 * branch: whatever else stands there at the remote (a forgery pushed
@@ -138,15 +139,12 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 		 s->game.signed_game ? "+" : "", s->game.names.name[me],
 		 s->game.names.name[me]);
 	if (git_remote_push(remote, &refspecs, &opt)) {
-		const git_error *e = git_error_last();
-		char cut[600];
+		char why[1100];
+		store_remote_why(&ssh, why, sizeof why);
 		store_note(rep, "could not push %s to %s: %s",
-			   s->game.names.name[me], name,
-			   store_net_cut(cut, sizeof cut) ? cut
-			   : ssh.why[0]			  ? ssh.why
-			   : e && e->message		  ? e->message
-							  : "refused");
+			   s->game.names.name[me], name, why);
 	} else {
+		store_http_done(&ssh, git_remote_url(remote));
 		store_note(rep, "pushed %s to %s", s->game.names.name[me],
 			   name);
 		rep->pushed++;
@@ -394,6 +392,8 @@ int catan_store_remote_add(catan_store *s, const char *name, const char *url,
 	    !strcmp(name, "quarantine"))
 		return store_fail(err, "\"%s\" is not a valid remote name",
 				  name);
+	if (store_url_check(url, err))
+		return -1;
 	size_t mark = s->intent_len;
 	if (store_intent(s, "config.lock"))
 		return store_fail(err, "cannot write to catan.lock");
