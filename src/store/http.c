@@ -87,7 +87,6 @@ int store_url_check(const char *url, catan_err *err)
 /* ---- the certificate authorities ---- */
 
 static pthread_mutex_t http_mu = PTHREAD_MUTEX_INITIALIZER;
-static char ca_set[1100]; /* what was last given to libgit2 */
 
 /* The configured value of key (repository, global, system), into buf. */
 static bool config_string(git_repository *repo, const char *key, char *buf,
@@ -134,14 +133,14 @@ static void choose_ca(store_ssh *st, git_repository *repo)
 		snprintf(st->ca, sizeof st->ca, "%.400s (%s)", file, from);
 	else
 		snprintf(st->ca, sizeof st->ca, "%.400s", dir);
-	char key[1100];
-	snprintf(key, sizeof key, "%s\n%s", file, dir);
+	/*
+	 * Given to libgit2 for every connection: its TLS set-up, and so the
+	 * authorities, are dropped when its last user shuts it down (a store
+	 * freed), and start again from the system's at the next init.
+	 */
 	pthread_mutex_lock(&http_mu);
-	if (strcmp(key, ca_set) &&
-	    git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS,
-			     file[0] ? file : NULL, dir[0] ? dir : NULL) == 0)
-		snprintf(ca_set, sizeof ca_set, "%s", key);
-	else if (strcmp(key, ca_set)) {
+	if (git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS,
+			     file[0] ? file : NULL, dir[0] ? dir : NULL)) {
 		const git_error *e = git_error_last();
 		snprintf(st->ca_why, sizeof st->ca_why,
 			 "https: cannot load the certificate authorities of "
