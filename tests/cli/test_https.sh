@@ -18,9 +18,12 @@
 #      (the others); identical tips, verify and fsck clean everywhere;
 #   4. the hosted repository's pre-receive hook (catan host-hook) refuses
 #      a rewrite pushed over https with stock git, the reason shown.
+# With "six": instead, 6 `catan peer --bot` processes play a 6-player game
+# (5-6 board, special building phase) to a winner through one relay
+# repository over https (ctest cli_https_six).
 # Needs nginx, fcgiwrap and openssl (tools/deps.sh); says "skipped"
 # otherwise.
-#   test_https.sh CATAN_BINARY
+#   test_https.sh CATAN_BINARY [six]
 set -euo pipefail
 catan=$(readlink -f "$1")
 here=$(dirname "$(readlink -f "$0")")
@@ -58,6 +61,43 @@ https_host_start "$srv" player 'open sesame' || fail "the https server did not s
 hub=$HTTPS_URL/game.git
 d=$tmp/g
 mkdir -p "$d"
+
+if [[ ${2:-} == six ]]; then
+	six=(red blue white orange green brown)
+	export GIT_SSL_CAINFO=$srv/ca.crt CATAN_HTTP_USER=player CATAN_HTTP_TOKEN='open sesame'
+	$catan new "$d/red" --players red,blue,white,orange,green,brown --me red \
+		--seed 12 --board random --special-build >/dev/null 2>&1
+	git init -q --bare "$srv/repos/game.git"
+	$catan -C "$d/red" remote add hub "$hub" --push >/dev/null
+	$catan -C "$d/red" sync >/dev/null
+	$catan host-hook install "$srv/repos/game.git" >/dev/null
+	for p in "${six[@]:1}"; do
+		$catan join "$hub" "$d/$p" --as $p >"$tmp/out" 2>&1 || fail "join $p: $(cat "$tmp/out")"
+		$catan -C "$d/$p" remote push origin >/dev/null
+	done
+	start=$(date +%s)
+	for p in "${six[@]}"; do
+		timeout 1500 $catan -C "$d/$p" peer --bot greedy --interval 0.05 \
+			--max-interval 0.4 >"$tmp/peer_$p.log" 2>&1 &
+		peers+=($!)
+	done
+	for pid in "${peers[@]}"; do wait "$pid" || fail "a peer failed or timed out: $(tail -3 "$tmp"/peer_*.log)"; done
+	peers=()
+	for p in "${six[@]}"; do $catan -C "$d/$p" sync >/dev/null 2>&1; done
+	want=$(git -C "$srv/repos/game.git" rev-parse "${six[@]}" | tr '\n' ' ')
+	for p in "${six[@]}"; do
+		got=$(git -C "$d/$p" rev-parse "${six[@]}" | tr '\n' ' ')
+		[[ $got == "$want" ]] || fail "tips at $p differ from the relay's: $got vs $want"
+		$catan -C "$d/$p" verify >/dev/null || fail "verify at $p"
+		git -C "$d/$p" fsck --strict >/dev/null 2>&1 || fail "fsck at $p"
+	done
+	grep -q "has won" "$tmp"/peer_*.log || fail "no winner"
+	grep -q "special building phase" "$tmp"/peer_*.log || fail "no special building phase"
+	commits=$(git -C "$d/red" rev-list --count "${six[@]}")
+	ok "6 peers through one relay over https: a 5-6 game with the special building phase, $commits commits to a winner in $(($(date +%s) - start)) s; identical tips, verify and fsck clean"
+	echo "$n passed, 0 failed"
+	exit 0
+fi
 players=(red blue white orange)
 $catan new "$d/red" --players red,blue,white,orange --me red --seed 11 \
 	>/dev/null 2>&1
