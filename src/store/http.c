@@ -461,13 +461,15 @@ void store_http_done(const store_ssh *st, const char *url)
 void store_http_prepare(store_ssh *st, git_repository *repo, const char *url)
 {
 	char host[256], port[8];
-	if (!url || strncmp(url, "https://", 8) ||
+	bool tls = url && !strncmp(url, "https://", 8);
+	if (!url || (!tls && strncmp(url, "http://", 7)) ||
 	    !store_url_endpoint(url, host, sizeof host, port, sizeof port))
 		return;
-	st->https = true;
+	st->https = true; /* (http:// too: the login is the same) */
 	snprintf(st->host, sizeof st->host, "%s", host);
 	snprintf(st->port_s, sizeof st->port_s, "%s", port);
-	choose_ca(st, repo);
+	if (tls)
+		choose_ca(st, repo);
 }
 
 bool store_http_why(const store_ssh *st, char *buf, size_t n)

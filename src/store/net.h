@@ -27,8 +27,8 @@ typedef struct store_ssh {
 	int port;
 	char tried[256];
 	char why[1024];
-	/* https:// */
-	bool https;
+	/* http(s):// */
+	bool https;	/* an http:// or https:// remote */
 	int http_tries; /* logins asked for by the server */
 	int login_from; /* LOGIN_*: where the last login came from */
 	char host[256]; /* the server's, and its port, for the errors */
@@ -50,7 +50,7 @@ bool store_url_endpoint(const char *url, char *host, size_t hn, char *port,
 
 /* http.c: refuses a URL that holds a password (it would be stored). */
 int store_url_check(const char *url, catan_err *err);
-/* Sets st up for an https:// url (no-op for others). */
+/* Sets st up for an http(s):// url (no-op for others). */
 void store_http_prepare(store_ssh *st, git_repository *repo, const char *url);
 /* The login for a server that answered 401 (credential callback). */
 int store_http_login(git_credential **out, store_ssh *st, const char *url,
