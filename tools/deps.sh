@@ -10,12 +10,13 @@ set -euo pipefail
 # runs the Python example agent and the misbehaving test agents; spin
 # model-checks spec/replication.pml; node and npm run the TLA+ grammar
 # that parses spec/*.tla; xdotool, xwd and netpbm drive and photograph the
-# window by hand under Xvfb: tools/ui_by_hand.sh)
+# window by hand under Xvfb: tools/ui_by_hand.sh; openssl makes the https
+# test's throwaway certificate authority)
 tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git
 	xvfb-run:xvfb xauth:xauth ip:iproute2 ssh-keygen:openssh-client
 	strace:strace valgrind:valgrind gnuplot:gnuplot-nox clang:clang
 	python3:python3 spin:spin node:nodejs npm:npm
-	xdotool:xdotool xwd:x11-apps xwdtopnm:netpbm)
+	xdotool:xdotool xwd:x11-apps xwdtopnm:netpbm openssl:openssl)
 # pkg-config module -> Debian package
 libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
 	SDL2_ttf:libsdl2-ttf-dev libpng:libpng-dev libssh2:libssh2-1-dev
@@ -24,9 +25,14 @@ libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
 # (and the ssh server the ssh:// test starts on loopback)
 # (and libFuzzer with clang's sanitizer runtimes for the fuzz build, which
 # the clang package does not pull in)
+# (and the web server of the https test and benchmark: nginx with TLS and
+# basic authentication, fcgiwrap running git's git-http-backend; and
+# gitolite, per-player write rights over ssh, for the gitolite test)
 files=(/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core
 	/usr/sbin/sshd:openssh-server
-	/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev)
+	/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev
+	/usr/sbin/nginx:nginx /usr/sbin/fcgiwrap:fcgiwrap
+	/usr/bin/gitolite:gitolite3)
 
 missing=()
 for t in "${tools[@]}"; do

@@ -6,7 +6,16 @@
  * 64 + 64 ms).
  *
  *   catan-peers-bench [--players N] [--seed S] [--dir DIR] [--keep]
- *                     [--signed]
+ *                     [--signed] [--relay URL]
+ *
+ * With --relay the peers do not know each other: each pushes its own
+ * branch to one shared repository (URL: an empty bare repository, over
+ * any transport, e.g. https:// on a Git host) and fetches the others'
+ * from it, as players behind home routers would; a peer syncs again
+ * right after acting (catan peer does), so that its move reaches the
+ * relay at once. Also prints the median time of a sync that brought
+ * exactly one new commit (fetched, verified, adopted). 5 and 6 players
+ * play on a random 5-6 board with the special building phase.
  *
  * With --signed the game is signed (a key per seat, made at random): every
  * commit is signed by its peer and every received commit's signature
@@ -23,6 +32,7 @@
 #include <time.h>
 
 #include "benchdir.h"
+#include "catan/boardgen.h"
 #include "catan/bot.h"
 #include "catan/sign.h"
 #include "catan/store.h"
@@ -34,24 +44,32 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: catan-peers-bench [--players 2..4] [--seed S] [--dir DIR] "
+	    "usage: catan-peers-bench [--players 2..6] [--seed S] [--dir DIR] "
 	    "[--keep] [--signed]\n"
+	    "                         [--relay URL]\n"
 	    "  one game between greedy bots on separate peers (one repository\n"
-	    "  each, path remotes, full mesh); prints compute, commit and "
-	    "sync\n"
-	    "  time per commit. Repositories go into a new folder under DIR\n"
-	    "  (default $TMPDIR or /tmp), removed at the end unless --keep.\n");
+	    "  each, path remotes, full mesh; or with --relay, all through\n"
+	    "  the one empty bare repository at URL); prints compute, commit\n"
+	    "  and sync time per commit. Repositories go into a new folder\n"
+	    "  under DIR (default $TMPDIR or /tmp), removed at the end unless\n"
+	    "  --keep.\n");
 }
 
 int main(int argc, char **argv)
 {
 	int n = 4;
 	unsigned long long seed = 5;
-	const char *parent = NULL;
+	const char *parent = NULL, *relay = NULL;
 	bool keep = false, signed_game = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -72,17 +90,20 @@ int main(int argc, char **argv)
 			seed = strtoull(v, NULL, 10);
 		else if (!strcmp(a, "--dir"))
 			parent = v;
+		else if (!strcmp(a, "--relay"))
+			relay = v;
 		else
 			n = 0;
 		if (n == 0)
 			break;
 		i++;
 	}
-	if (n < 2 || n > 4) {
+	if (n < 2 || n > 6) {
 		usage(stderr);
 		return 2;
 	}
 	char dir[4096], path[CATAN_MAX_PLAYERS][4200];
+	double *ones = NULL;
 	if (bench_dir(dir, sizeof dir, parent, "catan-peers-bench"))
 		return 1;
 	catan_game g;
@@ -91,7 +112,15 @@ int main(int argc, char **argv)
 	g.opt.nplayers = (uint8_t)n;
 	g.opt.seed = seed;
 	catan_names_default(&g.names, n);
-	catan_board_beginner(&g.board);
+	if (n > CATAN_MAX_PLAYERS_BASE) {
+		g.opt.special_build = 1;
+		if (catan_board_random_ext56(&g.board, seed)) {
+			fprintf(stderr, "catan-peers-bench: no 5-6 board\n");
+			return 1;
+		}
+	} else {
+		catan_board_beginner(&g.board);
+	}
 	catan_store *s[CATAN_MAX_PLAYERS] = {NULL};
 	catan_err err;
 	catan_sync_report rep;
@@ -111,13 +140,26 @@ int main(int argc, char **argv)
 				     signed_game ? &keys[0] : NULL, &err) ||
 	    catan_store_set_me(s[0], 0, &err))
 		goto fail;
+	/* With a relay, the first peer puts the game there: the others
+	 * join from it. */
+	if (relay && (catan_store_remote_add(s[0], "origin", relay, &err) ||
+		      catan_store_remote_push(s[0], "origin", true, &err) ||
+		      catan_store_sync(s[0], NULL, 0, &rep, &err)))
+		goto fail;
+	if (relay && rep.pushed != 1) {
+		snprintf(err.msg, sizeof err.msg,
+			 "cannot push to %.200s: %.250s", relay, rep.log);
+		goto fail;
+	}
 	for (int p = 1; p < n; p++)
-		if (catan_store_join(&s[p], path[0], path[p], g.names.name[p],
-				     &rep, &err) ||
+		if (catan_store_join(&s[p], relay ? relay : path[0], path[p],
+				     g.names.name[p], &rep, &err) ||
+		    (relay &&
+		     catan_store_remote_push(s[p], "origin", true, &err)) ||
 		    (signed_game &&
 		     catan_store_set_key(s[p], p, &keys[p], &err)))
 			goto fail;
-	for (int p = 0; p < n; p++)
+	for (int p = 0; !relay && p < n; p++)
 		for (int q = 0; q < n; q++)
 			if (p != q && !(p > 0 && q == 0) &&
 			    catan_store_remote_add(s[p], g.names.name[q],
@@ -126,14 +168,32 @@ int main(int argc, char **argv)
 
 	double compute = 0, commit = 0, sync = 0, t0 = now_ms();
 	long commits = 0, syncs = 0;
+	/* The commits each peer has seen, and the times of the syncs that
+	 * brought exactly one new commit. */
+	long known[CATAN_MAX_PLAYERS] = {0}, nones = 0, cap = 0;
 	bool over = false;
 	while (!over && commits < 100000) {
 		for (int p = 0; p < n && !over; p++) {
 			double a = now_ms();
+			long before = commits;
 			if (catan_store_sync(s[p], NULL, 0, &rep, &err))
 				goto fail;
-			sync += now_ms() - a;
+			double took = now_ms() - a;
+			sync += took;
 			syncs++;
+			if (before - known[p] == 1 && rep.adopted > 0) {
+				if (nones == cap) {
+					cap = cap ? 2 * cap : 256;
+					double *m = realloc(
+					    ones, (size_t)cap * sizeof *m);
+					if (!m)
+						goto fail;
+					ones = m;
+				}
+				ones[nones++] = took;
+			}
+			known[p] = before;
+			bool acted = false;
 			for (;;) {
 				catan_state st;
 				catan_action act;
@@ -164,17 +224,41 @@ int main(int argc, char **argv)
 				compute += c - b;
 				commit += d - c;
 				commits++;
+				known[p] = commits;
+				acted = true;
+			}
+			/* With a relay, the move goes there at once. */
+			if (relay && acted) {
+				double e = now_ms();
+				if (catan_store_sync(s[p], NULL, 0, &rep, &err))
+					goto fail;
+				sync += now_ms() - e;
+				syncs++;
 			}
 		}
 	}
 	double total = now_ms() - t0;
-	printf("%d peers, separate repositories, path remotes (full mesh), "
-	       "greedy bots%s: %ld commits, %ld syncs, %.2f s\n",
-	       n, signed_game ? ", signed" : "", commits, syncs, total / 1e3);
+	if (relay)
+		printf("%d peers, separate repositories, one relay (%s), "
+		       "greedy bots%s: %ld commits, %ld syncs, %.2f s\n",
+		       n, relay, signed_game ? ", signed" : "", commits, syncs,
+		       total / 1e3);
+	else
+		printf("%d peers, separate repositories, path remotes (full "
+		       "mesh), greedy bots%s: %ld commits, %ld syncs, %.2f s\n",
+		       n, signed_game ? ", signed" : "", commits, syncs,
+		       total / 1e3);
 	printf("  per commit: compute %.4f ms, commit %.3f ms, sync %.3f ms "
 	       "(%.3f ms per sync call)\n",
 	       compute / (double)commits, commit / (double)commits,
 	       sync / (double)commits, sync / (double)syncs);
+	if (nones) {
+		qsort(ones, (size_t)nones, sizeof *ones, cmp_double);
+		printf("  a sync that brought exactly one new commit: median "
+		       "%.2f ms, 90th percentile %.2f ms (%ld such syncs)\n",
+		       ones[nones / 2], ones[nones * 9 / 10], nones);
+	}
+	free(ones);
 	for (int p = 0; p < n; p++)
 		catan_store_free(s[p]);
 	if (keep)
@@ -185,5 +269,6 @@ int main(int argc, char **argv)
 fail:
 	fprintf(stderr, "catan-peers-bench: %s (repositories left in %s)\n",
 		err.msg, dir);
+	free(ones);
 	return 1;
 }

@@ -1196,6 +1196,14 @@ int cli_peer(const char *dir, int argc, char **argv)
 			printf("waiting: %s\n", now);
 			snprintf(last, sizeof last, "%s", now);
 		}
+		/* The winning move goes out before the peer stops: with a
+		 * relay (a hosted repository it pushes to) no one else would
+		 * ever see it. */
+		if (over && acted) {
+			memset(&rep, 0, sizeof rep);
+			if (catan_store_sync(s, NULL, 0, &rep, &err) == 0)
+				fputs(rep.log, stdout);
+		}
 		fflush(stdout);
 		catan_store_free(s);
 		if (over)

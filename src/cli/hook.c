@@ -6,6 +6,11 @@
  *   catan host-hook install BARE   writes BARE/hooks/pre-receive
  *   catan host-hook run            what that hook runs (git gives it the
  *                                  updates on stdin: "OLD NEW REF" lines)
+ *   catan host-hook gitolite REPO [--repo NAME] [--user PLAYER=USER]...
+ *                                  prints a gitolite.conf fragment from
+ *                                  the game's seats: every player reads
+ *                                  the game, and writes only its own
+ *                                  branch (gitolite refuses the rest)
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -29,7 +34,13 @@ static void usage(FILE *f)
 	fprintf(f, "usage: catan host-hook install BARE_REPO   refuse pushes "
 		   "that break the game held there\n"
 		   "       catan host-hook run                (run by the "
-		   "pre-receive hook; git's updates on stdin)\n");
+		   "pre-receive hook; git's updates on stdin)\n"
+		   "       catan host-hook gitolite REPO [--repo NAME] "
+		   "[--user PLAYER=USER]...\n"
+		   "                                          (a gitolite.conf "
+		   "fragment: each\n"
+		   "                                          player writes "
+		   "only its branch)\n");
 }
 
 static int install(const char *bare)
@@ -135,6 +146,100 @@ static int run(void)
 	return 0;
 }
 
+/* A gitolite user name: letters, digits and . _ @ - (gitolite's own). */
+static bool gitolite_name(const char *u)
+{
+	if (!*u || strlen(u) > 64 || *u == '-' || *u == '@')
+		return false;
+	for (const char *c = u; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || strchr("._@-", *c)))
+			return false;
+	return true;
+}
+
+static int gitolite(int argc, char **argv)
+{
+	const char *repo = "catan";
+	const char *user[CATAN_MAX_PLAYERS] = {NULL};
+	catan_store *s = NULL;
+	catan_err err;
+	if (argc < 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (catan_store_open_ext(&s, argv[0], false, &err)) {
+		fprintf(stderr, "catan host-hook gitolite: %s\n", err.msg);
+		return 1;
+	}
+	const catan_game *g = catan_store_game(s);
+	int rc = 2;
+	for (int i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(argv[i], "--repo") && v && gitolite_name(v) &&
+		    !strchr(v, '@')) {
+			repo = v;
+			i++;
+		} else if (!strcmp(argv[i], "--user") && v && strchr(v, '=')) {
+			const char *eq = strchr(v, '=');
+			int p =
+			    catan_names_find(&g->names, v, (size_t)(eq - v));
+			if (p < 0 || !gitolite_name(eq + 1)) {
+				fprintf(stderr,
+					"catan host-hook gitolite: --user "
+					"%s: no such player, or not a "
+					"gitolite user name\n",
+					v);
+				goto done;
+			}
+			user[p] = eq + 1;
+			i++;
+		} else {
+			fprintf(stderr,
+				"catan host-hook gitolite: unknown option "
+				"\"%s\" (or a bad --repo name)\n",
+				argv[i]);
+			goto done;
+		}
+	}
+	int n = g->opt.nplayers;
+	for (int p = 0; p < n; p++)
+		if (!user[p] && !gitolite_name(g->names.name[p])) {
+			fprintf(stderr,
+				"catan host-hook gitolite: the player name "
+				"\"%s\" is no gitolite user name: give "
+				"--user %s=NAME\n",
+				g->names.name[p], g->names.name[p]);
+			goto done;
+		}
+	/*
+	 * A signed game's peers force-push their own branch (only they can
+	 * sign a commit there: spec/replication.md), so they get RW+ on it;
+	 * an unsigned game's only fast-forward it (RW). The refex ends in $:
+	 * gitolite matches a prefix, and red's rule must not cover
+	 * refs/heads/reddish.
+	 */
+	const char *w = g->signed_game ? "RW+" : "RW ";
+	printf("# catan game of %d players (%s): every player reads the "
+	       "game and\n# writes only its own branch; add the players' "
+	       "ssh keys as keydir/USER.pub.\n",
+	       n, g->signed_game ? "signed" : "unsigned");
+	printf("@%s-players =", repo);
+	for (int p = 0; p < n; p++)
+		printf(" %s", user[p] ? user[p] : g->names.name[p]);
+	printf("\nrepo %s\n    R   %-28s = @%s-players\n", repo, "", repo);
+	for (int p = 0; p < n; p++) {
+		char ref[300];
+		snprintf(ref, sizeof ref, "refs/heads/%s$", g->names.name[p]);
+		printf("    %s %-28s = %s\n", w, ref,
+		       user[p] ? user[p] : g->names.name[p]);
+	}
+	rc = 0;
+done:
+	catan_store_free(s);
+	return rc;
+}
+
 int cli_host_hook(int argc, char **argv)
 {
 	if (argc == 1 &&
@@ -146,6 +251,8 @@ int cli_host_hook(int argc, char **argv)
 		return install(argv[1]);
 	if (argc == 1 && !strcmp(argv[0], "run"))
 		return run();
+	if (argc >= 2 && !strcmp(argv[0], "gitolite"))
+		return gitolite(argc - 1, argv + 1);
 	usage(stderr);
 	return 2;
 }

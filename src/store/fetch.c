@@ -212,7 +212,7 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 	fetch_watch fw;
 	memset(&fw, 0, sizeof fw);
 	fw.f = f;
-	store_ssh_callbacks(&cb, &fw.ssh, url);
+	store_ssh_callbacks(&cb, &fw.ssh, f->repo, url);
 	cb.transfer_progress = fetch_progress;
 	cb.sideband_progress = fetch_sideband;
 	opt.callbacks = cb;
@@ -256,6 +256,7 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 	}
 	if (known && f->budget->lim.commits > 0)
 		refused_record(f, name, text, NULL);
+	store_http_done(&fw.ssh, url);
 	rc = 0;
 fail:
 	if (rc && fw.over) {

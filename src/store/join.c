@@ -87,6 +87,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 
 	*out = NULL;
 	memset(rep, 0, sizeof *rep);
+	if (store_url_check(url, err))
+		return -1;
 	/* Only a new or empty directory: a failed join then removes it all. */
 	if (store_claim_dir(path, "join into it", err))
 		return -1;

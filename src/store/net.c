@@ -94,7 +94,13 @@ static void cut_why(char *buf, size_t n, const net_stream *st, int why)
 			 st->host, st->port, st->io_ms);
 }
 
-/* 0 while the connection is within its deadline, else -1 and the error. */
+static void remember_cut(const char *why);
+
+/*
+ * 0 while the connection is within its deadline, else -1 and the error,
+ * kept for store_net_cut too: over https the TLS layer between libgit2
+ * and this stream replaces our error with its own ("SSL error").
+ */
 static int in_time(net_stream *st)
 {
 	char why[600];
@@ -103,6 +109,7 @@ static int in_time(net_stream *st)
 		return 0;
 	cut_why(why, sizeof why, st, cut ? cut : CUT_DEADLINE);
 	git_error_set(GIT_ERROR_NET, "%s", why);
+	remember_cut(why);
 	return -1;
 }
 
@@ -185,6 +192,13 @@ static void watch_remove(net_stream *st)
 			*p = st->next;
 			break;
 		}
+	pthread_mutex_unlock(&watch_mu);
+}
+
+static void remember_cut(const char *why)
+{
+	pthread_mutex_lock(&watch_mu);
+	snprintf(last_cut, sizeof last_cut, "%s", why);
 	pthread_mutex_unlock(&watch_mu);
 }
 
@@ -294,12 +308,15 @@ static int net_connect(git_stream *stream)
 
 static void stalled(net_stream *st, const char *what)
 {
-	if (errno == EAGAIN || errno == EWOULDBLOCK)
-		git_error_set(GIT_ERROR_NET,
-			      "%s %s port %s: nothing moved for %d ms, "
-			      "giving up on the connection",
-			      what, st->host, st->port, st->io_ms);
-	else
+	if (errno == EAGAIN || errno == EWOULDBLOCK) {
+		char why[600];
+		snprintf(why, sizeof why,
+			 "%s %s port %s: nothing moved for %d ms, giving up "
+			 "on the connection",
+			 what, st->host, st->port, st->io_ms);
+		git_error_set(GIT_ERROR_NET, "%s", why);
+		remember_cut(why);
+	} else
 		git_error_set(GIT_ERROR_NET, "%s %s port %s: %s", what,
 			      st->host, st->port, strerror(errno));
 }

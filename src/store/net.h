@@ -12,20 +12,52 @@
 #include "base.h"
 
 /*
- * ssh:// remotes (ssh.c): keys to log in with and the host-key check that
- * libgit2 1.5 leaves to its caller. Fill a git_remote_callbacks with
- * store_ssh_callbacks(cb, &st, url) before connecting; on failure,
- * store_ssh_fail names what ssh refused, or libgit2's error otherwise.
+ * ssh:// and https:// remotes (ssh.c, http.c): the logins and the checks
+ * of the server (host key, certificate) that libgit2 1.5 leaves to its
+ * caller. Fill a git_remote_callbacks with store_ssh_callbacks(cb, &st,
+ * repo, url) before connecting (repo: whose config names the certificate
+ * authorities; may be NULL); on failure, store_ssh_fail names what ssh or
+ * https refused, or libgit2's error otherwise; after a success,
+ * store_http_done confirms a login to the git credential helper that gave
+ * it.
  */
+enum { LOGIN_NONE, LOGIN_TOKEN, LOGIN_HELPER };
 typedef struct store_ssh {
 	int next; /* the next kind of key to offer */
 	int port;
 	char tried[256];
 	char why[1024];
+	/* http(s):// */
+	bool https;	/* an http:// or https:// remote */
+	int http_tries; /* logins asked for by the server */
+	int login_from; /* LOGIN_*: where the last login came from */
+	char host[256]; /* the server's, and its port, for the errors */
+	char port_s[8];
+	char user[256];	  /* the user name of the login given */
+	char ca[512];	  /* the authorities trusted, as the errors say it */
+	char ca_why[800]; /* why they could not be loaded */
 } store_ssh;
 void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
-			 const char *url);
+			 git_repository *repo, const char *url);
 int store_ssh_fail(const store_ssh *st, catan_err *err, const char *what);
+/* The best reason for a failed fetch or push: a cut, what ssh or https
+ * refused, or libgit2's error; into buf. */
+void store_remote_why(const store_ssh *st, char *buf, size_t n);
+
+/* Host and port of a git://, ssh:// or http(s):// URL (ssh.c). */
+bool store_url_endpoint(const char *url, char *host, size_t hn, char *port,
+			size_t pn);
+
+/* http.c: refuses a URL that holds a password (it would be stored). */
+int store_url_check(const char *url, catan_err *err);
+/* Sets st up for an http(s):// url (no-op for others). */
+void store_http_prepare(store_ssh *st, git_repository *repo, const char *url);
+/* The login for a server that answered 401 (credential callback). */
+int store_http_login(git_credential **out, store_ssh *st, const char *url,
+		     const char *user_from_url);
+void store_http_done(const store_ssh *st, const char *url);
+/* A sentence for a refused certificate or CA file: true and into buf. */
+bool store_http_why(const store_ssh *st, char *buf, size_t n);
 /* 0 when known_hosts holds this raw key for host:port, else -1 and why. */
 int store_ssh_check_host(store_ssh *st, const char *host, int port,
 			 int raw_type, const char *key, size_t len);

@@ -23,6 +23,8 @@
  *   the ssh agent (SSH_AUTH_SOCK),
  *   ~/.ssh/id_ed25519, ~/.ssh/id_ecdsa, ~/.ssh/id_rsa.
  * Known hosts: CATAN_SSH_KNOWN_HOSTS, else ~/.ssh/known_hosts.
+ * The same callbacks serve https:// remotes: their login and certificate
+ * errors are http.c's.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -44,8 +46,8 @@ static const char *const default_keys[] = {"id_ed25519", "id_ecdsa", "id_rsa"};
  * none is given. False for anything else (a path, file://, user@host:path)
  * and for a host part it cannot take apart.
  */
-static bool url_endpoint(const char *url, char *host, size_t hn, char *port,
-			 size_t pn)
+bool store_url_endpoint(const char *url, char *host, size_t hn, char *port,
+			size_t pn)
 {
 	static const struct {
 		const char *scheme, *port;
@@ -101,11 +103,12 @@ static int credentials(git_credential **out, const char *url,
 		       void *payload)
 {
 	store_ssh *st = payload;
+	if (st->https || (allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
+		return store_http_login(out, st, url, user_from_url);
 	const char *user =
 	    user_from_url && *user_from_url ? user_from_url : getenv("USER");
 	if (!user || !*user)
 		user = "git";
-	(void)url;
 	if (allowed & GIT_CREDENTIAL_USERNAME)
 		return git_credential_username_new(out, user);
 	if (!(allowed & GIT_CREDENTIAL_SSH_KEY)) {
@@ -256,7 +259,7 @@ static int certificate(git_cert *cert, int valid, const char *host,
 }
 
 void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
-			 const char *url)
+			 git_repository *repo, const char *url)
 {
 	memset(st, 0, sizeof *st);
 	store_net_cut_forget(); /* (store_ssh_fail reports a cut since) */
@@ -264,11 +267,12 @@ void store_ssh_callbacks(git_remote_callbacks *cb, store_ssh *st,
 	/* ssh://[user@]host[:port]/path; scp-like user@host:path uses 22. */
 	char host[256], port[8];
 	if (url && !strncmp(url, "ssh://", 6) &&
-	    url_endpoint(url, host, sizeof host, port, sizeof port)) {
+	    store_url_endpoint(url, host, sizeof host, port, sizeof port)) {
 		int p = atoi(port);
 		if (p > 0 && p < 65536)
 			st->port = p;
 	}
+	store_http_prepare(st, repo, url);
 	cb->credentials = credentials;
 	cb->certificate_check = certificate;
 	cb->payload = st;
@@ -282,11 +286,24 @@ int store_ssh_fail(const store_ssh *st, catan_err *err, const char *what)
 			 cut);
 		return store_code(err, CATAN_STORE_E_NETWORK);
 	}
-	if (st->why[0]) {
+	if (st->why[0] || store_http_why(st, cut, sizeof cut)) {
 		snprintf(err->msg, sizeof err->msg, "%.100s: %.380s", what,
-			 st->why);
-		return store_code(err, CATAN_STORE_E_DENIED); /* (the key) */
+			 st->why[0] ? st->why : cut);
+		/* (the key, the login or the certificate) */
+		return store_code(err, CATAN_STORE_E_DENIED);
 	}
 	store_git_fail(err, what);
 	return store_code(err, CATAN_STORE_E_NETWORK);
+}
+
+void store_remote_why(const store_ssh *st, char *buf, size_t n)
+{
+	const git_error *e = git_error_last();
+	if (store_net_cut(buf, n))
+		return;
+	if (st->why[0])
+		snprintf(buf, n, "%s", st->why);
+	else if (!store_http_why(st, buf, n))
+		snprintf(buf, n, "%s",
+			 e && e->message ? e->message : "refused");
 }

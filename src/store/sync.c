@@ -126,9 +126,27 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	git_push_options opt;
 	if (me < 0 || git_remote_lookup(&remote, s->repo, name))
 		return;
+	/*
+	 * The fetch just before listed the remote's branches: when it holds
+	 * this peer's branch where this peer has it, there is nothing to
+	 * push, and no second connection is made (over https, a TLS
+	 * handshake and two requests that each start git on the server).
+	 */
+	char mine[300], theirs[600];
+	git_oid a, b;
+	snprintf(mine, sizeof mine, "refs/heads/%s", s->game.names.name[me]);
+	snprintf(theirs, sizeof theirs, "refs/remotes/%s/%s", name,
+		 s->game.names.name[me]);
+	if (git_reference_name_to_id(&a, s->repo, mine) == 0 &&
+	    git_reference_name_to_id(&b, s->repo, theirs) == 0 &&
+	    git_oid_equal(&a, &b)) {
+		git_remote_free(remote);
+		return;
+	}
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
 	store_ssh ssh;
-	store_ssh_callbacks(&opt.callbacks, &ssh, git_remote_url(remote));
+	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo,
+			    git_remote_url(remote));
 	/*
 	 * In a signed game only this peer can write a valid commit on its
 	 * branch: whatever else stands there at the remote (a forgery pushed
@@ -138,15 +156,12 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 		 s->game.signed_game ? "+" : "", s->game.names.name[me],
 		 s->game.names.name[me]);
 	if (git_remote_push(remote, &refspecs, &opt)) {
-		const git_error *e = git_error_last();
-		char cut[600];
+		char why[1100];
+		store_remote_why(&ssh, why, sizeof why);
 		store_note(rep, "could not push %s to %s: %s",
-			   s->game.names.name[me], name,
-			   store_net_cut(cut, sizeof cut) ? cut
-			   : ssh.why[0]			  ? ssh.why
-			   : e && e->message		  ? e->message
-							  : "refused");
+			   s->game.names.name[me], name, why);
 	} else {
+		store_http_done(&ssh, git_remote_url(remote));
 		store_note(rep, "pushed %s to %s", s->game.names.name[me],
 			   name);
 		rep->pushed++;
@@ -394,6 +409,8 @@ int catan_store_remote_add(catan_store *s, const char *name, const char *url,
 	    !strcmp(name, "quarantine"))
 		return store_fail(err, "\"%s\" is not a valid remote name",
 				  name);
+	if (store_url_check(url, err))
+		return -1;
 	size_t mark = s->intent_len;
 	if (store_intent(s, "config.lock"))
 		return store_fail(err, "cannot write to catan.lock");

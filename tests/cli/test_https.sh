@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# Games over https:// only, as on a Git hosting server: nginx with TLS (a
+# throwaway certificate authority made here) and HTTP basic
+# authentication, in front of git's git-http-backend, on loopback
+# (tools/https_host.sh):
+#   1. refusals, each a clear sentence naming host and port, and nothing
+#      created: a certificate signed by an authority not trusted here, a
+#      certificate for another name, a wrong password, no login at all, a
+#      URL holding a password;
+#   2. a server that stops answering mid-fetch: the sync gives up after
+#      CATAN_IO_TIMEOUT_MS naming host and port, nothing adopted, and the
+#      next sync works;
+#   3. 4 `catan peer --bot` processes in separate repositories play a game
+#      to a winner through the hosted repository (each pushes its own
+#      branch and fetches the others'); the logins come from
+#      CATAN_HTTP_TOKEN (red) and from a git credential helper (the
+#      others), the authority from GIT_SSL_CAINFO (red) and http.sslCAInfo
+#      (the others); identical tips, verify and fsck clean everywhere;
+#   4. the hosted repository's pre-receive hook (catan host-hook) refuses
+#      a rewrite pushed over https with stock git, the reason shown.
+# With "six": instead, 6 `catan peer --bot` processes play a 6-player game
+# (5-6 board, special building phase) to a winner through one relay
+# repository over https (ctest cli_https_six).
+# Needs nginx, fcgiwrap and openssl (tools/deps.sh); says "skipped"
+# otherwise.
+#   test_https.sh CATAN_BINARY [six]
+set -euo pipefail
+catan=$(readlink -f "$1")
+here=$(dirname "$(readlink -f "$0")")
+# shellcheck source=../../tools/https_host.sh
+source "$here/../../tools/https_host.sh"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+
+if ! https_host_ok; then
+	echo "skipped: the https test needs nginx, fcgiwrap, openssl and git-http-backend"
+	echo "0 passed, 0 failed, 4 skipped"
+	[[ -n ${CI:-} ]] && { echo "FAIL: CI runs every test"; exit 1; }
+	exit 77
+fi
+
+tmp=$(mktemp -d)
+srv=$tmp/srv
+peers=()
+cleanup() {
+	for pid in "${peers[@]}"; do kill "$pid" 2>/dev/null || true; done
+	https_host_stop "$srv"
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Nothing of the user's own set-up takes part: no git config, no CA or
+# login from the environment.
+export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1
+unset GIT_SSL_CAINFO GIT_SSL_CAPATH SSL_CERT_FILE SSL_CERT_DIR \
+	CATAN_HTTP_TOKEN CATAN_HTTP_USER GIT_ASKPASS SSH_ASKPASS
+mkdir -p "$HOME" "$srv"
+https_host_start "$srv" player 'open sesame' || fail "the https server did not start"
+hub=$HTTPS_URL/game.git
+d=$tmp/g
+mkdir -p "$d"
+
+if [[ ${2:-} == six ]]; then
+	six=(red blue white orange green brown)
+	export GIT_SSL_CAINFO=$srv/ca.crt CATAN_HTTP_USER=player CATAN_HTTP_TOKEN='open sesame'
+	$catan new "$d/red" --players red,blue,white,orange,green,brown --me red \
+		--seed 12 --board random --special-build >/dev/null 2>&1
+	git init -q --bare "$srv/repos/game.git"
+	$catan -C "$d/red" remote add hub "$hub" --push >/dev/null
+	$catan -C "$d/red" sync >/dev/null
+	$catan host-hook install "$srv/repos/game.git" >/dev/null
+	for p in "${six[@]:1}"; do
+		$catan join "$hub" "$d/$p" --as $p >"$tmp/out" 2>&1 || fail "join $p: $(cat "$tmp/out")"
+		$catan -C "$d/$p" remote push origin >/dev/null
+	done
+	start=$(date +%s)
+	for p in "${six[@]}"; do
+		timeout 1500 $catan -C "$d/$p" peer --bot greedy --interval 0.05 \
+			--max-interval 0.4 >"$tmp/peer_$p.log" 2>&1 &
+		peers+=($!)
+	done
+	for pid in "${peers[@]}"; do wait "$pid" || fail "a peer failed or timed out: $(tail -3 "$tmp"/peer_*.log)"; done
+	peers=()
+	for p in "${six[@]}"; do $catan -C "$d/$p" sync >/dev/null 2>&1; done
+	want=$(git -C "$srv/repos/game.git" rev-parse "${six[@]}" | tr '\n' ' ')
+	for p in "${six[@]}"; do
+		got=$(git -C "$d/$p" rev-parse "${six[@]}" | tr '\n' ' ')
+		[[ $got == "$want" ]] || fail "tips at $p differ from the relay's: $got vs $want"
+		$catan -C "$d/$p" verify >/dev/null || fail "verify at $p"
+		git -C "$d/$p" fsck --strict >/dev/null 2>&1 || fail "fsck at $p"
+	done
+	grep -q "has won" "$tmp"/peer_*.log || fail "no winner"
+	grep -q "special building phase" "$tmp"/peer_*.log || fail "no special building phase"
+	commits=$(git -C "$d/red" rev-list --count "${six[@]}")
+	ok "6 peers through one relay over https: a 5-6 game with the special building phase, $commits commits to a winner in $(($(date +%s) - start)) s; identical tips, verify and fsck clean"
+	echo "$n passed, 0 failed"
+	exit 0
+fi
+players=(red blue white orange)
+$catan new "$d/red" --players red,blue,white,orange --me red --seed 11 \
+	>/dev/null 2>&1
+git init -q --bare "$srv/repos/game.git"
+# red: the CA from GIT_SSL_CAINFO, the password from CATAN_HTTP_TOKEN.
+red_env=(env GIT_SSL_CAINFO="$srv/ca.crt" CATAN_HTTP_USER=player
+	CATAN_HTTP_TOKEN='open sesame')
+$catan -C "$d/red" remote add hub "$hub" --push >/dev/null
+"${red_env[@]}" $catan -C "$d/red" sync >"$tmp/out" 2>&1 || fail "red's first push: $(cat "$tmp/out")"
+grep -q "pushed red to hub" "$tmp/out" || fail "red's first push: $(cat "$tmp/out")"
+$catan host-hook install "$srv/repos/game.git" >/dev/null
+
+# 1. Refusals.
+refused() { # WHAT WANT: catan join with the rest of the line refused
+	local what=$1 want=$2
+	shift 2
+	if "$@" >"$tmp/out" 2>&1; then fail "$what: joined"; fi
+	grep -qF "$want" "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+	[[ ! -e $d/blue ]] || fail "$what: a refused join left $d/blue"
+}
+refused "unknown authority" \
+	"https: refusing localhost port $HTTPS_PORT: its certificate is not signed by an authority trusted here ($srv/other-ca.crt (GIT_SSL_CAINFO))" \
+	env GIT_SSL_CAINFO="$srv/other-ca.crt" CATAN_HTTP_TOKEN=x \
+	$catan join "$hub" "$d/blue" --as blue
+refused "another name" \
+	"https: refusing 127.0.0.1 port $HTTPS_PORT: its certificate is not for the name 127.0.0.1" \
+	env GIT_SSL_CAINFO="$srv/ca.crt" CATAN_HTTP_TOKEN=x \
+	$catan join "https://127.0.0.1:$HTTPS_PORT/game.git" "$d/blue" --as blue
+refused "wrong password" \
+	"https: localhost port $HTTPS_PORT refused the login of \"player\" (from CATAN_HTTP_TOKEN): wrong user name, password or token" \
+	env GIT_SSL_CAINFO="$srv/ca.crt" CATAN_HTTP_USER=player CATAN_HTTP_TOKEN=sesame \
+	$catan join "$hub" "$d/blue" --as blue
+refused "no login" \
+	"https: localhost port $HTTPS_PORT asks for a login, and none was given" \
+	env GIT_SSL_CAINFO="$srv/ca.crt" $catan join "$hub" "$d/blue" --as blue
+refused "a password in the URL" "the URL holds a password" \
+	$catan join "https://player:sesame@localhost:$HTTPS_PORT/game.git" "$d/blue" --as blue
+ok "refused with a sentence naming host and port: unknown authority, another name, wrong password, no login, a password in the URL; nothing created"
+
+# The others: the CA and a credential helper from git's own config, as a
+# player who uses git with that host already has them.
+git config --global http.sslCAInfo "$srv/ca.crt"
+git config --global credential.helper "store --file $HOME/credentials"
+printf 'https://player:open%%20sesame@localhost:%s\n' "$HTTPS_PORT" >"$HOME/credentials"
+for p in blue white orange; do
+	$catan join "$hub" "$d/$p" --as $p >"$tmp/out" 2>&1 || fail "join $p: $(cat "$tmp/out")"
+	$catan -C "$d/$p" remote push origin >/dev/null
+done
+ok "join over https: the login from a git credential helper, the authority from http.sslCAInfo"
+
+# 2. red places; the server then stops answering the fetch of the pack.
+$catan -C "$d/red" step >/dev/null
+"${red_env[@]}" $catan -C "$d/red" sync >/dev/null 2>&1
+before=$(git -C "$d/blue" rev-parse red)
+https_host_hang "$srv" on
+if ! CATAN_IO_TIMEOUT_MS=1000 timeout 20 $catan -C "$d/blue" sync >"$tmp/out" 2>&1; then
+	fail "sync against a silent server: $(cat "$tmp/out")"
+fi
+https_host_hang "$srv" off
+grep -q "could not reach origin: fetching from origin: reading from localhost port $HTTPS_PORT: nothing moved for 1000 ms" "$tmp/out" ||
+	fail "silent server: $(cat "$tmp/out")"
+[[ $(git -C "$d/blue" rev-parse red) == "$before" ]] || fail "adopted from a fetch cut short"
+$catan -C "$d/blue" sync >"$tmp/out" 2>&1 || fail "sync after: $(cat "$tmp/out")"
+grep -q "adopted red from origin" "$tmp/out" || fail "sync after: $(cat "$tmp/out")"
+ok "a server that stops answering mid-fetch: given up after CATAN_IO_TIMEOUT_MS naming host and port, nothing adopted; the next sync adopts"
+
+# 3. Four peers play to a winner through the hosted repository.
+start=$(date +%s)
+for p in "${players[@]}"; do
+	if [[ $p == red ]]; then pre=("${red_env[@]}"); else pre=(); fi
+	"${pre[@]}" timeout 900 $catan -C "$d/$p" peer --bot greedy \
+		--interval 0.05 --max-interval 0.4 >"$tmp/peer_$p.log" 2>&1 &
+	peers+=($!)
+done
+for pid in "${peers[@]}"; do wait "$pid" || fail "a peer failed or timed out: $(tail -3 "$tmp"/peer_*.log)"; done
+peers=()
+for _ in 1 2; do
+	"${red_env[@]}" $catan -C "$d/red" sync >/dev/null 2>&1
+	for p in blue white orange; do $catan -C "$d/$p" sync >/dev/null 2>&1; done
+done
+want=$(git -C "$d/red" rev-parse "${players[@]}" | tr '\n' ' ')
+for p in blue white orange; do
+	got=$(git -C "$d/$p" rev-parse "${players[@]}" | tr '\n' ' ')
+	[[ $got == "$want" ]] || fail "tips at $p differ: $got vs $want"
+done
+got=$(git -C "$srv/repos/game.git" rev-parse "${players[@]}" | tr '\n' ' ')
+[[ $got == "$want" ]] || fail "tips at the host differ: $got vs $want"
+$catan -C "$d/red" show | grep -qi "wins\|over" || fail "no winner: $($catan -C "$d/red" show | tail -3)"
+for p in "${players[@]}"; do
+	$catan -C "$d/$p" verify >/dev/null || fail "verify at $p"
+	git -C "$d/$p" fsck --strict >/dev/null 2>&1 || fail "fsck at $p"
+done
+git -C "$srv/repos/game.git" fsck --strict >/dev/null 2>&1 || fail "fsck at the host"
+commits=$(git -C "$d/red" rev-list --count "${players[@]}")
+ok "4 peers, https only, through one hosted repository with the hook: a game of $commits commits to a winner in $(($(date +%s) - start)) s; identical tips, verify and fsck clean"
+
+# 4. The hook refuses a rewrite pushed with stock git over https.
+before=$(git -C "$srv/repos/game.git" for-each-ref)
+if out=$(git -C "$d/white" push -f "$hub" "white~1:refs/heads/white" 2>&1); then
+	fail "a rewrite was pushed: $out"
+fi
+grep -q "remote: catan: refused: .*refs/heads/white: history rewritten" <<<"$out" ||
+	fail "rewrite: no reason: $out"
+[[ $(git -C "$srv/repos/game.git" for-each-ref) == "$before" ]] || fail "the refused push changed the host"
+ok "the host's pre-receive hook refuses a rewrite pushed over https, the reason shown by git push"
+
+echo "$n passed, 0 failed"

@@ -1,0 +1,160 @@
+# A Git host over https on loopback, for the tests and benchmarks: nginx
+# (TLS, HTTP basic authentication) in front of git's own git-http-backend
+# through fcgiwrap, as a Git hosting server would be set up, with a
+# throwaway certificate authority made here. No root needed.
+# Source it, then:
+#   https_host_start DIR [USER PASSWORD]
+#       makes DIR/ca.crt (the authority), DIR/server.crt (for "localhost",
+#       signed by it), DIR/other-ca.crt (an authority that signed nothing
+#       the server shows), DIR/htpasswd and DIR/repos/ (the repositories
+#       served: https://localhost:$HTTPS_PORT/NAME.git is DIR/repos/NAME.git),
+#       and starts the servers; sets HTTPS_PORT and HTTPS_URL
+#       (https://localhost:PORT). Pushes need the login (REMOTE_USER).
+#   https_host_hang DIR on|off
+#       while on, a request that fetches a pack (POST git-upload-pack) gets
+#       no answer at all for 30 s: a server that stops answering mid-fetch
+#       (the refs are still listed).
+#   https_host_stop DIR
+# Needs nginx, fcgiwrap, openssl and git (tools/deps.sh installs them).
+
+https_host_ok() {
+	command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || return 1
+	command -v fcgiwrap >/dev/null 2>&1 || [[ -x /usr/sbin/fcgiwrap ]] || return 1
+	command -v openssl >/dev/null 2>&1 || return 1
+	[[ -x $(git --exec-path)/git-http-backend ]]
+}
+
+# _https_cert DIR NAME CN CA: a key and a certificate for CN (as a DNS
+# subject alternative name too) signed by authority CA.
+_https_cert() {
+	local dir=$1 name=$2 cn=$3 ca=$4
+	openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+		-nodes -keyout "$dir/$name.key" -out "$dir/$name.csr" \
+		-subj "/CN=$cn" 2>/dev/null
+	printf 'subjectAltName=DNS:%s\nbasicConstraints=CA:FALSE\n' "$cn" \
+		>"$dir/$name.ext"
+	openssl x509 -req -in "$dir/$name.csr" -CA "$dir/$ca.crt" \
+		-CAkey "$dir/$ca.key" -CAcreateserial -days 2 \
+		-extfile "$dir/$name.ext" -out "$dir/$name.crt" 2>/dev/null
+}
+
+_https_ca() {
+	local dir=$1 name=$2
+	openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+		-nodes -keyout "$dir/$name.key" -out "$dir/$name.crt" -days 2 \
+		-subj "/CN=catan test $name" 2>/dev/null
+}
+
+https_host_start() {
+	local dir=$1 user=${2:-player} pass=${3:-secret} port backend
+	local nginx fcgiwrap
+	nginx=$(command -v nginx || echo /usr/sbin/nginx)
+	fcgiwrap=$(command -v fcgiwrap || echo /usr/sbin/fcgiwrap)
+	backend=$(git --exec-path)/git-http-backend
+	mkdir -p "$dir/repos" "$dir/nginx-tmp" "$dir/logs"
+	_https_ca "$dir" ca
+	_https_ca "$dir" other-ca
+	_https_cert "$dir" server localhost ca
+	printf '%s:%s\n' "$user" "$(openssl passwd -apr1 "$pass")" >"$dir/htpasswd"
+	# git-http-backend behind a switch that can make it hang.
+	cat >"$dir/backend.sh" <<EOF
+#!/bin/sh
+if [ -e "$dir/hang" ] && [ "\$REQUEST_METHOD" = POST ]; then
+	case \$PATH_INFO in */git-upload-pack) exec sleep 30 ;; esac
+fi
+exec "$backend"
+EOF
+	chmod +x "$dir/backend.sh"
+	setsid "$fcgiwrap" -c 8 -s "unix:$dir/fcgi.sock" \
+		>"$dir/logs/fcgiwrap.log" 2>&1 </dev/null &
+	echo $! >"$dir/fcgiwrap.pid"
+	for _ in $(seq 1 50); do
+		[[ -S $dir/fcgi.sock ]] && break
+		sleep 0.05
+	done
+	local userline=
+	[[ $(id -u) == 0 ]] && userline="user root;"
+	for _ in 1 2 3 4 5 6 7 8; do
+		port=$((20000 + RANDOM % 20000))
+		cat >"$dir/nginx.conf" <<EOF
+$userline
+worker_processes 1;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 512; }
+http {
+	access_log off;
+	client_body_temp_path $dir/nginx-tmp/body;
+	fastcgi_temp_path $dir/nginx-tmp/fastcgi;
+	proxy_temp_path $dir/nginx-tmp/proxy;
+	uwsgi_temp_path $dir/nginx-tmp/uwsgi;
+	scgi_temp_path $dir/nginx-tmp/scgi;
+	server {
+		listen 127.0.0.1:$port ssl;
+		server_name localhost;
+		ssl_certificate $dir/server.crt;
+		ssl_certificate_key $dir/server.key;
+		auth_basic "catan games";
+		auth_basic_user_file $dir/htpasswd;
+		client_max_body_size 0;
+		location / {
+			fastcgi_pass unix:$dir/fcgi.sock;
+			fastcgi_buffering off;
+			fastcgi_request_buffering off;
+			fastcgi_read_timeout 60s;
+			fastcgi_param SCRIPT_FILENAME $dir/backend.sh;
+			fastcgi_param GIT_PROJECT_ROOT $dir/repos;
+			fastcgi_param GIT_HTTP_EXPORT_ALL 1;
+			fastcgi_param PATH_INFO \$uri;
+			fastcgi_param REMOTE_USER \$remote_user;
+			fastcgi_param QUERY_STRING \$query_string;
+			fastcgi_param REQUEST_METHOD \$request_method;
+			fastcgi_param CONTENT_TYPE \$content_type;
+			fastcgi_param CONTENT_LENGTH \$content_length;
+			fastcgi_param GIT_PROTOCOL \$http_git_protocol;
+			fastcgi_param HTTP_CONTENT_ENCODING \$http_content_encoding;
+		}
+	}
+}
+EOF
+		"$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" \
+			</dev/null >"$dir/logs/nginx.out" 2>&1 &
+		echo $! >"$dir/nginx.master"
+		for _ in $(seq 1 50); do
+			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+				HTTPS_PORT=$port
+				HTTPS_URL=https://localhost:$port
+				return 0
+			fi
+			kill -0 "$(cat "$dir/nginx.master")" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill "$(cat "$dir/nginx.master")" 2>/dev/null || true
+		wait "$(cat "$dir/nginx.master")" 2>/dev/null || true
+	done
+	cat "$dir/logs/error.log" "$dir/logs/nginx.out" >&2
+	https_host_stop "$dir"
+	return 1
+}
+
+https_host_hang() {
+	if [[ $2 == on ]]; then : >"$1/hang"; else rm -f "$1/hang"; fi
+}
+
+https_host_stop() {
+	local dir=$1 pid
+	for f in nginx.master fcgiwrap.pid; do
+		[[ -e $dir/$f ]] || continue
+		pid=$(cat "$dir/$f")
+		rm -f "$dir/$f"
+		# fcgiwrap leads a process group of its own (setsid): its
+		# children (a hanging backend) go with it.
+		if [[ $f == fcgiwrap.pid ]]; then
+			kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+		else
+			kill "$pid" 2>/dev/null || true
+		fi
+		wait "$pid" 2>/dev/null || true
+	done
+}
