@@ -275,11 +275,20 @@ int catan_bot_choose_view(catan_action *out, const catan_bot_config *cfg,
 	int actor = v->seat;
 	if (!catan_state_may_act(s, actor))
 		return CATAN_E_NOT_YOUR_TURN;
-	if (s->opt.dice == CATAN_DICE_MANUAL) {
+	if (s->phase == CATAN_PHASE_REVEAL) {
+		/* Fair dice: revealing is no choice; completing is the
+		 * store's (the outcome comes from the reveals). */
+		if (!((s->reveal_wait >> actor) & 1))
+			return CATAN_E_WRONG_PHASE;
+		catan_action_init(out, CATAN_ACT_REVEAL);
+		return CATAN_OK;
+	}
+	if (s->opt.dice == CATAN_DICE_MANUAL || s->opt.dice == CATAN_DICE_FAIR) {
 		/*
 		 * Manual dice: the legal actions state the card drawn and the
 		 * card stolen, which the view cannot know. Choose as in
-		 * seeded mode; catan_bot_resolve_manual() states them.
+		 * seeded mode; catan_bot_resolve_manual() states them. Fair
+		 * dice: the actions are requests, as in seeded mode.
 		 */
 		catan_seat_view m = *v;
 		m.s.opt.dice = CATAN_DICE_SEEDED;

@@ -106,7 +106,7 @@ static int flush(catan_files *out, const char *path, textbuf *t)
 
 static const char *const phase_names[CATAN_PHASE_COUNT] = {
     "setup", "roll",  "discard", "robber", "main",
-    "trade", "build", "offer",	 "over",   "special",
+    "trade", "build", "offer",	 "over",   "special", "reveal",
 };
 
 const char *catan_phase_name(int phase)
@@ -180,7 +180,9 @@ int catan_codec_encode_game(catan_files *out, const catan_game *g)
 	tprintf(&t, "\nvp %d\nphases %s\ndice %s\noffer-limit %d\nseed %llu\n",
 		g->opt.vp_target,
 		g->opt.phases == CATAN_PHASES_CLASSIC ? "classic" : "combined",
-		g->opt.dice == CATAN_DICE_MANUAL ? "manual" : "seeded",
+		g->opt.dice == CATAN_DICE_MANUAL ? "manual"
+		: g->opt.dice == CATAN_DICE_FAIR ? "fair"
+						 : "seeded",
 		g->opt.offer_limit, (unsigned long long)g->opt.seed);
 	/* 5-6 players only (2-4 player games never have the phase). */
 	if (g->opt.nplayers > CATAN_MAX_PLAYERS_BASE)

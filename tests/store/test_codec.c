@@ -416,8 +416,13 @@ static void test_codec__every_state_of_random_games(void **st)
 			 "round-trip; first: %s; first not giving grain: %s",
 			 failures, states, offers, first,
 			 *other ? other : "none");
-	/* Every phase (discards and offers included) was encoded. */
-	assert_int_equal(phases_seen, (1 << CATAN_PHASE_COUNT) - 1);
+	/*
+	 * Every phase (discards and offers included) was encoded, but for
+	 * fair dice's REVEAL: the store does not hold fair games yet (the
+	 * genesis decoder refuses "dice fair").
+	 */
+	assert_int_equal(phases_seen, ((1 << CATAN_PHASE_COUNT) - 1) &
+					  ~(1 << CATAN_PHASE_REVEAL));
 	assert_true(states > 1000);
 }
 
