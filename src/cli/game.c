@@ -150,7 +150,7 @@ int cli_new(int argc, char **argv)
 	const char *seats[CATAN_MAX_PLAYERS];
 	int nseats = 0;
 	bool balanced = false, board_asked = false;
-	bool names_set = false;
+	bool names_set = false, dice_set = false;
 
 	memset(&g, 0, sizeof g);
 	catan_options_default(&g.opt);
@@ -201,9 +201,16 @@ int cli_new(int argc, char **argv)
 				return 2;
 			g.opt.phases = (uint8_t)k;
 		} else if (!strcmp(a, "--dice")) {
-			if (choose(a, val, "seeded", "manual", &k))
+			if (val && !strcmp(val, "fair")) {
+				k = CATAN_DICE_FAIR;
+			} else if (choose(a, val, "seeded", "manual", &k)) {
+				fprintf(stderr, "catan: --dice fair: every "
+						"seat's secret decides "
+						"(a signed game)\n");
 				return 2;
+			}
 			g.opt.dice = (uint8_t)k;
+			dice_set = true;
 		} else if (!strcmp(a, "--vp")) {
 			if (cli_parse_u64(a, val, 3, 20, &v))
 				return 2;
@@ -330,6 +337,16 @@ int cli_new(int argc, char **argv)
 	}
 	if (keyfile && new_keys(&g, mine, keyfile, seats, nseats))
 		return 2;
+	/* Players who do not trust each other: nobody computes a roll. */
+	if (!dice_set && g.signed_game)
+		g.opt.dice = CATAN_DICE_FAIR;
+	if (g.opt.dice == CATAN_DICE_FAIR && !g.signed_game) {
+		fprintf(stderr, "catan new: fair dice need a signed game "
+				"(--key FILE and --seat PLAYER=PUBKEY for the "
+				"others): each seat's secrets come from its "
+				"key\n");
+		return 2;
+	}
 	catan_store *s = NULL;
 	catan_err err;
 	if (g.signed_game
@@ -349,14 +366,16 @@ int cli_new(int argc, char **argv)
 	printf("new game in %s: %d players (", dir, g.opt.nplayers);
 	for (int p = 0; p < g.opt.nplayers; p++)
 		printf("%s%s", p ? ", " : "", g.names.name[p]);
-	printf("), %s%s board, seed %" PRIu64 "%s%s; %s places first\n",
+	printf("), %s%s board, seed %" PRIu64 "%s%s%s; %s places first\n",
 	       board_file     ? board_file
 	       : balanced     ? "balanced"
 	       : random_board ? "random"
 			      : "beginner",
 	       ext && !board_file ? " 5-6" : "", seed,
 	       g.opt.special_build ? ", special building phase" : "",
-	       g.signed_game ? ", signed" : "", g.names.name[0]);
+	       g.signed_game ? ", signed" : "",
+	       g.opt.dice == CATAN_DICE_FAIR ? ", fair dice" : "",
+	       g.names.name[0]);
 	catan_store_free(s);
 	return 0;
 }
@@ -432,6 +451,33 @@ static void waiting_for(FILE *f, const catan_game *g, const catan_state *s)
 					s->discard[p]);
 				first = false;
 			}
+		return;
+	}
+	if (s->phase == CATAN_PHASE_REVEAL) {
+		/* Fair dice: whose secret the outcome waits for. */
+		static const char *const what[CATAN_ACT_COUNT] = {
+		    [CATAN_ACT_ROLL] = "roll",
+		    [CATAN_ACT_BUY_DEV] = "development card",
+		    [CATAN_ACT_ROBBER] = "robbery",
+		    [CATAN_ACT_PLAY_KNIGHT] = "robbery"};
+		const char *kind = s->req_kind < CATAN_ACT_COUNT &&
+					   what[s->req_kind]
+				       ? what[s->req_kind]
+				       : "outcome";
+		if (!s->reveal_wait) {
+			fprintf(f, "%s to complete the %s (every secret is in)",
+				g->names.name[s->requester], kind);
+			return;
+		}
+		bool first = true;
+		for (int p = 0; p < s->opt.nplayers; p++)
+			if ((s->reveal_wait >> p) & 1) {
+				fprintf(f, "%s%s", first ? "" : ", ",
+					g->names.name[p]);
+				first = false;
+			}
+		fprintf(f, " to reveal a secret for %s's %s (fair dice)",
+			g->names.name[s->requester], kind);
 		return;
 	}
 	static const char *const doing[] = {

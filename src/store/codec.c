@@ -273,7 +273,30 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 	 */
 	tprintf(&t, "turn %d %s %s\n", s->turn, who(g, s->active),
 		catan_phase_name(s->phase));
-	if (s->phase == CATAN_PHASE_SPECIAL)
+	/* Fair dice: a request waits (the phase it was made in counts). */
+	int ph = s->phase;
+	if (ph == CATAN_PHASE_REVEAL) {
+		catan_action a;
+		char text[96];
+		catan_action_init(&a, s->req_kind);
+		if (a.kind == CATAN_ACT_ROBBER ||
+		    a.kind == CATAN_ACT_PLAY_KNIGHT) {
+			a.tile = s->req_tile;
+			a.player = s->req_player;
+		}
+		catan_action_format(text, sizeof text, b, &g->names, &a);
+		ph = s->fair_phase;
+		tprintf(&t, "request %s %s %s\n", who(g, s->requester),
+			catan_phase_name(ph), text);
+		if (s->reveal_wait) {
+			tprintf(&t, "waiting");
+			for (int p = 0; p < n; p++)
+				if ((s->reveal_wait >> p) & 1)
+					tprintf(&t, " %s", who(g, p));
+			tprintf(&t, "\n");
+		}
+	}
+	if (ph == CATAN_PHASE_SPECIAL)
 		tprintf(&t, "builder %s\n", who(g, s->builder));
 	for (int p = 0; p < n; p++)
 		if (s->discard[p])
@@ -287,7 +310,7 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 		cards_text(&t, s->offer_get, CATAN_RES_COUNT, catan_res_name);
 		tprintf(&t, "\n");
 	}
-	if (codec_resuming(s->phase))
+	if (codec_resuming(ph))
 		tprintf(&t, "resume %s\n", catan_phase_name(s->resume));
 	if (s->dev_played)
 		tprintf(&t, "card-played yes\n");
@@ -301,6 +324,8 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 	}
 	if (s->offers)
 		tprintf(&t, "offers %d\n", s->offers);
+	if (s->fair_events)
+		tprintf(&t, "fair-events %d\n", s->fair_events);
 	uint64_t draws =
 	    (s->rng.s - codec_rng_start(s->opt.seed)) * rng_gamma_inverse();
 	tprintf(&t, "dice %d %d\ndraws %llu\n", s->dice[0], s->dice[1],
