@@ -490,6 +490,14 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 		char text[160];
 		catan_action_format(text, sizeof text, &g->board, &g->names,
 				    &act);
+		if (fair && (rc == CATAN_E_DICE_NOT_ALLOWED ||
+			     rc == CATAN_E_DRAW_NOT_ALLOWED))
+			return store_fail_code(
+			    err, rc,
+			    "%s may not \"%s\" now: with fair dice nobody "
+			    "states an outcome; ask for it without one, and "
+			    "every seat's secret decides it",
+			    g->names.name[actor], text);
 		return store_fail_code(err, rc, "%s may not \"%s\" now: %s",
 				       g->names.name[actor], text,
 				       catan_error_str(rc));
