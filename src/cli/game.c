@@ -491,6 +491,23 @@ static void waiting_for(FILE *f, const catan_game *g, const catan_state *s)
 	fprintf(f, "%s %s", g->names.name[who], doing[s->phase]);
 }
 
+/* Fair dice: since when the game waits for reveals (the request's time). */
+static void waiting_since(FILE *f, catan_store *s, const catan_state *st,
+			  const catan_commit_id *head)
+{
+	long long t = st->phase == CATAN_PHASE_REVEAL && st->reveal_wait
+			  ? catan_store_commit_time(s, head)
+			  : -1;
+	if (t < 0)
+		return;
+	char when[32];
+	time_t tt = (time_t)t;
+	struct tm tm;
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC",
+		 gmtime_r(&tt, &tm));
+	fprintf(f, ", asked %s", when);
+}
+
 int cli_act(const char *dir, int argc, char **argv)
 {
 	catan_store *s = NULL;
@@ -562,9 +579,11 @@ int cli_act(const char *dir, int argc, char **argv)
 		printf("  (drew %s)", catan_dev_name(oc.drawn));
 	printf("\n");
 	catan_state st;
-	if (!catan_store_current(&st, NULL, s, &err)) {
+	catan_commit_id head;
+	if (!catan_store_current(&st, &head, s, &err)) {
 		printf("now: ");
 		waiting_for(stdout, g, &st);
+		waiting_since(stdout, s, &st, &head);
 		printf("\n");
 	}
 	catan_store_free(s);
@@ -923,9 +942,11 @@ int cli_sync(const char *dir, int argc, char **argv)
 	print_sync(&rep);
 	print_equivocation(s);
 	catan_state st;
-	if (!catan_store_current(&st, NULL, s, &err)) {
+	catan_commit_id head;
+	if (!catan_store_current(&st, &head, s, &err)) {
 		printf("now: ");
 		waiting_for(stdout, catan_store_game(s), &st);
+		waiting_since(stdout, s, &st, &head);
 		printf("\n");
 	} else {
 		printf("cannot read the position: %s\n", err.msg);

@@ -289,6 +289,18 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	return 0;
 }
 
+long long catan_store_commit_time(catan_store *s, const catan_commit_id *id)
+{
+	git_oid oid;
+	git_commit *c = NULL;
+	if (git_oid_fromstrn(&oid, id->hex, GIT_OID_HEXSZ) ||
+	    git_commit_lookup(&c, s->repo, &oid))
+		return -1;
+	long long t = (long long)git_commit_time(c);
+	git_commit_free(c);
+	return t;
+}
+
 int catan_store_current(catan_state *out, catan_commit_id *head, catan_store *s,
 			catan_err *err)
 {

@@ -70,9 +70,9 @@ git -C "$d/red" cat-file commit red | grep -q "^Reveal: [0-9a-f]\{64\}$" ||
 	fail "request without Reveal"
 git -C "$d/red" cat-file commit red | grep -q "^Dice" && fail "request with dice"
 sync red blue white
-$catan -C "$d/red" sync | tail -1 |
-	grep -qx "now: blue, white to reveal a secret for red's roll (fair dice)" ||
-	fail "red does not say whose reveals it waits for"
+TZ=UTC $catan -C "$d/red" sync | tail -1 |
+	grep -qx "now: blue, white to reveal a secret for red's roll (fair dice), asked $(TZ=UTC git -C "$d/red" log -1 --format=%cd --date=format-local:'%Y-%m-%d %H:%M:%S' "$request") UTC" ||
+	fail "red does not say whose reveals it waits for, and since when: $($catan -C "$d/red" sync | tail -1)"
 ok "red asks for a roll (a stated roll is refused); every peer sees whose reveals it waits for"
 
 # Blue reveals, but keeps it to itself for now.
@@ -112,7 +112,7 @@ git -C "$d/blue" push -q -f "$d/hub.git" "$honest:refs/heads/blue"
 sync red
 out=$($catan -C "$d/red" act roll 2>&1) && fail "completed without white"
 $catan -C "$d/red" sync | tail -1 |
-	grep -qx "now: white to reveal a secret for red's roll (fair dice)" ||
+	grep -q "^now: white to reveal a secret for red's roll (fair dice), asked " ||
 	fail "the wait for white is not named"
 ok "a player who withholds its reveal stalls the game; the others see it is white's turn to reveal"
 
