@@ -726,6 +726,14 @@ int verify_check_branches(ctx *c)
 		else if (!tip || !verify_table_get(&c->t, tip))
 			rc = verify_bad(c, tip, "tip of %s was not verified",
 					name);
+		else if (!git_oid_equal(tip, &s->genesis) &&
+			 verify_table_get(&c->t, tip)->author != p)
+			rc = verify_bad(
+			    c, tip,
+			    "the tip of %s's branch is %s's commit (a "
+			    "branch ends at its owner's own commit)",
+			    name,
+			    g->names.name[verify_table_get(&c->t, tip)->author]);
 		git_reflog *log = NULL;
 		/* (git_reflog_read would create a missing log: ask first.) */
 		if (rc == 0 &&
@@ -815,6 +823,20 @@ int verify_check_branches(ctx *c)
 /* Incremental mode: each new commit is on its author's new branch tip. */
 int verify_check_new_on_own_branch(ctx *c)
 {
+	/* A branch ends at its owner's own commit, or the genesis. */
+	for (int p = 0; p < c->s->game.opt.nplayers; p++) {
+		const git_oid *tip = &c->newtips[p];
+		seen *e = git_oid_equal(tip, &c->s->genesis)
+			      ? NULL
+			      : verify_table_get(&c->t, tip);
+		if (e && !e->trusted && e->author != p)
+			return verify_bad(
+			    c, tip,
+			    "the tip of %s's branch is %s's commit (a "
+			    "branch ends at its owner's own commit)",
+			    c->s->game.names.name[p],
+			    c->s->game.names.name[e->author]);
+	}
 	for (size_t i = 0; i < c->t.n; i++) {
 		seen *e = table_at(&c->t, i);
 		if (e->trusted)
