@@ -1255,8 +1255,11 @@ int cli_peer(const char *dir, int argc, char **argv)
 		over = st.phase == CATAN_PHASE_OVER;
 		char now[256];
 		FILE *m = fmemopen(now, sizeof now, "w");
+		catan_commit_id head;
 		if (m) {
 			waiting_for(m, g, &st);
+			if (catan_store_current(&st, &head, s, &err) == 0)
+				waiting_since(m, s, &st, &head);
 			fclose(m);
 		}
 		if (strcmp(now, last)) {

@@ -288,16 +288,16 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 		ph = s->fair_phase;
 		tprintf(&t, "request %s %s %s\n", who(g, s->requester),
 			catan_phase_name(ph), text);
-		if (s->reveal_wait) {
-			tprintf(&t, "waiting");
-			for (int p = 0; p < n; p++)
-				if ((s->reveal_wait >> p) & 1)
-					tprintf(&t, " %s", who(g, p));
-			tprintf(&t, "\n");
-		}
 	}
 	if (ph == CATAN_PHASE_SPECIAL)
 		tprintf(&t, "builder %s\n", who(g, s->builder));
+	if (s->phase == CATAN_PHASE_REVEAL && s->reveal_wait) {
+		tprintf(&t, "waiting");
+		for (int p = 0; p < n; p++)
+			if ((s->reveal_wait >> p) & 1)
+				tprintf(&t, " %s", who(g, p));
+		tprintf(&t, "\n");
+	}
 	for (int p = 0; p < n; p++)
 		if (s->discard[p])
 			tprintf(&t, "discard %s %d\n", who(g, p),
