@@ -6,7 +6,7 @@
  * 64 + 64 ms).
  *
  *   catan-peers-bench [--players N] [--seed S] [--dir DIR] [--keep]
- *                     [--signed] [--relay URL]
+ *                     [--signed | --fair] [--relay URL]
  *
  * With --relay the peers do not know each other: each pushes its own
  * branch to one shared repository (URL: an empty bare repository, over
@@ -19,7 +19,8 @@
  *
  * With --signed the game is signed (a key per seat, made at random): every
  * commit is signed by its peer and every received commit's signature
- * checked.
+ * checked. --fair: signed, with fair dice (every outcome a request, a
+ * reveal from each other peer and a completion).
  *
  * The peers' repositories go into a fresh folder (mkdtemp) under DIR, or
  * under $TMPDIR (else /tmp); it is removed at the end unless --keep.
@@ -55,7 +56,7 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "usage: catan-peers-bench [--players 2..6] [--seed S] [--dir DIR] "
-	    "[--keep] [--signed]\n"
+	    "[--keep] [--signed | --fair]\n"
 	    "                         [--relay URL]\n"
 	    "  one game between greedy bots on separate peers (one repository\n"
 	    "  each, path remotes, full mesh; or with --relay, all through\n"
@@ -70,7 +71,7 @@ int main(int argc, char **argv)
 	int n = 4;
 	unsigned long long seed = 5;
 	const char *parent = NULL, *relay = NULL;
-	bool keep = false, signed_game = false;
+	bool keep = false, signed_game = false, fair = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -81,6 +82,8 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--signed")) {
 			signed_game = true;
+		} else if (!strcmp(a, "--fair")) {
+			signed_game = fair = true;
 			continue;
 		} else if (!v) {
 			n = 0; /* an option without its value */
@@ -111,6 +114,8 @@ int main(int argc, char **argv)
 	catan_options_default(&g.opt);
 	g.opt.nplayers = (uint8_t)n;
 	g.opt.seed = seed;
+	if (fair)
+		g.opt.dice = CATAN_DICE_FAIR;
 	catan_names_default(&g.names, n);
 	if (n > CATAN_MAX_PLAYERS_BASE) {
 		g.opt.special_build = 1;
@@ -210,11 +215,14 @@ int main(int argc, char **argv)
 				catan_rng_seed(&rng, catan_state_hash(&st) ^
 							 (uint64_t)p);
 				catan_state next;
+				/* (A fair completion's outcome is the
+				 * store's to fill in.) */
 				if (catan_bot_choose(&act, CATAN_BOT_GREEDY,
 						     &g.board, &st, p, &rng,
 						     CATAN_LEGAL_NO_OFFERS) ||
-				    catan_state_apply(&next, &g.board, &st, p,
-						      &act, NULL))
+				    (st.phase != CATAN_PHASE_REVEAL &&
+				     catan_state_apply(&next, &g.board, &st, p,
+						       &act, NULL)))
 					goto fail;
 				double c = now_ms();
 				if (catan_store_act(s[p], p, &act, NULL, NULL,
@@ -238,16 +246,17 @@ int main(int argc, char **argv)
 		}
 	}
 	double total = now_ms() - t0;
+	const char *kind = fair		 ? ", signed, fair dice"
+			   : signed_game ? ", signed"
+					 : "";
 	if (relay)
 		printf("%d peers, separate repositories, one relay (%s), "
 		       "greedy bots%s: %ld commits, %ld syncs, %.2f s\n",
-		       n, relay, signed_game ? ", signed" : "", commits, syncs,
-		       total / 1e3);
+		       n, relay, kind, commits, syncs, total / 1e3);
 	else
 		printf("%d peers, separate repositories, path remotes (full "
 		       "mesh), greedy bots%s: %ld commits, %ld syncs, %.2f s\n",
-		       n, signed_game ? ", signed" : "", commits, syncs,
-		       total / 1e3);
+		       n, kind, commits, syncs, total / 1e3);
 	printf("  per commit: compute %.4f ms, commit %.3f ms, sync %.3f ms "
 	       "(%.3f ms per sync call)\n",
 	       compute / (double)commits, commit / (double)commits,
@@ -259,6 +268,10 @@ int main(int argc, char **argv)
 		       ones[nones / 2], ones[nones * 9 / 10], nones);
 	}
 	free(ones);
+	if (fair)
+		printf("  a fair outcome waits one sync round more: %d sync "
+		       "calls, about %.1f ms\n",
+		       n, n * sync / (double)syncs);
 	for (int p = 0; p < n; p++)
 		catan_store_free(s[p]);
 	if (keep)

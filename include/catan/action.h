@@ -33,6 +33,7 @@ typedef enum {
 	CATAN_ACT_TRADE_REJECT,
 	CATAN_ACT_END_TRADE, /* classic phases: end the trade phase */
 	CATAN_ACT_END,	     /* end the turn */
+	CATAN_ACT_REVEAL,    /* fair dice: a seat's secret for a request */
 	CATAN_ACT_COUNT
 } catan_action_kind;
 

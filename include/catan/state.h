@@ -33,6 +33,13 @@ typedef enum {
 	 * hashes stay as recorded).
 	 */
 	CATAN_PHASE_SPECIAL,
+	/*
+	 * Fair dice: a chance action (roll, development card, robbery) was
+	 * asked for; every other seat reveals its next secret (reveal_wait),
+	 * then the requester states the outcome they give
+	 * (spec/replication.md, "Fair dice").
+	 */
+	CATAN_PHASE_REVEAL,
 	CATAN_PHASE_COUNT
 } catan_phase;
 
@@ -44,6 +51,11 @@ typedef enum {
 typedef enum {
 	CATAN_DICE_SEEDED, /* dice, draws and steals from the state's RNG */
 	CATAN_DICE_MANUAL, /* the actor states dice, drawn card, stolen card */
+	/*
+	 * The actor asks for a chance outcome; all seats' revealed secrets
+	 * fix it; the actor then states it (checked by the store).
+	 */
+	CATAN_DICE_FAIR,
 } catan_dice_mode;
 
 typedef struct catan_options {
@@ -111,6 +123,12 @@ typedef struct catan_state {
 	uint8_t offer_get[CATAN_RES_COUNT];
 	uint16_t turn; /* 0 during set-up, then 1, 2, ... */
 	uint8_t builder; /* SPECIAL: the player building, else CATAN_NONE */
+	/* Fair dice (REVEAL): the request waiting for its outcome. */
+	uint8_t requester;   /* who asked, else CATAN_NONE */
+	uint8_t reveal_wait; /* bit p: seat p still owes its reveal */
+	uint8_t fair_phase;  /* phase the request was made in */
+	uint8_t req_kind, req_tile, req_player; /* the asked action */
+	uint16_t fair_events;			/* chance outcomes so far */
 } catan_state;
 
 /*
@@ -158,6 +176,16 @@ bool catan_state_may_act(const catan_state *s, int actor);
  * building phase. CATAN_NONE when the game is over. (During DISCARD every owing player may act; this names one.)
  */
 int catan_state_next_actor(const catan_state *s);
+
+/*
+ * Fair dice: the completion of the request pending in `s` (REVEAL phase)
+ * with the outcome that the 32 random bytes r give: both dice, the card
+ * drawn from the deck, or the card taken from the victim's hand, each
+ * chosen uniformly (up to a bias below 2^-58) from a 64-bit word of r.
+ * spec/replication.md, "Fair dice", says where r comes from.
+ */
+void catan_fair_outcome(catan_action *out, const catan_state *s,
+			const uint8_t r[32]);
 
 /* Victory points of player p, hidden victory-point cards included. */
 int catan_state_vp(const catan_state *s, int p);

@@ -139,6 +139,13 @@ const catan_game *catan_store_game(const catan_store *s);
  * the next ordinary action builds on (the 7-roll commit while discards are
  * pending). May be NULL.
  */
+/*
+ * The committer time of commit `id` (seconds since 1970), or -1 when it
+ * cannot be read. (Fair dice: the current head of a game waiting for
+ * reveals is the request, so this says since when it waits.)
+ */
+long long catan_store_commit_time(catan_store *s, const catan_commit_id *id);
+
 int catan_store_current(catan_state *out, catan_commit_id *head, catan_store *s,
 			catan_err *err);
 

@@ -150,7 +150,7 @@ int cli_new(int argc, char **argv)
 	const char *seats[CATAN_MAX_PLAYERS];
 	int nseats = 0;
 	bool balanced = false, board_asked = false;
-	bool names_set = false;
+	bool names_set = false, dice_set = false;
 
 	memset(&g, 0, sizeof g);
 	catan_options_default(&g.opt);
@@ -201,9 +201,16 @@ int cli_new(int argc, char **argv)
 				return 2;
 			g.opt.phases = (uint8_t)k;
 		} else if (!strcmp(a, "--dice")) {
-			if (choose(a, val, "seeded", "manual", &k))
+			if (val && !strcmp(val, "fair")) {
+				k = CATAN_DICE_FAIR;
+			} else if (choose(a, val, "seeded", "manual", &k)) {
+				fprintf(stderr, "catan: --dice fair: every "
+						"seat's secret decides "
+						"(a signed game)\n");
 				return 2;
+			}
 			g.opt.dice = (uint8_t)k;
+			dice_set = true;
 		} else if (!strcmp(a, "--vp")) {
 			if (cli_parse_u64(a, val, 3, 20, &v))
 				return 2;
@@ -330,6 +337,16 @@ int cli_new(int argc, char **argv)
 	}
 	if (keyfile && new_keys(&g, mine, keyfile, seats, nseats))
 		return 2;
+	/* Players who do not trust each other: nobody computes a roll. */
+	if (!dice_set && g.signed_game)
+		g.opt.dice = CATAN_DICE_FAIR;
+	if (g.opt.dice == CATAN_DICE_FAIR && !g.signed_game) {
+		fprintf(stderr, "catan new: fair dice need a signed game "
+				"(--key FILE and --seat PLAYER=PUBKEY for the "
+				"others): each seat's secrets come from its "
+				"key\n");
+		return 2;
+	}
 	catan_store *s = NULL;
 	catan_err err;
 	if (g.signed_game
@@ -349,14 +366,16 @@ int cli_new(int argc, char **argv)
 	printf("new game in %s: %d players (", dir, g.opt.nplayers);
 	for (int p = 0; p < g.opt.nplayers; p++)
 		printf("%s%s", p ? ", " : "", g.names.name[p]);
-	printf("), %s%s board, seed %" PRIu64 "%s%s; %s places first\n",
+	printf("), %s%s board, seed %" PRIu64 "%s%s%s; %s places first\n",
 	       board_file     ? board_file
 	       : balanced     ? "balanced"
 	       : random_board ? "random"
 			      : "beginner",
 	       ext && !board_file ? " 5-6" : "", seed,
 	       g.opt.special_build ? ", special building phase" : "",
-	       g.signed_game ? ", signed" : "", g.names.name[0]);
+	       g.signed_game ? ", signed" : "",
+	       g.opt.dice == CATAN_DICE_FAIR ? ", fair dice" : "",
+	       g.names.name[0]);
 	catan_store_free(s);
 	return 0;
 }
@@ -434,6 +453,33 @@ static void waiting_for(FILE *f, const catan_game *g, const catan_state *s)
 			}
 		return;
 	}
+	if (s->phase == CATAN_PHASE_REVEAL) {
+		/* Fair dice: whose secret the outcome waits for. */
+		static const char *const what[CATAN_ACT_COUNT] = {
+		    [CATAN_ACT_ROLL] = "roll",
+		    [CATAN_ACT_BUY_DEV] = "development card",
+		    [CATAN_ACT_ROBBER] = "robbery",
+		    [CATAN_ACT_PLAY_KNIGHT] = "robbery"};
+		const char *kind = s->req_kind < CATAN_ACT_COUNT &&
+					   what[s->req_kind]
+				       ? what[s->req_kind]
+				       : "outcome";
+		if (!s->reveal_wait) {
+			fprintf(f, "%s to complete the %s (every secret is in)",
+				g->names.name[s->requester], kind);
+			return;
+		}
+		bool first = true;
+		for (int p = 0; p < s->opt.nplayers; p++)
+			if ((s->reveal_wait >> p) & 1) {
+				fprintf(f, "%s%s", first ? "" : ", ",
+					g->names.name[p]);
+				first = false;
+			}
+		fprintf(f, " to reveal a secret for %s's %s (fair dice)",
+			g->names.name[s->requester], kind);
+		return;
+	}
 	static const char *const doing[] = {
 		"to place a settlement and road", "to roll",
 		"",				  "to move the robber",
@@ -443,6 +489,23 @@ static void waiting_for(FILE *f, const catan_game *g, const catan_state *s)
 		"to build, buy or pass (special building phase)"};
 	int who = catan_state_next_actor(s);
 	fprintf(f, "%s %s", g->names.name[who], doing[s->phase]);
+}
+
+/* Fair dice: since when the game waits for reveals (the request's time). */
+static void waiting_since(FILE *f, catan_store *s, const catan_state *st,
+			  const catan_commit_id *head)
+{
+	long long t = st->phase == CATAN_PHASE_REVEAL && st->reveal_wait
+			  ? catan_store_commit_time(s, head)
+			  : -1;
+	if (t < 0)
+		return;
+	char when[32];
+	time_t tt = (time_t)t;
+	struct tm tm;
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC",
+		 gmtime_r(&tt, &tm));
+	fprintf(f, ", asked %s", when);
 }
 
 int cli_act(const char *dir, int argc, char **argv)
@@ -516,9 +579,11 @@ int cli_act(const char *dir, int argc, char **argv)
 		printf("  (drew %s)", catan_dev_name(oc.drawn));
 	printf("\n");
 	catan_state st;
-	if (!catan_store_current(&st, NULL, s, &err)) {
+	catan_commit_id head;
+	if (!catan_store_current(&st, &head, s, &err)) {
 		printf("now: ");
 		waiting_for(stdout, g, &st);
+		waiting_since(stdout, s, &st, &head);
 		printf("\n");
 	}
 	catan_store_free(s);
@@ -877,9 +942,11 @@ int cli_sync(const char *dir, int argc, char **argv)
 	print_sync(&rep);
 	print_equivocation(s);
 	catan_state st;
-	if (!catan_store_current(&st, NULL, s, &err)) {
+	catan_commit_id head;
+	if (!catan_store_current(&st, &head, s, &err)) {
 		printf("now: ");
 		waiting_for(stdout, catan_store_game(s), &st);
+		waiting_since(stdout, s, &st, &head);
 		printf("\n");
 	} else {
 		printf("cannot read the position: %s\n", err.msg);
@@ -1188,8 +1255,11 @@ int cli_peer(const char *dir, int argc, char **argv)
 		over = st.phase == CATAN_PHASE_OVER;
 		char now[256];
 		FILE *m = fmemopen(now, sizeof now, "w");
+		catan_commit_id head;
 		if (m) {
 			waiting_for(m, g, &st);
+			if (catan_store_current(&st, &head, s, &err) == 0)
+				waiting_since(m, s, &st, &head);
 			fclose(m);
 		}
 		if (strcmp(now, last)) {

@@ -190,7 +190,7 @@ static const char *phase_words(const catan_state *s)
 	static const char *const w[] = {"set-up",   "roll",  "discard",
 					"robber",   "main",  "trade",
 					"build",    "offer", "over",
-					"special"};
+					"special",  "reveal"};
 	return s->phase < CATAN_PHASE_COUNT ? w[s->phase] : "?";
 }
 

@@ -477,6 +477,9 @@ int catan_action_format(char *buf, size_t size, const catan_board *board,
 	case CATAN_ACT_END:
 		sb_puts(&s, "end");
 		break;
+	case CATAN_ACT_REVEAL:
+		sb_puts(&s, "reveal");
+		break;
 	default:
 		sb_putc(&s, '?');
 		break;
@@ -1215,6 +1218,10 @@ static int parse_words(struct parser *p, const struct word *w, catan_action *a)
 	if (word_is(w, "trade")) {
 		catan_action_init(a, CATAN_ACT_TRADE_BANK);
 		return parse_trade(p, a);
+	}
+	if (word_is(w, "reveal")) {
+		catan_action_init(a, CATAN_ACT_REVEAL);
+		return CATAN_OK;
 	}
 	if (alias_find(end_words, w->s, w->len) >= 0) {
 		catan_action_init(a, CATAN_ACT_END);

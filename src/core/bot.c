@@ -267,6 +267,28 @@ int catan_bot_greedy(catan_action *out, const catan_board *board,
 	return CATAN_OK;
 }
 
+/*
+ * Fair dice: revealing is no choice, and neither is the completion: the
+ * request again, without its outcome, which the store takes from the
+ * reveals.
+ */
+static int fair_duty(catan_action *out, const catan_state *s, int actor)
+{
+	if (!catan_state_may_act(s, actor))
+		return CATAN_E_NOT_YOUR_TURN;
+	if ((s->reveal_wait >> actor) & 1) {
+		catan_action_init(out, CATAN_ACT_REVEAL);
+		return CATAN_OK;
+	}
+	catan_action_init(out, s->req_kind);
+	if (s->req_kind == CATAN_ACT_ROBBER ||
+	    s->req_kind == CATAN_ACT_PLAY_KNIGHT) {
+		out->tile = s->req_tile;
+		out->player = s->req_player;
+	}
+	return CATAN_OK;
+}
+
 int catan_bot_choose_view(catan_action *out, const catan_bot_config *cfg,
 			  const catan_board *board, const catan_seat_view *v,
 			  catan_rng *rng, unsigned flags)
@@ -275,11 +297,14 @@ int catan_bot_choose_view(catan_action *out, const catan_bot_config *cfg,
 	int actor = v->seat;
 	if (!catan_state_may_act(s, actor))
 		return CATAN_E_NOT_YOUR_TURN;
-	if (s->opt.dice == CATAN_DICE_MANUAL) {
+	if (s->phase == CATAN_PHASE_REVEAL)
+		return fair_duty(out, s, actor);
+	if (s->opt.dice == CATAN_DICE_MANUAL || s->opt.dice == CATAN_DICE_FAIR) {
 		/*
 		 * Manual dice: the legal actions state the card drawn and the
 		 * card stolen, which the view cannot know. Choose as in
-		 * seeded mode; catan_bot_resolve_manual() states them.
+		 * seeded mode; catan_bot_resolve_manual() states them. Fair
+		 * dice: the actions are requests, as in seeded mode.
 		 */
 		catan_seat_view m = *v;
 		m.s.opt.dice = CATAN_DICE_SEEDED;
@@ -341,6 +366,8 @@ int catan_bot_choose(catan_action *out, int kind, const catan_board *board,
 {
 	if (actor < 0 || actor >= s->opt.nplayers)
 		return CATAN_E_NOT_YOUR_TURN;
+	if (s->phase == CATAN_PHASE_REVEAL)
+		return fair_duty(out, s, actor);
 	if (kind == CATAN_BOT_RANDOM) /* see random_choose() */
 		return random_choose(out, board, s, actor, rng, flags);
 	if (!catan_state_may_act(s, actor))

@@ -322,22 +322,55 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 		return fail(&m, "active player", -1, s->active, 0);
 	if (s->robber != CATAN_NONE && s->robber >= b->ntiles)
 		return fail(&m, "robber tile", -1, s->robber, b->ntiles);
-	if ((s->phase == CATAN_PHASE_OVER) != (s->winner != CATAN_NONE))
+	/* Fair dice: a request waits only in REVEAL, for other seats. */
+	if (s->phase == CATAN_PHASE_REVEAL) {
+		unsigned all = (1u << n) - 1;
+		int k = s->req_kind;
+		if (s->opt.dice != CATAN_DICE_FAIR)
+			return fail(&m, "reveal phase outside fair dice", -1,
+				    s->opt.dice, CATAN_DICE_FAIR);
+		if (s->requester >= n)
+			return fail(&m, "requester", -1, s->requester, 0);
+		if (s->reveal_wait & ~all & 0xff ||
+		    (s->reveal_wait >> s->requester) & 1)
+			return fail(&m, "reveals owed by the requester or "
+					"by no seat",
+				    s->requester, s->reveal_wait, 0);
+		if (k != CATAN_ACT_ROLL && k != CATAN_ACT_BUY_DEV &&
+		    k != CATAN_ACT_ROBBER && k != CATAN_ACT_PLAY_KNIGHT)
+			return fail(&m, "requested action", -1, k, 0);
+		if (s->fair_phase == CATAN_PHASE_REVEAL ||
+		    s->fair_phase >= CATAN_PHASE_COUNT ||
+		    s->fair_phase == CATAN_PHASE_OVER)
+			return fail(&m, "phase of the request", -1,
+				    s->fair_phase, 0);
+	} else if (s->requester != CATAN_NONE || s->reveal_wait ||
+		   s->fair_phase || s->req_kind || s->req_tile ||
+		   s->req_player) {
+		return fail(&m, "request outside the reveal phase", -1,
+			    s->requester, CATAN_NONE);
+	}
+	if (s->fair_events && s->opt.dice != CATAN_DICE_FAIR)
+		return fail(&m, "chance outcomes counted outside fair dice",
+			    -1, s->fair_events, 0);
+	/* The phase a request waits in counts as the one it was made in. */
+	int ph = s->phase == CATAN_PHASE_REVEAL ? s->fair_phase : s->phase;
+	if ((ph == CATAN_PHASE_OVER) != (s->winner != CATAN_NONE))
 		return fail(&m, "winner set iff game over", -1, s->winner,
-			    s->phase);
-	bool resuming = s->phase == CATAN_PHASE_DISCARD ||
-			s->phase == CATAN_PHASE_ROBBER ||
-			s->phase == CATAN_PHASE_OFFER;
+			    ph);
+	bool resuming = ph == CATAN_PHASE_DISCARD ||
+			ph == CATAN_PHASE_ROBBER ||
+			ph == CATAN_PHASE_OFFER;
 	if (!resuming && s->resume != CATAN_PHASE_SETUP)
 		return fail(&m, "stale resume phase", -1, s->resume,
 			    CATAN_PHASE_SETUP);
 	int owing = 0;
 	for (int p = 0; p < n; p++)
 		owing += s->discard[p] > 0;
-	if ((s->phase == CATAN_PHASE_DISCARD) != (owing > 0))
+	if ((ph == CATAN_PHASE_DISCARD) != (owing > 0))
 		return fail(&m, "players owing discards outside discard phase",
 			    -1, owing, 0);
-	if (s->phase == CATAN_PHASE_OFFER) {
+	if (ph == CATAN_PHASE_OFFER) {
 		if (s->offer_from >= n || s->offer_to >= n ||
 		    s->offer_from == s->offer_to ||
 		    (s->offer_from != s->active && s->offer_to != s->active))
@@ -352,7 +385,7 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 	    (s->opt.special_build && n <= CATAN_MAX_PLAYERS_BASE))
 		return fail(&m, "special building option with players", -1,
 			    s->opt.special_build, n);
-	if (s->phase == CATAN_PHASE_SPECIAL) {
+	if (ph == CATAN_PHASE_SPECIAL) {
 		if (!s->opt.special_build || s->builder >= n ||
 		    s->builder == s->active)
 			return fail(&m, "special building phase's builder", -1,
@@ -361,7 +394,7 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 		return fail(&m, "builder outside a special building phase", -1,
 			    s->builder, CATAN_NONE);
 	}
-	if (s->phase == CATAN_PHASE_SETUP) {
+	if (ph == CATAN_PHASE_SETUP) {
 		/* Step k: each player placed its share of 2 pieces so far. */
 		for (int p = 0; p < n; p++) {
 			int placed = (s->setup_step > p) +

@@ -321,6 +321,39 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
 		push(&o, s->phase == CATAN_PHASE_TRADE ? CATAN_ACT_END_TRADE
 						       : CATAN_ACT_END);
 		break;
+	case CATAN_PHASE_REVEAL:
+		/*
+		 * A seat that owes a reveal reveals. Then the requester states
+		 * the outcome: every possible one is listed, as in manual
+		 * mode; which one the reveals give is the store's to check
+		 * (spec/replication.md, "Fair dice").
+		 */
+		if (s->reveal_wait) {
+			push(&o, CATAN_ACT_REVEAL);
+		} else if (s->req_kind == CATAN_ACT_ROLL) {
+			for (int d1 = 1; d1 <= 6; d1++)
+				for (int d2 = 1; d2 <= 6; d2++) {
+					catan_action *a =
+						push(&o, CATAN_ACT_ROLL);
+					a->dice[0] = (uint8_t)d1;
+					a->dice[1] = (uint8_t)d2;
+				}
+		} else if (s->req_kind == CATAN_ACT_BUY_DEV) {
+			for (int d = 0; d < CATAN_DEV_COUNT; d++)
+				if (s->deck[d])
+					push(&o, CATAN_ACT_BUY_DEV)->dev =
+						(uint8_t)d;
+		} else {
+			for (int r = 0; r < CATAN_RES_COUNT; r++) {
+				if (!s->players[s->req_player].hand[r])
+					continue;
+				catan_action *a = push(&o, s->req_kind);
+				a->tile = s->req_tile;
+				a->player = s->req_player;
+				a->res = (uint8_t)r;
+			}
+		}
+		break;
 	case CATAN_PHASE_SPECIAL:
 		/* Build and buy only; `end` passes to the next builder. */
 		build_moves(&o, board, s, actor);

@@ -40,7 +40,7 @@ int catan_state_init(catan_state *out, const catan_board *board,
 	if (opt->nplayers < CATAN_MIN_PLAYERS ||
 	    opt->nplayers > CATAN_MAX_PLAYERS || opt->vp_target < 3 ||
 	    opt->vp_target > 20 || opt->phases > CATAN_PHASES_CLASSIC ||
-	    opt->dice > CATAN_DICE_MANUAL || opt->special_build > 1 ||
+	    opt->dice > CATAN_DICE_FAIR || opt->special_build > 1 ||
 	    (opt->special_build && opt->nplayers <= CATAN_MAX_PLAYERS_BASE) ||
 	    board->ntiles == 0)
 		return CATAN_E_BAD_OPTION;
@@ -61,6 +61,7 @@ int catan_state_init(catan_state *out, const catan_board *board,
 	out->winner = CATAN_NONE;
 	out->offer_from = CATAN_NONE;
 	out->offer_to = CATAN_NONE;
+	out->requester = CATAN_NONE;
 	for (int p = 0; p < opt->nplayers; p++) {
 		out->players[p].roads_left = CATAN_ROADS;
 		out->players[p].settlements_left = CATAN_SETTLEMENTS;
@@ -88,6 +89,9 @@ int catan_state_next_actor(const catan_state *s)
 		return s->offer_to;
 	case CATAN_PHASE_SPECIAL:
 		return s->builder;
+	case CATAN_PHASE_REVEAL:
+		return s->reveal_wait ? __builtin_ctz(s->reveal_wait)
+				      : s->requester;
 	default:
 		return s->active;
 	}
@@ -1227,6 +1231,181 @@ static int dispatch(catan_state *out, const catan_board *b,
 	}
 }
 
+/* ---- fair dice ---- */
+
+/*
+ * Whether `a` leaves an outcome to chance in `s` (fair mode): a roll, a
+ * development card bought, a robbery of a victim holding cards; and
+ * whether the action states that outcome already.
+ */
+static bool chance_action(const catan_state *s, const catan_action *a,
+			  bool *stated)
+{
+	switch (a->kind) {
+	case CATAN_ACT_ROLL:
+		*stated = a->dice[0] || a->dice[1];
+		return true;
+	case CATAN_ACT_BUY_DEV:
+		*stated = a->dev != CATAN_NONE;
+		return true;
+	case CATAN_ACT_ROBBER:
+	case CATAN_ACT_PLAY_KNIGHT:
+		*stated = a->res != CATAN_NONE;
+		return a->player < s->opt.nplayers &&
+		       s->players[a->player].ncards > 0;
+	default:
+		*stated = false;
+		return false;
+	}
+}
+
+/*
+ * A stand-in outcome for `a` (the first possible one), so that a request
+ * is checked by the same rules as its completion will be.
+ */
+static void any_outcome(catan_action *a, const catan_state *s)
+{
+	if (a->kind == CATAN_ACT_ROLL) {
+		a->dice[0] = a->dice[1] = 1;
+	} else if (a->kind == CATAN_ACT_BUY_DEV) {
+		for (int d = CATAN_DEV_COUNT - 1; d >= 0; d--)
+			if (s->deck[d])
+				a->dev = (uint8_t)d;
+	} else if (a->player < s->opt.nplayers) {
+		for (int r = CATAN_RES_COUNT - 1; r >= 0; r--)
+			if (s->players[a->player].hand[r])
+				a->res = (uint8_t)r;
+	}
+}
+
+/*
+ * Fair mode. A chance action without its outcome is a request: checked
+ * as it will be completed, it moves the game to REVEAL, where every other
+ * seat reveals (CATAN_ACT_REVEAL); then the requester repeats the action
+ * with the outcome stated, which is applied as in manual mode. The store
+ * checks the outcome against the reveals; the rules only check that it
+ * is possible. Every other action is applied as in manual mode.
+ */
+static int fair_apply(catan_state *out, const catan_board *b,
+		      const catan_state *in, int p, const catan_action *a,
+		      catan_outcome *oc)
+{
+	catan_state tmp = *in;
+	bool stated;
+	bool chance = chance_action(in, a, &stated);
+	int rc;
+	tmp.opt.dice = CATAN_DICE_MANUAL;
+	if (in->phase == CATAN_PHASE_REVEAL) {
+		if (a->kind == CATAN_ACT_REVEAL) {
+			if (!((in->reveal_wait >> p) & 1))
+				return CATAN_E_WRONG_PHASE;
+			*out = *in;
+			out->reveal_wait &= (uint8_t) ~(1u << p);
+			return CATAN_OK;
+		}
+		/* Only the requester completes, once every reveal is in. */
+		if (in->reveal_wait || p != in->requester)
+			return CATAN_E_WRONG_PHASE;
+		if (a->kind != in->req_kind || !chance || !stated ||
+		    ((a->kind == CATAN_ACT_ROBBER ||
+		      a->kind == CATAN_ACT_PLAY_KNIGHT) &&
+		     (a->tile != in->req_tile || a->player != in->req_player)))
+			return CATAN_E_WRONG_PHASE;
+		tmp.phase = in->fair_phase;
+		tmp.requester = CATAN_NONE;
+		tmp.fair_phase = tmp.req_kind = tmp.req_tile =
+		    tmp.req_player = 0;
+		if ((rc = dispatch(out, b, &tmp, p, a, oc)))
+			return rc;
+		out->opt.dice = CATAN_DICE_FAIR;
+		if (out->fair_events < UINT16_MAX)
+			out->fair_events++;
+		return CATAN_OK;
+	}
+	if (a->kind == CATAN_ACT_REVEAL)
+		return CATAN_E_WRONG_PHASE;
+	if (chance && stated)
+		return a->kind == CATAN_ACT_ROLL ? CATAN_E_DICE_NOT_ALLOWED
+						 : CATAN_E_DRAW_NOT_ALLOWED;
+	if (!chance) {
+		if ((rc = dispatch(out, b, &tmp, p, a, oc)))
+			return rc;
+		out->opt.dice = CATAN_DICE_FAIR;
+		return CATAN_OK;
+	}
+	catan_action full = *a;
+	catan_state probe;
+	any_outcome(&full, in);
+	if ((rc = dispatch(&probe, b, &tmp, p, &full, NULL)))
+		return rc;
+	*out = *in;
+	out->fair_phase = in->phase;
+	out->phase = CATAN_PHASE_REVEAL;
+	out->requester = (uint8_t)p;
+	out->req_kind = a->kind;
+	out->req_tile = a->kind == CATAN_ACT_ROBBER ||
+				a->kind == CATAN_ACT_PLAY_KNIGHT
+			    ? a->tile
+			    : 0;
+	out->req_player = a->kind == CATAN_ACT_ROBBER ||
+				  a->kind == CATAN_ACT_PLAY_KNIGHT
+			      ? a->player
+			      : 0;
+	out->reveal_wait =
+	    (uint8_t)(((1u << in->opt.nplayers) - 1) & ~(1u << p));
+	return CATAN_OK;
+}
+
+/* The 64-bit little-endian word k of r. */
+static uint64_t word64(const uint8_t r[32], int k)
+{
+	uint64_t w = 0;
+	for (int i = 7; i >= 0; i--)
+		w = w << 8 | r[8 * k + i];
+	return w;
+}
+
+/* Which of counts[0..n-1] the k-th card (0-based) is. */
+static int nth_card(const uint8_t *counts, int n, uint64_t k)
+{
+	for (int i = 0; i < n; i++) {
+		if (k < counts[i])
+			return i;
+		k -= counts[i];
+	}
+	return CATAN_NONE;
+}
+
+void catan_fair_outcome(catan_action *out, const catan_state *s,
+			const uint8_t r[32])
+{
+	catan_action_init(out, s->req_kind);
+	switch (s->req_kind) {
+	case CATAN_ACT_ROLL:
+		out->dice[0] = (uint8_t)(1 + word64(r, 0) % 6);
+		out->dice[1] = (uint8_t)(1 + word64(r, 1) % 6);
+		break;
+	case CATAN_ACT_BUY_DEV: {
+		int total = sum5(s->deck);
+		out->dev = total ? (uint8_t)nth_card(s->deck, CATAN_DEV_COUNT,
+						     word64(r, 0) % total)
+				 : CATAN_NONE;
+		break;
+	}
+	default: {
+		out->tile = s->req_tile;
+		out->player = s->req_player;
+		const catan_player *v =
+		    s->req_player < s->opt.nplayers ? &s->players[s->req_player]
+						    : NULL;
+		if (v && v->ncards)
+			out->res = (uint8_t)nth_card(v->hand, CATAN_RES_COUNT,
+						     word64(r, 0) % v->ncards);
+		break;
+	}
+	}
+}
+
 int catan_state_apply(catan_state *out, const catan_board *board,
 		      const catan_state *in, int actor, const catan_action *a,
 		      catan_outcome *outcome)
@@ -1242,7 +1421,9 @@ int catan_state_apply(catan_state *out, const catan_board *board,
 		outcome->stolen = CATAN_NONE;
 		outcome->drawn = CATAN_NONE;
 	}
-	int rc = dispatch(out, board, in, actor, a, outcome);
+	int rc = in->opt.dice == CATAN_DICE_FAIR
+		     ? fair_apply(out, board, in, actor, a, outcome)
+		     : dispatch(out, board, in, actor, a, outcome);
 	if (rc == CATAN_OK)
 		check_victory(out);
 	return rc;
@@ -1324,6 +1505,14 @@ uint64_t catan_state_hash(const catan_state *s)
 	if (s->opt.special_build) {
 		uint8_t sb[] = {s->opt.special_build, s->builder};
 		mix_bytes(&h, sb, sizeof sb);
+	}
+	if (s->opt.dice == CATAN_DICE_FAIR) {
+		uint8_t f[] = {s->requester,	s->reveal_wait,
+			       s->fair_phase,	s->req_kind,
+			       s->req_tile,	s->req_player,
+			       (uint8_t)s->fair_events,
+			       (uint8_t)(s->fair_events >> 8)};
+		mix_bytes(&h, f, sizeof f);
 	}
 	return h.h;
 }

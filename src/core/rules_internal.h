@@ -73,6 +73,9 @@ static inline bool may_act(const catan_state *s, int actor)
 		return actor == s->offer_to;
 	case CATAN_PHASE_SPECIAL:
 		return actor == s->builder;
+	case CATAN_PHASE_REVEAL:
+		return s->reveal_wait ? (s->reveal_wait >> actor) & 1
+				      : actor == s->requester;
 	default:
 		return actor == s->active;
 	}

@@ -7,7 +7,9 @@
  * discards after a 7 are being committed the tips fan out from the 7-roll
  * commit; the position is then the 7-roll state with every discard so far
  * applied, and once two or more discards are all in, the active player's
- * next action first commits their merge.
+ * next action first commits their merge. Fair dice fan out the same way:
+ * the reveals rest on the request, and the requester's completion is
+ * itself the merge of two or more.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -19,12 +21,14 @@
 
 typedef struct position {
 	catan_state state;
-	catan_state base; /* during a fan: the 7-roll state, no discard yet */
-	git_oid head;	  /* what the next ordinary action builds on */
-	int nfan;	  /* discard commits on `head` not merged yet */
+	catan_state base; /* during a fan: the 7-roll or request state */
+	store_fair fair, base_fair; /* fair dice: chain values, as states */
+	git_oid head;		    /* what the next ordinary action builds on */
+	int nfan; /* discard or reveal commits on `head` not merged yet */
 	git_oid fan[CATAN_MAX_PLAYERS];
 	uint8_t fan_player[CATAN_MAX_PLAYERS];
 	bool merge_pending;
+	bool reveals; /* the fan is of reveals (else of discards) */
 } position;
 
 /* Author of commit c as a player index, or -1. */
@@ -36,39 +40,62 @@ static int commit_player(catan_store *s, const git_commit *c)
 	return catan_names_find(&s->game.names, a->name, strlen(a->name));
 }
 
+/* A commit of a fan: a discard on the 7-roll commit, a fair reveal. */
 static bool is_discard(const git_commit *c)
 {
 	const char *sum = git_commit_summary((git_commit *)c);
-	return sum && !strncmp(sum, "discard ", 8);
+	return sum && (!strncmp(sum, "discard ", 8) || !strcmp(sum, "reveal"));
 }
 
-/* The discard action of commit c by player p, applied to *st. */
-static int apply_discard(catan_state *st, catan_store *s, git_commit *c, int p,
-			 catan_err *err)
+/*
+ * The discard or reveal of commit c by player p, applied to *st (and a
+ * reveal's chain value to *f, where it must continue p's chain).
+ */
+static int apply_discard(catan_state *st, store_fair *f, catan_store *s,
+			 git_commit *c, int p, catan_err *err)
 {
 	catan_action a;
 	catan_parse_error pe;
 	if (catan_action_parse(&a, &s->game.board, &s->game.names,
 			       git_commit_summary(c), &pe) ||
-	    a.kind != CATAN_ACT_DISCARD)
+	    (a.kind != CATAN_ACT_DISCARD && a.kind != CATAN_ACT_REVEAL))
 		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
 				       "discard commit does not parse: %s",
 				       pe.msg);
 	int rc = catan_state_apply(st, &s->game.board, st, p, &a, NULL);
 	if (rc)
 		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
-				       "discard commit refused: %s",
+				       "%s commit refused: %s",
+				       a.kind == CATAN_ACT_REVEAL ? "reveal"
+								  : "discard",
 				       catan_error_str(rc));
+	if (a.kind == CATAN_ACT_REVEAL) {
+		char hex[65];
+		uint8_t x[32], h[32];
+		if (store_trailer_hex(git_commit_message(c), "Reveal", hex) !=
+			1 ||
+		    !store_fair_unhex(x, hex, 64))
+			return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+					       "reveal commit without a "
+					       "Reveal trailer");
+		store_fair_hash(h, x);
+		if (!((f->anchored >> p) & 1) || memcmp(h, f->head[p], 32))
+			return store_fail_code(err, CATAN_STORE_E_CORRUPT,
+					       "reveal of %s does not continue "
+					       "its chain",
+					       s->game.names.name[p]);
+		memcpy(f->head[p], x, 32);
+	}
 	return 0;
 }
 
-static int read_commit_state(catan_state *out, catan_store *s,
+static int read_commit_state(catan_state *out, store_fair *f, catan_store *s,
 			     const git_oid *id, catan_err *err)
 {
 	git_commit *c = NULL;
 	if (git_commit_lookup(&c, s->repo, id))
 		return store_git_fail(err, "reading a commit");
-	int rc = store_read_state(out, s, git_commit_tree_id(c), err);
+	int rc = store_read_state(out, f, s, git_commit_tree_id(c), err);
 	git_commit_free(c);
 	return rc;
 }
@@ -195,6 +222,7 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	 */
 	if (s->batch && s->cached && !s->cache_discard) {
 		pos->state = s->cache_state;
+		pos->fair = s->cache_fair;
 		git_oid_cpy(&pos->head, &s->cache_id);
 		return 0;
 	}
@@ -214,10 +242,11 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 			if (s->cached &&
 			    git_oid_equal(&s->cache_id, &tips[newest])) {
 				pos->state = s->cache_state;
+				pos->fair = s->cache_fair;
 				git_commit_free(c);
 				return 0;
 			}
-			rc = store_read_state(&pos->state, s,
+			rc = store_read_state(&pos->state, &pos->fair, s,
 					      git_commit_tree_id(c), err);
 			git_commit_free(c);
 			return rc;
@@ -231,20 +260,24 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 
 	if (read_fan(pos, s, tips, &base, err))
 		return -1;
-	if (read_commit_state(&pos->state, s, &base, err))
+	if (read_commit_state(&pos->state, &pos->fair, s, &base, err))
 		return -1;
 	pos->base = pos->state;
+	pos->base_fair = pos->fair;
+	pos->reveals = pos->state.phase == CATAN_PHASE_REVEAL;
 	git_oid_cpy(&pos->head, &base);
 	for (int k = 0; k < pos->nfan; k++) {
 		if (git_commit_lookup(&c, s->repo, &pos->fan[k]))
 			return store_git_fail(err, "reading a commit");
-		rc = apply_discard(&pos->state, s, c, pos->fan_player[k], err);
+		rc = apply_discard(&pos->state, &pos->fair, s, c,
+				   pos->fan_player[k], err);
 		git_commit_free(c);
 		c = NULL;
 		if (rc)
 			return -1;
 	}
-	if (pos->state.phase != CATAN_PHASE_DISCARD) {
+	if (pos->reveals ? !pos->state.reveal_wait
+			 : pos->state.phase != CATAN_PHASE_DISCARD) {
 		if (pos->nfan == 1) {
 			/* One discard finished it: an ordinary chain. */
 			git_oid_cpy(&pos->head, &pos->fan[0]);
@@ -254,6 +287,18 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 		}
 	}
 	return 0;
+}
+
+long long catan_store_commit_time(catan_store *s, const catan_commit_id *id)
+{
+	git_oid oid;
+	git_commit *c = NULL;
+	if (git_oid_fromstrn(&oid, id->hex, GIT_OID_HEXSZ) ||
+	    git_commit_lookup(&c, s->repo, &oid))
+		return -1;
+	long long t = (long long)git_commit_time(c);
+	git_commit_free(c);
+	return t;
 }
 
 int catan_store_current(catan_state *out, catan_commit_id *head, catan_store *s,
@@ -348,9 +393,76 @@ int catan_store_state_at(catan_state *out, catan_commit_id *id, catan_store *s,
 	if (rc)
 		return store_git_fail_rc(err, GIT_ENOTFOUND, "not a commit");
 	store_oid_hex(id, git_commit_id(c));
-	rc = store_read_state(out, s, git_commit_tree_id(c), err);
+	rc = store_read_state(out, NULL, s, git_commit_tree_id(c), err);
 	git_commit_free(c);
 	return rc;
+}
+
+/*
+ * Fair dice: the requester's completion takes its outcome from the
+ * reveals. `a` may leave the outcome out (it is filled in) or state it
+ * (it must be the one the reveals give). 0, or -1 with err.
+ */
+static int fair_complete(catan_action *a, const position *pos, catan_store *s,
+			 int actor, catan_err *err)
+{
+	const catan_state *st = &pos->state;
+	if (st->phase != CATAN_PHASE_REVEAL || st->reveal_wait ||
+	    actor != st->requester || a->kind != st->req_kind)
+		return 0;
+	catan_action want;
+	uint8_t r[32];
+	store_fair_random(r, st, &pos->fair);
+	catan_fair_outcome(&want, st, r);
+	bool stated = a->dice[0] || a->dev != CATAN_NONE ||
+		      (a->res != CATAN_NONE &&
+		       (a->kind == CATAN_ACT_ROBBER ||
+			a->kind == CATAN_ACT_PLAY_KNIGHT));
+	if (stated && memcmp(a, &want, sizeof want)) {
+		char text[160];
+		catan_action_format(text, sizeof text, &s->game.board,
+				    &s->game.names, &want);
+		return store_fail_code(err, CATAN_E_BAD_ACTION,
+				       "the reveals give \"%s\"", text);
+	}
+	*a = want;
+	return 0;
+}
+
+/*
+ * Fair dice: the chain values commit c by actor publishes (its anchor on
+ * its first commit; on a request or a reveal its next value), into f and
+ * the hex strings (empty when none). 0, or -1 with err.
+ */
+static int fair_trailers(store_fair *f, char anchor[65], char reveal[65],
+			 catan_store *s, int actor, const catan_state *before,
+			 const catan_state *after, const catan_action *a,
+			 catan_err *err)
+{
+	uint8_t x[32], h[32];
+	anchor[0] = reveal[0] = '\0';
+	if (!((f->anchored >> actor) & 1)) {
+		if (store_fair_value(x, s, actor, 0, err))
+			return -1;
+		memcpy(f->head[actor], x, 32);
+		f->anchored |= (uint8_t)(1u << actor);
+		store_fair_hex(anchor, x);
+	}
+	bool request = after->phase == CATAN_PHASE_REVEAL &&
+		       before->phase != CATAN_PHASE_REVEAL;
+	if (!request && a->kind != CATAN_ACT_REVEAL)
+		return 0;
+	if (store_fair_value(x, s, actor, before->fair_events + 1, err))
+		return -1;
+	store_fair_hash(h, x);
+	if (memcmp(h, f->head[actor], 32))
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "fair dice: the chain of %s's key does "
+				       "not continue the one the game holds",
+				       s->game.names.name[actor]);
+	memcpy(f->head[actor], x, 32);
+	store_fair_hex(reveal, x);
+	return 0;
 }
 
 int catan_store_act(catan_store *s, int actor, const catan_action *a,
@@ -379,47 +491,88 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	}
 	if (get_position(&pos, s, err))
 		return -1;
+	bool fair = g->opt.dice == CATAN_DICE_FAIR;
+	catan_action act = *a;
+	if (fair && fair_complete(&act, &pos, s, actor, err))
+		return -1;
 	/* The rules first: a refused action writes nothing at all. */
-	int rc =
-	    catan_state_apply(&next, &g->board, &pos.state, actor, a, outcome);
+	int rc = catan_state_apply(&next, &g->board, &pos.state, actor, &act,
+				   outcome);
 	if (rc) {
 		char text[160];
-		catan_action_format(text, sizeof text, &g->board, &g->names, a);
+		catan_action_format(text, sizeof text, &g->board, &g->names,
+				    &act);
+		if (fair && (rc == CATAN_E_DICE_NOT_ALLOWED ||
+			     rc == CATAN_E_DRAW_NOT_ALLOWED))
+			return store_fail_code(
+			    err, rc,
+			    "%s may not \"%s\" now: with fair dice nobody "
+			    "states an outcome; ask for it without one, and "
+			    "every seat's secret decides it",
+			    g->names.name[actor], text);
 		return store_fail_code(err, rc, "%s may not \"%s\" now: %s",
 				       g->names.name[actor], text,
 				       catan_error_str(rc));
 	}
-	if (pos.merge_pending) {
+	char anchor[65] = "", reveal[65] = "";
+	store_fair nf = pos.fair;
+	if (fair && fair_trailers(&nf, anchor, reveal, s, actor, &pos.state,
+				  &next, &act, err))
+		return -1;
+	git_oid parents[CATAN_MAX_PLAYERS];
+	int nparents = 1;
+	git_oid_cpy(&parents[0], &pos.head);
+	if (pos.merge_pending && pos.reveals) {
+		/* The completion itself merges the reveals. */
+		memcpy(parents, pos.fan, sizeof(git_oid) * (size_t)pos.nfan);
+		nparents = pos.nfan;
+	} else if (pos.merge_pending) {
 		/* The active player joins the discards before going on. */
 		int active = pos.state.active;
 		git_oid merge;
-		if (store_state_tree(&tree, s, &pos.state, true))
+		if (store_state_tree(&tree, s, &pos.state, &pos.fair, true))
 			return store_git_fail(err, "writing the merged state");
 		if (store_commit(&merge, s, active, STORE_MERGE_SUBJECT,
-				 pos.state.turn, NULL, &tree, pos.fan, pos.nfan,
-				 err))
+				 pos.state.turn, NULL, NULL, NULL, &tree,
+				 pos.fan, pos.nfan, err))
 			return -1;
 		if (store_branch_tip(&tip, s, active) ||
 		    store_move_branch(s, active, &tip, &merge,
 				      STORE_MERGE_SUBJECT, err))
 			return -1;
-		git_oid_cpy(&pos.head, &merge);
+		git_oid_cpy(&parents[0], &merge);
 	}
 	/*
 	 * A discard rests on the 7-roll commit alone: its tree is the 7-roll
-	 * state with only this discard, whatever others are already in.
+	 * state with only this discard, whatever others are already in; a
+	 * reveal likewise on the request.
 	 */
 	catan_state own = next;
-	if (a->kind == CATAN_ACT_DISCARD && pos.nfan > 0 &&
-	    catan_state_apply(&own, &g->board, &pos.base, actor, a, NULL))
-		return store_fail(err, "discard does not apply to the 7-roll "
-				       "state");
-	if (store_state_tree(&tree, s, &own, true))
+	store_fair own_fair = nf;
+	bool child = act.kind == CATAN_ACT_DISCARD ||
+		     act.kind == CATAN_ACT_REVEAL;
+	if (child && pos.nfan > 0) {
+		if (catan_state_apply(&own, &g->board, &pos.base, actor, &act,
+				      NULL))
+			return store_fail(err, "%s does not apply to the "
+					       "state it rests on",
+					  act.kind == CATAN_ACT_REVEAL
+					      ? "reveal"
+					      : "discard");
+		own_fair = pos.base_fair;
+		memcpy(own_fair.head[actor], nf.head[actor], 32);
+		own_fair.anchored |= nf.anchored;
+	}
+	if (store_state_tree(&tree, s, &own, &own_fair, true))
 		return store_git_fail(err, "writing the new state");
-	catan_action_format(subject, sizeof subject, &g->board, &g->names, a);
+	catan_action_format(subject, sizeof subject, &g->board, &g->names,
+			    &act);
+	bool rolled = act.kind == CATAN_ACT_ROLL &&
+		      own.phase != CATAN_PHASE_REVEAL;
 	if (store_commit(&commit, s, actor, subject, pos.state.turn,
-			 a->kind == CATAN_ACT_ROLL ? own.dice : NULL, &tree,
-			 &pos.head, 1, err))
+			 rolled ? own.dice : NULL, anchor[0] ? anchor : NULL,
+			 reveal[0] ? reveal : NULL, &tree, parents, nparents,
+			 err))
 		return -1;
 	if (store_branch_tip(&tip, s, actor))
 		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
@@ -428,9 +581,10 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	if (store_move_branch(s, actor, &tip, &commit, subject, err))
 		return -1;
 	s->cached = true;
-	s->cache_discard = a->kind == CATAN_ACT_DISCARD;
+	s->cache_discard = child;
 	git_oid_cpy(&s->cache_id, &commit);
 	s->cache_state = own;
+	s->cache_fair = own_fair;
 	store_oid_hex(id, &commit);
 	return 0;
 }

@@ -259,6 +259,42 @@ static bool candidate(catan_store *s, const char *remote, int p,
 		rep->rejected++;
 		return false;
 	}
+	/*
+	 * A branch ends at its owner's own commit (or the genesis): only its
+	 * owner moves it, to what it just wrote. A remote that shows it at
+	 * another player's commit (valid as that commit may be) misplaces
+	 * it; taking that would make the owner's real commit look like a
+	 * rewrite here (the model's M_TIPOWNER, spec/model.md).
+	 */
+	git_commit *tc = NULL;
+	if (!git_oid_equal(r, &s->genesis) &&
+	    git_commit_lookup(&tc, s->repo, r) == 0) {
+		const git_signature *a = git_commit_author(tc);
+		int who = a && a->name ? catan_names_find(&s->game.names,
+							  a->name,
+							  strlen(a->name))
+				       : -1;
+		git_commit_free(tc);
+		if (who != p) {
+			char why[160];
+			git_oid_tostr(hex2, sizeof hex2, r);
+			snprintf(why, sizeof why,
+				 "its tip is %s's commit, not %s's (a branch "
+				 "ends at its owner's own commit)",
+				 who >= 0 ? s->game.names.name[who]
+					  : "nobody",
+				 s->game.names.name[p]);
+			store_note(rep,
+				   "rejected %s from %s: commit %.10s: %s; "
+				   "kept as refs/catan/quarantine/%s/%s",
+				   s->game.names.name[p], remote, hex2, why,
+				   remote, s->game.names.name[p]);
+			store_quarantine(s, remote, p, r, r, false, why,
+					 NULL);
+			rep->rejected++;
+			return false;
+		}
+	}
 	int floor = 0;
 	git_commit *lc = NULL;
 	if (git_commit_lookup(&lc, s->repo, &local[p]) == 0)

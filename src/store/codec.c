@@ -106,7 +106,7 @@ static int flush(catan_files *out, const char *path, textbuf *t)
 
 static const char *const phase_names[CATAN_PHASE_COUNT] = {
     "setup", "roll",  "discard", "robber", "main",
-    "trade", "build", "offer",	 "over",   "special",
+    "trade", "build", "offer",	 "over",   "special", "reveal",
 };
 
 const char *catan_phase_name(int phase)
@@ -180,7 +180,9 @@ int catan_codec_encode_game(catan_files *out, const catan_game *g)
 	tprintf(&t, "\nvp %d\nphases %s\ndice %s\noffer-limit %d\nseed %llu\n",
 		g->opt.vp_target,
 		g->opt.phases == CATAN_PHASES_CLASSIC ? "classic" : "combined",
-		g->opt.dice == CATAN_DICE_MANUAL ? "manual" : "seeded",
+		g->opt.dice == CATAN_DICE_MANUAL ? "manual"
+		: g->opt.dice == CATAN_DICE_FAIR ? "fair"
+						 : "seeded",
 		g->opt.offer_limit, (unsigned long long)g->opt.seed);
 	/* 5-6 players only (2-4 player games never have the phase). */
 	if (g->opt.nplayers > CATAN_MAX_PLAYERS_BASE)
@@ -271,8 +273,31 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 	 */
 	tprintf(&t, "turn %d %s %s\n", s->turn, who(g, s->active),
 		catan_phase_name(s->phase));
-	if (s->phase == CATAN_PHASE_SPECIAL)
+	/* Fair dice: a request waits (the phase it was made in counts). */
+	int ph = s->phase;
+	if (ph == CATAN_PHASE_REVEAL) {
+		catan_action a;
+		char text[96];
+		catan_action_init(&a, s->req_kind);
+		if (a.kind == CATAN_ACT_ROBBER ||
+		    a.kind == CATAN_ACT_PLAY_KNIGHT) {
+			a.tile = s->req_tile;
+			a.player = s->req_player;
+		}
+		catan_action_format(text, sizeof text, b, &g->names, &a);
+		ph = s->fair_phase;
+		tprintf(&t, "request %s %s %s\n", who(g, s->requester),
+			catan_phase_name(ph), text);
+	}
+	if (ph == CATAN_PHASE_SPECIAL)
 		tprintf(&t, "builder %s\n", who(g, s->builder));
+	if (s->phase == CATAN_PHASE_REVEAL && s->reveal_wait) {
+		tprintf(&t, "waiting");
+		for (int p = 0; p < n; p++)
+			if ((s->reveal_wait >> p) & 1)
+				tprintf(&t, " %s", who(g, p));
+		tprintf(&t, "\n");
+	}
 	for (int p = 0; p < n; p++)
 		if (s->discard[p])
 			tprintf(&t, "discard %s %d\n", who(g, p),
@@ -285,7 +310,7 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 		cards_text(&t, s->offer_get, CATAN_RES_COUNT, catan_res_name);
 		tprintf(&t, "\n");
 	}
-	if (codec_resuming(s->phase))
+	if (codec_resuming(ph))
 		tprintf(&t, "resume %s\n", catan_phase_name(s->resume));
 	if (s->dev_played)
 		tprintf(&t, "card-played yes\n");
@@ -299,6 +324,8 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 	}
 	if (s->offers)
 		tprintf(&t, "offers %d\n", s->offers);
+	if (s->fair_events)
+		tprintf(&t, "fair-events %d\n", s->fair_events);
 	uint64_t draws =
 	    (s->rng.s - codec_rng_start(s->opt.seed)) * rng_gamma_inverse();
 	tprintf(&t, "dice %d %d\ndraws %llu\n", s->dice[0], s->dice[1],

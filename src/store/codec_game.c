@@ -92,8 +92,10 @@ static int decode_options(reader *r, catan_game *out, const catan_files *in,
 		return -1;
 	if (!strcmp(w, "manual"))
 		out->opt.dice = CATAN_DICE_MANUAL;
+	else if (!strcmp(w, "fair"))
+		out->opt.dice = CATAN_DICE_FAIR;
 	else if (strcmp(w, "seeded"))
-		return codec_rfail(r, "dice must be seeded or manual");
+		return codec_rfail(r, "dice must be seeded, manual or fair");
 	if (codec_key_num(r, "offer-limit", 0, 255, &v))
 		return -1;
 	out->opt.offer_limit = (uint8_t)v;
@@ -189,6 +191,12 @@ static int decode_signers(reader *r, catan_game *out, const catan_files *in)
 		}
 	}
 	const catan_file *f = catan_files_get(in, "game/signers");
+	if (!f && out->opt.dice == CATAN_DICE_FAIR) {
+		r->path = "game/options";
+		r->line = 0;
+		return codec_rfail(r, "fair dice need game/signers (each "
+				      "seat's secrets come from its key)");
+	}
 	if (!f)
 		return 0;
 	const char *names[CATAN_MAX_PLAYERS];

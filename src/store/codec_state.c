@@ -175,6 +175,69 @@ static int turn_line(reader *r, catan_state *out, const catan_game *g)
 	return 0;
 }
 
+/*
+ * Fair dice: "request PLAYER PHASE ACTION" (the request's text without
+ * outcome, canonical), then "waiting PLAYER..." (in player order) while
+ * reveals are owed.
+ */
+static int request_line(reader *r, catan_state *out, const catan_game *g)
+{
+	char who_[32], ph[16], canon[96];
+	int used = 0;
+	catan_action a;
+	if (g->opt.dice != CATAN_DICE_FAIR ||
+	    sscanf(r->cur, "request %31s %15s %n", who_, ph, &used) != 2 ||
+	    !used)
+		return codec_rfail(r, "expected \"request PLAYER PHASE "
+				      "ACTION\" (fair dice only)");
+	const char *text = r->cur + used;
+	int p = codec_player_word(g, who_, false), phase = phase_word(ph);
+	if (p < 0 || phase < 0 ||
+	    catan_action_parse(&a, &g->board, &g->names, text, NULL))
+		return codec_rfail(r, "bad request line \"%.60s\"", r->cur);
+	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
+	if (strcmp(canon, text) || a.dice[0] || a.dev != CATAN_NONE ||
+	    a.res != CATAN_NONE)
+		return codec_rfail(r,
+				   "request \"%.40s\" is not a canonical "
+				   "action without outcome",
+				   text);
+	out->requester = (uint8_t)p;
+	out->fair_phase = (uint8_t)phase;
+	out->req_kind = a.kind;
+	if (a.kind == CATAN_ACT_ROBBER || a.kind == CATAN_ACT_PLAY_KNIGHT) {
+		out->req_tile = a.tile;
+		out->req_player = a.player;
+	}
+	return 0;
+}
+
+/* "waiting PLAYER...": the seats that owe a reveal, in player order. */
+static int waiting_line(reader *r, catan_state *out, const catan_game *g)
+{
+	const char *w = r->cur + 8;
+	int last = -1;
+	while (*w) {
+		size_t len = strcspn(w, " ");
+		char name[32];
+		if (!len || len >= sizeof name)
+			return codec_rfail(r, "bad waiting line");
+		memcpy(name, w, len);
+		name[len] = '\0';
+		int q = codec_player_word(g, name, false);
+		if (q <= last)
+			return codec_rfail(r,
+					   "waiting: players in order, each "
+					   "once");
+		out->reveal_wait |= (uint8_t)(1u << q);
+		last = q;
+		w += len;
+		if (*w == ' ' && !*++w)
+			return codec_rfail(r, "bad waiting line");
+	}
+	return out->reveal_wait ? 0 : codec_rfail(r, "bad waiting line");
+}
+
 /* The hands: a line "PLAYER L B W G O" per player, in player order. */
 static int hand_lines(reader *r, catan_state *out, const catan_game *g)
 {
@@ -227,20 +290,44 @@ static int decode_now(reader *r, catan_state *out, const catan_game *g,
 		return -1;
 	if (turn_line(r, out, g))
 		return -1;
-	if (out->phase == CATAN_PHASE_SPECIAL) {
+	int ph = out->phase; /* a request counts as made in its phase */
+	if (ph == CATAN_PHASE_REVEAL) {
+		if (codec_need_line(r, "request") ||
+		    request_line(r, out, g))
+			return -1;
+		ph = out->fair_phase;
+	}
+	if (ph == CATAN_PHASE_SPECIAL) {
 		if (player_line(r, g, "builder", &out->builder))
 			return -1;
 		if (out->builder == CATAN_NONE)
 			return codec_rfail(r, "builder must be a player");
 	}
 	/* Optional lines, each at most once and in this order. */
-	enum { DISCARD, OFFER, RESUME, PLAYED, BOUGHT, OFFERS, DICE };
-	int stage = DISCARD, last = -1;
+	enum {
+		WAITING,
+		DISCARD,
+		OFFER,
+		RESUME,
+		PLAYED,
+		BOUGHT,
+		OFFERS,
+		EVENTS,
+		DICE
+	};
+	int stage = WAITING, last = -1;
 	bool resume = false;
 	for (;;) {
 		if (codec_need_line(r, "dice"))
 			return -1;
 		char kind[16], a[32], c[32], extra[2];
+		if (stage <= WAITING && starts(r, "waiting") &&
+		    out->phase == CATAN_PHASE_REVEAL) {
+			if (waiting_line(r, out, g))
+				return -1;
+			stage = DISCARD;
+			continue;
+		}
 		if (stage <= DISCARD && starts(r, "discard") &&
 		    sscanf(r->cur, "%15s %31s %31s %1s", kind, a, c, extra) ==
 			3) {
@@ -301,9 +388,19 @@ static int decode_now(reader *r, catan_state *out, const catan_game *g,
 			stage = OFFERS + 1;
 			continue;
 		}
+		if (stage <= EVENTS && starts(r, "fair-events") &&
+		    g->opt.dice == CATAN_DICE_FAIR) {
+			if (!codec_read_uint(r->cur + 12, 1, 65535, &v))
+				return codec_rfail(
+				    r, "expected \"fair-events N\" with N "
+				       "from 1 to 65535 (0 is left out)");
+			out->fair_events = (uint16_t)v;
+			stage = EVENTS + 1;
+			continue;
+		}
 		break; /* the dice line, read below from r->cur */
 	}
-	if (resume != codec_resuming(out->phase))
+	if (resume != codec_resuming(ph))
 		return codec_rfail(
 		    r, "a resume line belongs exactly to the discard, "
 		       "robber and offer phases");
@@ -518,7 +615,8 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 	} else {
 		out->setup_step = (uint8_t)(2 * n);
 	}
-	if (!codec_resuming(out->phase))
+	if (!codec_resuming(out->phase == CATAN_PHASE_REVEAL ? out->fair_phase
+							      : out->phase))
 		out->resume = CATAN_PHASE_SETUP;
 
 	catan_state_derive(out, b);

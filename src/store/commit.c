@@ -69,14 +69,15 @@ done:
 }
 
 int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
-		 int turn, const uint8_t *dice, const git_oid *tree_id,
+		 int turn, const uint8_t *dice, const char *anchor,
+		 const char *reveal, const git_oid *tree_id,
 		 const git_oid *parents, int nparents, catan_err *err)
 {
 	git_signature *sig = NULL, *asig = NULL;
 	git_tree *tree = NULL;
 	const git_commit *pc[CATAN_MAX_PLAYERS + 1];
 	git_commit *owned[CATAN_MAX_PLAYERS + 1] = {NULL};
-	char email[64], message[256];
+	char email[64], message[512];
 	int rc = -1;
 	const char *name = s->game.names.name[author];
 
@@ -117,7 +118,8 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 	else
 		when = (git_time_t)time(NULL);
 	store_email(email, sizeof email, name);
-	store_message(message, sizeof message, subject, name, turn, dice);
+	store_message(message, sizeof message, subject, name, turn, dice,
+		      anchor, reveal);
 	if (git_signature_new(&sig, name, email, when, 0) ||
 	    git_signature_new(&asig, name, email, when, 0)) {
 		store_git_fail(err, "making a signature");

@@ -228,18 +228,31 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 	int turn = store_trailer_int(text, "Turn");
 	uint8_t dice[2];
 	int has_dice = store_trailer_dice(text, dice);
+	char anchor[65], reveal[65];
+	bool fair = g->opt.dice == CATAN_DICE_FAIR;
+	int has_anchor = fair ? store_trailer_hex(text, "Anchor", anchor) : 0;
+	int has_reveal = fair ? store_trailer_hex(text, "Reveal", reveal) : 0;
 	store_message(want, sizeof want, subject, player, turn,
-		      has_dice > 0 ? dice : NULL);
-	if (!player[0] || turn < 0 || has_dice < 0 || strcmp(text, want))
+		      has_dice > 0 ? dice : NULL,
+		      has_anchor > 0 ? anchor : NULL,
+		      has_reveal > 0 ? reveal : NULL);
+	if (!player[0] || turn < 0 || has_dice < 0 || has_anchor < 0 ||
+	    has_reveal < 0 || strcmp(text, want))
 		return store_form_bad(
 		    why, whylen,
 		    "commit message does not parse: want the "
 		    "action, a blank line, \"Player: P\", "
-		    "\"Turn: N\" and on a roll \"Dice: A B\", "
-		    "nothing else");
-	/* A roll and only a roll carries its dice (their values: the replay).
+		    "\"Turn: N\" and on a roll \"Dice: A B\"%s, "
+		    "nothing else",
+		    fair ? " (fair dice: then \"Anchor: HEX\", "
+			   "\"Reveal: HEX\")"
+			 : "");
+	/*
+	 * A roll and only a roll carries its dice (their values: the replay);
+	 * with fair dice, not the request "roll", which has none yet.
 	 */
-	bool roll = !strcmp(subject, "roll") || !strncmp(subject, "roll ", 5);
+	bool roll = (!strcmp(subject, "roll") && !fair) ||
+		    !strncmp(subject, "roll ", 5);
 	if (roll != (has_dice > 0))
 		return store_form_bad(
 		    why, whylen,
@@ -277,12 +290,12 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 					    "a root commit that is not "
 					    "the genesis")
 			   : 0;
-	if (np > 1)
-		return strcmp(subject, STORE_MERGE_SUBJECT)
-			   ? store_form_bad(why, whylen,
-					    "a merge must be \"%s\"",
-					    STORE_MERGE_SUBJECT)
-			   : 0;
+	/* Fair dice: a completion may merge the reveals of its request. */
+	if (np > 1 && !strcmp(subject, STORE_MERGE_SUBJECT))
+		return 0;
+	if (np > 1 && g->opt.dice != CATAN_DICE_FAIR)
+		return store_form_bad(why, whylen, "a merge must be \"%s\"",
+				      STORE_MERGE_SUBJECT);
 	catan_action a;
 	catan_parse_error pe;
 	char canon[160];

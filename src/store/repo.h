@@ -37,11 +37,24 @@ typedef struct store_blob_memo {
 	git_oid id;
 } store_blob_memo;
 
+/*
+ * Fair dice: every anchored seat's last published chain value (bit p of
+ * `anchored`: seat p has one), kept beside a catan_state and stored as
+ * the files fair-<seat> of its tree (fair.c).
+ */
+typedef struct store_fair {
+	uint8_t head[CATAN_MAX_PLAYERS][32];
+	uint8_t anchored;
+} store_fair;
+/* Values a chain holds after its anchor (one per chance outcome). */
+#define STORE_FAIR_CHAIN 4096
+
 /* A verified commit's state, kept for the next sync's replay. */
 #define STORE_STATE_MEMO 8
 typedef struct store_state_memo {
 	git_oid id; /* zero: empty slot */
 	catan_state state;
+	store_fair fair;
 } store_state_memo;
 
 struct catan_store {
@@ -60,6 +73,8 @@ struct catan_store {
 	 */
 	catan_key *keys[CATAN_MAX_PLAYERS];
 	char key_note[320]; /* why a configured key did not load */
+	/* Fair dice: a seat's hash chain, computed on first use (fair.c). */
+	uint8_t (*fair_chain[CATAN_MAX_PLAYERS])[32];
 	git_oid genesis;
 	git_oid game_tree; /* id of game/, shared by every state tree */
 	catan_time_mode time;
@@ -138,6 +153,7 @@ struct catan_store {
 	bool cached, cache_discard;
 	git_oid cache_id;
 	catan_state cache_state;
+	store_fair cache_fair;
 
 	/*
 	 * Layer 6 (exchange: peer.c, path_remote.c, repack.c): repositories of
@@ -289,8 +305,18 @@ void store_email(char *out, size_t size, const char *name);
  * "Dice: A B\n" when dice is not NULL (a roll: the dice the state holds
  * after it). Truncated to size; cannot fail.
  */
+/*
+ * Fair dice trailers after Dice: "Anchor: HEX" (a seat's first commit),
+ * "Reveal: HEX" (a request or a reveal); NULL when absent.
+ */
 void store_message(char *out, size_t size, const char *subject,
-		   const char *player, int turn, const uint8_t *dice);
+		   const char *player, int turn, const uint8_t *dice,
+		   const char *anchor, const char *reveal);
+/*
+ * The 64 hex digits of trailer `key` ("Anchor", "Reveal") into hex[65]:
+ * 1, 0 when there is none, -1 when it is not 64 lowercase hex digits.
+ */
+int store_trailer_hex(const char *message, const char *key, char hex[65]);
 /*
  * The Dice trailer of a message: 1 with dice[0..1] (each 1..6) when the
  * message has a line "Dice: A B", 0 with 0,0 when it has none, -1 when

@@ -35,11 +35,13 @@ static bool join(char *out, size_t size, const char *a, const char *b)
 }
 
 int store_state_tree(git_oid *out, catan_store *s, const catan_state *st,
-		     bool write)
+		     const store_fair *fair, bool write)
 {
 	catan_files f;
 	catan_files_init(&f);
 	int rc = catan_codec_encode_state(&f, &s->game, st);
+	if (!rc && fair && s->game.opt.dice == CATAN_DICE_FAIR)
+		rc = store_fair_encode(&f, &s->game, fair);
 	if (!rc)
 		rc = store_tree_of(out, s, &f, write);
 	catan_files_free(&f);
@@ -153,15 +155,20 @@ done:
 	return rc;
 }
 
-int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
-		     catan_err *err)
+int store_read_state(catan_state *out, store_fair *fair, catan_store *s,
+		     const git_oid *tree, catan_err *err)
 {
-	catan_files files;
+	catan_files files, rest;
+	store_fair ignored;
+	char why[160];
 	catan_codec_error ce;
 	git_tree *t = NULL;
 	int rc = -1;
 
 	catan_files_init(&files);
+	catan_files_init(&rest);
+	if (fair)
+		memset(fair, 0, sizeof *fair);
 	if (git_tree_lookup(&t, s->repo, tree)) {
 		store_git_fail(err, "reading a state tree");
 		goto done;
@@ -177,6 +184,17 @@ int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 	if (store_read_tree_into(&files, s->repo, s->odb, tree, "", 0, "game",
 				 err))
 		goto done;
+	if (s->game.opt.dice == CATAN_DICE_FAIR) {
+		/* The chain files first: the codec knows only the rules'. */
+		if (store_fair_take(fair ? fair : &ignored, &rest, &s->game,
+				    &files, why, sizeof why)) {
+			store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s", why);
+			goto done;
+		}
+		catan_files tmp = files;
+		files = rest;
+		rest = tmp;
+	}
 	if (catan_codec_decode_state(out, &s->game, &files, &ce)) {
 		char shown[128];
 		printable(shown, sizeof shown, ce.path);
@@ -192,6 +210,7 @@ int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
 done:
 	git_tree_free(t);
 	catan_files_free(&files);
+	catan_files_free(&rest);
 	return rc;
 }
 

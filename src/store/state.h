@@ -9,9 +9,37 @@
 
 #include "repo.h"
 
-/* Tree id of the encoding of st; writes the objects if asked. */
+/* Fair dice (fair.c; store_fair is in repo.h). */
+void store_fair_hash(uint8_t out[32], const uint8_t in[32]);
+void store_fair_hex(char out[65], const uint8_t v[32]);
+/* 64 lowercase hex digits -> 32 bytes; false when not exactly that. */
+bool store_fair_unhex(uint8_t out[32], const char *text, size_t len);
+/* The random bytes of the outcome pending in s: every seat's value. */
+void store_fair_random(uint8_t r[32], const catan_state *s,
+		       const store_fair *f);
+/* Appends the files fair-<seat> of f. 0, or -1 out of memory. */
+int store_fair_encode(catan_files *out, const catan_game *g,
+		      const store_fair *f);
+/*
+ * Splits `in`: the fair-<seat> files into *f (strictly: a player's name,
+ * 64 lowercase hex digits, a newline), every other file into `rest`.
+ * 0, or 1 with why filled.
+ */
+int store_fair_take(store_fair *f, catan_files *rest, const catan_game *g,
+		    const catan_files *in, char *why, size_t whylen);
+/*
+ * Value k of seat p's chain (0: the anchor), from the seat's secret key
+ * in this handle. 0, or -1 with err (no key, k out of range).
+ */
+int store_fair_value(uint8_t out[32], catan_store *s, int p, int k,
+		     catan_err *err);
+
+/*
+ * Tree id of the encoding of st (and, in a fair game, f; NULL: no chain
+ * anchored yet); writes the objects if asked.
+ */
 int store_state_tree(git_oid *out, catan_store *s, const catan_state *st,
-		     bool write);
+		     const store_fair *f, bool write);
 /*
  * Reads the plain files of tree `id` (recursively) into `out`, named
  * prefix + path; an entry named `skip` at this level is passed over.
@@ -37,16 +65,21 @@ enum {
 int store_read_genesis(catan_game *out, git_oid *game_tree,
 		       git_repository *repo, git_odb *odb, const git_oid *root,
 		       catan_codec_error *ce, catan_err *err);
-/* Decodes the state held by tree `tree` (strict: see the codec). */
-int store_read_state(catan_state *out, catan_store *s, const git_oid *tree,
-		     catan_err *err);
+/*
+ * Decodes the state held by tree `tree` (strict: see the codec), and in a
+ * fair game its chain values into *fair (may be NULL: not read).
+ */
+int store_read_state(catan_state *out, store_fair *fair, catan_store *s,
+		     const git_oid *tree, catan_err *err);
 
 /*
  * Writes a commit (message: store_message of subject, the author's name,
- * turn and dice: the rolled dice on a roll commit, NULL on any other).
+ * turn and dice: the rolled dice on a roll commit, NULL on any other; the
+ * fair dice trailers anchor and reveal, hex or NULL).
  */
 int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
-		 int turn, const uint8_t *dice, const git_oid *tree_id,
+		 int turn, const uint8_t *dice, const char *anchor,
+		 const char *reveal, const git_oid *tree_id,
 		 const git_oid *parents, int nparents, catan_err *err);
 
 #endif

@@ -141,11 +141,18 @@ void catan_store_free(catan_store *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
 	store_sync_free(s);
-	for (int p = 0; p < CATAN_MAX_PLAYERS; p++)
+	for (int p = 0; p < CATAN_MAX_PLAYERS; p++) {
+		if (s->fair_chain[p]) {
+			sodium_memzero(s->fair_chain[p],
+				       sizeof(uint8_t[32]) *
+					   (STORE_FAIR_CHAIN + 1));
+			free(s->fair_chain[p]);
+		}
 		if (s->keys[p]) {
 			sodium_memzero(s->keys[p], sizeof *s->keys[p]);
 			free(s->keys[p]);
 		}
+	}
 	for (int i = 0; i < CATAN_FILES_MAX; i++)
 		free(s->blobs[i].data);
 	git_odb_free(s->odb);
@@ -294,11 +301,12 @@ int store_create(catan_store **out, const char *path, const catan_game *g,
 		store_git_fail(err, "writing game/");
 		goto done;
 	}
-	if (store_state_tree(&tree_id, s, &st, true)) {
+	if (store_state_tree(&tree_id, s, &st, NULL, true)) {
 		store_git_fail(err, "writing the genesis tree");
 		goto done;
 	}
-	if (store_commit(&commit_id, s, 0, "genesis", 0, NULL, &tree_id, NULL,
+	if (store_commit(&commit_id, s, 0, "genesis", 0, NULL, NULL, NULL,
+			 &tree_id, NULL,
 			 0, err))
 		goto done;
 	for (int p = 0; p < g->opt.nplayers; p++)

@@ -70,6 +70,7 @@ static seen *known(ctx *c, const git_oid *id)
 	git_commit *commit = NULL;
 	catan_err err;
 	catan_state st;
+	store_fair fair;
 	if (git_commit_lookup(&commit, c->s->repo, id))
 		return NULL;
 	const git_signature *a = git_commit_author(commit);
@@ -79,24 +80,29 @@ static seen *known(ctx *c, const git_oid *id)
 				  : -1;
 	/* The state this handle last wrote or verified is at hand. */
 	bool cached = c->s->cached && git_oid_equal(&c->s->cache_id, id);
-	if (cached)
+	if (cached) {
 		st = c->s->cache_state;
+		fair = c->s->cache_fair;
+	}
 	for (int i = 0; i < STORE_STATE_MEMO && !cached; i++)
 		if (git_oid_equal(&c->s->states[i].id, id)) {
 			st = c->s->states[i].state;
+			fair = c->s->states[i].fair;
 			cached = true;
 		}
 	if (author < 0 ||
-	    (!cached &&
-	     store_read_state(&st, c->s, git_commit_tree_id(commit), &err))) {
+	    (!cached && store_read_state(&st, &fair, c->s,
+					 git_commit_tree_id(commit), &err))) {
 		git_commit_free(commit);
 		return NULL;
 	}
 	e = verify_table_put(&c->t, id);
 	if (e) {
 		e->state = st;
+		e->fair = fair;
 		e->author = author;
-		e->discard = sum && !strncmp(sum, "discard ", 8);
+		e->discard = sum && (!strncmp(sum, "discard ", 8) ||
+				     !strcmp(sum, "reveal"));
 		e->trusted = true;
 		if (git_commit_parentcount(commit))
 			git_oid_cpy(&e->parent,
@@ -125,14 +131,14 @@ int verify_bad(ctx *c, const git_oid *id, const char *fmt, ...)
  */
 static int check_message(ctx *c, git_commit *commit, int *author,
 			 const char **subject_out, char *subject, size_t size,
-			 uint8_t dice[2])
+			 uint8_t dice[2], char anchor[65], char reveal[65])
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
 	const char *msg = git_commit_message(commit);
 	const git_signature *a = git_commit_author(commit);
 	const git_signature *k = git_commit_committer(commit);
-	char email[64], want[256];
+	char email[64], want[512];
 
 	if (!a || !a->name || !k || !k->name)
 		return verify_bad(c, id, "commit has no author");
@@ -155,9 +161,18 @@ static int check_message(ctx *c, git_commit *commit, int *author,
 	subject[nl - msg] = '\0';
 	int turn = store_trailer_int(msg, "Turn");
 	int has_dice = store_trailer_dice(msg, dice);
+	bool fair = g->opt.dice == CATAN_DICE_FAIR;
+	int has_anchor = fair ? store_trailer_hex(msg, "Anchor", anchor) : 0;
+	int has_reveal = fair ? store_trailer_hex(msg, "Reveal", reveal) : 0;
+	if (has_anchor <= 0)
+		anchor[0] = '\0';
+	if (has_reveal <= 0)
+		reveal[0] = '\0';
 	store_message(want, sizeof want, subject, g->names.name[p], turn,
-		      has_dice > 0 ? dice : NULL);
-	if (turn < 0 || has_dice < 0 || strcmp(msg, want))
+		      has_dice > 0 ? dice : NULL, anchor[0] ? anchor : NULL,
+		      reveal[0] ? reveal : NULL);
+	if (turn < 0 || has_dice < 0 || has_anchor < 0 || has_reveal < 0 ||
+	    strcmp(msg, want))
 		return verify_bad(
 		    c, id,
 		    "commit message does not parse: want the action, "
@@ -186,17 +201,17 @@ int verify_check_form(ctx *c, const git_oid *id)
 }
 
 static int check_tree(ctx *c, const git_oid *id, git_commit *commit,
-		      const catan_state *st)
+		      const catan_state *st, const store_fair *fair)
 {
 	git_oid want;
-	if (store_state_tree(&want, c->s, st, false))
+	if (store_state_tree(&want, c->s, st, fair, false))
 		return verify_bad(c, id, "cannot encode the replayed state");
 	if (!git_oid_equal(&want, git_commit_tree_id(commit))) {
 		/* Name the difference when the tree decodes at all. */
 		catan_state got;
 		catan_err err;
-		if (store_read_state(&got, c->s, git_commit_tree_id(commit),
-				     &err))
+		if (store_read_state(&got, NULL, c->s,
+				     git_commit_tree_id(commit), &err))
 			return verify_bad(c, id,
 					  "tree is not the state the action "
 					  "gives: %s",
@@ -214,18 +229,20 @@ static int check_genesis(ctx *c, git_commit *commit)
 	catan_state st;
 	int author;
 	const char *subject;
-	char buf[160];
+	char buf[160], anchor[65], reveal[65];
 	uint8_t dice[2];
 	if (!git_oid_equal(id, &c->s->genesis))
 		return verify_bad(c, id, "a second root commit");
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice,
+			  anchor, reveal))
 		return 1;
-	if (strcmp(subject, "genesis") || author != 0 || dice[0])
+	if (strcmp(subject, "genesis") || author != 0 || dice[0] ||
+	    anchor[0] || reveal[0])
 		return verify_bad(c, id,
 				  "the root commit must be \"genesis\" by %s",
 				  c->s->game.names.name[0]);
 	catan_state_init(&st, &c->s->game.board, &c->s->game.opt);
-	if (check_tree(c, id, commit, &st))
+	if (check_tree(c, id, commit, &st, NULL))
 		return 1;
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
@@ -311,16 +328,127 @@ static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 	return 0;
 }
 
+/* The Dice trailer: on a roll, exactly the dice the rules rolled. */
+static int check_dice(ctx *c, const git_oid *id, const catan_state *next,
+		      const catan_action *a, const uint8_t dice[2])
+{
+	/* A fair request "roll" has no dice yet. */
+	bool rolled = a->kind == CATAN_ACT_ROLL &&
+		      next->phase != CATAN_PHASE_REVEAL;
+	if (rolled && (dice[0] != next->dice[0] || dice[1] != next->dice[1]))
+		return verify_bad(c, id, "Dice trailer is not the roll (%d %d)",
+				  next->dice[0], next->dice[1]);
+	if (!rolled && dice[0])
+		return verify_bad(c, id,
+				  "a Dice trailer on a commit that does not "
+				  "roll");
+	return 0;
+}
+
+/*
+ * Fair dice: the completion of a request states the outcome that every
+ * seat's revealed value gives (ps: every reveal in, f: their values).
+ */
+static int fair_check_outcome(ctx *c, const git_oid *id, const catan_state *ps,
+			      const store_fair *f, const catan_action *a)
+{
+	if (ps->phase != CATAN_PHASE_REVEAL || ps->reveal_wait ||
+	    a->kind == CATAN_ACT_REVEAL)
+		return 0;
+	catan_action want;
+	uint8_t r[32];
+	char text[160];
+	store_fair_random(r, ps, f);
+	catan_fair_outcome(&want, ps, r);
+	if (!memcmp(&want, a, sizeof want))
+		return 0;
+	const catan_game *g = &c->s->game;
+	catan_action_format(text, sizeof text, &g->board, &g->names, &want);
+	return verify_bad(c, id,
+			  "wrong outcome: the reveals give \"%s\" (fair "
+			  "dice)",
+			  text);
+}
+
+/*
+ * Fair dice: an author's first commit carries its chain's anchor and no
+ * other does; a request and a reveal carry the author's next value, which
+ * hashes to the last one it published (f: updated).
+ */
+static int fair_check_trailers(ctx *c, const git_oid *id, store_fair *f,
+			       int author, const catan_state *ps,
+			       const catan_action *a, const char *anchor,
+			       const char *reveal)
+{
+	const char *name = c->s->game.names.name[author];
+	uint8_t x[32], h[32];
+	if (c->s->game.opt.dice != CATAN_DICE_FAIR)
+		return 0;
+	bool anchored = (f->anchored >> author) & 1;
+	if (anchored && anchor[0])
+		return verify_bad(c, id,
+				  "an Anchor trailer, but %s's chain is "
+				  "anchored already",
+				  name);
+	if (!anchored && !anchor[0])
+		return verify_bad(c, id,
+				  "%s's first commit has no Anchor trailer "
+				  "(fair dice)",
+				  name);
+	if (!anchored) {
+		store_fair_unhex(f->head[author], anchor, 64);
+		f->anchored |= (uint8_t)(1u << author);
+	}
+	(void)ps;
+	(void)a;
+	if (!reveal[0])
+		return 0;
+	store_fair_unhex(x, reveal, 64);
+	store_fair_hash(h, x);
+	if (memcmp(h, f->head[author], 32))
+		return verify_bad(c, id,
+				  "the revealed value is not the next of "
+				  "%s's chain (its hash is not the value %s "
+				  "published last)",
+				  name, name);
+	memcpy(f->head[author], x, 32);
+	return 0;
+}
+
+/* Fair dice: a Reveal trailer exactly on a request and on a reveal. */
+static int fair_check_reveal_kind(ctx *c, const git_oid *id,
+				  const catan_state *ps,
+				  const catan_state *next,
+				  const catan_action *a, const char *reveal)
+{
+	if (c->s->game.opt.dice != CATAN_DICE_FAIR)
+		return 0;
+	bool request = next->phase == CATAN_PHASE_REVEAL &&
+		       ps->phase != CATAN_PHASE_REVEAL;
+	bool want = request || a->kind == CATAN_ACT_REVEAL;
+	if (want && !reveal[0])
+		return verify_bad(c, id,
+				  "a %s without its Reveal trailer (fair "
+				  "dice)",
+				  request ? "request" : "reveal");
+	if (!want && reveal[0])
+		return verify_bad(c, id,
+				  "a Reveal trailer on a commit that neither "
+				  "asks for an outcome nor reveals");
+	return 0;
+}
+
 int verify_check_action(ctx *c, git_commit *commit)
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
 	const git_oid *pid = git_commit_parent_id(commit, 0);
-	char buf[160];
+	char buf[160], anchor[65], reveal[65];
 	const char *subject;
 	int author;
 	uint8_t dice[2];
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice,
+			  anchor, reveal))
 		return 1;
 	seen *parent = known(c, pid);
 	if (!parent)
@@ -353,35 +481,142 @@ int verify_check_action(ctx *c, git_commit *commit)
 		return verify_bad(c, id,
 				  "a discard must have the 7-roll commit as "
 				  "parent, not another discard");
+	if (a.kind == CATAN_ACT_REVEAL && parent->discard)
+		return verify_bad(c, id,
+				  "a reveal must have the request as parent, "
+				  "not another reveal");
+	store_fair fair = parent->fair;
+	if (fair_check_outcome(c, id, ps, &parent->fair, &a) ||
+	    fair_check_trailers(c, id, &fair, author, ps, &a, anchor, reveal))
+		return 1;
 	catan_state next;
 	int rc = catan_state_apply(&next, &g->board, ps, author, &a, NULL);
 	if (rc)
 		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
 				  subject, g->names.name[author],
 				  catan_error_str(rc));
-	/* The Dice trailer: on a roll, exactly the dice the rules rolled. */
-	if (a.kind == CATAN_ACT_ROLL &&
-	    (dice[0] != next.dice[0] || dice[1] != next.dice[1]))
-		return verify_bad(c, id, "Dice trailer is not the roll (%d %d)",
-				  next.dice[0], next.dice[1]);
-	if (a.kind != CATAN_ACT_ROLL && dice[0])
-		return verify_bad(c, id,
-				  "a Dice trailer on a commit that does not "
-				  "roll");
+	if (fair_check_reveal_kind(c, id, ps, &next, &a, reveal) ||
+	    check_dice(c, id, &next, &a, dice))
+		return 1;
 	/* A discard that leaves others owing must be merged, not extended. */
 	if (parent->discard && ps->phase == CATAN_PHASE_DISCARD)
 		return verify_bad(c, id,
 				  "builds on a discard while discards are "
 				  "pending");
-	if (check_fork(c, id, pid, author) || check_tree(c, id, commit, &next))
+	if (parent->discard && ps->phase == CATAN_PHASE_REVEAL &&
+	    ps->reveal_wait)
+		return verify_bad(c, id,
+				  "builds on a reveal while reveals are "
+				  "pending");
+	if (check_fork(c, id, pid, author) ||
+	    check_tree(c, id, commit, &next, &fair))
 		return 1;
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
 		return verify_bad(c, id, "out of memory");
 	e->state = next;
+	e->fair = fair;
 	e->author = author;
-	e->discard = a.kind == CATAN_ACT_DISCARD;
+	e->discard =
+	    a.kind == CATAN_ACT_DISCARD || a.kind == CATAN_ACT_REVEAL;
 	git_oid_cpy(&e->parent, pid);
+	return 0;
+}
+
+/*
+ * Fair dice: the completion of a request with two or more reveals is
+ * their merge: by the requester, one parent per revealing seat, each a
+ * reveal on the request, in player order; its action is the request
+ * with the outcome all the revealed values give.
+ */
+static int fair_check_merge(ctx *c, git_commit *commit, int author,
+			    const char *subject, const uint8_t dice[2],
+			    const char *anchor, const char *reveal)
+{
+	const catan_game *g = &c->s->game;
+	const git_oid *id = git_commit_id(commit);
+	unsigned n = git_commit_parentcount(commit);
+	seen *first = known(c, git_commit_parent_id(commit, 0));
+	if (!first || !first->discard)
+		return verify_bad(c, id,
+				  "merge parents must be reveals of one "
+				  "request");
+	seen *base = known(c, &first->parent);
+	if (!base)
+		return verify_bad(c, id, "merge base was not checked");
+	catan_state st = base->state;
+	store_fair fair = base->fair;
+	if (st.phase != CATAN_PHASE_REVEAL || author != st.requester)
+		return verify_bad(c, id,
+				  "only the player who asked for an outcome "
+				  "merges its reveals");
+	if ((int)n != __builtin_popcount(st.reveal_wait) || n < 2)
+		return verify_bad(c, id,
+				  "merge has %u parents; %d players owed "
+				  "reveals",
+				  n, __builtin_popcount(st.reveal_wait));
+	int last = -1;
+	catan_action rv;
+	catan_action_init(&rv, CATAN_ACT_REVEAL);
+	for (unsigned i = 0; i < n; i++) {
+		seen *pe = known(c, git_commit_parent_id(commit, i));
+		if (!pe || !pe->discard || pe->state.phase != CATAN_PHASE_REVEAL ||
+		    !git_oid_equal(&pe->parent, &base->id))
+			return verify_bad(c, id,
+					  "merge parent %u is not a reveal on "
+					  "the request",
+					  i + 1);
+		if (pe->author <= last)
+			return verify_bad(c, id,
+					  "merge parents must be in player "
+					  "order, one per player");
+		last = pe->author;
+		/* Each parent is the request + its reveal: apply it. */
+		if (catan_state_apply(&st, &g->board, &st, pe->author, &rv,
+				      NULL))
+			return verify_bad(c, id, "merged reveals do not apply");
+		memcpy(fair.head[pe->author], pe->fair.head[pe->author], 32);
+	}
+	if (st.reveal_wait)
+		return verify_bad(c, id, "merge leaves reveals owed");
+	if (anchor[0] || reveal[0])
+		return verify_bad(c, id,
+				  "a completion carries no Anchor or Reveal "
+				  "trailer");
+	catan_action a;
+	catan_parse_error pe;
+	char canon[160];
+	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
+		return verify_bad(
+		    c, id, "commit message does not parse: \"%.60s\": %s",
+		    subject, pe.msg);
+	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
+	if (strcmp(canon, subject))
+		return verify_bad(c, id,
+				  "subject \"%.60s\" is not canonical (\"%s\")",
+				  subject, canon);
+	if (store_trailer_int(git_commit_message(commit), "Turn") != st.turn)
+		return verify_bad(c, id, "Turn trailer is not the turn (%d)",
+				  st.turn);
+	if (fair_check_outcome(c, id, &st, &fair, &a))
+		return 1;
+	catan_state next;
+	int rc = catan_state_apply(&next, &g->board, &st, author, &a, NULL);
+	if (rc)
+		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
+				  subject, g->names.name[author],
+				  catan_error_str(rc));
+	if (check_dice(c, id, &next, &a, dice) ||
+	    check_tree(c, id, commit, &next, &fair))
+		return 1;
+	seen *e = verify_table_put(&c->t, id);
+	if (!e)
+		return verify_bad(c, id, "out of memory");
+	e->state = next;
+	e->fair = fair;
+	e->author = author;
+	git_oid_cpy(&e->parent, &base->id);
+	c->rep->merges++;
 	return 0;
 }
 
@@ -390,13 +625,19 @@ int verify_check_merge(ctx *c, git_commit *commit)
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
 	unsigned n = git_commit_parentcount(commit);
-	char buf[160];
+	char buf[160], anchor[65], reveal[65];
 	const char *subject;
 	int author;
 	uint8_t dice[2];
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice,
+			  anchor, reveal))
 		return 1;
-	if (strcmp(subject, STORE_MERGE_SUBJECT) || dice[0])
+	if (g->opt.dice == CATAN_DICE_FAIR &&
+	    strcmp(subject, STORE_MERGE_SUBJECT))
+		return fair_check_merge(c, commit, author, subject, dice,
+					anchor, reveal);
+	if (strcmp(subject, STORE_MERGE_SUBJECT) || dice[0] || anchor[0] ||
+	    reveal[0])
 		return verify_bad(c, id, "a merge must be \"%s\"",
 				  STORE_MERGE_SUBJECT);
 	seen *first = known(c, git_commit_parent_id(commit, 0));
@@ -447,12 +688,13 @@ int verify_check_merge(ctx *c, git_commit *commit)
 	}
 	if (st.phase == CATAN_PHASE_DISCARD)
 		return verify_bad(c, id, "merge leaves discards owed");
-	if (check_tree(c, id, commit, &st))
+	if (check_tree(c, id, commit, &st, &base->fair))
 		return 1;
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
 		return verify_bad(c, id, "out of memory");
 	e->state = st;
+	e->fair = base->fair;
 	e->author = author;
 	git_oid_cpy(&e->parent, &base->id);
 	c->rep->merges++;
@@ -484,6 +726,14 @@ int verify_check_branches(ctx *c)
 		else if (!tip || !verify_table_get(&c->t, tip))
 			rc = verify_bad(c, tip, "tip of %s was not verified",
 					name);
+		else if (!git_oid_equal(tip, &s->genesis) &&
+			 verify_table_get(&c->t, tip)->author != p)
+			rc = verify_bad(
+			    c, tip,
+			    "the tip of %s's branch is %s's commit (a "
+			    "branch ends at its owner's own commit)",
+			    name,
+			    g->names.name[verify_table_get(&c->t, tip)->author]);
 		git_reflog *log = NULL;
 		/* (git_reflog_read would create a missing log: ask first.) */
 		if (rc == 0 &&
@@ -573,6 +823,20 @@ int verify_check_branches(ctx *c)
 /* Incremental mode: each new commit is on its author's new branch tip. */
 int verify_check_new_on_own_branch(ctx *c)
 {
+	/* A branch ends at its owner's own commit, or the genesis. */
+	for (int p = 0; p < c->s->game.opt.nplayers; p++) {
+		const git_oid *tip = &c->newtips[p];
+		seen *e = git_oid_equal(tip, &c->s->genesis)
+			      ? NULL
+			      : verify_table_get(&c->t, tip);
+		if (e && !e->trusted && e->author != p)
+			return verify_bad(
+			    c, tip,
+			    "the tip of %s's branch is %s's commit (a "
+			    "branch ends at its owner's own commit)",
+			    c->s->game.names.name[p],
+			    c->s->game.names.name[e->author]);
+	}
 	for (size_t i = 0; i < c->t.n; i++) {
 		seen *e = table_at(&c->t, i);
 		if (e->trusted)
@@ -636,7 +900,9 @@ int store_fuzz_check_message(const catan_game *g, git_commit *commit,
 	s->game = *g;
 	ctx c = {s, {{NULL, NULL, 0, 0}, NULL, 0, 0}, &rep, false, NULL};
 	uint8_t dice[2];
-	rc = check_message(&c, commit, author, &sub, subject, size, dice);
+	char anchor[65], reveal[65];
+	rc = check_message(&c, commit, author, &sub, subject, size, dice,
+			   anchor, reveal);
 	snprintf(why, whylen, "%s", rc ? rep.why : "");
 	free(s);
 	return rc;

@@ -13,10 +13,11 @@ typedef struct seen {
 	git_oid id;
 	git_oid parent; /* first parent (for fork detection) */
 	int author;	/* player index */
-	bool discard;	/* a discard commit */
+	bool discard;	/* a discard or a fair reveal: a commit of a fan */
 	bool trusted;	/* verified before, loaded from the repository */
 	bool used;
 	catan_state state;
+	store_fair fair; /* fair dice: chain values (repo.h) */
 } seen;
 
 /*

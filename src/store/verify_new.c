@@ -319,6 +319,7 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 			continue;
 		m->id = ids[i];
 		m->state = k->state;
+		m->fair = k->fair;
 		s->states_next = (s->states_next + 1) % STORE_STATE_MEMO;
 	}
 	seen *e = rc == 0 && n > 0 ? verify_table_get(&c.t, &last) : NULL;
@@ -327,6 +328,7 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 		s->cache_discard = e->discard;
 		git_oid_cpy(&s->cache_id, &last);
 		s->cache_state = e->state;
+		s->cache_fair = e->fair;
 	}
 	free(ids);
 	verify_table_free(&c.t);

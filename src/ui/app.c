@@ -448,7 +448,19 @@ static int worker(void *ctx)
 					who = p;
 					break;
 				}
-		if (who < s.opt.nplayers && (a->bots >> who & 1u) &&
+		/*
+		 * Fair dice: revealing a secret, and completing one's own
+		 * request once every secret is in, ask nothing of a person:
+		 * the window does both for the seat it plays.
+		 */
+		bool duty = false;
+		if (s.phase == CATAN_PHASE_REVEAL && a->me >= 0 &&
+		    a->me < s.opt.nplayers &&
+		    catan_state_may_act(&s, a->me)) {
+			who = a->me;
+			duty = true;
+		}
+		if (who < s.opt.nplayers && (duty || (a->bots >> who & 1u)) &&
 		    s.phase != CATAN_PHASE_OVER) {
 			catan_action ba;
 			if (catan_bot_choose(&ba, CATAN_BOT_GREEDY, &a->g.board, &s,

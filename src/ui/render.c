@@ -85,6 +85,30 @@ void ui_status_text(char *out, size_t n, const catan_game *g,
 					g->names.name[p], s->discard[p]);
 		return;
 	}
+	if (s->phase == CATAN_PHASE_REVEAL) {
+		/* Fair dice: whose secret the outcome waits for. */
+		const char *what = s->req_kind == CATAN_ACT_ROLL ? "roll"
+				   : s->req_kind == CATAN_ACT_BUY_DEV
+				       ? "card draw"
+				       : "robbery";
+		size_t used = 0;
+		out[0] = 0;
+		for (int p = 0; p < s->opt.nplayers && used < n; p++)
+			if ((s->reveal_wait >> p) & 1)
+				used += (size_t)snprintf(
+				    out + used, n - used, "%s%s",
+				    used ? ", " : "fair dice: waiting for ",
+				    p == viewer ? "you" : g->names.name[p]);
+		if (!s->reveal_wait)
+			snprintf(out, n, "fair dice: every secret is in; %s's %s "
+					 "comes next",
+				 g->names.name[s->requester], what);
+		else if (used < n)
+			snprintf(out + used, n - used, " to reveal a secret for "
+						      "%s's %s",
+				 g->names.name[s->requester], what);
+		return;
+	}
 	static const char *const doing[] = {
 		"place a settlement and a road", "roll",
 		"",				 "move the robber",

@@ -169,6 +169,21 @@ int ui_story(char out[][UI_STORY_LINE], const catan_board *b,
 	const catan_action *a = &e->action;
 	const catan_outcome *oc = e->has_outcome ? &e->outcome : NULL;
 	int c[CATAN_RES_COUNT], d[CATAN_RES_COUNT];
+	/* Fair dice: a request and the reveals it waits for. */
+	if (after->phase == CATAN_PHASE_REVEAL &&
+	    before->phase != CATAN_PHASE_REVEAL) {
+		add(&o, "%s asked for %s: every player's secret decides it",
+		    who,
+		    a->kind == CATAN_ACT_ROLL	   ? "a roll"
+		    : a->kind == CATAN_ACT_BUY_DEV ? "a development card"
+						   : "a robbery",
+		    NULL);
+		return o.n;
+	}
+	if (a->kind == CATAN_ACT_REVEAL) {
+		add(&o, "%s revealed a secret", who, NULL, NULL);
+		return o.n;
+	}
 	switch (a->kind) {
 	case CATAN_ACT_SETUP:
 		add(&o, "%s placed a settlement and a road", who, NULL, NULL);

@@ -48,7 +48,8 @@ static const char *kind_name(int k)
 					    "year-of-plenty", "monopoly",
 					    "trade-bank",     "offer",
 					    "accept",	      "reject",
-					    "end-trade",      "end"};
+					    "end-trade",      "end",
+					    "reveal"};
 	return k >= 0 && k < CATAN_ACT_COUNT ? names[k] : "?";
 }
 
@@ -75,7 +76,7 @@ static const char *phase_name(int ph)
 	static const char *const names[] = {"setup",  "roll",  "discard",
 					    "robber", "main",  "trade",
 					    "build",  "offer", "over",
-					    "special"};
+					    "special", "reveal"};
 	return ph >= 0 && ph < CATAN_PHASE_COUNT ? names[ph] : "?";
 }
 
@@ -642,9 +643,19 @@ static void play_checked(const config *c, uint64_t seed, int max_actions,
 			actor = owing[catan_rng_below(&rng, (uint32_t)k)];
 		}
 		catan_action a;
-		assert_int_equal(catan_bot_choose(&a, CATAN_BOT_RANDOM, b, &s,
-						  actor, &rng, c->flags),
-				 CATAN_OK);
+		if (s.phase == CATAN_PHASE_REVEAL && !s.reveal_wait) {
+			/* Fair dice: the requester states what the reveals
+			 * give (here: random bytes). */
+			uint8_t r[32];
+			for (int i = 0; i < 32; i++)
+				r[i] = (uint8_t)catan_rng_below(&rng, 256);
+			catan_fair_outcome(&a, &s, r);
+		} else {
+			assert_int_equal(catan_bot_choose(&a, CATAN_BOT_RANDOM,
+							  b, &s, actor, &rng,
+							  c->flags),
+					 CATAN_OK);
+		}
 		int rc = catan_state_apply(&s, b, &s, actor, &a, NULL);
 		if (rc != CATAN_OK) {
 			char t[160];
@@ -681,7 +692,9 @@ static void run_configs(int games_per_config, int max_actions, int heavy_every,
 						config c = {
 						    np,
 						    ph,
-						    dice,
+						    dice && (g & 1)
+							? CATAN_DICE_FAIR
+							: dice,
 						    offers[o].offer_limit,
 						    offers[o].flags,
 						    (seed & 1) != 0,

@@ -363,6 +363,9 @@ static void test_codec__every_state_of_random_games(void **st)
 		{6, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, SH_BOARD_EXT56,
 		 7},
 		{5, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, SH_BOARD_EXT56, 8},
+		/* Fair dice: requests, reveals, completions. */
+		{4, CATAN_PHASES_COMBINED, CATAN_DICE_FAIR, SH_BOARD_RANDOM, 9},
+		{5, CATAN_PHASES_CLASSIC, CATAN_DICE_FAIR, SH_BOARD_EXT56, 10},
 	};
 	(void)st;
 	long states = 0, failures = 0, offers = 0;
@@ -385,11 +388,20 @@ static void test_codec__every_state_of_random_games(void **st)
 		for (i = 0; i < 30000 && s.phase != CATAN_PHASE_OVER; i++) {
 			catan_action a;
 			int who = catan_state_next_actor(&s);
-			/* Offers on: flags 0. */
-			assert_int_equal(catan_bot_choose(&a, CATAN_BOT_RANDOM,
-							  &g.board, &s, who,
-							  &rng, 0),
-					 CATAN_OK);
+			if (s.phase == CATAN_PHASE_REVEAL && !s.reveal_wait) {
+				/* Fair dice: an outcome from random bytes. */
+				uint8_t r[32];
+				for (int j = 0; j < 32; j++)
+					r[j] = (uint8_t)catan_rng_below(&rng,
+									256);
+				catan_fair_outcome(&a, &s, r);
+			} else {
+				/* Offers on: flags 0. */
+				assert_int_equal(
+				    catan_bot_choose(&a, CATAN_BOT_RANDOM,
+						     &g.board, &s, who, &rng, 0),
+				    CATAN_OK);
+			}
 			assert_int_equal(catan_state_apply(&s, &g.board, &s,
 							   who, &a, NULL),
 					 CATAN_OK);
@@ -416,7 +428,7 @@ static void test_codec__every_state_of_random_games(void **st)
 			 "round-trip; first: %s; first not giving grain: %s",
 			 failures, states, offers, first,
 			 *other ? other : "none");
-	/* Every phase (discards and offers included) was encoded. */
+	/* Every phase (discards, offers, fair reveals included) was encoded. */
 	assert_int_equal(phases_seen, (1 << CATAN_PHASE_COUNT) - 1);
 	assert_true(states > 1000);
 }

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# A finished 4-peer fair game (catan-peers-bench --fair: four peers in
+# separate repositories, path remotes, greedy bots, every outcome asked for,
+# revealed and completed): every commit verifies with stock git (`git
+# verify-commit` with the game's signers file), `catan verify` accepts every
+# peer's history, the peers hold the same branches, and the history holds the
+# requests, reveals and completions of fair dice.
+# Usage: test_fair_game.sh CATAN_BINARY CATAN_PEERS_BENCH
+set -euo pipefail
+catan=$1
+bench=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+out=$("$bench" --players 4 --fair --keep --dir "$tmp" --seed 3) || fail "bench: $out"
+echo "$out"
+dir=$(sed -n 's/^  repositories kept in //p' <<<"$out")
+[[ -d $dir/red ]] || fail "no repositories in $dir"
+git -C "$dir/red" show red:game/options | grep -qx "dice fair" || fail "not fair"
+for p in red blue white orange; do
+	"$catan" -C "$dir/$p" verify >/dev/null || fail "$p does not verify"
+done
+for round in 1 2; do
+	for p in red blue white orange; do
+		"$catan" -C "$dir/$p" sync >/dev/null 2>&1 || true
+	done
+done
+[[ $("$catan" -C "$dir/red" show | head -1) == *"phase over"* ]] ||
+	fail "the game did not finish: $("$catan" -C "$dir/red" show | head -1)"
+for b in red blue white orange; do
+	t=$(git -C "$dir/red" rev-parse "$b")
+	for p in blue white orange; do
+		[[ $(git -C "$dir/$p" rev-parse "$b") == "$t" ]] ||
+			fail "$p holds another $b than red"
+	done
+done
+git -C "$dir/red" show red:game/signers >"$tmp/allowed"
+n=0
+for c in $(git -C "$dir/red" rev-list --all); do
+	git -C "$dir/red" -c gpg.ssh.allowedSignersFile="$tmp/allowed" \
+		verify-commit "$c" 2>/dev/null || fail "git verify-commit $c"
+	n=$((n + 1))
+done
+reveals=$(git -C "$dir/red" log --all --format=%s | grep -cx reveal)
+requests=$(git -C "$dir/red" log --all --format=%B | grep -c "^Reveal:")
+completions=$(git -C "$dir/red" log --all --merges --format=%s | grep -vcx "merge discards" || true)
+((reveals > 30 && completions > 10)) ||
+	fail "$reveals reveals, $completions completions"
+echo "ok 1 - a finished 4-peer fair game: $n commits ($((requests - reveals)) requests, $reveals reveals, $completions completing merges) pass git verify-commit; catan verify passes on all four peers"
