@@ -19,7 +19,8 @@ typedef struct out_buf {
 	catan_action sink; /* takes the writes past the end of buf */
 } out_buf;
 
-static catan_action *push(out_buf *o, int kind)
+static inline __attribute__((always_inline)) catan_action *push(out_buf *o,
+								int kind)
 {
 	static const catan_action blank = {
 		.vertex = CATAN_NONE,
@@ -44,19 +45,19 @@ static void robber_moves(out_buf *o, const catan_board *b,
 {
 	uint8_t all[CATAN_MAX_TILES];
 	catan_robber_victims_all(all, b, s, p);
+	unsigned holders = 0; /* players with a card to lose */
+	for (int q = 0; q < s->opt.nplayers; q++)
+		holders |= (unsigned)(s->players[q].ncards > 0) << q;
+	bool manual = s->opt.dice == CATAN_DICE_MANUAL;
 	for (int t = 0; t < b->ntiles; t++) {
 		if (t == s->robber)
 			continue;
 		unsigned victims = all[t];
-		bool cards = false;
-		for (unsigned m = victims; m; m &= m - 1)
-			cards |= s->players[__builtin_ctz(m)].ncards > 0;
-		if (!cards)
+		if (!(victims & holders))
 			push(o, kind)->tile = (uint8_t)t;
 		for (; victims; victims &= victims - 1) {
 			int v = __builtin_ctz(victims);
-			if (s->opt.dice != CATAN_DICE_MANUAL ||
-			    !s->players[v].ncards) {
+			if (!manual || !(holders & (1u << v))) {
 				catan_action *a = push(o, kind);
 				a->tile = (uint8_t)t;
 				a->player = (uint8_t)v;
