@@ -207,8 +207,13 @@ void catan_bot_score_actions(int *score, const catan_board *b,
 			     int n)
 {
 	const catan_state *s = &v->s;
-	int me = v->seat, base = standing(b, s, me);
+	int me = v->seat, base = standing(b, s, me), opp = INT_MIN;
 	const catan_player *was = &s->players[me];
+	for (int o = 0; o < s->opt.nplayers; o++)
+		if (o != me) {
+			int vo = catan_bot_value(b, s, me, o);
+			opp = vo > opp ? vo : opp;
+		}
 	for (int i = 0; i < n; i++) {
 		const catan_action *a = &buf[i];
 		catan_state t;
@@ -240,6 +245,14 @@ void catan_bot_score_actions(int *score, const catan_board *b,
 		if (a->kind == CATAN_ACT_TRADE_OFFER ||
 		    catan_state_apply(&t, b, s, me, a, NULL) != CATAN_OK) {
 			score[i] = INT_MIN / 2;
+			continue;
+		}
+		if (a->kind == CATAN_ACT_PLAY_MONOPOLY) {
+			/*
+			 * What the others hold of it in all is public, not
+			 * who holds how much: their side is scored as before.
+			 */
+			score[i] = catan_bot_value(b, &t, me, me) - opp / 3;
 			continue;
 		}
 		int bonus = 0;

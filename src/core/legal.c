@@ -19,7 +19,8 @@ typedef struct out_buf {
 	catan_action sink; /* takes the writes past the end of buf */
 } out_buf;
 
-static catan_action *push(out_buf *o, int kind)
+static inline __attribute__((always_inline)) catan_action *push(out_buf *o,
+								int kind)
 {
 	static const catan_action blank = {
 		.vertex = CATAN_NONE,
@@ -44,19 +45,19 @@ static void robber_moves(out_buf *o, const catan_board *b,
 {
 	uint8_t all[CATAN_MAX_TILES];
 	catan_robber_victims_all(all, b, s, p);
+	unsigned holders = 0; /* players with a card to lose */
+	for (int q = 0; q < s->opt.nplayers; q++)
+		holders |= (unsigned)(s->players[q].ncards > 0) << q;
+	bool manual = s->opt.dice == CATAN_DICE_MANUAL;
 	for (int t = 0; t < b->ntiles; t++) {
 		if (t == s->robber)
 			continue;
 		unsigned victims = all[t];
-		bool cards = false;
-		for (unsigned m = victims; m; m &= m - 1)
-			cards |= s->players[__builtin_ctz(m)].ncards > 0;
-		if (!cards)
+		if (!(victims & holders))
 			push(o, kind)->tile = (uint8_t)t;
 		for (; victims; victims &= victims - 1) {
 			int v = __builtin_ctz(victims);
-			if (s->opt.dice != CATAN_DICE_MANUAL ||
-			    !s->players[v].ncards) {
+			if (!manual || !(holders & (1u << v))) {
 				catan_action *a = push(o, kind);
 				a->tile = (uint8_t)t;
 				a->player = (uint8_t)v;
@@ -107,14 +108,18 @@ static void road_building_moves(out_buf *o, const catan_board *b,
 	}
 }
 
+/* Most of the time there is no playable card at all. */
+static inline bool card_playable(const catan_state *s, const catan_player *pl)
+{
+	return !s->dev_played &&
+	       (pl->devs[0] | pl->devs[1] | pl->devs[2] | pl->devs[3]);
+}
+
+/* Cards to play, when card_playable(). */
 static void card_moves(out_buf *o, const catan_board *b, const catan_state *s,
 		       int p)
 {
 	const catan_player *pl = &s->players[p];
-	/* Most of the time there is no playable card at all. */
-	if (s->dev_played ||
-	    !(pl->devs[0] | pl->devs[1] | pl->devs[2] | pl->devs[3]))
-		return;
 	if (pl->devs[CATAN_DEV_KNIGHT] > s->bought[CATAN_DEV_KNIGHT])
 		robber_moves(o, b, s, p, CATAN_ACT_PLAY_KNIGHT);
 	if (pl->devs[CATAN_DEV_ROAD_BUILDING] >
@@ -179,8 +184,11 @@ static void trade_moves(out_buf *o, const catan_state *s, int p,
 {
 	const catan_player *pl = &s->players[p];
 	/* Every rate the player may use, the best first. */
+	bool generic = pl->harbours & (1u << CATAN_HARBOUR_GENERIC);
 	for (int g = 0; g < CATAN_RES_COUNT; g++) {
-		for (int rate = 2; rate <= 4 && pl->hand[g] >= rate; rate++) {
+		/* The best rate first: 2 with g's harbour, 3 with a generic. */
+		int low = pl->harbours & (1u << g) ? 2 : generic ? 3 : 4;
+		for (int rate = low; rate <= 4 && pl->hand[g] >= rate; rate++) {
 			if (!bank_rate_ok(pl, g, rate))
 				continue;
 			for (int w = 0; w < CATAN_RES_COUNT; w++) {
@@ -300,7 +308,8 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
 		} else {
 			push(&o, CATAN_ACT_ROLL);
 		}
-		card_moves(&o, board, s, actor);
+		if (card_playable(s, pl))
+			card_moves(&o, board, s, actor);
 		break;
 	case CATAN_PHASE_DISCARD: {
 		uint8_t give[CATAN_RES_COUNT] = {0};
@@ -317,7 +326,8 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
 			trade_moves(&o, s, actor, flags);
 		if (phase_allows_build(s->phase))
 			build_moves(&o, board, s, actor);
-		card_moves(&o, board, s, actor);
+		if (card_playable(s, pl))
+			card_moves(&o, board, s, actor);
 		push(&o, s->phase == CATAN_PHASE_TRADE ? CATAN_ACT_END_TRADE
 						       : CATAN_ACT_END);
 		break;

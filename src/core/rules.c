@@ -402,6 +402,77 @@ static void update_roads(const catan_board *b, catan_state *s, unsigned mask)
 	award_longest(s);
 }
 
+/*
+ * Longest road from v in a forest: the most roads of `roads` a walk from v
+ * can take without going back along `via` (a walk ends at a cut vertex).
+ * Returns -1 when the walk meets a vertex of `seen` again, i.e. the roads
+ * around v are not a forest.
+ */
+static int tree_reach(const catan_board *b, const catan_eset *roads,
+		      const catan_vset *cut, catan_vset *seen, int v, int via)
+{
+	int best = 0;
+	for (int i = 0; i < 3; i++) {
+		int e = b->vertex_edges[v][i];
+		if (e == CATAN_NONE || e == via || !catan_eset_has(roads, e))
+			continue;
+		int w = b->edge_vertices[e][0] == v ? b->edge_vertices[e][1]
+						    : b->edge_vertices[e][0];
+		int d = 0;
+		if (!catan_vset_has(cut, w)) {
+			if (catan_vset_has(seen, w))
+				return -1;
+			catan_vset_add(seen, w);
+			d = tree_reach(b, roads, cut, seen, w, e);
+			if (d < 0)
+				return -1;
+		}
+		if (d + 1 > best)
+			best = d + 1;
+	}
+	return best;
+}
+
+/*
+ * Player p's road length after p built road e, and nothing else changed.
+ * Adding a road removes no trail, so the longest trail is the old one or
+ * one through e. When the roads at e's ends form a forest in which e closes
+ * no cycle (nearly always), the longest trail through e is e plus the
+ * longest walk from each end away from it; otherwise the full search.
+ */
+static int road_length_after(const catan_board *b, const catan_state *s, int p,
+			     int e)
+{
+	const catan_player *pl = &s->players[p];
+	catan_vset cut, seen;
+	for (int k = 0; k < CATAN_VWORDS; k++) {
+		cut.w[k] = s->occupied.w[k] &
+			   ~(pl->settlements.w[k] | pl->cities.w[k]);
+		seen.w[k] = 0;
+	}
+	int va = b->edge_vertices[e][0], vb = b->edge_vertices[e][1];
+	bool cut_a = catan_vset_has(&cut, va), cut_b = catan_vset_has(&cut, vb);
+	if (!cut_a)
+		catan_vset_add(&seen, va);
+	if (!cut_b)
+		catan_vset_add(&seen, vb);
+	int la = cut_a ? 0 : tree_reach(b, &pl->roads, &cut, &seen, va, e);
+	int lb =
+	    la < 0 || cut_b ? 0 : tree_reach(b, &pl->roads, &cut, &seen, vb, e);
+	if (la < 0 || lb < 0)
+		return catan_state_road_length(b, s, p);
+	int through = 1 + la + lb;
+	return through > pl->road_length ? through : pl->road_length;
+}
+
+/* update_roads() for p's new road e (see road_length_after()). */
+static void update_road_built(const catan_board *b, catan_state *s, int p,
+			      int e)
+{
+	s->players[p].road_length = (uint8_t)road_length_after(b, s, p, e);
+	award_longest(s);
+}
+
 /* ---- effects ---- */
 
 static void begin(catan_state *out, const catan_state *in)
@@ -549,7 +620,7 @@ static void produce(const catan_board *b, catan_state *s, int n,
 {
 	uint8_t owed[CATAN_MAX_PLAYERS][CATAN_RES_COUNT];
 	int total[CATAN_RES_COUNT] = {0};
-	int np = s->opt.nplayers;
+	unsigned who[CATAN_RES_COUNT] = {0}; /* players owed each resource */
 	memset(owed, 0, sizeof owed);
 	for (int i = 0; i < b->token_ntiles[n]; i++) {
 		int t = b->token_tiles[n][i];
@@ -560,30 +631,28 @@ static void produce(const catan_board *b, catan_state *s, int n,
 			int bv = s->building[b->tile_vertices[t][c]];
 			if (!bv)
 				continue;
-			int k = bv & CATAN_CITY_BIT ? 2 : 1;
-			owed[(bv & 0x0f) - 1][r] += (uint8_t)k;
+			int k = bv & CATAN_CITY_BIT ? 2 : 1,
+			    q = (bv & 0x0f) - 1;
+			owed[q][r] += (uint8_t)k;
 			total[r] += k;
+			who[r] |= 1u << q;
 		}
 	}
 	for (int r = 0; r < CATAN_RES_COUNT; r++) {
-		if (total[r] == 0)
+		if (!who[r])
 			continue;
 		if (total[r] <= s->bank[r]) {
-			for (int p = 0; p < np; p++)
-				if (owed[p][r]) {
-					gain(s, &s->players[p], r, owed[p][r]);
-					if (oc)
-						oc->produced[p][r] = owed[p][r];
-				}
+			for (unsigned m = who[r]; m; m &= m - 1) {
+				int p = __builtin_ctz(m);
+				gain(s, &s->players[p], r, owed[p][r]);
+				if (oc)
+					oc->produced[p][r] = owed[p][r];
+			}
 			continue;
 		}
-		int only = -1, count = 0;
-		for (int p = 0; p < np; p++)
-			if (owed[p][r]) {
-				only = p;
-				count++;
-			}
-		if (count == 1 && s->bank[r] > 0) {
+		/* Short: paid only when a single player is owed it. */
+		if (!(who[r] & (who[r] - 1)) && s->bank[r] > 0) {
+			int only = __builtin_ctz(who[r]);
 			if (oc)
 				oc->produced[only][r] = s->bank[r];
 			gain(s, &s->players[only], r, s->bank[r]);
@@ -756,7 +825,7 @@ static int do_build_road(catan_state *out, const catan_board *b,
 	begin(out, in);
 	pay(out, &out->players[p], catan_cost_road);
 	place_road(b, out, p, e);
-	update_roads(b, out, 1u << p);
+	update_road_built(b, out, p, e);
 	return CATAN_OK;
 }
 
