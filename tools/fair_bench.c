@@ -15,7 +15,10 @@
  * test `fair_rolls` runs it.
  *
  *   catan-fair-bench [--rolls N] [--players 2..6] [--seed S] [--dir DIR]
- *                    [--check]
+ *                    [--check] [--keep] [--seeded]
+ *
+ * --seeded plays the same signed games with seeded dice, for comparison;
+ * --keep leaves the repositories.
  */
 #define _XOPEN_SOURCE 700
 
@@ -78,6 +81,8 @@ typedef struct totals {
 } totals;
 
 /* One game to its end (or `left` rolls); 0, or 1 on failure. */
+static bool seeded;
+
 static int play(const char *dir, int players, uint64_t seed, long left,
 		totals *t)
 {
@@ -90,7 +95,7 @@ static int play(const char *dir, int players, uint64_t seed, long left,
 	catan_options_default(&g.opt);
 	g.opt.nplayers = (uint8_t)players;
 	g.opt.special_build = players > CATAN_MAX_PLAYERS_BASE;
-	g.opt.dice = CATAN_DICE_FAIR;
+	g.opt.dice = seeded ? CATAN_DICE_SEEDED : CATAN_DICE_FAIR;
 	g.opt.seed = seed;
 	catan_names_default(&g.names, players);
 	if (players > CATAN_MAX_PLAYERS_BASE)
@@ -125,8 +130,9 @@ static int play(const char *dir, int players, uint64_t seed, long left,
 		if (catan_bot_choose(&a, CATAN_BOT_RANDOM, &g.board, &st, who,
 				     &rng, CATAN_LEGAL_NO_OFFERS))
 			goto fail;
-		bool completes = st.phase == CATAN_PHASE_REVEAL &&
-				 !st.reveal_wait;
+		bool completes = (st.phase == CATAN_PHASE_REVEAL &&
+				  !st.reveal_wait) ||
+				 (seeded && a.kind == CATAN_ACT_ROLL);
 		double t0 = now_us();
 		if (catan_store_act(s, who, &a, &oc, NULL, &err))
 			goto fail;
@@ -176,7 +182,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: catan-fair-bench [--rolls N] [--players 2..6] "
-		"[--seed S] [--dir DIR] [--check]\n"
+		"[--seed S] [--dir DIR] [--check] [--keep] [--seeded]\n"
 		"  games between random bots with fair dice until N rolls "
 		"(default 10000):\n"
 		"  the sums' chi-square against two dice, compute + commit "
@@ -192,7 +198,7 @@ int main(int argc, char **argv)
 	int players = 4;
 	unsigned long long seed = 1;
 	const char *parent = NULL;
-	bool check = false;
+	bool check = false, keep = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -200,6 +206,10 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--check")) {
 			check = true;
+		} else if (!strcmp(a, "--keep")) {
+			keep = true;
+		} else if (!strcmp(a, "--seeded")) {
+			seeded = true;
 		} else if (!strcmp(a, "--rolls") && v) {
 			rolls = atol(v);
 			i++;
@@ -233,7 +243,10 @@ int main(int argc, char **argv)
 			 &t))
 			return 1;
 	}
-	bench_rmtree(top);
+	if (keep)
+		printf("repositories kept in %s\n", top);
+	else
+		bench_rmtree(top);
 	double chi = 0;
 	printf("%ld fair rolls, %d players: sum  seen  expected\n", t.rolls,
 	       players);
@@ -246,11 +259,15 @@ int main(int argc, char **argv)
 	       "0.001); doubles %.4f (1/6 = 0.1667)\n",
 	       chi, (double)t.doubles / (double)t.rolls);
 	qsort(t.act_us, (size_t)t.act_n, sizeof(double), cmp);
-	printf("%ld commits, %ld chance outcomes (each a request, %d reveals "
-	       "and a completion: fair dice add %.0f%% commits)\n",
-	       t.commits, t.events, players - 1,
-	       100.0 * (double)(t.events * players) /
-		   (double)(t.commits - t.events * players));
+	if (seeded)
+		printf("%ld commits, seeded dice\n", t.commits);
+	else
+		printf("%ld commits, %ld chance outcomes (each a request, %d "
+		       "reveals and a completion: fair dice add %.0f%% "
+		       "commits)\n",
+		       t.commits, t.events, players - 1,
+		       100.0 * (double)(t.events * players) /
+			   (double)(t.commits - t.events * players));
 	printf("compute + commit per action: median %.1f us, p90 %.1f us "
 	       "(signing and chain values included)\n",
 	       t.act_us[t.act_n / 2], t.act_us[t.act_n * 9 / 10]);

@@ -82,6 +82,7 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--signed")) {
 			signed_game = true;
+			continue;
 		} else if (!strcmp(a, "--fair")) {
 			signed_game = fair = true;
 			continue;
