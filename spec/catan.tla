@@ -43,7 +43,7 @@ DevKinds == {"knight", "road-building", "year-of-plenty", "monopoly",
              "victory-point"}
 HarbourKinds == {"generic"} \cup Resources
 Phases == {"setup", "roll", "discard", "robber", "main", "trade", "build",
-           "offer", "over", "special"}
+           "offer", "over", "special", "reveal"}
 ResTotal == IF N <= 4 THEN 19 ELSE 24
 DevStart(d) ==
     CASE d = "knight" -> (IF N <= 4 THEN 14 ELSE 20)
@@ -294,6 +294,40 @@ WinnerSetIffGameOver == (phase = "over") <=> (winner # None)
 
 \* C: "stale resume phase"
 StaleResumePhase == phase \notin {"discard", "robber", "offer"} => resume = "setup"
+
+\* ---- Fair dice (spec/replication.md, "Fair dice") ----
+\* The C state holds a request waiting in the phase "reveal": the dice
+\* mode (dice), who asked (requester), who still owes a reveal (waiting),
+\* the phase it was asked in (fairPhase), the action asked for (reqKind)
+\* and the outcomes so far (events). This module's Next does not play
+\* fair dice (spec/replication.pml has the commit-reveal); the
+\* invariants are stated over those fields, passed in.
+FairKinds == {"roll", "buy", "robber", "knight"}
+
+\* C: "reveal phase outside fair dice"
+RevealPhaseOutsideFairDice(dice) == phase = "reveal" => dice = "fair"
+
+\* C: "requester"
+Requester(requester) == phase = "reveal" => requester \in Players
+
+\* C: "reveals owed by requester or nobody"
+RevealsOwedByRequesterOrNobody(requester, waiting) ==
+    phase = "reveal" => waiting \subseteq Players \ {requester}
+
+\* C: "requested action"
+RequestedAction(reqKind) == phase = "reveal" => reqKind \in FairKinds
+
+\* C: "phase of the request"
+PhaseOfTheRequest(fairPhase) ==
+    phase = "reveal" => fairPhase \in Phases \ {"reveal", "over"}
+
+\* C: "request outside the reveal phase"
+RequestOutsideTheRevealPhase(requester, waiting) ==
+    phase # "reveal" => requester = None /\ waiting = {}
+
+\* C: "chance outcomes counted outside fair dice"
+ChanceOutcomesCountedOutsideFairDice(dice, events) ==
+    events > 0 => dice = "fair"
 
 \* C: "players owing discards outside discard phase"
 PlayersOwingDiscardsOutsideDiscardPhase ==

@@ -333,8 +333,7 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 			return fail(&m, "requester", -1, s->requester, 0);
 		if (s->reveal_wait & ~all & 0xff ||
 		    (s->reveal_wait >> s->requester) & 1)
-			return fail(&m, "reveals owed by the requester or "
-					"by no seat",
+			return fail(&m, "reveals owed by requester or nobody",
 				    s->requester, s->reveal_wait, 0);
 		if (k != CATAN_ACT_ROLL && k != CATAN_ACT_BUY_DEV &&
 		    k != CATAN_ACT_ROBBER && k != CATAN_ACT_PLAY_KNIGHT)

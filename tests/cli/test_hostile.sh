@@ -274,17 +274,24 @@ $catan -C "$d/blue" sync >/dev/null
 $catan -C "$d/blue" step >/dev/null
 $catan -C "$d/red" sync >/dev/null
 b1=$(git -C "$d/red" rev-parse blue)
-# White's next move on b1, written in a scratch copy of red.
+# The rest of the set-up up to red's last move, in a scratch copy of red
+# (each seat in turn): red's last move rests on blue's last.
 cp -a "$d/red" "$d/scratch"
-git -C "$d/scratch" config catan.me white
-mapfile -t acts < <($catan -C "$d/scratch" legal --as white)
-$catan -C "$d/scratch" act "${acts[0]}" >/dev/null
-git -C "$d/red" fetch -q "$d/scratch" white:refs/scratch/white
-w=$(git -C "$d/red" rev-parse refs/scratch/white)
-git -C "$d/red" update-ref -d refs/scratch/white
-[[ $(git -C "$d/red" rev-parse "$w^") == "$b1" ]] || fail "5e: white's move is not on b1"
-# Red shows b1 on red's branch while blue's is back at the genesis.
-git -C "$d/red" update-ref refs/heads/red "$b1"
+for p in white orange orange white blue red; do
+	git -C "$d/scratch" config catan.me $p
+	mapfile -t acts < <($catan -C "$d/scratch" legal --as $p)
+	$catan -C "$d/scratch" act "${acts[0]}" >/dev/null
+done
+for p in red blue white orange; do
+	git -C "$d/red" fetch -q "$d/scratch" "$p:refs/scratch/$p"
+	eval "tip_$p=$(git -C "$d/red" rev-parse refs/scratch/$p)"
+	git -C "$d/red" update-ref -d "refs/scratch/$p"
+done
+[[ $(git -C "$d/red" rev-parse "$tip_red^") == "$tip_blue" ]] || fail "5e: red's move is not on blue's"
+# Red shows its move while blue's branch is back at the genesis.
+git -C "$d/red" update-ref refs/heads/red "$tip_red"
+git -C "$d/red" update-ref refs/heads/white "$tip_white"
+git -C "$d/red" update-ref refs/heads/orange "$tip_orange"
 git -C "$d/red" update-ref refs/heads/blue "$genesis"
 out=$($catan -C "$d/orange" sync) || fail "5e: held back failed the sync: $out"
 grep -q "held back red from origin" <<<"$out" || fail "5e: not held back: $out"
@@ -292,12 +299,10 @@ out=$($catan -C "$d/orange" sync) && fail "5e: the same off-branch tip accepted:
 grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5e: not rejected: $out"
 git -C "$d/orange" cat-file blob refs/catan/quarantine/origin/red | grep -qx "off $b1" ||
 	fail "5e: not recorded as off: $(git -C "$d/orange" cat-file blob refs/catan/quarantine/origin/red)"
-# The peer settles, and red's branch moves on to white's move.
-git -C "$d/red" update-ref refs/heads/blue "$b1"
-git -C "$d/red" update-ref refs/heads/white "$w"
-git -C "$d/red" update-ref refs/heads/red "$w"
+# The peer settles: blue's branch is where it was.
+git -C "$d/red" update-ref refs/heads/blue "$tip_blue"
 out=$($catan -C "$d/orange" sync) || fail "5e: the settled peer was refused: $out"
-[[ $(git -C "$d/orange" rev-parse red blue white) == "$(printf '%s\n' "$w" "$b1" "$w")" ]] ||
+[[ $(git -C "$d/orange" rev-parse red blue white) == "$(printf '%s\n' "$tip_red" "$tip_blue" "$tip_white")" ]] ||
 	fail "5e: not adopted once settled: $out"
 $catan -C "$d/orange" verify >/dev/null || fail "5e: verify"
 ok "a branch refused as off its author's branch is recorded as off: once the peer settles, what builds on it is adopted"

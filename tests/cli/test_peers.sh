@@ -328,15 +328,25 @@ ok "illegal action, tampered tree, rewritten branch, unparsable message: rejecte
 #     instant, so the first sync holds the branch back without a verdict
 #     and says so; the same tip at the next sync is misbehaviour: rejected,
 #     reported, quarantined. If the peer's refs settle in between, the next
-#     sync adopts.
+#     sync adopts. Here: red's last set-up move rests on blue's last, and
+#     red's repository still shows blue's branch one move back (a branch
+#     ends at its owner's own commit: red's tip is red's).
 d=$tmp/offbranch
 make_game "$d" 13
-bo=$(git -C "$d/red" rev-parse blue)
-red_then_blue "$d"
+for p in blue white orange; do $catan -C "$d/red" remote add $p "$d/$p"; done
+for p in red blue white orange white blue; do
+	$catan -C "$d/$p" sync >/dev/null 2>&1 || true
+	$catan -C "$d/$p" step >/dev/null
+	$catan -C "$d/red" sync >/dev/null 2>&1 || true
+done
+bo=$(git -C "$d/blue" rev-parse 'blue@{1}')
 b1=$(git -C "$d/red" rev-parse blue)
-[[ $bo != "$b1" ]] || fail "5c: red did not adopt blue's move"
+[[ $bo != "$b1" && $(git -C "$d/red" log -1 --format=%an "$bo") == blue ]] ||
+	fail "5c: no first move of blue"
 for c in white2 white3 white4; do cp -a "$d/white" "$tmp/$c"; done
-git -C "$d/red" update-ref refs/heads/red "$b1"
+$catan -C "$d/red" step >/dev/null
+r2=$(git -C "$d/red" rev-parse red)
+[[ $(git -C "$d/red" rev-parse "$r2^") == "$b1" ]] || fail "5c: red's move is not on blue's"
 git -C "$d/red" update-ref refs/heads/blue "$bo"
 before=$(git -C "$tmp/white2" rev-parse red blue)
 out=$($catan -C "$tmp/white2" sync) || fail "5c: a held-back branch failed the sync: $out"
@@ -373,7 +383,7 @@ done
 git -C "$d/red" update-ref refs/heads/blue "$b1"
 for c in "$d/white" "$tmp/white4"; do
 	out=$($catan -C "$c" sync) || fail "5c: sync once settled at $c: $out"
-	[[ $(git -C "$c" rev-parse red) == "$b1" && $(git -C "$c" rev-parse blue) == "$b1" ]] ||
+	[[ $(git -C "$c" rev-parse red) == "$r2" && $(git -C "$c" rev-parse blue) == "$b1" ]] ||
 		fail "5c: not adopted once settled at $c: $out"
 	! git -C "$c" show-ref -q refs/catan/quarantine/origin/red || fail "5c: quarantined once settled at $c"
 	! git -C "$c" show-ref -q refs/catan/held/origin/red || fail "5c: the held record outlived the adoption at $c"

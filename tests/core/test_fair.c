@@ -201,8 +201,8 @@ static void test_fair__check_catches_broken_requests(void **state)
 		int field, value;
 	} cases[] = {
 	    {"requester", 0, 7},
-	    {"reveals owed by the requester", 1, 1 << RED},
-	    {"reveals owed by the requester", 1, 1 << 5},
+	    {"reveals owed by requester or nobody", 1, 1 << RED},
+	    {"reveals owed by requester or nobody", 1, 1 << 5},
 	    {"requested action", 2, CATAN_ACT_END},
 	    {"phase of the request", 3, CATAN_PHASE_OVER},
 	    {"reveal phase outside fair dice", 4, CATAN_DICE_SEEDED},
