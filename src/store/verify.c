@@ -62,7 +62,7 @@ void verify_table_free(table *t)
  * The table entry of commit id: checked earlier in this run, or (in
  * incremental mode) a trusted local commit, loaded now.
  */
-static seen *known(ctx *c, const git_oid *id)
+seen *verify_known(ctx *c, const git_oid *id)
 {
 	seen *e = verify_table_get(&c->t, id);
 	if (e || !c->incremental)
@@ -200,7 +200,7 @@ int verify_check_form(ctx *c, const git_oid *id)
 	return rc ? verify_bad(c, id, "%s", why) : 0;
 }
 
-static int check_tree(ctx *c, const git_oid *id, git_commit *commit,
+int verify_check_tree(ctx *c, const git_oid *id, git_commit *commit,
 		      const catan_state *st, const store_fair *fair)
 {
 	git_oid want;
@@ -242,7 +242,7 @@ static int check_genesis(ctx *c, git_commit *commit)
 				  "the root commit must be \"genesis\" by %s",
 				  c->s->game.names.name[0]);
 	catan_state_init(&st, &c->s->game.board, &c->s->game.opt);
-	if (check_tree(c, id, commit, &st, NULL))
+	if (verify_check_tree(c, id, commit, &st, NULL))
 		return 1;
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
@@ -329,7 +329,7 @@ static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 }
 
 /* The Dice trailer: on a roll, exactly the dice the rules rolled. */
-static int check_dice(ctx *c, const git_oid *id, const catan_state *next,
+int verify_check_dice(ctx *c, const git_oid *id, const catan_state *next,
 		      const catan_action *a, const uint8_t dice[2])
 {
 	/* A fair request "roll" has no dice yet. */
@@ -345,99 +345,6 @@ static int check_dice(ctx *c, const git_oid *id, const catan_state *next,
 	return 0;
 }
 
-/*
- * Fair dice: the completion of a request states the outcome that every
- * seat's revealed value gives (ps: every reveal in, f: their values).
- */
-static int fair_check_outcome(ctx *c, const git_oid *id, const catan_state *ps,
-			      const store_fair *f, const catan_action *a)
-{
-	if (ps->phase != CATAN_PHASE_REVEAL || ps->reveal_wait ||
-	    a->kind == CATAN_ACT_REVEAL)
-		return 0;
-	catan_action want;
-	uint8_t r[32];
-	char text[160];
-	store_fair_random(r, ps, f);
-	catan_fair_outcome(&want, ps, r);
-	if (!memcmp(&want, a, sizeof want))
-		return 0;
-	const catan_game *g = &c->s->game;
-	catan_action_format(text, sizeof text, &g->board, &g->names, &want);
-	return verify_bad(c, id,
-			  "wrong outcome: the reveals give \"%s\" (fair "
-			  "dice)",
-			  text);
-}
-
-/*
- * Fair dice: an author's first commit carries its chain's anchor and no
- * other does; a request and a reveal carry the author's next value, which
- * hashes to the last one it published (f: updated).
- */
-static int fair_check_trailers(ctx *c, const git_oid *id, store_fair *f,
-			       int author, const catan_state *ps,
-			       const catan_action *a, const char *anchor,
-			       const char *reveal)
-{
-	const char *name = c->s->game.names.name[author];
-	uint8_t x[32], h[32];
-	if (c->s->game.opt.dice != CATAN_DICE_FAIR)
-		return 0;
-	bool anchored = (f->anchored >> author) & 1;
-	if (anchored && anchor[0])
-		return verify_bad(c, id,
-				  "an Anchor trailer, but %s's chain is "
-				  "anchored already",
-				  name);
-	if (!anchored && !anchor[0])
-		return verify_bad(c, id,
-				  "%s's first commit has no Anchor trailer "
-				  "(fair dice)",
-				  name);
-	if (!anchored) {
-		store_fair_unhex(f->head[author], anchor, 64);
-		f->anchored |= (uint8_t)(1u << author);
-	}
-	(void)ps;
-	(void)a;
-	if (!reveal[0])
-		return 0;
-	store_fair_unhex(x, reveal, 64);
-	store_fair_hash(h, x);
-	if (memcmp(h, f->head[author], 32))
-		return verify_bad(c, id,
-				  "the revealed value is not the next of "
-				  "%s's chain (its hash is not the value %s "
-				  "published last)",
-				  name, name);
-	memcpy(f->head[author], x, 32);
-	return 0;
-}
-
-/* Fair dice: a Reveal trailer exactly on a request and on a reveal. */
-static int fair_check_reveal_kind(ctx *c, const git_oid *id,
-				  const catan_state *ps,
-				  const catan_state *next,
-				  const catan_action *a, const char *reveal)
-{
-	if (c->s->game.opt.dice != CATAN_DICE_FAIR)
-		return 0;
-	bool request = next->phase == CATAN_PHASE_REVEAL &&
-		       ps->phase != CATAN_PHASE_REVEAL;
-	bool want = request || a->kind == CATAN_ACT_REVEAL;
-	if (want && !reveal[0])
-		return verify_bad(c, id,
-				  "a %s without its Reveal trailer (fair "
-				  "dice)",
-				  request ? "request" : "reveal");
-	if (!want && reveal[0])
-		return verify_bad(c, id,
-				  "a Reveal trailer on a commit that neither "
-				  "asks for an outcome nor reveals");
-	return 0;
-}
-
 int verify_check_action(ctx *c, git_commit *commit)
 {
 	const catan_game *g = &c->s->game;
@@ -450,7 +357,7 @@ int verify_check_action(ctx *c, git_commit *commit)
 	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice,
 			  anchor, reveal))
 		return 1;
-	seen *parent = known(c, pid);
+	seen *parent = verify_known(c, pid);
 	if (!parent)
 		return verify_bad(c, id, "parent was not checked");
 	const catan_state *ps = &parent->state;
@@ -486,8 +393,8 @@ int verify_check_action(ctx *c, git_commit *commit)
 				  "a reveal must have the request as parent, "
 				  "not another reveal");
 	store_fair fair = parent->fair;
-	if (fair_check_outcome(c, id, ps, &parent->fair, &a) ||
-	    fair_check_trailers(c, id, &fair, author, ps, &a, anchor, reveal))
+	if (verify_fair_outcome(c, id, ps, &parent->fair, &a) ||
+	    verify_fair_trailers(c, id, &fair, author, ps, &a, anchor, reveal))
 		return 1;
 	catan_state next;
 	int rc = catan_state_apply(&next, &g->board, ps, author, &a, NULL);
@@ -495,8 +402,8 @@ int verify_check_action(ctx *c, git_commit *commit)
 		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
 				  subject, g->names.name[author],
 				  catan_error_str(rc));
-	if (fair_check_reveal_kind(c, id, ps, &next, &a, reveal) ||
-	    check_dice(c, id, &next, &a, dice))
+	if (verify_fair_reveal_kind(c, id, ps, &next, &a, reveal) ||
+	    verify_check_dice(c, id, &next, &a, dice))
 		return 1;
 	/* A discard that leaves others owing must be merged, not extended. */
 	if (parent->discard && ps->phase == CATAN_PHASE_DISCARD)
@@ -509,7 +416,7 @@ int verify_check_action(ctx *c, git_commit *commit)
 				  "builds on a reveal while reveals are "
 				  "pending");
 	if (check_fork(c, id, pid, author) ||
-	    check_tree(c, id, commit, &next, &fair))
+	    verify_check_tree(c, id, commit, &next, &fair))
 		return 1;
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
@@ -520,103 +427,6 @@ int verify_check_action(ctx *c, git_commit *commit)
 	e->discard =
 	    a.kind == CATAN_ACT_DISCARD || a.kind == CATAN_ACT_REVEAL;
 	git_oid_cpy(&e->parent, pid);
-	return 0;
-}
-
-/*
- * Fair dice: the completion of a request with two or more reveals is
- * their merge: by the requester, one parent per revealing seat, each a
- * reveal on the request, in player order; its action is the request
- * with the outcome all the revealed values give.
- */
-static int fair_check_merge(ctx *c, git_commit *commit, int author,
-			    const char *subject, const uint8_t dice[2],
-			    const char *anchor, const char *reveal)
-{
-	const catan_game *g = &c->s->game;
-	const git_oid *id = git_commit_id(commit);
-	unsigned n = git_commit_parentcount(commit);
-	seen *first = known(c, git_commit_parent_id(commit, 0));
-	if (!first || !first->discard)
-		return verify_bad(c, id,
-				  "merge parents must be reveals of one "
-				  "request");
-	seen *base = known(c, &first->parent);
-	if (!base)
-		return verify_bad(c, id, "merge base was not checked");
-	catan_state st = base->state;
-	store_fair fair = base->fair;
-	if (st.phase != CATAN_PHASE_REVEAL || author != st.requester)
-		return verify_bad(c, id,
-				  "only the player who asked for an outcome "
-				  "merges its reveals");
-	if ((int)n != __builtin_popcount(st.reveal_wait) || n < 2)
-		return verify_bad(c, id,
-				  "merge has %u parents; %d players owed "
-				  "reveals",
-				  n, __builtin_popcount(st.reveal_wait));
-	int last = -1;
-	catan_action rv;
-	catan_action_init(&rv, CATAN_ACT_REVEAL);
-	for (unsigned i = 0; i < n; i++) {
-		seen *pe = known(c, git_commit_parent_id(commit, i));
-		if (!pe || !pe->discard || pe->state.phase != CATAN_PHASE_REVEAL ||
-		    !git_oid_equal(&pe->parent, &base->id))
-			return verify_bad(c, id,
-					  "merge parent %u is not a reveal on "
-					  "the request",
-					  i + 1);
-		if (pe->author <= last)
-			return verify_bad(c, id,
-					  "merge parents must be in player "
-					  "order, one per player");
-		last = pe->author;
-		/* Each parent is the request + its reveal: apply it. */
-		if (catan_state_apply(&st, &g->board, &st, pe->author, &rv,
-				      NULL))
-			return verify_bad(c, id, "merged reveals do not apply");
-		memcpy(fair.head[pe->author], pe->fair.head[pe->author], 32);
-	}
-	if (st.reveal_wait)
-		return verify_bad(c, id, "merge leaves reveals owed");
-	if (anchor[0] || reveal[0])
-		return verify_bad(c, id,
-				  "a completion carries no Anchor or Reveal "
-				  "trailer");
-	catan_action a;
-	catan_parse_error pe;
-	char canon[160];
-	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
-		return verify_bad(
-		    c, id, "commit message does not parse: \"%.60s\": %s",
-		    subject, pe.msg);
-	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
-	if (strcmp(canon, subject))
-		return verify_bad(c, id,
-				  "subject \"%.60s\" is not canonical (\"%s\")",
-				  subject, canon);
-	if (store_trailer_int(git_commit_message(commit), "Turn") != st.turn)
-		return verify_bad(c, id, "Turn trailer is not the turn (%d)",
-				  st.turn);
-	if (fair_check_outcome(c, id, &st, &fair, &a))
-		return 1;
-	catan_state next;
-	int rc = catan_state_apply(&next, &g->board, &st, author, &a, NULL);
-	if (rc)
-		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
-				  subject, g->names.name[author],
-				  catan_error_str(rc));
-	if (check_dice(c, id, &next, &a, dice) ||
-	    check_tree(c, id, commit, &next, &fair))
-		return 1;
-	seen *e = verify_table_put(&c->t, id);
-	if (!e)
-		return verify_bad(c, id, "out of memory");
-	e->state = next;
-	e->fair = fair;
-	e->author = author;
-	git_oid_cpy(&e->parent, &base->id);
-	c->rep->merges++;
 	return 0;
 }
 
@@ -634,17 +444,17 @@ int verify_check_merge(ctx *c, git_commit *commit)
 		return 1;
 	if (g->opt.dice == CATAN_DICE_FAIR &&
 	    strcmp(subject, STORE_MERGE_SUBJECT))
-		return fair_check_merge(c, commit, author, subject, dice,
+		return verify_fair_merge(c, commit, author, subject, dice,
 					anchor, reveal);
 	if (strcmp(subject, STORE_MERGE_SUBJECT) || dice[0] || anchor[0] ||
 	    reveal[0])
 		return verify_bad(c, id, "a merge must be \"%s\"",
 				  STORE_MERGE_SUBJECT);
-	seen *first = known(c, git_commit_parent_id(commit, 0));
+	seen *first = verify_known(c, git_commit_parent_id(commit, 0));
 	if (!first || !first->discard)
 		return verify_bad(c, id,
 				  "merge parents must be discard commits");
-	seen *base = known(c, &first->parent);
+	seen *base = verify_known(c, &first->parent);
 	if (!base)
 		return verify_bad(c, id, "merge base was not checked");
 	catan_state st = base->state;
@@ -661,7 +471,7 @@ int verify_check_merge(ctx *c, git_commit *commit)
 				  "discards",
 				  n, owing);
 	for (unsigned i = 0; i < n; i++) {
-		seen *pe = known(c, git_commit_parent_id(commit, i));
+		seen *pe = verify_known(c, git_commit_parent_id(commit, i));
 		if (!pe || !pe->discard ||
 		    !git_oid_equal(&pe->parent, &base->id))
 			return verify_bad(c, id,
@@ -688,7 +498,7 @@ int verify_check_merge(ctx *c, git_commit *commit)
 	}
 	if (st.phase == CATAN_PHASE_DISCARD)
 		return verify_bad(c, id, "merge leaves discards owed");
-	if (check_tree(c, id, commit, &st, &base->fair))
+	if (verify_check_tree(c, id, commit, &st, &base->fair))
 		return 1;
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)

@@ -69,6 +69,36 @@ int verify_bad(ctx *c, const git_oid *id, const char *fmt, ...)
 int verify_check_form(ctx *c, const git_oid *id);
 int verify_check_action(ctx *c, git_commit *commit);
 int verify_check_merge(ctx *c, git_commit *commit);
+/*
+ * The table entry of commit id: checked earlier in this run, or (in
+ * incremental mode) a trusted local commit, loaded now; NULL if neither.
+ */
+seen *verify_known(ctx *c, const git_oid *id);
+/* The commit's tree is the encoding of st (and f): 0, or 1. */
+int verify_check_tree(ctx *c, const git_oid *id, git_commit *commit,
+		      const catan_state *st, const store_fair *fair);
+/* The Dice trailer is exactly the roll's (or absent): 0, or 1. */
+int verify_check_dice(ctx *c, const git_oid *id, const catan_state *next,
+		      const catan_action *a, const uint8_t dice[2]);
+/*
+ * Fair dice (verify_fair.c), each 0 or 1 as the checks above: the outcome
+ * a completion states (ps: every reveal in, f: the values); the Anchor and
+ * Reveal trailers continue the author's chain (f updated); a Reveal
+ * trailer exactly on a request and a reveal; a completion merging two or
+ * more reveals.
+ */
+int verify_fair_outcome(ctx *c, const git_oid *id, const catan_state *ps,
+			const store_fair *f, const catan_action *a);
+int verify_fair_trailers(ctx *c, const git_oid *id, store_fair *f, int author,
+			 const catan_state *ps, const catan_action *a,
+			 const char *anchor, const char *reveal);
+int verify_fair_reveal_kind(ctx *c, const git_oid *id, const catan_state *ps,
+			    const catan_state *next, const catan_action *a,
+			    const char *reveal);
+int verify_fair_merge(ctx *c, git_commit *commit, int author,
+		      const char *subject, const uint8_t dice[2],
+		      const char *anchor, const char *reveal);
+
 /* The branches and their reflogs (full verify), as check_* above. */
 int verify_check_branches(ctx *c);
 /* Every new commit is on its author's branch (incremental). */
