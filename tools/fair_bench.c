@@ -130,17 +130,17 @@ static int play(const char *dir, int players, uint64_t seed, long left,
 		if (catan_bot_choose(&a, CATAN_BOT_RANDOM, &g.board, &st, who,
 				     &rng, CATAN_LEGAL_NO_OFFERS))
 			goto fail;
-		bool completes = (st.phase == CATAN_PHASE_REVEAL &&
-				  !st.reveal_wait) ||
-				 (seeded && a.kind == CATAN_ACT_ROLL);
+		bool completes =
+		    (st.phase == CATAN_PHASE_REVEAL && !st.reveal_wait) ||
+		    (seeded && a.kind == CATAN_ACT_ROLL);
 		double t0 = now_us();
 		if (catan_store_act(s, who, &a, &oc, NULL, &err))
 			goto fail;
 		double dt = now_us() - t0;
 		if (t->act_n == t->act_cap) {
 			t->act_cap = t->act_cap ? 2 * t->act_cap : 4096;
-			t->act_us =
-			    realloc(t->act_us, sizeof(double) * (size_t)t->act_cap);
+			t->act_us = realloc(t->act_us, sizeof(double) *
+							   (size_t)t->act_cap);
 			if (!t->act_us)
 				return 1;
 		}
@@ -180,16 +180,15 @@ fail:
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: catan-fair-bench [--rolls N] [--players 2..6] "
-		"[--seed S] [--dir DIR] [--check] [--keep] [--seeded]\n"
-		"  games between random bots with fair dice until N rolls "
-		"(default 10000):\n"
-		"  the sums' chi-square against two dice, compute + commit "
-		"and verify per\n"
-		"  commit, and pack bytes per commit. --check: exit 1 when "
-		"the chi-square\n"
-		"  is over 29.59 (p < 0.001 with 10 degrees of freedom).\n");
+	fprintf(f, "usage: catan-fair-bench [--rolls N] [--players 2..6] "
+		   "[--seed S] [--dir DIR] [--check] [--keep] [--seeded]\n"
+		   "  games between random bots with fair dice until N rolls "
+		   "(default 10000):\n"
+		   "  the sums' chi-square against two dice, compute + commit "
+		   "and verify per\n"
+		   "  commit, and pack bytes per commit. --check: exit 1 when "
+		   "the chi-square\n"
+		   "  is over 29.59 (p < 0.001 with 10 degrees of freedom).\n");
 }
 
 int main(int argc, char **argv)

@@ -15,16 +15,16 @@
 #include "catan/types.h"
 
 typedef enum {
-	CATAN_ACT_SETUP,	    /* vertex, edge */
-	CATAN_ACT_ROLL,		    /* dice[0..1] or 0,0 (seeded) */
-	CATAN_ACT_DISCARD,	    /* give[] */
-	CATAN_ACT_ROBBER,	    /* tile, player (victim or NONE), res */
-	CATAN_ACT_BUILD_ROAD,	    /* edge */
-	CATAN_ACT_BUILD_SETTLEMENT, /* vertex */
-	CATAN_ACT_BUILD_CITY,	    /* vertex */
-	CATAN_ACT_BUY_DEV,	    /* dev (manual dice mode) or NONE */
-	CATAN_ACT_PLAY_KNIGHT,	    /* tile, player, res: as ROBBER */
-	CATAN_ACT_PLAY_ROAD_BUILDING, /* edge, edge2 (or NONE) */
+	CATAN_ACT_SETUP,	       /* vertex, edge */
+	CATAN_ACT_ROLL,		       /* dice[0..1] or 0,0 (seeded) */
+	CATAN_ACT_DISCARD,	       /* give[] */
+	CATAN_ACT_ROBBER,	       /* tile, player (victim or NONE), res */
+	CATAN_ACT_BUILD_ROAD,	       /* edge */
+	CATAN_ACT_BUILD_SETTLEMENT,    /* vertex */
+	CATAN_ACT_BUILD_CITY,	       /* vertex */
+	CATAN_ACT_BUY_DEV,	       /* dev (manual dice mode) or NONE */
+	CATAN_ACT_PLAY_KNIGHT,	       /* tile, player, res: as ROBBER */
+	CATAN_ACT_PLAY_ROAD_BUILDING,  /* edge, edge2 (or NONE) */
 	CATAN_ACT_PLAY_YEAR_OF_PLENTY, /* res, res2 (or NONE) */
 	CATAN_ACT_PLAY_MONOPOLY,       /* res */
 	CATAN_ACT_TRADE_BANK,	       /* res (given), count, res2 (got) */

@@ -460,10 +460,10 @@ static void waiting_for(FILE *f, const catan_game *g, const catan_state *s)
 		    [CATAN_ACT_BUY_DEV] = "development card",
 		    [CATAN_ACT_ROBBER] = "robbery",
 		    [CATAN_ACT_PLAY_KNIGHT] = "robbery"};
-		const char *kind = s->req_kind < CATAN_ACT_COUNT &&
-					   what[s->req_kind]
-				       ? what[s->req_kind]
-				       : "outcome";
+		const char *kind =
+		    s->req_kind < CATAN_ACT_COUNT && what[s->req_kind]
+			? what[s->req_kind]
+			: "outcome";
 		if (!s->reveal_wait) {
 			fprintf(f, "%s to complete the %s (every secret is in)",
 				g->names.name[s->requester], kind);

@@ -187,10 +187,9 @@ static bool command_help(const char *cmd, int argc, char **argv)
 
 static const char *phase_words(const catan_state *s)
 {
-	static const char *const w[] = {"set-up",   "roll",  "discard",
-					"robber",   "main",  "trade",
-					"build",    "offer", "over",
-					"special",  "reveal"};
+	static const char *const w[] = {
+	    "set-up", "roll",  "discard", "robber",  "main",  "trade",
+	    "build",  "offer", "over",	  "special", "reveal"};
 	return s->phase < CATAN_PHASE_COUNT ? w[s->phase] : "?";
 }
 

@@ -299,7 +299,8 @@ int catan_bot_choose_view(catan_action *out, const catan_bot_config *cfg,
 		return CATAN_E_NOT_YOUR_TURN;
 	if (s->phase == CATAN_PHASE_REVEAL)
 		return fair_duty(out, s, actor);
-	if (s->opt.dice == CATAN_DICE_MANUAL || s->opt.dice == CATAN_DICE_FAIR) {
+	if (s->opt.dice == CATAN_DICE_MANUAL ||
+	    s->opt.dice == CATAN_DICE_FAIR) {
 		/*
 		 * Manual dice: the legal actions state the card drawn and the
 		 * card stolen, which the view cannot know. Choose as in

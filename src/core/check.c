@@ -350,15 +350,13 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 			    s->requester, CATAN_NONE);
 	}
 	if (s->fair_events && s->opt.dice != CATAN_DICE_FAIR)
-		return fail(&m, "chance outcomes counted outside fair dice",
-			    -1, s->fair_events, 0);
+		return fail(&m, "chance outcomes counted outside fair dice", -1,
+			    s->fair_events, 0);
 	/* The phase a request waits in counts as the one it was made in. */
 	int ph = s->phase == CATAN_PHASE_REVEAL ? s->fair_phase : s->phase;
 	if ((ph == CATAN_PHASE_OVER) != (s->winner != CATAN_NONE))
-		return fail(&m, "winner set iff game over", -1, s->winner,
-			    ph);
-	bool resuming = ph == CATAN_PHASE_DISCARD ||
-			ph == CATAN_PHASE_ROBBER ||
+		return fail(&m, "winner set iff game over", -1, s->winner, ph);
+	bool resuming = ph == CATAN_PHASE_DISCARD || ph == CATAN_PHASE_ROBBER ||
 			ph == CATAN_PHASE_OFFER;
 	if (!resuming && s->resume != CATAN_PHASE_SETUP)
 		return fail(&m, "stale resume phase", -1, s->resume,

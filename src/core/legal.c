@@ -344,7 +344,7 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
 			for (int d1 = 1; d1 <= 6; d1++)
 				for (int d2 = 1; d2 <= 6; d2++) {
 					catan_action *a =
-						push(&o, CATAN_ACT_ROLL);
+					    push(&o, CATAN_ACT_ROLL);
 					a->dice[0] = (uint8_t)d1;
 					a->dice[1] = (uint8_t)d2;
 				}
@@ -352,7 +352,7 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
 			for (int d = 0; d < CATAN_DEV_COUNT; d++)
 				if (s->deck[d])
 					push(&o, CATAN_ACT_BUY_DEV)->dev =
-						(uint8_t)d;
+					    (uint8_t)d;
 		} else {
 			for (int r = 0; r < CATAN_RES_COUNT; r++) {
 				if (!s->players[s->req_player].hand[r])

@@ -1367,9 +1367,9 @@ static int dispatch_fair(catan_state *out, const catan_board *b,
  * checks the outcome against the reveals; the rules only check that it
  * is possible. Every other action is applied as in manual mode.
  */
-static __attribute__((noinline, cold)) int fair_apply(catan_state *out, const catan_board *b,
-		      const catan_state *in, int p, const catan_action *a,
-		      catan_outcome *oc)
+static __attribute__((noinline, cold)) int
+fair_apply(catan_state *out, const catan_board *b, const catan_state *in, int p,
+	   const catan_action *a, catan_outcome *oc)
 {
 	catan_state tmp = *in;
 	bool stated;
@@ -1394,8 +1394,8 @@ static __attribute__((noinline, cold)) int fair_apply(catan_state *out, const ca
 			return CATAN_E_WRONG_PHASE;
 		tmp.phase = in->fair_phase;
 		tmp.requester = CATAN_NONE;
-		tmp.fair_phase = tmp.req_kind = tmp.req_tile =
-		    tmp.req_player = 0;
+		tmp.fair_phase = tmp.req_kind = tmp.req_tile = tmp.req_player =
+		    0;
 		if ((rc = dispatch_fair(out, b, &tmp, p, a, oc)))
 			return rc;
 		out->opt.dice = CATAN_DICE_FAIR;
@@ -1424,14 +1424,14 @@ static __attribute__((noinline, cold)) int fair_apply(catan_state *out, const ca
 	out->phase = CATAN_PHASE_REVEAL;
 	out->requester = (uint8_t)p;
 	out->req_kind = a->kind;
-	out->req_tile = a->kind == CATAN_ACT_ROBBER ||
-				a->kind == CATAN_ACT_PLAY_KNIGHT
-			    ? a->tile
-			    : 0;
-	out->req_player = a->kind == CATAN_ACT_ROBBER ||
-				  a->kind == CATAN_ACT_PLAY_KNIGHT
-			      ? a->player
-			      : 0;
+	out->req_tile =
+	    a->kind == CATAN_ACT_ROBBER || a->kind == CATAN_ACT_PLAY_KNIGHT
+		? a->tile
+		: 0;
+	out->req_player =
+	    a->kind == CATAN_ACT_ROBBER || a->kind == CATAN_ACT_PLAY_KNIGHT
+		? a->player
+		: 0;
 	out->reveal_wait =
 	    (uint8_t)(((1u << in->opt.nplayers) - 1) & ~(1u << p));
 	return CATAN_OK;
@@ -1476,9 +1476,9 @@ void catan_fair_outcome(catan_action *out, const catan_state *s,
 	default: {
 		out->tile = s->req_tile;
 		out->player = s->req_player;
-		const catan_player *v =
-		    s->req_player < s->opt.nplayers ? &s->players[s->req_player]
-						    : NULL;
+		const catan_player *v = s->req_player < s->opt.nplayers
+					    ? &s->players[s->req_player]
+					    : NULL;
 		if (v && v->ncards)
 			out->res = (uint8_t)nth_card(v->hand, CATAN_RES_COUNT,
 						     word64(r, 0) % v->ncards);
@@ -1588,9 +1588,12 @@ uint64_t catan_state_hash(const catan_state *s)
 		mix_bytes(&h, sb, sizeof sb);
 	}
 	if (s->opt.dice == CATAN_DICE_FAIR) {
-		uint8_t f[] = {s->requester,	s->reveal_wait,
-			       s->fair_phase,	s->req_kind,
-			       s->req_tile,	s->req_player,
+		uint8_t f[] = {s->requester,
+			       s->reveal_wait,
+			       s->fair_phase,
+			       s->req_kind,
+			       s->req_tile,
+			       s->req_player,
 			       (uint8_t)s->fair_events,
 			       (uint8_t)(s->fair_events >> 8)};
 		mix_bytes(&h, f, sizeof f);

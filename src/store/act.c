@@ -23,8 +23,8 @@ typedef struct position {
 	catan_state state;
 	catan_state base; /* during a fan: the 7-roll or request state */
 	store_fair fair, base_fair; /* fair dice: chain values, as states */
-	git_oid head;		    /* what the next ordinary action builds on */
-	int nfan; /* discard or reveal commits on `head` not merged yet */
+	git_oid head; /* what the next ordinary action builds on */
+	int nfan;     /* discard or reveal commits on `head` not merged yet */
 	git_oid fan[CATAN_MAX_PLAYERS];
 	uint8_t fan_player[CATAN_MAX_PLAYERS];
 	bool merge_pending;
@@ -64,11 +64,10 @@ static int apply_discard(catan_state *st, store_fair *f, catan_store *s,
 				       pe.msg);
 	int rc = catan_state_apply(st, &s->game.board, st, p, &a, NULL);
 	if (rc)
-		return store_fail_code(err, CATAN_STORE_E_CORRUPT,
-				       "%s commit refused: %s",
-				       a.kind == CATAN_ACT_REVEAL ? "reveal"
-								  : "discard",
-				       catan_error_str(rc));
+		return store_fail_code(
+		    err, CATAN_STORE_E_CORRUPT, "%s commit refused: %s",
+		    a.kind == CATAN_ACT_REVEAL ? "reveal" : "discard",
+		    catan_error_str(rc));
 	if (a.kind == CATAN_ACT_REVEAL) {
 		char hex[65];
 		uint8_t x[32], h[32];
@@ -414,10 +413,10 @@ static int fair_complete(catan_action *a, const position *pos, catan_store *s,
 	uint8_t r[32];
 	store_fair_random(r, st, &pos->fair);
 	catan_fair_outcome(&want, st, r);
-	bool stated = a->dice[0] || a->dev != CATAN_NONE ||
-		      (a->res != CATAN_NONE &&
-		       (a->kind == CATAN_ACT_ROBBER ||
-			a->kind == CATAN_ACT_PLAY_KNIGHT));
+	bool stated =
+	    a->dice[0] || a->dev != CATAN_NONE ||
+	    (a->res != CATAN_NONE &&
+	     (a->kind == CATAN_ACT_ROBBER || a->kind == CATAN_ACT_PLAY_KNIGHT));
 	if (stated && memcmp(a, &want, sizeof want)) {
 		char text[160];
 		catan_action_format(text, sizeof text, &s->game.board,
@@ -549,13 +548,14 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	 */
 	catan_state own = next;
 	store_fair own_fair = nf;
-	bool child = act.kind == CATAN_ACT_DISCARD ||
-		     act.kind == CATAN_ACT_REVEAL;
+	bool child =
+	    act.kind == CATAN_ACT_DISCARD || act.kind == CATAN_ACT_REVEAL;
 	if (child && pos.nfan > 0) {
 		if (catan_state_apply(&own, &g->board, &pos.base, actor, &act,
 				      NULL))
-			return store_fail(err, "%s does not apply to the "
-					       "state it rests on",
+			return store_fail(err,
+					  "%s does not apply to the "
+					  "state it rests on",
 					  act.kind == CATAN_ACT_REVEAL
 					      ? "reveal"
 					      : "discard");
@@ -567,8 +567,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 		return store_git_fail(err, "writing the new state");
 	catan_action_format(subject, sizeof subject, &g->board, &g->names,
 			    &act);
-	bool rolled = act.kind == CATAN_ACT_ROLL &&
-		      own.phase != CATAN_PHASE_REVEAL;
+	bool rolled =
+	    act.kind == CATAN_ACT_ROLL && own.phase != CATAN_PHASE_REVEAL;
 	if (store_commit(&commit, s, actor, subject, pos.state.turn,
 			 rolled ? own.dice : NULL, anchor[0] ? anchor : NULL,
 			 reveal[0] ? reveal : NULL, &tree, parents, nparents,

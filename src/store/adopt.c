@@ -270,10 +270,10 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	if (!git_oid_equal(r, &s->genesis) &&
 	    git_commit_lookup(&tc, s->repo, r) == 0) {
 		const git_signature *a = git_commit_author(tc);
-		int who = a && a->name ? catan_names_find(&s->game.names,
-							  a->name,
-							  strlen(a->name))
-				       : -1;
+		int who = a && a->name
+			      ? catan_names_find(&s->game.names, a->name,
+						 strlen(a->name))
+			      : -1;
 		git_commit_free(tc);
 		if (who != p) {
 			char why[160];
@@ -281,16 +281,14 @@ static bool candidate(catan_store *s, const char *remote, int p,
 			snprintf(why, sizeof why,
 				 "its tip is %s's commit, not %s's (a branch "
 				 "ends at its owner's own commit)",
-				 who >= 0 ? s->game.names.name[who]
-					  : "nobody",
+				 who >= 0 ? s->game.names.name[who] : "nobody",
 				 s->game.names.name[p]);
 			store_note(rep,
 				   "rejected %s from %s: commit %.10s: %s; "
 				   "kept as refs/catan/quarantine/%s/%s",
 				   s->game.names.name[p], remote, hex2, why,
 				   remote, s->game.names.name[p]);
-			store_quarantine(s, remote, p, r, r, false, why,
-					 NULL);
+			store_quarantine(s, remote, p, r, r, false, why, NULL);
 			rep->rejected++;
 			return false;
 		}

@@ -105,8 +105,8 @@ static int flush(catan_files *out, const char *path, textbuf *t)
 /* ---- names ---- */
 
 static const char *const phase_names[CATAN_PHASE_COUNT] = {
-    "setup", "roll",  "discard", "robber", "main",
-    "trade", "build", "offer",	 "over",   "special", "reveal",
+    "setup", "roll",  "discard", "robber",  "main",   "trade",
+    "build", "offer", "over",	 "special", "reveal",
 };
 
 const char *catan_phase_name(int phase)

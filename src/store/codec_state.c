@@ -226,9 +226,8 @@ static int waiting_line(reader *r, catan_state *out, const catan_game *g)
 		name[len] = '\0';
 		int q = codec_player_word(g, name, false);
 		if (q <= last)
-			return codec_rfail(r,
-					   "waiting: players in order, each "
-					   "once");
+			return codec_rfail(r, "waiting: players in order, each "
+					      "once");
 		out->reveal_wait |= (uint8_t)(1u << q);
 		last = q;
 		w += len;
@@ -292,8 +291,7 @@ static int decode_now(reader *r, catan_state *out, const catan_game *g,
 		return -1;
 	int ph = out->phase; /* a request counts as made in its phase */
 	if (ph == CATAN_PHASE_REVEAL) {
-		if (codec_need_line(r, "request") ||
-		    request_line(r, out, g))
+		if (codec_need_line(r, "request") || request_line(r, out, g))
 			return -1;
 		ph = out->fair_phase;
 	}
@@ -616,7 +614,7 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		out->setup_step = (uint8_t)(2 * n);
 	}
 	if (!codec_resuming(out->phase == CATAN_PHASE_REVEAL ? out->fair_phase
-							      : out->phase))
+							     : out->phase))
 		out->resume = CATAN_PHASE_SETUP;
 
 	catan_state_derive(out, b);

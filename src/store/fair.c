@@ -45,7 +45,7 @@ bool store_fair_unhex(uint8_t out[32], const char *text, size_t len)
 		return false;
 	for (size_t i = 0; i < 64; i++) {
 		char c = text[i];
-		int d = c >= '0' && c <= '9'	 ? c - '0'
+		int d = c >= '0' && c <= '9'   ? c - '0'
 			: c >= 'a' && c <= 'f' ? c - 'a' + 10
 					       : -1;
 		if (d < 0)
@@ -58,8 +58,7 @@ bool store_fair_unhex(uint8_t out[32], const char *text, size_t len)
 	return true;
 }
 
-void store_fair_random(uint8_t r[32], const catan_state *s,
-		       const store_fair *f)
+void store_fair_random(uint8_t r[32], const catan_state *s, const store_fair *f)
 {
 	crypto_hash_sha256_state h;
 	char head[48];
@@ -147,8 +146,8 @@ int store_fair_value(uint8_t out[32], catan_store *s, int p, int k,
 				  s->game.names.name[p], STORE_FAIR_CHAIN);
 	/* The whole chain, once per seat and handle: N hashes (~1 ms). */
 	if (!s->fair_chain[p]) {
-		uint8_t(*c)[32] = malloc(sizeof(uint8_t[32]) *
-					 (STORE_FAIR_CHAIN + 1));
+		uint8_t(*c)[32] =
+		    malloc(sizeof(uint8_t[32]) * (STORE_FAIR_CHAIN + 1));
 		if (!c)
 			return store_fail(err, "out of memory");
 		chain_top(c[STORE_FAIR_CHAIN], s, p);

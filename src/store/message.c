@@ -42,8 +42,8 @@ void store_message(char *out, size_t size, const char *subject,
 		n += snprintf(out + n, size - (size_t)n, "Dice: %d %d\n",
 			      dice[0], dice[1]);
 	if (anchor && n >= 0 && (size_t)n < size)
-		n += snprintf(out + n, size - (size_t)n, "Anchor: %s\n",
-			      anchor);
+		n +=
+		    snprintf(out + n, size - (size_t)n, "Anchor: %s\n", anchor);
 	if (reveal && n >= 0 && (size_t)n < size)
 		snprintf(out + n, size - (size_t)n, "Reveal: %s\n", reveal);
 }

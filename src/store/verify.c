@@ -236,8 +236,8 @@ static int check_genesis(ctx *c, git_commit *commit)
 	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice,
 			  anchor, reveal))
 		return 1;
-	if (strcmp(subject, "genesis") || author != 0 || dice[0] ||
-	    anchor[0] || reveal[0])
+	if (strcmp(subject, "genesis") || author != 0 || dice[0] || anchor[0] ||
+	    reveal[0])
 		return verify_bad(c, id,
 				  "the root commit must be \"genesis\" by %s",
 				  c->s->game.names.name[0]);
@@ -333,8 +333,8 @@ int verify_check_dice(ctx *c, const git_oid *id, const catan_state *next,
 		      const catan_action *a, const uint8_t dice[2])
 {
 	/* A fair request "roll" has no dice yet. */
-	bool rolled = a->kind == CATAN_ACT_ROLL &&
-		      next->phase != CATAN_PHASE_REVEAL;
+	bool rolled =
+	    a->kind == CATAN_ACT_ROLL && next->phase != CATAN_PHASE_REVEAL;
 	if (rolled && (dice[0] != next->dice[0] || dice[1] != next->dice[1]))
 		return verify_bad(c, id, "Dice trailer is not the roll (%d %d)",
 				  next->dice[0], next->dice[1]);
@@ -424,8 +424,7 @@ int verify_check_action(ctx *c, git_commit *commit)
 	e->state = next;
 	e->fair = fair;
 	e->author = author;
-	e->discard =
-	    a.kind == CATAN_ACT_DISCARD || a.kind == CATAN_ACT_REVEAL;
+	e->discard = a.kind == CATAN_ACT_DISCARD || a.kind == CATAN_ACT_REVEAL;
 	git_oid_cpy(&e->parent, pid);
 	return 0;
 }
@@ -445,7 +444,7 @@ int verify_check_merge(ctx *c, git_commit *commit)
 	if (g->opt.dice == CATAN_DICE_FAIR &&
 	    strcmp(subject, STORE_MERGE_SUBJECT))
 		return verify_fair_merge(c, commit, author, subject, dice,
-					anchor, reveal);
+					 anchor, reveal);
 	if (strcmp(subject, STORE_MERGE_SUBJECT) || dice[0] || anchor[0] ||
 	    reveal[0])
 		return verify_bad(c, id, "a merge must be \"%s\"",
@@ -543,7 +542,8 @@ int verify_check_branches(ctx *c)
 			    "the tip of %s's branch is %s's commit (a "
 			    "branch ends at its owner's own commit)",
 			    name,
-			    g->names.name[verify_table_get(&c->t, tip)->author]);
+			    g->names
+				.name[verify_table_get(&c->t, tip)->author]);
 		git_reflog *log = NULL;
 		/* (git_reflog_read would create a missing log: ask first.) */
 		if (rc == 0 &&

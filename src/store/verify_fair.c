@@ -13,7 +13,7 @@
  * seat's revealed value gives (ps: every reveal in, f: their values).
  */
 int verify_fair_outcome(ctx *c, const git_oid *id, const catan_state *ps,
-			      const store_fair *f, const catan_action *a)
+			const store_fair *f, const catan_action *a)
 {
 	if (ps->phase != CATAN_PHASE_REVEAL || ps->reveal_wait ||
 	    a->kind == CATAN_ACT_REVEAL)
@@ -38,10 +38,9 @@ int verify_fair_outcome(ctx *c, const git_oid *id, const catan_state *ps,
  * other does; a request and a reveal carry the author's next value, which
  * hashes to the last one it published (f: updated).
  */
-int verify_fair_trailers(ctx *c, const git_oid *id, store_fair *f,
-			       int author, const catan_state *ps,
-			       const catan_action *a, const char *anchor,
-			       const char *reveal)
+int verify_fair_trailers(ctx *c, const git_oid *id, store_fair *f, int author,
+			 const catan_state *ps, const catan_action *a,
+			 const char *anchor, const char *reveal)
 {
 	const char *name = c->s->game.names.name[author];
 	uint8_t x[32], h[32];
@@ -79,10 +78,9 @@ int verify_fair_trailers(ctx *c, const git_oid *id, store_fair *f,
 }
 
 /* Fair dice: a Reveal trailer exactly on a request and on a reveal. */
-int verify_fair_reveal_kind(ctx *c, const git_oid *id,
-				  const catan_state *ps,
-				  const catan_state *next,
-				  const catan_action *a, const char *reveal)
+int verify_fair_reveal_kind(ctx *c, const git_oid *id, const catan_state *ps,
+			    const catan_state *next, const catan_action *a,
+			    const char *reveal)
 {
 	if (c->s->game.opt.dice != CATAN_DICE_FAIR)
 		return 0;
@@ -108,8 +106,8 @@ int verify_fair_reveal_kind(ctx *c, const git_oid *id,
  * with the outcome all the revealed values give.
  */
 int verify_fair_merge(ctx *c, git_commit *commit, int author,
-			    const char *subject, const uint8_t dice[2],
-			    const char *anchor, const char *reveal)
+		      const char *subject, const uint8_t dice[2],
+		      const char *anchor, const char *reveal)
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
@@ -138,7 +136,8 @@ int verify_fair_merge(ctx *c, git_commit *commit, int author,
 	catan_action_init(&rv, CATAN_ACT_REVEAL);
 	for (unsigned i = 0; i < n; i++) {
 		seen *pe = verify_known(c, git_commit_parent_id(commit, i));
-		if (!pe || !pe->discard || pe->state.phase != CATAN_PHASE_REVEAL ||
+		if (!pe || !pe->discard ||
+		    pe->state.phase != CATAN_PHASE_REVEAL ||
 		    !git_oid_equal(&pe->parent, &base->id))
 			return verify_bad(c, id,
 					  "merge parent %u is not a reveal on "
@@ -197,4 +196,3 @@ int verify_fair_merge(ctx *c, git_commit *commit, int author,
 	c->rep->merges++;
 	return 0;
 }
-

@@ -455,8 +455,7 @@ static int worker(void *ctx)
 		 */
 		bool duty = false;
 		if (s.phase == CATAN_PHASE_REVEAL && a->me >= 0 &&
-		    a->me < s.opt.nplayers &&
-		    catan_state_may_act(&s, a->me)) {
+		    a->me < s.opt.nplayers && catan_state_may_act(&s, a->me)) {
 			who = a->me;
 			duty = true;
 		}

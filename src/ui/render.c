@@ -100,12 +100,14 @@ void ui_status_text(char *out, size_t n, const catan_game *g,
 				    used ? ", " : "fair dice: waiting for ",
 				    p == viewer ? "you" : g->names.name[p]);
 		if (!s->reveal_wait)
-			snprintf(out, n, "fair dice: every secret is in; %s's %s "
-					 "comes next",
+			snprintf(out, n,
+				 "fair dice: every secret is in; %s's %s "
+				 "comes next",
 				 g->names.name[s->requester], what);
 		else if (used < n)
-			snprintf(out + used, n - used, " to reveal a secret for "
-						      "%s's %s",
+			snprintf(out + used, n - used,
+				 " to reveal a secret for "
+				 "%s's %s",
 				 g->names.name[s->requester], what);
 		return;
 	}

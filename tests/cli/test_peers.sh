@@ -344,7 +344,7 @@ b1=$(git -C "$d/red" rev-parse blue)
 [[ $bo != "$b1" && $(git -C "$d/red" log -1 --format=%an "$bo") == blue ]] ||
 	fail "5c: no first move of blue"
 for c in white2 white3 white4; do cp -a "$d/white" "$tmp/$c"; done
-$catan -C "$d/red" step >/dev/null
+$catan -C "$d/red" step --max 1 >/dev/null
 r2=$(git -C "$d/red" rev-parse red)
 [[ $(git -C "$d/red" rev-parse "$r2^") == "$b1" ]] || fail "5c: red's move is not on blue's"
 git -C "$d/red" update-ref refs/heads/blue "$bo"
@@ -394,55 +394,78 @@ ok "a branch holding a commit its author's branch lacks (a path and git://): hel
 
 # 5d. Views of a peer read mid-move only move forward: a peer that shows
 #     one off-branch tip and then another that does not descend from it
-#     (two different moves of blue on one parent, in turn) is misbehaving,
-#     and that tip is rejected and quarantined at once; one that does
-#     descend from it (white's move after blue's) is held back again.
+#     (white's moves on two different moves of blue on one parent, in
+#     turn) is misbehaving, and that tip is rejected and quarantined at
+#     once; one that does descend from it (white's next move) is held back
+#     again. (A branch ends at its owner's own commit: the tips shown are
+#     white's, resting on moves of blue's that blue's branch there lacks.)
 d=$tmp/alternate
 make_game "$d" 14
 $catan -C "$d/red" step >/dev/null
 $catan -C "$d/blue" sync >/dev/null
+$catan -C "$d/orange" sync >/dev/null
 cp -a "$d/blue" "$d/blue2"
-cp -a "$d/white" "$d/white3"
-cp -a "$d/white" "$d/white4"
+cp -a "$d/orange" "$d/orange4"
 mapfile -t acts < <($catan -C "$d/blue" legal --as blue)
 (( ${#acts[@]} >= 2 )) || fail "5d: blue has fewer than two moves"
 $catan -C "$d/blue" act --as blue "${acts[0]}" >/dev/null
 $catan -C "$d/blue2" act --as blue "${acts[1]}" >/dev/null
-git -C "$d/red" fetch -q "$d/blue" refs/heads/blue:refs/evil/x
-git -C "$d/red" fetch -q "$d/blue2" refs/heads/blue:refs/evil/y
-$catan -C "$d/white3" remote add blue "$d/blue"
-$catan -C "$d/white3" sync >/dev/null
-$catan -C "$d/white3" step >/dev/null
-git -C "$d/red" fetch -q "$d/white3" refs/heads/white:refs/evil/w
+# White's move on each (scratch copies that play every seat in turn), and
+# on x, orange's two and white's next.
+for v in x y; do
+	src=$d/blue
+	[[ $v == y ]] && src=$d/blue2
+	cp -a "$src" "$d/scratch-$v"
+	git -C "$d/scratch-$v" config catan.me white
+	mapfile -t acts < <($catan -C "$d/scratch-$v" legal --as white)
+	$catan -C "$d/scratch-$v" act "${acts[0]}" >/dev/null
+done
+git -C "$d/scratch-x" config catan.me orange
+for i in 1 2; do
+	mapfile -t acts < <($catan -C "$d/scratch-x" legal --as orange)
+	$catan -C "$d/scratch-x" act "${acts[0]}" >/dev/null
+done
+wx=$(git -C "$d/scratch-x" rev-parse white)
+git -C "$d/scratch-x" config catan.me white
+mapfile -t acts < <($catan -C "$d/scratch-x" legal --as white)
+$catan -C "$d/scratch-x" act "${acts[0]}" >/dev/null
+for v in x y; do
+	git -C "$d/red" fetch -q "$d/scratch-$v" "refs/heads/white:refs/evil/w$v" \
+		"refs/heads/blue:refs/evil/$v"
+done
 x=$(git -C "$d/red" rev-parse refs/evil/x)
 y=$(git -C "$d/red" rev-parse refs/evil/y)
-w=$(git -C "$d/red" rev-parse refs/evil/w)
-[[ $(git -C "$d/red" rev-parse "$w^") == "$x" ]] || fail "5d: white did not act after blue's x"
-before=$(git -C "$d/white" rev-parse red blue white)
-git -C "$d/red" update-ref refs/heads/red "$x"
-out=$($catan -C "$d/white" sync) || fail "5d: sync: $out"
-grep -q "held back red from origin" <<<"$out" || fail "5d: not held back: $out"
-git -C "$d/red" update-ref refs/heads/red "$w"
-out=$($catan -C "$d/white" sync) || fail "5d: a tip moved forward from the held one failed the sync: $out"
-grep -q "held back red from origin" <<<"$out" || fail "5d: a tip moved forward was not held back: $out"
-[[ $(git -C "$d/white" rev-parse refs/catan/held/origin/red) == "$w" ]] || fail "5d: the held record did not follow"
-git -C "$d/red" update-ref refs/heads/red "$y"
-out=$($catan -C "$d/white" sync) && fail "5d: a second bad tip was accepted: $out"
-grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5d: not rejected: $out"
-git -C "$d/white" cat-file blob refs/catan/quarantine/origin/red | grep -qx "tip $y" || fail "5d: $y not quarantined"
-[[ $(git -C "$d/white" rev-parse red blue white) == "$before" ]] || fail "5d: a branch moved"
-$catan -C "$d/white" verify >/dev/null || fail "5d: verify"
+wy=$(git -C "$d/red" rev-parse refs/evil/wy)
+w2=$(git -C "$d/red" rev-parse refs/evil/wx)
+git -C "$d/red" cat-file -e "$wx" || fail "5d: white's first move not fetched"
+[[ $(git -C "$d/red" rev-parse "$wx^") == "$x" && $(git -C "$d/red" rev-parse "$wy^") == "$y" ]] ||
+	fail "5d: white did not act after blue's x and y"
+git -C "$d/red" merge-base --is-ancestor "$wx" "$w2" || fail "5d: white's next move is not after its first"
+before=$(git -C "$d/orange" rev-parse red blue white)
+git -C "$d/red" update-ref refs/heads/white "$wx"
+out=$($catan -C "$d/orange" sync) || fail "5d: sync: $out"
+grep -q "held back white from origin" <<<"$out" || fail "5d: not held back: $out"
+git -C "$d/red" update-ref refs/heads/white "$w2"
+out=$($catan -C "$d/orange" sync) || fail "5d: a tip moved forward from the held one failed the sync: $out"
+grep -q "held back white from origin" <<<"$out" || fail "5d: a tip moved forward was not held back: $out"
+[[ $(git -C "$d/orange" rev-parse refs/catan/held/origin/white) == "$w2" ]] || fail "5d: the held record did not follow"
+git -C "$d/red" update-ref refs/heads/white "$wy"
+out=$($catan -C "$d/orange" sync) && fail "5d: a second bad tip was accepted: $out"
+grep -q "rejected white from origin.*not on its own branch" <<<"$out" || fail "5d: not rejected: $out"
+git -C "$d/orange" cat-file blob refs/catan/quarantine/origin/white | grep -qx "tip $wy" || fail "5d: $wy not quarantined"
+[[ $(git -C "$d/orange" rev-parse red blue white) == "$before" ]] || fail "5d: a branch moved"
+$catan -C "$d/orange" verify >/dev/null || fail "5d: verify"
 # Only the author's branch as the peer has it counts: when this sync
 # drops it (there, blue's branch ends in an illegal move after x), a tip
 # holding x is refused at once, not held back.
-git -C "$d/red" update-ref refs/heads/red "$x"
+git -C "$d/red" update-ref refs/heads/white "$wx"
 bad=$(forge $'build city 1,0,n\n\nPlayer: blue\nTurn: 0' blue "$x^{tree}" "$x")
 git -C "$d/red" update-ref refs/heads/blue "$bad"
-out=$($catan -C "$d/white4" sync) && fail "5d: an illegal blue branch was accepted: $out"
+out=$($catan -C "$d/orange4" sync) && fail "5d: an illegal blue branch was accepted: $out"
 grep -q "rejected blue from origin" <<<"$out" || fail "5d: blue's illegal move not rejected: $out"
-grep -q "rejected red from origin.*not on its own branch" <<<"$out" || fail "5d: red not refused at once: $out"
+grep -q "rejected white from origin.*not on its own branch" <<<"$out" || fail "5d: white not refused at once: $out"
 ! grep -q "held back" <<<"$out" || fail "5d: held back against a dropped branch: $out"
-$catan -C "$d/white4" verify >/dev/null || fail "5d: verify after the dropped branch"
+$catan -C "$d/orange4" verify >/dev/null || fail "5d: verify after the dropped branch"
 ok "off-branch tips held back while they move forward; one that does not descend from the held tip, or whose author's branch the sync dropped, is rejected and quarantined at once"
 
 # 5a. A path remote is read directly (no fetch): an object it lacks or that

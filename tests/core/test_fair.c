@@ -7,8 +7,8 @@
 #include "helpers.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Beginner board, n players, fair dice, set-up played: red to roll. */
@@ -77,8 +77,8 @@ static void test_fair__card_and_robbery_are_requests(void **state)
 	assert_true(asked >= 0);
 	assert_int_equal(list[asked].res, CATAN_NONE);
 	catan_state before = s;
-	assert_int_equal(
-	    catan_state_apply(&s, &b, &s, RED, &list[asked], NULL), CATAN_OK);
+	assert_int_equal(catan_state_apply(&s, &b, &s, RED, &list[asked], NULL),
+			 CATAN_OK);
 	assert_int_equal(s.phase, CATAN_PHASE_REVEAL);
 	assert_int_equal(s.fair_phase, CATAN_PHASE_ROBBER);
 	assert_int_equal(s.resume, before.resume);
@@ -107,8 +107,7 @@ static void test_fair__card_and_robbery_are_requests(void **state)
 	th_clear_hand(&s, RED);
 	th_reject(&b, &s, RED, "buy devcard", CATAN_E_CANNOT_AFFORD);
 	th_give(&s, RED, 0, 0, 1, 1, 1);
-	th_reject(&b, &s, RED, "buy devcard knight",
-		  CATAN_E_DRAW_NOT_ALLOWED);
+	th_reject(&b, &s, RED, "buy devcard knight", CATAN_E_DRAW_NOT_ALLOWED);
 	th_do(&b, &s, RED, "buy devcard");
 	th_do(&b, &s, BLUE, "reveal");
 	memset(r, 0, sizeof r);
@@ -162,8 +161,8 @@ static void test_fair__outcomes_are_uniform(void **state)
 		same += a.dice[0] == a.dice[1];
 	}
 	double x = chi2(sums + 2, p, 11, N);
-	print_message("dice: chi-square %.1f (10 df), doubles %ld of %ld\n",
-		      x, same, N);
+	print_message("dice: chi-square %.1f (10 df), doubles %ld of %ld\n", x,
+		      same, N);
 	assert_true(x < 29.6);
 	/* Doubles 1/6: within 5 standard deviations. */
 	assert_true(fabs((double)same - N / 6.0) < 5 * sqrt(N * 5 / 36.0));

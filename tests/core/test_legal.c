@@ -40,16 +40,12 @@ static bool is_guard(const void *p, size_t n)
 
 static const char *kind_name(int k)
 {
-	static const char *const names[] = {"setup",	      "roll",
-					    "discard",	      "robber",
-					    "road",	      "settlement",
-					    "city",	      "buy",
-					    "knight",	      "road-building",
-					    "year-of-plenty", "monopoly",
-					    "trade-bank",     "offer",
-					    "accept",	      "reject",
-					    "end-trade",      "end",
-					    "reveal"};
+	static const char *const names[] = {
+	    "setup",	  "roll",	   "discard",	     "robber",
+	    "road",	  "settlement",	   "city",	     "buy",
+	    "knight",	  "road-building", "year-of-plenty", "monopoly",
+	    "trade-bank", "offer",	   "accept",	     "reject",
+	    "end-trade",  "end",	   "reveal"};
 	return k >= 0 && k < CATAN_ACT_COUNT ? names[k] : "?";
 }
 
@@ -73,10 +69,9 @@ static void describe(char *buf, size_t size, const catan_board *b,
 
 static const char *phase_name(int ph)
 {
-	static const char *const names[] = {"setup",  "roll",  "discard",
-					    "robber", "main",  "trade",
-					    "build",  "offer", "over",
-					    "special", "reveal"};
+	static const char *const names[] = {
+	    "setup", "roll",  "discard", "robber",  "main",  "trade",
+	    "build", "offer", "over",	 "special", "reveal"};
 	return ph >= 0 && ph < CATAN_PHASE_COUNT ? names[ph] : "?";
 }
 

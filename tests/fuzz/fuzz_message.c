@@ -140,7 +140,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	game.opt.dice = data[0] & 2 ? CATAN_DICE_FAIR : CATAN_DICE_SEEDED;
-	/* The trailer readers on any text, as sync's ancestry walks use them. */
+	/* The trailer readers on any text, as sync's ancestry walks use them.
+	 */
 	char *text = fuzz_cstr(data + 1, size - 1);
 	if (text) {
 		int v = store_trailer_int(text, "Turn");

@@ -349,23 +349,18 @@ struct game_kind {
 static void test_codec__every_state_of_random_games(void **st)
 {
 	static const struct game_kind kinds[] = {
-		{2, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, SH_BOARD_BEGINNER,
-		 1},
-		{3, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, SH_BOARD_RANDOM, 2},
-		{4, CATAN_PHASES_COMBINED, CATAN_DICE_MANUAL, SH_BOARD_RANDOM,
-		 3},
-		{4, CATAN_PHASES_CLASSIC, CATAN_DICE_SEEDED, SH_BOARD_BEGINNER,
-		 4},
-		{2, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, SH_BOARD_BEGINNER,
-		 5},
-		{3, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, SH_BOARD_HEX3, 6},
-		/* 5-6 players: special building phases, 24-card bank. */
-		{6, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, SH_BOARD_EXT56,
-		 7},
-		{5, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, SH_BOARD_EXT56, 8},
-		/* Fair dice: requests, reveals, completions. */
-		{4, CATAN_PHASES_COMBINED, CATAN_DICE_FAIR, SH_BOARD_RANDOM, 9},
-		{5, CATAN_PHASES_CLASSIC, CATAN_DICE_FAIR, SH_BOARD_EXT56, 10},
+	    {2, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, SH_BOARD_BEGINNER, 1},
+	    {3, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, SH_BOARD_RANDOM, 2},
+	    {4, CATAN_PHASES_COMBINED, CATAN_DICE_MANUAL, SH_BOARD_RANDOM, 3},
+	    {4, CATAN_PHASES_CLASSIC, CATAN_DICE_SEEDED, SH_BOARD_BEGINNER, 4},
+	    {2, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, SH_BOARD_BEGINNER, 5},
+	    {3, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, SH_BOARD_HEX3, 6},
+	    /* 5-6 players: special building phases, 24-card bank. */
+	    {6, CATAN_PHASES_COMBINED, CATAN_DICE_SEEDED, SH_BOARD_EXT56, 7},
+	    {5, CATAN_PHASES_CLASSIC, CATAN_DICE_MANUAL, SH_BOARD_EXT56, 8},
+	    /* Fair dice: requests, reveals, completions. */
+	    {4, CATAN_PHASES_COMBINED, CATAN_DICE_FAIR, SH_BOARD_RANDOM, 9},
+	    {5, CATAN_PHASES_CLASSIC, CATAN_DICE_FAIR, SH_BOARD_EXT56, 10},
 	};
 	(void)st;
 	long states = 0, failures = 0, offers = 0;
@@ -392,14 +387,15 @@ static void test_codec__every_state_of_random_games(void **st)
 				/* Fair dice: an outcome from random bytes. */
 				uint8_t r[32];
 				for (int j = 0; j < 32; j++)
-					r[j] = (uint8_t)catan_rng_below(&rng,
-									256);
+					r[j] =
+					    (uint8_t)catan_rng_below(&rng, 256);
 				catan_fair_outcome(&a, &s, r);
 			} else {
 				/* Offers on: flags 0. */
 				assert_int_equal(
 				    catan_bot_choose(&a, CATAN_BOT_RANDOM,
-						     &g.board, &s, who, &rng, 0),
+						     &g.board, &s, who, &rng,
+						     0),
 				    CATAN_OK);
 			}
 			assert_int_equal(catan_state_apply(&s, &g.board, &s,

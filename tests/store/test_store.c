@@ -854,11 +854,11 @@ int main(void)
 		test_store__deterministic_games_give_identical_commits),
 	};
 	const struct CMUnitTest discards[] = {
-		cmocka_unit_test(test_store__one_player_discards),
-		cmocka_unit_test(test_store__two_players_discard_in_any_order),
-		cmocka_unit_test(test_store__three_players_discard_in_any_order),
-		/* Found by the model (spec/model.md, M_TIPOWNER). */
-		cmocka_unit_test(test_store__branch_at_another_players_discard),
+	    cmocka_unit_test(test_store__one_player_discards),
+	    cmocka_unit_test(test_store__two_players_discard_in_any_order),
+	    cmocka_unit_test(test_store__three_players_discard_in_any_order),
+	    /* Found by the model (spec/model.md, M_TIPOWNER). */
+	    cmocka_unit_test(test_store__branch_at_another_players_discard),
 	};
 	git_libgit2_init();
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
