@@ -18,7 +18,8 @@ players=(red blue white)
 
 for p in "${players[@]}"; do $catan key new "$d/key_$p" >/dev/null 2>&1; done
 git init -q --bare "$d/hub.git"
-$catan new "$d/red" --players red,blue,white --me red --seed 8 \
+# (Seeded dice: fewer rounds to a winner; fair games: test_fair*.sh.)
+$catan new "$d/red" --players red,blue,white --me red --seed 8 --dice seeded \
 	--key "$d/key_red" --seat blue="$d/key_blue.pub" \
 	--seat white="$d/key_white.pub" >/dev/null
 $catan -C "$d/red" remote add hub "$d/hub.git" --push

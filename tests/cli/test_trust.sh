@@ -30,7 +30,9 @@ $catan key show "$d/key_red" | cmp -s - <(cut -d' ' -f1,2 "$d/key_red.pub") ||
 ok "catan key new writes an OpenSSH key that ssh-keygen reads; key show prints its public line"
 
 git init -q --bare "$d/hub.git"
-$catan new "$d/red" --players red,blue,white --me red --seed 3 \
+# Seeded dice: a whole game takes a third of the sync rounds fair dice
+# take (tests/cli/test_fair.sh and test_fair_game.sh play fair ones).
+$catan new "$d/red" --players red,blue,white --me red --seed 3 --dice seeded \
 	--key "$d/key_red" --seat blue="$d/key_blue.pub" \
 	--seat white="$(cat "$d/key_white.pub")" | grep -q signed || fail "new signed"
 $catan -C "$d/red" remote add hub "$d/hub.git" --push
