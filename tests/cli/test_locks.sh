@@ -63,7 +63,15 @@ $catan -C "$r" act --as $me $want >/dev/null 2>"$tmp/err" &&
 grep -q "refs/heads/$me.lock" "$tmp/err" ||
 	fail "the error does not name the lock: $(cat "$tmp/err")"
 grep -qi "exists" "$tmp/err" || fail "the error does not say why: $(cat "$tmp/err")"
-$catan -C "$r" step >/dev/null 2>"$tmp/err" && fail "step moved $me past git's lock"
+if $catan -C "$r" step >"$tmp/out" 2>"$tmp/err"; then
+	# What step saw, for a failure that does not repeat.
+	echo "step said: $(cat "$tmp/out" "$tmp/err")" >&2
+	echo "legal --as $me now: $($catan -C "$r" legal --as $me 2>&1 | head -3)" >&2
+	echo "$me: $before -> $(git -C "$r" rev-parse $me)" >&2
+	ls -la --time-style=full-iso "$r" "$r/refs/heads" >&2
+	od -c "$r/catan.lock" | head >&2
+	fail "step moved $me past git's lock"
+fi
 grep -q "refs/heads/$me.lock" "$tmp/err" ||
 	fail "step's error does not name the lock: $(cat "$tmp/err")"
 [[ $(git -C "$r" rev-parse $me) == "$before" ]] || fail "$me moved while git held its lock"
