@@ -69,14 +69,12 @@ static int apply_discard(catan_state *st, store_fair *f, catan_store *s,
 		    a.kind == CATAN_ACT_REVEAL ? "reveal" : "discard",
 		    catan_error_str(rc));
 	if (a.kind == CATAN_ACT_REVEAL) {
-		char hex[65];
 		uint8_t x[32], h[32];
-		if (store_trailer_hex(git_commit_message(c), "Reveal", hex) !=
-			1 ||
-		    !store_fair_unhex(x, hex, 64))
+		if (store_fair_read(x, s, git_commit_tree_id(c), p))
 			return store_fail_code(err, CATAN_STORE_E_CORRUPT,
-					       "reveal commit without a "
-					       "Reveal trailer");
+					       "reveal commit without its "
+					       "value (fair-%s)",
+					       s->game.names.name[p]);
 		store_fair_hash(h, x);
 		if (!((f->anchored >> p) & 1) || memcmp(h, f->head[p], 32))
 			return store_fail_code(err, CATAN_STORE_E_CORRUPT,
@@ -429,27 +427,34 @@ static int fair_complete(catan_action *a, const position *pos, catan_store *s,
 }
 
 /*
- * Fair dice: the chain values commit c by actor publishes (its anchor on
- * its first commit; on a request or a reveal its next value), into f and
- * the hex strings (empty when none). 0, or -1 with err.
+ * Fair dice: the chain value commit c by actor publishes into f (the
+ * tree's fair-<actor>): its anchor on its first commit; on a request or a
+ * reveal its next value. A first commit cannot also ask or reveal (one
+ * file, one value): the set-up comes before any chance. 0, or -1 with err.
  */
-static int fair_trailers(store_fair *f, char anchor[65], char reveal[65],
-			 catan_store *s, int actor, const catan_state *before,
-			 const catan_state *after, const catan_action *a,
-			 catan_err *err)
+static int fair_publish(store_fair *f, catan_store *s, int actor,
+			const catan_state *before, const catan_state *after,
+			const catan_action *a, catan_err *err)
 {
 	uint8_t x[32], h[32];
-	anchor[0] = reveal[0] = '\0';
+	bool request = after->phase == CATAN_PHASE_REVEAL &&
+		       before->phase != CATAN_PHASE_REVEAL;
+	bool publishes = request || a->kind == CATAN_ACT_REVEAL;
 	if (!((f->anchored >> actor) & 1)) {
+		if (publishes)
+			return store_fail_code(
+			    err, CATAN_STORE_E_DENIED,
+			    "fair dice: %s's first commit anchors its chain "
+			    "and cannot also %s",
+			    s->game.names.name[actor],
+			    request ? "ask for an outcome" : "reveal");
 		if (store_fair_value(x, s, actor, 0, err))
 			return -1;
 		memcpy(f->head[actor], x, 32);
 		f->anchored |= (uint8_t)(1u << actor);
-		store_fair_hex(anchor, x);
+		return 0;
 	}
-	bool request = after->phase == CATAN_PHASE_REVEAL &&
-		       before->phase != CATAN_PHASE_REVEAL;
-	if (!request && a->kind != CATAN_ACT_REVEAL)
+	if (!publishes)
 		return 0;
 	if (store_fair_value(x, s, actor, before->fair_events + 1, err))
 		return -1;
@@ -460,7 +465,6 @@ static int fair_trailers(store_fair *f, char anchor[65], char reveal[65],
 				       "not continue the one the game holds",
 				       s->game.names.name[actor]);
 	memcpy(f->head[actor], x, 32);
-	store_fair_hex(reveal, x);
 	return 0;
 }
 
@@ -513,10 +517,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 				       g->names.name[actor], text,
 				       catan_error_str(rc));
 	}
-	char anchor[65] = "", reveal[65] = "";
 	store_fair nf = pos.fair;
-	if (fair && fair_trailers(&nf, anchor, reveal, s, actor, &pos.state,
-				  &next, &act, err))
+	if (fair && fair_publish(&nf, s, actor, &pos.state, &next, &act, err))
 		return -1;
 	git_oid parents[CATAN_MAX_PLAYERS];
 	int nparents = 1;
@@ -532,8 +534,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 		if (store_state_tree(&tree, s, &pos.state, &pos.fair, true))
 			return store_git_fail(err, "writing the merged state");
 		if (store_commit(&merge, s, active, STORE_MERGE_SUBJECT,
-				 pos.state.turn, NULL, NULL, NULL, &tree,
-				 pos.fan, pos.nfan, err))
+				 pos.state.turn, NULL, &tree, pos.fan, pos.nfan,
+				 err))
 			return -1;
 		if (store_branch_tip(&tip, s, active) ||
 		    store_move_branch(s, active, &tip, &merge,
@@ -570,8 +572,7 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	bool rolled =
 	    act.kind == CATAN_ACT_ROLL && own.phase != CATAN_PHASE_REVEAL;
 	if (store_commit(&commit, s, actor, subject, pos.state.turn,
-			 rolled ? own.dice : NULL, anchor[0] ? anchor : NULL,
-			 reveal[0] ? reveal : NULL, &tree, parents, nparents,
+			 rolled ? own.dice : NULL, &tree, parents, nparents,
 			 err))
 		return -1;
 	if (store_branch_tip(&tip, s, actor))

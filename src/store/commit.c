@@ -69,8 +69,7 @@ done:
 }
 
 int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
-		 int turn, const uint8_t *dice, const char *anchor,
-		 const char *reveal, const git_oid *tree_id,
+		 int turn, const uint8_t *dice, const git_oid *tree_id,
 		 const git_oid *parents, int nparents, catan_err *err)
 {
 	git_signature *sig = NULL, *asig = NULL;
@@ -118,8 +117,7 @@ int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
 	else
 		when = (git_time_t)time(NULL);
 	store_email(email, sizeof email, name);
-	store_message(message, sizeof message, subject, name, turn, dice,
-		      anchor, reveal);
+	store_message(message, sizeof message, subject, name, turn, dice);
 	if (git_signature_new(&sig, name, email, when, 0) ||
 	    git_signature_new(&asig, name, email, when, 0)) {
 		store_git_fail(err, "making a signature");

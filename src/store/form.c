@@ -228,25 +228,15 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 	int turn = store_trailer_int(text, "Turn");
 	uint8_t dice[2];
 	int has_dice = store_trailer_dice(text, dice);
-	char anchor[65], reveal[65];
 	bool fair = g->opt.dice == CATAN_DICE_FAIR;
-	int has_anchor = fair ? store_trailer_hex(text, "Anchor", anchor) : 0;
-	int has_reveal = fair ? store_trailer_hex(text, "Reveal", reveal) : 0;
 	store_message(want, sizeof want, subject, player, turn,
-		      has_dice > 0 ? dice : NULL,
-		      has_anchor > 0 ? anchor : NULL,
-		      has_reveal > 0 ? reveal : NULL);
-	if (!player[0] || turn < 0 || has_dice < 0 || has_anchor < 0 ||
-	    has_reveal < 0 || strcmp(text, want))
-		return store_form_bad(
-		    why, whylen,
-		    "commit message does not parse: want the "
-		    "action, a blank line, \"Player: P\", "
-		    "\"Turn: N\" and on a roll \"Dice: A B\"%s, "
-		    "nothing else",
-		    fair ? " (fair dice: then \"Anchor: HEX\", "
-			   "\"Reveal: HEX\")"
-			 : "");
+		      has_dice > 0 ? dice : NULL);
+	if (!player[0] || turn < 0 || has_dice < 0 || strcmp(text, want))
+		return store_form_bad(why, whylen,
+				      "commit message does not parse: want the "
+				      "action, a blank line, \"Player: P\", "
+				      "\"Turn: N\" and on a roll \"Dice: A "
+				      "B\", nothing else");
 	/*
 	 * A roll and only a roll carries its dice (their values: the replay);
 	 * with fair dice, not the request "roll", which has none yet.

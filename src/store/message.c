@@ -33,38 +33,13 @@ void store_email(char *out, size_t size, const char *name)
 }
 
 void store_message(char *out, size_t size, const char *subject,
-		   const char *player, int turn, const uint8_t *dice,
-		   const char *anchor, const char *reveal)
+		   const char *player, int turn, const uint8_t *dice)
 {
 	int n = snprintf(out, size, "%s\n\nPlayer: %s\nTurn: %d\n", subject,
 			 player, turn);
 	if (dice && n >= 0 && (size_t)n < size)
-		n += snprintf(out + n, size - (size_t)n, "Dice: %d %d\n",
-			      dice[0], dice[1]);
-	if (anchor && n >= 0 && (size_t)n < size)
-		n +=
-		    snprintf(out + n, size - (size_t)n, "Anchor: %s\n", anchor);
-	if (reveal && n >= 0 && (size_t)n < size)
-		snprintf(out + n, size - (size_t)n, "Reveal: %s\n", reveal);
-}
-
-int store_trailer_hex(const char *message, const char *key, char hex[65])
-{
-	char pat[32];
-	hex[0] = '\0';
-	snprintf(pat, sizeof pat, "\n%s: ", key);
-	const char *p = strstr(message, pat);
-	if (!p)
-		return 0;
-	p += strlen(pat);
-	for (int i = 0; i < 64; i++) {
-		if (!((p[i] >= '0' && p[i] <= '9') ||
-		      (p[i] >= 'a' && p[i] <= 'f')))
-			return -1;
-		hex[i] = p[i];
-	}
-	hex[64] = '\0';
-	return p[64] == '\n' || !p[64] ? 1 : -1;
+		snprintf(out + n, size - (size_t)n, "Dice: %d %d\n", dice[0],
+			 dice[1]);
 }
 
 int store_trailer_dice(const char *message, uint8_t dice[2])

@@ -305,18 +305,8 @@ void store_email(char *out, size_t size, const char *name);
  * "Dice: A B\n" when dice is not NULL (a roll: the dice the state holds
  * after it). Truncated to size; cannot fail.
  */
-/*
- * Fair dice trailers after Dice: "Anchor: HEX" (a seat's first commit),
- * "Reveal: HEX" (a request or a reveal); NULL when absent.
- */
 void store_message(char *out, size_t size, const char *subject,
-		   const char *player, int turn, const uint8_t *dice,
-		   const char *anchor, const char *reveal);
-/*
- * The 64 hex digits of trailer `key` ("Anchor", "Reveal") into hex[65]:
- * 1, 0 when there is none, -1 when it is not 64 lowercase hex digits.
- */
-int store_trailer_hex(const char *message, const char *key, char hex[65]);
+		   const char *player, int turn, const uint8_t *dice);
 /*
  * The Dice trailer of a message: 1 with dice[0..1] (each 1..6) when the
  * message has a line "Dice: A B", 0 with 0,0 when it has none, -1 when

@@ -33,6 +33,13 @@ int store_fair_take(store_fair *f, catan_files *rest, const catan_game *g,
  */
 int store_fair_value(uint8_t out[32], catan_store *s, int p, int k,
 		     catan_err *err);
+/*
+ * The value the file fair-<seat p> of `tree` holds (the last one p
+ * published as of that tree): 0; 1 when the file is missing or is not 64
+ * lowercase hex digits and a newline; -1 when the tree cannot be read.
+ */
+int store_fair_read(uint8_t out[32], catan_store *s, const git_oid *tree,
+		    int p);
 
 /*
  * Tree id of the encoding of st (and, in a fair game, f; NULL: no chain
@@ -74,12 +81,12 @@ int store_read_state(catan_state *out, store_fair *fair, catan_store *s,
 
 /*
  * Writes a commit (message: store_message of subject, the author's name,
- * turn and dice: the rolled dice on a roll commit, NULL on any other; the
- * fair dice trailers anchor and reveal, hex or NULL).
+ * turn and dice: the rolled dice on a roll commit, NULL on any other).
+ * With fair dice, the chain values a commit publishes are in its tree
+ * (fair-<seat>), not in its message.
  */
 int store_commit(git_oid *out, catan_store *s, int author, const char *subject,
-		 int turn, const uint8_t *dice, const char *anchor,
-		 const char *reveal, const git_oid *tree_id,
+		 int turn, const uint8_t *dice, const git_oid *tree_id,
 		 const git_oid *parents, int nparents, catan_err *err);
 
 #endif

@@ -305,8 +305,8 @@ int store_create(catan_store **out, const char *path, const catan_game *g,
 		store_git_fail(err, "writing the genesis tree");
 		goto done;
 	}
-	if (store_commit(&commit_id, s, 0, "genesis", 0, NULL, NULL, NULL,
-			 &tree_id, NULL, 0, err))
+	if (store_commit(&commit_id, s, 0, "genesis", 0, NULL, &tree_id, NULL,
+			 0, err))
 		goto done;
 	for (int p = 0; p < g->opt.nplayers; p++)
 		if (store_move_branch(s, p, NULL, &commit_id, "genesis", err))

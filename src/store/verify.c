@@ -131,7 +131,7 @@ int verify_bad(ctx *c, const git_oid *id, const char *fmt, ...)
  */
 static int check_message(ctx *c, git_commit *commit, int *author,
 			 const char **subject_out, char *subject, size_t size,
-			 uint8_t dice[2], char anchor[65], char reveal[65])
+			 uint8_t dice[2])
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
@@ -161,18 +161,9 @@ static int check_message(ctx *c, git_commit *commit, int *author,
 	subject[nl - msg] = '\0';
 	int turn = store_trailer_int(msg, "Turn");
 	int has_dice = store_trailer_dice(msg, dice);
-	bool fair = g->opt.dice == CATAN_DICE_FAIR;
-	int has_anchor = fair ? store_trailer_hex(msg, "Anchor", anchor) : 0;
-	int has_reveal = fair ? store_trailer_hex(msg, "Reveal", reveal) : 0;
-	if (has_anchor <= 0)
-		anchor[0] = '\0';
-	if (has_reveal <= 0)
-		reveal[0] = '\0';
 	store_message(want, sizeof want, subject, g->names.name[p], turn,
-		      has_dice > 0 ? dice : NULL, anchor[0] ? anchor : NULL,
-		      reveal[0] ? reveal : NULL);
-	if (turn < 0 || has_dice < 0 || has_anchor < 0 || has_reveal < 0 ||
-	    strcmp(msg, want))
+		      has_dice > 0 ? dice : NULL);
+	if (turn < 0 || has_dice < 0 || strcmp(msg, want))
 		return verify_bad(
 		    c, id,
 		    "commit message does not parse: want the action, "
@@ -229,15 +220,13 @@ static int check_genesis(ctx *c, git_commit *commit)
 	catan_state st;
 	int author;
 	const char *subject;
-	char buf[160], anchor[65], reveal[65];
+	char buf[160];
 	uint8_t dice[2];
 	if (!git_oid_equal(id, &c->s->genesis))
 		return verify_bad(c, id, "a second root commit");
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice,
-			  anchor, reveal))
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
 		return 1;
-	if (strcmp(subject, "genesis") || author != 0 || dice[0] || anchor[0] ||
-	    reveal[0])
+	if (strcmp(subject, "genesis") || author != 0 || dice[0])
 		return verify_bad(c, id,
 				  "the root commit must be \"genesis\" by %s",
 				  c->s->game.names.name[0]);
@@ -345,37 +334,87 @@ int verify_check_dice(ctx *c, const git_oid *id, const catan_state *next,
 	return 0;
 }
 
+int verify_subject(ctx *c, git_commit *commit, const char *subject, int turn,
+		   catan_action *a)
+{
+	const catan_game *g = &c->s->game;
+	const git_oid *id = git_commit_id(commit);
+	catan_parse_error pe;
+	char canon[160];
+	if (catan_action_parse(a, &g->board, &g->names, subject, &pe))
+		return verify_bad(
+		    c, id, "commit message does not parse: \"%.60s\": %s",
+		    subject, pe.msg);
+	catan_action_format(canon, sizeof canon, &g->board, &g->names, a);
+	if (strcmp(canon, subject))
+		return verify_bad(c, id,
+				  "subject \"%.60s\" is not canonical (\"%s\")",
+				  subject, canon);
+	if (store_trailer_int(git_commit_message(commit), "Turn") != turn)
+		return verify_bad(c, id, "Turn trailer is not the turn (%d)",
+				  turn);
+	return 0;
+}
+
+int verify_fan_parents(ctx *c, git_commit *commit, const seen *base,
+		       catan_state *st, store_fair *f)
+{
+	const catan_game *g = &c->s->game;
+	const git_oid *id = git_commit_id(commit);
+	const char *what =
+	    f ? "reveal on the request" : "discard on the 7-roll commit";
+	unsigned n = git_commit_parentcount(commit);
+	int last = -1;
+	for (unsigned i = 0; i < n; i++) {
+		seen *pe = verify_known(c, git_commit_parent_id(commit, i));
+		if (!pe || !pe->discard ||
+		    !git_oid_equal(&pe->parent, &base->id) ||
+		    (f && pe->state.phase != CATAN_PHASE_REVEAL))
+			return verify_bad(c, id, "merge parent %u is not a %s",
+					  i + 1, what);
+		if (pe->author <= last)
+			return verify_bad(c, id,
+					  "merge parents must be in player "
+					  "order, one per player");
+		last = pe->author;
+		/* Each parent's tree is base + its child; apply that. */
+		git_commit *pc = NULL;
+		catan_action a;
+		if (git_commit_parent(&pc, commit, i))
+			return verify_bad(c, id, "cannot read merge parent");
+		int rc = catan_action_parse(&a, &g->board, &g->names,
+					    git_commit_summary(pc), NULL);
+		git_commit_free(pc);
+		if (rc ||
+		    a.kind != (f ? CATAN_ACT_REVEAL : CATAN_ACT_DISCARD) ||
+		    catan_state_apply(st, &g->board, st, pe->author, &a, NULL))
+			return verify_bad(c, id, "merged %s do not apply",
+					  f ? "reveals" : "discards");
+		if (f)
+			memcpy(f->head[pe->author], pe->fair.head[pe->author],
+			       32);
+	}
+	return 0;
+}
+
 int verify_check_action(ctx *c, git_commit *commit)
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
 	const git_oid *pid = git_commit_parent_id(commit, 0);
-	char buf[160], anchor[65], reveal[65];
+	char buf[160];
 	const char *subject;
 	int author;
 	uint8_t dice[2];
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice,
-			  anchor, reveal))
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
 		return 1;
 	seen *parent = verify_known(c, pid);
 	if (!parent)
 		return verify_bad(c, id, "parent was not checked");
 	const catan_state *ps = &parent->state;
 	catan_action a;
-	catan_parse_error pe;
-	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
-		return verify_bad(
-		    c, id, "commit message does not parse: \"%.60s\": %s",
-		    subject, pe.msg);
-	char canon[160];
-	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
-	if (strcmp(canon, subject))
-		return verify_bad(c, id,
-				  "subject \"%.60s\" is not canonical (\"%s\")",
-				  subject, canon);
-	if (store_trailer_int(git_commit_message(commit), "Turn") != ps->turn)
-		return verify_bad(c, id, "Turn trailer is not the turn (%d)",
-				  ps->turn);
+	if (verify_subject(c, commit, subject, ps->turn, &a))
+		return 1;
 	if (!catan_state_may_act(ps, author))
 		return verify_bad(
 		    c, id, "%s may not act now (%s waits for %s)",
@@ -393,8 +432,7 @@ int verify_check_action(ctx *c, git_commit *commit)
 				  "a reveal must have the request as parent, "
 				  "not another reveal");
 	store_fair fair = parent->fair;
-	if (verify_fair_outcome(c, id, ps, &parent->fair, &a) ||
-	    verify_fair_trailers(c, id, &fair, author, ps, &a, anchor, reveal))
+	if (verify_fair_outcome(c, id, ps, &parent->fair, &a))
 		return 1;
 	catan_state next;
 	int rc = catan_state_apply(&next, &g->board, ps, author, &a, NULL);
@@ -402,7 +440,7 @@ int verify_check_action(ctx *c, git_commit *commit)
 		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
 				  subject, g->names.name[author],
 				  catan_error_str(rc));
-	if (verify_fair_reveal_kind(c, id, ps, &next, &a, reveal) ||
+	if (verify_fair_values(c, commit, &fair, author, ps, &next, &a) ||
 	    verify_check_dice(c, id, &next, &a, dice))
 		return 1;
 	/* A discard that leaves others owing must be merged, not extended. */
@@ -434,19 +472,16 @@ int verify_check_merge(ctx *c, git_commit *commit)
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
 	unsigned n = git_commit_parentcount(commit);
-	char buf[160], anchor[65], reveal[65];
+	char buf[160];
 	const char *subject;
 	int author;
 	uint8_t dice[2];
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice,
-			  anchor, reveal))
+	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
 		return 1;
 	if (g->opt.dice == CATAN_DICE_FAIR &&
 	    strcmp(subject, STORE_MERGE_SUBJECT))
-		return verify_fair_merge(c, commit, author, subject, dice,
-					 anchor, reveal);
-	if (strcmp(subject, STORE_MERGE_SUBJECT) || dice[0] || anchor[0] ||
-	    reveal[0])
+		return verify_fair_merge(c, commit, author, subject, dice);
+	if (strcmp(subject, STORE_MERGE_SUBJECT) || dice[0])
 		return verify_bad(c, id, "a merge must be \"%s\"",
 				  STORE_MERGE_SUBJECT);
 	seen *first = verify_known(c, git_commit_parent_id(commit, 0));
@@ -461,7 +496,7 @@ int verify_check_merge(ctx *c, git_commit *commit)
 		return verify_bad(
 		    c, id, "only %s, who rolled the 7, merges its discards",
 		    g->names.name[st.active]);
-	int last = -1, owing = 0;
+	int owing = 0;
 	for (int p = 0; p < g->opt.nplayers; p++)
 		owing += st.discard[p] > 0;
 	if ((int)n != owing || n < 2)
@@ -469,32 +504,8 @@ int verify_check_merge(ctx *c, git_commit *commit)
 				  "merge has %u parents; %d players owed "
 				  "discards",
 				  n, owing);
-	for (unsigned i = 0; i < n; i++) {
-		seen *pe = verify_known(c, git_commit_parent_id(commit, i));
-		if (!pe || !pe->discard ||
-		    !git_oid_equal(&pe->parent, &base->id))
-			return verify_bad(c, id,
-					  "merge parent %u is not a discard on "
-					  "the 7-roll commit",
-					  i + 1);
-		if (pe->author <= last)
-			return verify_bad(c, id,
-					  "merge parents must be in player "
-					  "order, one per player");
-		last = pe->author;
-		/* Each parent's tree is base + its discard; apply it. */
-		git_commit *pc = NULL;
-		catan_action a;
-		if (git_commit_parent(&pc, commit, i))
-			return verify_bad(c, id, "cannot read merge parent");
-		int rc = catan_action_parse(&a, &g->board, &g->names,
-					    git_commit_summary(pc), NULL);
-		git_commit_free(pc);
-		if (rc || catan_state_apply(&st, &g->board, &st, pe->author, &a,
-					    NULL))
-			return verify_bad(c, id,
-					  "merged discards do not apply");
-	}
+	if (verify_fan_parents(c, commit, base, &st, NULL))
+		return 1;
 	if (st.phase == CATAN_PHASE_DISCARD)
 		return verify_bad(c, id, "merge leaves discards owed");
 	if (verify_check_tree(c, id, commit, &st, &base->fair))
@@ -710,9 +721,7 @@ int store_fuzz_check_message(const catan_game *g, git_commit *commit,
 	s->game = *g;
 	ctx c = {s, {{NULL, NULL, 0, 0}, NULL, 0, 0}, &rep, false, NULL};
 	uint8_t dice[2];
-	char anchor[65], reveal[65];
-	rc = check_message(&c, commit, author, &sub, subject, size, dice,
-			   anchor, reveal);
+	rc = check_message(&c, commit, author, &sub, subject, size, dice);
 	snprintf(why, whylen, "%s", rc ? rep.why : "");
 	free(s);
 	return rc;

@@ -81,23 +81,32 @@ int verify_check_tree(ctx *c, const git_oid *id, git_commit *commit,
 int verify_check_dice(ctx *c, const git_oid *id, const catan_state *next,
 		      const catan_action *a, const uint8_t dice[2]);
 /*
+ * The subject of an action commit: an action (parsed into *a), written
+ * canonically, and the Turn trailer is `turn`. 0, or 1.
+ */
+int verify_subject(ctx *c, git_commit *commit, const char *subject, int turn,
+		   catan_action *a);
+/*
+ * The parents of a merge of children of `base` (discards on a 7-roll, or
+ * with f reveals on a request): each a checked child of base, one per
+ * player, in player order; each child's action applied to *st, and with f
+ * each revealing seat's value copied into *f. 0, or 1.
+ */
+int verify_fan_parents(ctx *c, git_commit *commit, const seen *base,
+		       catan_state *st, store_fair *f);
+/*
  * Fair dice (verify_fair.c), each 0 or 1 as the checks above: the outcome
- * a completion states (ps: every reveal in, f: the values); the Anchor and
- * Reveal trailers continue the author's chain (f updated); a Reveal
- * trailer exactly on a request and a reveal; a completion merging two or
- * more reveals.
+ * a completion states (ps: every reveal in, f: the values); the chain
+ * values the commit's tree publishes (f updated); a completion merging
+ * two or more reveals.
  */
 int verify_fair_outcome(ctx *c, const git_oid *id, const catan_state *ps,
 			const store_fair *f, const catan_action *a);
-int verify_fair_trailers(ctx *c, const git_oid *id, store_fair *f, int author,
-			 const catan_state *ps, const catan_action *a,
-			 const char *anchor, const char *reveal);
-int verify_fair_reveal_kind(ctx *c, const git_oid *id, const catan_state *ps,
-			    const catan_state *next, const catan_action *a,
-			    const char *reveal);
+int verify_fair_values(ctx *c, git_commit *commit, store_fair *f, int author,
+		       const catan_state *ps, const catan_state *next,
+		       const catan_action *a);
 int verify_fair_merge(ctx *c, git_commit *commit, int author,
-		      const char *subject, const uint8_t dice[2],
-		      const char *anchor, const char *reveal);
+		      const char *subject, const uint8_t dice[2]);
 
 /* The branches and their reflogs (full verify), as check_* above. */
 int verify_check_branches(ctx *c);

@@ -34,68 +34,57 @@ int verify_fair_outcome(ctx *c, const git_oid *id, const catan_state *ps,
 }
 
 /*
- * Fair dice: an author's first commit carries its chain's anchor and no
- * other does; a request and a reveal carry the author's next value, which
- * hashes to the last one it published (f: updated).
+ * Fair dice: the values a commit publishes stand in its tree, in the file
+ * fair-<author>: its anchor on the author's first commit; on a request
+ * and on a reveal the author's next value, which hashes to the value it
+ * published last. On any other commit the file stays as it was (the tree
+ * comparison sees to that). f updated.
  */
-int verify_fair_trailers(ctx *c, const git_oid *id, store_fair *f, int author,
-			 const catan_state *ps, const catan_action *a,
-			 const char *anchor, const char *reveal)
+int verify_fair_values(ctx *c, git_commit *commit, store_fair *f, int author,
+		       const catan_state *ps, const catan_state *next,
+		       const catan_action *a)
 {
+	const git_oid *id = git_commit_id(commit);
 	const char *name = c->s->game.names.name[author];
-	uint8_t x[32], h[32];
 	if (c->s->game.opt.dice != CATAN_DICE_FAIR)
 		return 0;
+	bool request = next->phase == CATAN_PHASE_REVEAL &&
+		       ps->phase != CATAN_PHASE_REVEAL;
+	bool publishes = request || a->kind == CATAN_ACT_REVEAL;
 	bool anchored = (f->anchored >> author) & 1;
-	if (anchored && anchor[0])
-		return verify_bad(c, id,
-				  "an Anchor trailer, but %s's chain is "
-				  "anchored already",
-				  name);
-	if (!anchored && !anchor[0])
-		return verify_bad(c, id,
-				  "%s's first commit has no Anchor trailer "
-				  "(fair dice)",
-				  name);
-	if (!anchored) {
-		store_fair_unhex(f->head[author], anchor, 64);
-		f->anchored |= (uint8_t)(1u << author);
-	}
-	(void)ps;
-	(void)a;
-	if (!reveal[0])
+	if (anchored && !publishes)
 		return 0;
-	store_fair_unhex(x, reveal, 64);
-	store_fair_hash(h, x);
+	uint8_t v[32], h[32];
+	int rc = store_fair_read(v, c->s, git_commit_tree_id(commit), author);
+	if (rc < 0)
+		return verify_bad(c, id, "cannot read its tree");
+	if (rc)
+		return verify_bad(c, id,
+				  "%s without %s's chain value (the file "
+				  "fair-%s: 64 hex digits and a newline)",
+				  !anchored ? "a first commit"
+				  : request ? "a request"
+					    : "a reveal",
+				  name, name);
+	if (!anchored) {
+		if (publishes)
+			return verify_bad(c, id,
+					  "a %s before %s's chain is anchored "
+					  "(a seat's first commit anchors it; "
+					  "fair dice)",
+					  request ? "request" : "reveal", name);
+		memcpy(f->head[author], v, 32);
+		f->anchored |= (uint8_t)(1u << author);
+		return 0;
+	}
+	store_fair_hash(h, v);
 	if (memcmp(h, f->head[author], 32))
 		return verify_bad(c, id,
 				  "the revealed value is not the next of "
 				  "%s's chain (its hash is not the value %s "
 				  "published last)",
 				  name, name);
-	memcpy(f->head[author], x, 32);
-	return 0;
-}
-
-/* Fair dice: a Reveal trailer exactly on a request and on a reveal. */
-int verify_fair_reveal_kind(ctx *c, const git_oid *id, const catan_state *ps,
-			    const catan_state *next, const catan_action *a,
-			    const char *reveal)
-{
-	if (c->s->game.opt.dice != CATAN_DICE_FAIR)
-		return 0;
-	bool request = next->phase == CATAN_PHASE_REVEAL &&
-		       ps->phase != CATAN_PHASE_REVEAL;
-	bool want = request || a->kind == CATAN_ACT_REVEAL;
-	if (want && !reveal[0])
-		return verify_bad(c, id,
-				  "a %s without its Reveal trailer (fair "
-				  "dice)",
-				  request ? "request" : "reveal");
-	if (!want && reveal[0])
-		return verify_bad(c, id,
-				  "a Reveal trailer on a commit that neither "
-				  "asks for an outcome nor reveals");
+	memcpy(f->head[author], v, 32);
 	return 0;
 }
 
@@ -106,8 +95,7 @@ int verify_fair_reveal_kind(ctx *c, const git_oid *id, const catan_state *ps,
  * with the outcome all the revealed values give.
  */
 int verify_fair_merge(ctx *c, git_commit *commit, int author,
-		      const char *subject, const uint8_t dice[2],
-		      const char *anchor, const char *reveal)
+		      const char *subject, const uint8_t dice[2])
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
@@ -131,51 +119,13 @@ int verify_fair_merge(ctx *c, git_commit *commit, int author,
 				  "merge has %u parents; %d players owed "
 				  "reveals",
 				  n, __builtin_popcount(st.reveal_wait));
-	int last = -1;
-	catan_action rv;
-	catan_action_init(&rv, CATAN_ACT_REVEAL);
-	for (unsigned i = 0; i < n; i++) {
-		seen *pe = verify_known(c, git_commit_parent_id(commit, i));
-		if (!pe || !pe->discard ||
-		    pe->state.phase != CATAN_PHASE_REVEAL ||
-		    !git_oid_equal(&pe->parent, &base->id))
-			return verify_bad(c, id,
-					  "merge parent %u is not a reveal on "
-					  "the request",
-					  i + 1);
-		if (pe->author <= last)
-			return verify_bad(c, id,
-					  "merge parents must be in player "
-					  "order, one per player");
-		last = pe->author;
-		/* Each parent is the request + its reveal: apply it. */
-		if (catan_state_apply(&st, &g->board, &st, pe->author, &rv,
-				      NULL))
-			return verify_bad(c, id, "merged reveals do not apply");
-		memcpy(fair.head[pe->author], pe->fair.head[pe->author], 32);
-	}
+	if (verify_fan_parents(c, commit, base, &st, &fair))
+		return 1;
 	if (st.reveal_wait)
 		return verify_bad(c, id, "merge leaves reveals owed");
-	if (anchor[0] || reveal[0])
-		return verify_bad(c, id,
-				  "a completion carries no Anchor or Reveal "
-				  "trailer");
 	catan_action a;
-	catan_parse_error pe;
-	char canon[160];
-	if (catan_action_parse(&a, &g->board, &g->names, subject, &pe))
-		return verify_bad(
-		    c, id, "commit message does not parse: \"%.60s\": %s",
-		    subject, pe.msg);
-	catan_action_format(canon, sizeof canon, &g->board, &g->names, &a);
-	if (strcmp(canon, subject))
-		return verify_bad(c, id,
-				  "subject \"%.60s\" is not canonical (\"%s\")",
-				  subject, canon);
-	if (store_trailer_int(git_commit_message(commit), "Turn") != st.turn)
-		return verify_bad(c, id, "Turn trailer is not the turn (%d)",
-				  st.turn);
-	if (verify_fair_outcome(c, id, &st, &fair, &a))
+	if (verify_subject(c, commit, subject, st.turn, &a) ||
+	    verify_fair_outcome(c, id, &st, &fair, &a))
 		return 1;
 	catan_state next;
 	int rc = catan_state_apply(&next, &g->board, &st, author, &a, NULL);

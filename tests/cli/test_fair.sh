@@ -66,9 +66,13 @@ grep -q "with fair dice nobody states an outcome" <<<"$out" ||
 	fail "stated roll: $out"
 $catan -C "$d/red" act roll >/dev/null
 request=$(git -C "$d/red" rev-parse red)
-git -C "$d/red" cat-file commit red | grep -q "^Reveal: [0-9a-f]\{64\}$" ||
-	fail "request without Reveal"
+# The request publishes red's next value in its tree: it hashes to the last.
+[[ $(git -C "$d/red" show red:fair-red | xxd -r -p | sha256sum | cut -c1-64) == \
+	"$(git -C "$d/red" show red^:fair-red)" ]] ||
+	fail "the request does not publish red's next value in fair-red"
 git -C "$d/red" cat-file commit red | grep -q "^Dice" && fail "request with dice"
+# All that red knows when it asks: a copy of its repository now.
+cp -a "$d/red" "$d/red-asked"
 sync red blue white
 TZ=UTC $catan -C "$d/red" sync | tail -1 |
 	grep -qx "now: blue, white to reveal a secret for red's roll (fair dice), asked $(TZ=UTC git -C "$d/red" log -1 --format=%cd --date=format-local:'%Y-%m-%d %H:%M:%S' "$request") UTC" ||
@@ -78,18 +82,24 @@ ok "red asks for a roll (a stated roll is refused); every peer sees whose reveal
 # Blue reveals, but keeps it to itself for now.
 $catan -C "$d/blue" act reveal >/dev/null
 honest=$(git -C "$d/blue" rev-parse blue)
-value=$(git -C "$d/blue" cat-file commit blue | sed -n 's/^Reveal: //p')
+value=$(git -C "$d/blue" show blue:fair-blue)
 [[ $(printf '%s' "$value" | xxd -r -p | sha256sum | cut -c1-64) == "$anchor_blue" ]] ||
 	fail "blue's value does not hash to its anchor"
 tree=$(git -C "$d/blue" rev-parse "blue^{tree}")
-# forge VALUE: blue's reveal with another value, signed with blue's key.
+# forge VALUE: blue's reveal with another value in fair-blue, signed with
+# blue's key.
 forge() {
-	printf 'reveal\n\nPlayer: blue\nTurn: 1\nReveal: %s\n' "$1" >"$d/msg"
+	local blob ftree
+	blob=$(printf '%s\n' "$1" | git -C "$d/blue" hash-object -w --stdin)
+	ftree=$(git -C "$d/blue" ls-tree "$tree" |
+		sed "s/ [0-9a-f]\{40\}\tfair-blue\$/ $blob\tfair-blue/" |
+		git -C "$d/blue" mktree)
+	printf 'reveal\n\nPlayer: blue\nTurn: 1\n' >"$d/msg"
 	GIT_AUTHOR_NAME=blue GIT_AUTHOR_EMAIL=blue@catan GIT_COMMITTER_NAME=blue \
 		GIT_COMMITTER_EMAIL=blue@catan GIT_AUTHOR_DATE="1795000000 +0000" \
 		GIT_COMMITTER_DATE="1795000000 +0000" \
 		git -C "$d/blue" -c gpg.format=ssh -c user.signingkey="$d/key_blue" \
-		commit-tree -S "$tree" -p "$request" -F "$d/msg"
+		commit-tree -S "$ftree" -p "$request" -F "$d/msg"
 }
 late=$(head -c 32 /dev/urandom | xxd -p -c 64)
 for kind in late reused; do
@@ -127,6 +137,32 @@ git -C "$d/red" cat-file commit red | grep -c "^parent" | grep -qx 2 ||
 rolled=$(git -C "$d/red" log -1 --format=%s red)
 [[ $rolled =~ ^roll\ [1-6]\ [1-6]$ ]] || fail "completion: $rolled"
 ok "with every value in, red's completion merges the reveals and states the roll they give ($rolled)"
+
+# What red knew when it asked does not determine the roll: the roll hashes
+# blue's and white's values for it (spec/replication.md, "Fair dice"),
+# each a preimage of the value the seat had published, and neither is
+# anywhere in red's repository as it was at the request (no object, no
+# file, in hex or in bytes), nor any secret key.
+git -C "$d/red-asked" cat-file --batch-all-objects --batch >"$d/objects"
+for p in blue white; do
+	v=$(git -C "$d/red" show "$honest:fair-$p")
+	was=$(git -C "$d/red-asked" show red:fair-$p)
+	[[ $v != "$was" && $(printf '%s' "$v" | xxd -r -p | sha256sum | cut -c1-64) == "$was" ]] ||
+		fail "$p's value for the roll is not the next of its chain"
+	python3 - "$v" "$d/objects" "$d/red-asked" <<'PY' || fail "red knew $p's value for the roll before asking"
+import os, sys
+hexv = sys.argv[1].encode()
+raw = bytes.fromhex(sys.argv[1])
+files = [sys.argv[2]] + [os.path.join(r, f) for r, _, fs in os.walk(sys.argv[3]) for f in fs]
+for f in files:
+    data = open(f, "rb").read()
+    if hexv in data or raw in data:
+        print(f"{f} holds the value", file=sys.stderr)
+        sys.exit(1)
+PY
+done
+grep -rqa "PRIVATE KEY" "$d/red-asked" && fail "a secret key in red's repository"
+ok "what red knew when it asked (its repository then) holds neither blue's nor white's value for the roll, nor a secret key: it cannot compute the roll before asking"
 
 # Red states another roll than the reveals give.
 other="roll 6 6"

@@ -42,8 +42,10 @@ for c in $(git -C "$dir/red" rev-list --all); do
 	n=$((n + 1))
 done
 reveals=$(git -C "$dir/red" log --all --format=%s | grep -cx reveal)
-requests=$(git -C "$dir/red" log --all --format=%B | grep -c "^Reveal:")
 completions=$(git -C "$dir/red" log --all --merges --format=%s | grep -vcx "merge discards" || true)
+# A request is the commit a reveal rests on.
+requests=$(git -C "$dir/red" log --all --format='%s %P' | sed -n 's/^reveal //p' | sort -u | wc -l)
+requests=$((requests + reveals))
 ((reveals > 30 && completions > 10)) ||
 	fail "$reveals reveals, $completions completions"
 echo "ok 1 - a finished 4-peer fair game: $n commits ($((requests - reveals)) requests, $reveals reveals, $completions completing merges) pass git verify-commit; catan verify passes on all four peers"
