@@ -225,7 +225,13 @@ static int random_choose(catan_action *out, const catan_board *board,
 		random_discard(out, &s->players[actor], s->discard[actor], rng);
 		return CATAN_OK;
 	}
-	int n = catan_legal_actions(buf, CATAN_BOT_BUF, board, s, actor, flags);
+	int n =
+	    catan_legal_random(out, board, s, actor, flags, rng, CATAN_BOT_BUF);
+	if (n > 0)
+		return CATAN_OK;
+	if (n == 0)
+		return CATAN_E_NOT_YOUR_TURN;
+	n = catan_legal_actions(buf, CATAN_BOT_BUF, board, s, actor, flags);
 	if (n == 0)
 		return CATAN_E_NOT_YOUR_TURN;
 	if (n > CATAN_BOT_BUF)
