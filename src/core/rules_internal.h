@@ -64,6 +64,14 @@ static inline bool has_building(const catan_player *pl, int v)
 /* catan_state_may_act(), inline for the hot paths (actor in range). */
 static inline bool may_act(const catan_state *s, int actor)
 {
+	/* The phases of the active player, tested first without the jump
+	 * table: nearly every call is one of them. (An unknown phase, 32 or
+	 * more, is the active player's either way: the switch's default.) */
+	if ((1u << (s->phase & 31)) &
+	    (1u << CATAN_PHASE_SETUP | 1u << CATAN_PHASE_ROLL |
+	     1u << CATAN_PHASE_ROBBER | 1u << CATAN_PHASE_MAIN |
+	     1u << CATAN_PHASE_TRADE | 1u << CATAN_PHASE_BUILD))
+		return actor == s->active;
 	switch (s->phase) {
 	case CATAN_PHASE_OVER:
 		return false;
