@@ -420,14 +420,15 @@ static inline __attribute__((always_inline)) void blank(catan_action *out,
 /*
  * Robber placements (seeded or fair dice), as robber_moves() lists them:
  * per tile but the robber's, the placement robbing nobody when no victim
- * there holds a card, then one per victim. As tile bit masks (a board has
- * at most 37 tiles): the tiles each opponent has a building on, and the
- * tiles where one who holds cards has.
+ * there holds a card, then one per victim. Counted from tile bit masks
+ * (a board has at most 37 tiles): the tiles each opponent has a building
+ * on, and the tiles where one who holds cards has; drawn from the
+ * opponents on each tile.
  */
 typedef struct robber_plan {
-	uint64_t on[CATAN_MAX_PLAYERS]; /* 0 for the robbing player */
-	uint64_t held;			/* some victim holds a card */
-	uint64_t live;			/* every tile but the robber's */
+	uint64_t held;			  /* some victim holds a card */
+	uint64_t live;			  /* every tile but the robber's */
+	uint8_t victims[CATAN_MAX_TILES]; /* per tile: the opponents on it */
 } robber_plan;
 
 static int robber_count(robber_plan *rp, const catan_board *b,
@@ -437,10 +438,10 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 	rp->live = (b->ntiles >= 64 ? ~0ull : (1ull << b->ntiles) - 1) &
 		   ~(s->robber < 64 ? 1ull << s->robber : 0);
 	rp->held = 0;
+	memset(rp->victims, 0, sizeof rp->victims);
 	for (int o = 0; o < s->opt.nplayers; o++) {
 		const catan_player *pl = &s->players[o];
 		uint64_t on = 0, own[CATAN_VWORDS];
-		rp->on[o] = 0;
 		if (o == p)
 			continue;
 		for (int k = 0; k < CATAN_VWORDS; k++)
@@ -449,12 +450,13 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 		{
 			for (int i = 0; i < 3; i++) {
 				int t = b->vertex_tiles[v][i];
-				if (t != CATAN_NONE)
+				if (t != CATAN_NONE) {
 					on |= 1ull << t;
+					rp->victims[t] |= (uint8_t)(1u << o);
+				}
 			}
 		}
 		on &= rp->live;
-		rp->on[o] = on;
 		if (pl->ncards)
 			rp->held |= on;
 		n += catan_popcount64(on);
@@ -462,8 +464,8 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 	return n + catan_popcount64(rp->live & ~rp->held);
 }
 
-static void robber_nth(catan_action *out, const robber_plan *rp,
-		       const catan_state *s, int kind, int k)
+static void robber_nth(catan_action *out, const robber_plan *rp, int kind,
+		       int k)
 {
 	for (int t = 0;; t++) {
 		uint64_t bit = 1ull << t;
@@ -474,14 +476,23 @@ static void robber_nth(catan_action *out, const robber_plan *rp,
 			out->tile = (uint8_t)t;
 			return;
 		}
-		for (int o = 0; o < s->opt.nplayers; o++) {
-			if (!(rp->on[o] & bit) || k-- != 0)
-				continue;
-			blank(out, kind);
-			out->tile = (uint8_t)t;
-			out->player = (uint8_t)o;
-			return;
+		/* Opponents' bits (6 players at most), counted by table. */
+		static const uint8_t ones[64] = {
+		    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+		    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+		    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+		    2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6};
+		unsigned victims = rp->victims[t];
+		if (k >= ones[victims & 63]) {
+			k -= ones[victims & 63];
+			continue;
 		}
+		while (k--)
+			victims &= victims - 1;
+		blank(out, kind);
+		out->tile = (uint8_t)t;
+		out->player = (uint8_t)__builtin_ctz(victims);
+		return;
 	}
 }
 
@@ -535,10 +546,16 @@ static inline void add(plan *pn, int sec, int n)
 	}
 }
 
+/* The sum of the five low bytes of x (a sum below 256). */
+static inline int bytes5(uint64_t x)
+{
+	return (int)(((x * 0x0101010101ull) >> 32) & 0xff);
+}
+
 /* The number of flags set in a mask of CATAN_TOP5's bits. */
 static inline int flags5(uint64_t m)
 {
-	return (int)((((m >> 7) * 0x0101010101ull) >> 32) & 0xff);
+	return bytes5(m >> 7);
 }
 
 /* Flags (CATAN_TOP5's bits) of the counts of packed `c5` that are >= x. */
@@ -568,10 +585,12 @@ static int bank_count(const catan_state *s, const catan_player *pl)
 			  ? at_least5(hand5, 3)
 			  : 0,
 		 stocked = at_least5(pack5(s->bank), 1);
-	/* Each rate of g for every stocked resource but g itself. */
-	return flags5(stocked) * (flags5(r2) + flags5(r3) + flags5(r4)) -
-	       flags5(r2 & stocked) - flags5(r3 & stocked) -
-	       flags5(r4 & stocked);
+	/* Each rate of g for every stocked resource but g itself. (The
+	 * three flags of a resource add up within its byte.) */
+	uint64_t rates = (r2 >> 7) + (r3 >> 7) + (r4 >> 7),
+		 spared = ((r2 & stocked) >> 7) + ((r3 & stocked) >> 7) +
+			  ((r4 & stocked) >> 7);
+	return flags5(stocked) * bytes5(rates) - bytes5(spared);
 }
 
 static void bank_nth(catan_action *out, const catan_state *s,
@@ -701,34 +720,77 @@ static bool card_count(plan *pn, const catan_board *b, const catan_state *s,
 	return true;
 }
 
-/* Set-up: every free vertex with every free edge around it. */
-static int setup_walk(catan_action *out, const catan_board *board,
-		      const catan_state *s, int k)
+/*
+ * Set-up: every free vertex with every free edge around it, in vertex
+ * order. A vertex no road touches has all its edges free (nearly every
+ * one: set-up roads touch only blocked vertices), so only the others are
+ * looked at edge by edge.
+ */
+typedef struct setup_plan {
+	uint64_t free[CATAN_VWORDS];	/* unblocked vertices */
+	uint64_t touched[CATAN_VWORDS]; /* vertices a road touches */
+} setup_plan;
+
+static inline int setup_edges(const catan_board *board, const catan_state *s,
+			      const setup_plan *sp, int v)
 {
-	uint64_t free[CATAN_VWORDS];
+	const uint8_t *ve = board->vertex_edges[v];
+	if (!((sp->touched[v >> 6] >> (v & 63)) & 1))
+		return (ve[0] != CATAN_NONE) + (ve[1] != CATAN_NONE) +
+		       (ve[2] != CATAN_NONE);
+	int n = 0;
+	for (int i = 0; i < 3; i++)
+		n += ve[i] != CATAN_NONE && !catan_eset_has(&s->roads, ve[i]);
+	return n;
+}
+
+static int setup_count(setup_plan *sp, const catan_board *board,
+		       const catan_state *s)
+{
 	int n = 0;
 	for (int w = 0; w < CATAN_VWORDS; w++) {
 		int hi = board->nvertices - 64 * w;
 		uint64_t valid = hi >= 64 ? ~0ull
 				 : hi > 0 ? (1ull << hi) - 1
 					  : 0;
-		free[w] = valid & ~s->blocked.w[w];
+		sp->free[w] = valid & ~s->blocked.w[w];
+		sp->touched[w] = 0;
 	}
-	CATAN_FOR_BITS(v, free, CATAN_VWORDS)
+	CATAN_FOR_BITS(e, s->roads.w, CATAN_EWORDS)
 	{
-		for (int i = 0; i < 3; i++) {
-			int e = board->vertex_edges[v][i];
-			if (e == CATAN_NONE || catan_eset_has(&s->roads, e))
-				continue;
-			if (n++ == k) {
-				blank(out, CATAN_ACT_SETUP);
-				out->vertex = (uint8_t)v;
-				out->edge = (uint8_t)e;
-				return n;
-			}
+		for (int i = 0; i < 2; i++) {
+			int v = board->edge_vertices[e][i];
+			sp->touched[v >> 6] |= 1ull << (v & 63);
 		}
 	}
+	CATAN_FOR_BITS(v, sp->free, CATAN_VWORDS)
+	{
+		n += setup_edges(board, s, sp, v);
+	}
 	return n;
+}
+
+static void setup_nth(catan_action *out, const setup_plan *sp,
+		      const catan_board *board, const catan_state *s, int k)
+{
+	CATAN_FOR_BITS(v, sp->free, CATAN_VWORDS)
+	{
+		int c = setup_edges(board, s, sp, v);
+		if (k >= c) {
+			k -= c;
+			continue;
+		}
+		for (int i = 0; i < 3; i++) {
+			int e = board->vertex_edges[v][i];
+			if (e == CATAN_NONE || catan_eset_has(&s->roads, e) ||
+			    k-- != 0)
+				continue;
+			blank(out, CATAN_ACT_SETUP);
+			out->vertex = (uint8_t)v;
+			out->edge = (uint8_t)e;
+			return;
+		}
+	}
 }
 
 int catan_legal_random(catan_action *out, const catan_board *b,
@@ -744,10 +806,12 @@ int catan_legal_random(catan_action *out, const catan_board *b,
 	pn.m = 0;
 	switch (s->phase) {
 	case CATAN_PHASE_SETUP: {
-		int n = setup_walk(NULL, b, s, -1);
+		setup_plan sp;
+		int n = setup_count(&sp, b, s);
 		if (n == 0 || n > cap)
 			return n ? -1 : 0;
-		setup_walk(out, b, s, (int)catan_rng_below(rng, (uint32_t)n));
+		setup_nth(out, &sp, b, s,
+			  (int)catan_rng_below(rng, (uint32_t)n));
 		return n;
 	}
 	case CATAN_PHASE_ROLL:
@@ -797,7 +861,7 @@ int catan_legal_random(catan_action *out, const catan_board *b,
 		blank(out, CATAN_ACT_ROLL);
 		break;
 	case SEC_ROBBER:
-		robber_nth(out, &pn.robber, s, CATAN_ACT_ROBBER, k);
+		robber_nth(out, &pn.robber, CATAN_ACT_ROBBER, k);
 		break;
 	case SEC_BANK:
 		bank_nth(out, s, pl, k);
@@ -822,7 +886,7 @@ int catan_legal_random(catan_action *out, const catan_board *b,
 		blank(out, CATAN_ACT_BUY_DEV);
 		break;
 	case SEC_KNIGHT:
-		robber_nth(out, &pn.robber, s, CATAN_ACT_PLAY_KNIGHT, k);
+		robber_nth(out, &pn.robber, CATAN_ACT_PLAY_KNIGHT, k);
 		break;
 	case SEC_PLENTY:
 		plenty_walk(out, s, k);
