@@ -829,7 +829,25 @@ int catan_legal_random(catan_action *out, const catan_board *b,
 		break;
 	case CATAN_PHASE_MAIN:
 	case CATAN_PHASE_TRADE:
-	case CATAN_PHASE_BUILD:
+	case CATAN_PHASE_BUILD: {
+		/*
+		 * Half the time only the end is legal: no count of 2 (no
+		 * bank trade, no city), no road (so no settlement), no card
+		 * bought or played, no offer.
+		 */
+		uint64_t hand5 = pack5(pl->hand);
+		if (!at_least5(hand5, 2) &&
+		    !covers5(hand5 | CATAN_TOP5, CATAN_COST5_ROAD) &&
+		    !covers5(hand5 | CATAN_TOP5, CATAN_COST5_DEV) &&
+		    !card_playable(s, pl) &&
+		    ((flags & CATAN_LEGAL_NO_OFFERS) || !pl->ncards) &&
+		    cap >= 1) {
+			catan_rng_below(rng, 1);
+			blank(out, s->phase == CATAN_PHASE_TRADE
+				       ? CATAN_ACT_END_TRADE
+				       : CATAN_ACT_END);
+			return 1;
+		}
 		if (phase_allows_trade(s->phase)) {
 			add(&pn, SEC_BANK, bank_count(s, pl));
 			if (!(flags & CATAN_LEGAL_NO_OFFERS))
@@ -841,6 +859,7 @@ int catan_legal_random(catan_action *out, const catan_board *b,
 			return -1;
 		add(&pn, SEC_END, 1);
 		break;
+	}
 	case CATAN_PHASE_SPECIAL:
 		build_count(&pn, b, s, actor);
 		add(&pn, SEC_END, 1);
