@@ -70,18 +70,24 @@ static int key_cmp(key a, key b)
 	return a.d - b.d;
 }
 
-/* Inserts k into the sorted array keys[0..*n-1] unless present. */
+/*
+ * Inserts k into the sorted array keys[0..*n-1] unless present (found by
+ * bisection: a random board is built for every benchmark game).
+ */
 static void key_insert(key *keys, int *n, key k)
 {
-	int i = *n;
-	for (int j = 0; j < *n; j++)
-		if (key_cmp(keys[j], k) == 0)
+	int lo = 0, hi = *n; /* k's place is in keys[lo..hi] */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2, c = key_cmp(keys[mid], k);
+		if (c == 0)
 			return;
-	while (i > 0 && key_cmp(keys[i - 1], k) > 0) {
-		keys[i] = keys[i - 1];
-		i--;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	keys[i] = k;
+	memmove(keys + lo + 1, keys + lo, (size_t)(*n - lo) * sizeof *keys);
+	keys[lo] = k;
 	(*n)++;
 }
 

@@ -386,3 +386,538 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
 	}
 	return o.n;
 }
+
+/*
+ * ---- One uniformly random legal action (the random bot) ----
+ *
+ * catan_legal_random() draws the same action as
+ * buf[catan_rng_below(rng, n)] over the n actions catan_legal_actions()
+ * lists, with the same draws, without writing the list: it counts each
+ * section of the list (bank trades, offers, roads, settlements, cities,
+ * the card bought, each card played, the end), draws the index, and
+ * writes only the action at that index, walking the sections in the
+ * list's order. test_legal checks it against the list.
+ */
+
+/* A blank action of `kind`: catan_action_init(), inlined. */
+static inline __attribute__((always_inline)) void blank(catan_action *out,
+							int kind)
+{
+	static const catan_action none = {
+	    .vertex = CATAN_NONE,
+	    .edge = CATAN_NONE,
+	    .edge2 = CATAN_NONE,
+	    .tile = CATAN_NONE,
+	    .player = CATAN_NONE,
+	    .res = CATAN_NONE,
+	    .res2 = CATAN_NONE,
+	    .dev = CATAN_NONE,
+	};
+	*out = none;
+	out->kind = (uint8_t)kind;
+}
+
+/*
+ * Robber placements (seeded or fair dice), as robber_moves() lists them:
+ * per tile but the robber's, the placement robbing nobody when no victim
+ * there holds a card, then one per victim. Counted from tile bit masks
+ * (a board has at most 37 tiles): the tiles each opponent has a building
+ * on, and the tiles where one who holds cards has; drawn from the
+ * opponents on each tile.
+ */
+typedef struct robber_plan {
+	uint64_t held;			  /* some victim holds a card */
+	uint64_t live;			  /* every tile but the robber's */
+	uint8_t victims[CATAN_MAX_TILES]; /* per tile: the opponents on it */
+} robber_plan;
+
+static int robber_count(robber_plan *rp, const catan_board *b,
+			const catan_state *s, int p)
+{
+	int n = 0;
+	rp->live = (b->ntiles >= 64 ? ~0ull : (1ull << b->ntiles) - 1) &
+		   ~(s->robber < 64 ? 1ull << s->robber : 0);
+	rp->held = 0;
+	memset(rp->victims, 0, sizeof rp->victims);
+	for (int o = 0; o < s->opt.nplayers; o++) {
+		const catan_player *pl = &s->players[o];
+		uint64_t on = 0, own[CATAN_VWORDS];
+		if (o == p)
+			continue;
+		for (int k = 0; k < CATAN_VWORDS; k++)
+			own[k] = pl->settlements.w[k] | pl->cities.w[k];
+		CATAN_FOR_BITS(v, own, CATAN_VWORDS)
+		{
+			for (int i = 0; i < 3; i++) {
+				int t = b->vertex_tiles[v][i];
+				if (t != CATAN_NONE) {
+					on |= 1ull << t;
+					rp->victims[t] |= (uint8_t)(1u << o);
+				}
+			}
+		}
+		on &= rp->live;
+		if (pl->ncards)
+			rp->held |= on;
+		n += catan_popcount64(on);
+	}
+	return n + catan_popcount64(rp->live & ~rp->held);
+}
+
+static void robber_nth(catan_action *out, const robber_plan *rp, int kind,
+		       int k)
+{
+	for (int t = 0;; t++) {
+		uint64_t bit = 1ull << t;
+		if (!(rp->live & bit))
+			continue;
+		if (!(rp->held & bit) && k-- == 0) {
+			blank(out, kind);
+			out->tile = (uint8_t)t;
+			return;
+		}
+		/* Opponents' bits (6 players at most), counted by table. */
+		static const uint8_t ones[64] = {
+		    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+		    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+		    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+		    2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6};
+		unsigned victims = rp->victims[t];
+		if (k >= ones[victims & 63]) {
+			k -= ones[victims & 63];
+			continue;
+		}
+		while (k--)
+			victims &= victims - 1;
+		blank(out, kind);
+		out->tile = (uint8_t)t;
+		out->player = (uint8_t)__builtin_ctz(victims);
+		return;
+	}
+}
+
+/* The index of the k-th set bit of words[0..nwords-1]. */
+static int nth_bit(const uint64_t *words, int nwords, int k)
+{
+	for (int i = 0; i < nwords; i++) {
+		uint64_t m = words[i];
+		int c = catan_popcount64(m);
+		if (k >= c) {
+			k -= c;
+			continue;
+		}
+		while (k--)
+			m &= m - 1;
+		return 64 * i + __builtin_ctzll(m);
+	}
+	return CATAN_NONE; /* not reached: k < the count */
+}
+
+enum {
+	SEC_ROLL,
+	SEC_ROBBER,
+	SEC_BANK,
+	SEC_OFFER,
+	SEC_ROAD,
+	SEC_SETTLEMENT,
+	SEC_CITY,
+	SEC_DEV,
+	SEC_KNIGHT,
+	SEC_PLENTY,
+	SEC_MONOPOLY,
+	SEC_END,
+	SEC_COUNT
+};
+
+typedef struct plan {
+	int n[SEC_COUNT]; /* the non-empty sections' sizes, in order */
+	uint8_t sec[SEC_COUNT];
+	int m;
+	robber_plan robber; /* SEC_ROBBER or SEC_KNIGHT */
+	catan_eset roads;   /* SEC_ROAD */
+	uint64_t settlements[CATAN_VWORDS];
+} plan;
+
+static inline void add(plan *pn, int sec, int n)
+{
+	if (n > 0) {
+		pn->sec[pn->m] = (uint8_t)sec;
+		pn->n[pn->m++] = n;
+	}
+}
+
+/* The sum of the five low bytes of x (a sum below 256). */
+static inline int bytes5(uint64_t x)
+{
+	return (int)(((x * 0x0101010101ull) >> 32) & 0xff);
+}
+
+/* The number of flags set in a mask of CATAN_TOP5's bits. */
+static inline int flags5(uint64_t m)
+{
+	return bytes5(m >> 7);
+}
+
+/* Flags (CATAN_TOP5's bits) of the counts of packed `c5` that are >= x. */
+static inline uint64_t at_least5(uint64_t c5, unsigned x)
+{
+	return ((c5 | CATAN_TOP5) - x * 0x0101010101ull) & CATAN_TOP5;
+}
+
+/*
+ * trade_moves()'s bank trades, counted: resource g is given at rate 2
+ * with its harbour, 3 with a generic one, 4 always, when the hand has
+ * that many, each rate for every other resource the bank still has.
+ */
+static int bank_count(const catan_state *s, const catan_player *pl)
+{
+	uint64_t hand5 = pack5(pl->hand), ge2 = at_least5(hand5, 2);
+	if (!ge2)
+		return 0;
+	/* Harbour bit g to bit 8g + 7: one product, as the partial products
+	 * (bit g' of the harbours at 7g + 7) never meet a flag or carry. */
+	uint64_t own =
+	    ((pl->harbours & 0x1fu) *
+	     (1ull << 7 | 1ull << 14 | 1ull << 21 | 1ull << 28 | 1ull << 35)) &
+	    CATAN_TOP5;
+	uint64_t r2 = ge2 & own, r4 = at_least5(hand5, 4),
+		 r3 = pl->harbours & (1u << CATAN_HARBOUR_GENERIC)
+			  ? at_least5(hand5, 3)
+			  : 0,
+		 stocked = at_least5(pack5(s->bank), 1);
+	/* Each rate of g for every stocked resource but g itself. (The
+	 * three flags of a resource add up within its byte.) */
+	uint64_t rates = (r2 >> 7) + (r3 >> 7) + (r4 >> 7),
+		 spared = ((r2 & stocked) >> 7) + ((r3 & stocked) >> 7) +
+			  ((r4 & stocked) >> 7);
+	return flags5(stocked) * bytes5(rates) - bytes5(spared);
+}
+
+static void bank_nth(catan_action *out, const catan_state *s,
+		     const catan_player *pl, int k)
+{
+	bool generic = pl->harbours & (1u << CATAN_HARBOUR_GENERIC);
+	for (int g = 0; g < CATAN_RES_COUNT; g++) {
+		int low = pl->harbours & (1u << g) ? 2 : generic ? 3 : 4;
+		for (int rate = low; rate <= 4 && pl->hand[g] >= rate; rate++) {
+			if (!bank_rate_ok(pl, g, rate))
+				continue;
+			for (int w = 0; w < CATAN_RES_COUNT; w++) {
+				if (w == g || !s->bank[w] || k-- != 0)
+					continue;
+				blank(out, CATAN_ACT_TRADE_BANK);
+				out->res = (uint8_t)g;
+				out->count = (uint8_t)rate;
+				out->res2 = (uint8_t)w;
+				return;
+			}
+		}
+	}
+}
+
+/* offer_moves() to every other player. */
+static int offer_count(const catan_state *s, const catan_player *pl)
+{
+	if (s->opt.offer_limit && s->offers >= s->opt.offer_limit)
+		return 0;
+	int held = 0;
+	for (int g = 0; g < CATAN_RES_COUNT; g++)
+		held += pl->hand[g] > 0;
+	return (s->opt.nplayers - 1) * held * (CATAN_RES_COUNT - 1);
+}
+
+static void offer_nth(catan_action *out, const catan_state *s, int p, int k)
+{
+	const catan_player *pl = &s->players[p];
+	for (int q = 0; q < s->opt.nplayers; q++) {
+		if (q == p)
+			continue;
+		for (int g = 0; g < CATAN_RES_COUNT; g++) {
+			if (!pl->hand[g])
+				continue;
+			for (int w = 0; w < CATAN_RES_COUNT; w++) {
+				if (w == g || k-- != 0)
+					continue;
+				blank(out, CATAN_ACT_TRADE_OFFER);
+				out->player = (uint8_t)q;
+				out->give[g] = 1;
+				out->get[w] = 1;
+				return;
+			}
+		}
+	}
+}
+
+static inline __attribute__((always_inline)) void
+build_count(plan *pn, const catan_board *b, const catan_state *s, int p)
+{
+	const catan_player *pl = &s->players[p];
+	uint64_t hand5 = pack5(pl->hand) | CATAN_TOP5;
+	if (pl->roads_left && covers5(hand5, CATAN_COST5_ROAD)) {
+		catan_road_spots(&pn->roads, b, s, p, &pl->reach, &s->roads);
+		add(pn, SEC_ROAD, catan_eset_count(&pn->roads));
+	}
+	if (pl->settlements_left && covers5(hand5, CATAN_COST5_SETTLEMENT)) {
+		int n = 0;
+		for (int k = 0; k < CATAN_VWORDS; k++) {
+			pn->settlements[k] = pl->reach.w[k] & ~s->blocked.w[k];
+			n += catan_popcount64(pn->settlements[k]);
+		}
+		add(pn, SEC_SETTLEMENT, n);
+	}
+	if (pl->cities_left && covers5(hand5, CATAN_COST5_CITY))
+		add(pn, SEC_CITY, catan_vset_count(&pl->settlements));
+	add(pn, SEC_DEV, covers5(hand5, CATAN_COST5_DEV) && sum5(s->deck) > 0);
+}
+
+/* Year of plenty's pairs, as card_moves() lists them. */
+static int plenty_walk(catan_action *out, const catan_state *s, int k)
+{
+	int total = 0, n = 0;
+	for (int r = 0; r < CATAN_RES_COUNT; r++)
+		total += s->bank[r];
+	for (int r = 0; r < CATAN_RES_COUNT; r++) {
+		if (!s->bank[r])
+			continue;
+		if (total == 1) {
+			if (n++ == k) {
+				blank(out, CATAN_ACT_PLAY_YEAR_OF_PLENTY);
+				out->res = (uint8_t)r;
+				return n;
+			}
+			continue;
+		}
+		for (int r2 = 0; r2 < CATAN_RES_COUNT; r2++) {
+			if (!s->bank[r2] || (r2 == r && s->bank[r] < 2))
+				continue;
+			if (n++ == k) {
+				blank(out, CATAN_ACT_PLAY_YEAR_OF_PLENTY);
+				out->res = (uint8_t)r;
+				out->res2 = (uint8_t)r2;
+				return n;
+			}
+		}
+	}
+	return n;
+}
+
+/* Counts the cards' sections; false when road building is playable (its
+ * pairs are left to the full list). */
+static bool card_count(plan *pn, const catan_board *b, const catan_state *s,
+		       int p)
+{
+	const catan_player *pl = &s->players[p];
+	if (pl->devs[CATAN_DEV_ROAD_BUILDING] >
+	    s->bought[CATAN_DEV_ROAD_BUILDING])
+		return false;
+	if (pl->devs[CATAN_DEV_KNIGHT] > s->bought[CATAN_DEV_KNIGHT])
+		add(pn, SEC_KNIGHT, robber_count(&pn->robber, b, s, p));
+	if (pl->devs[CATAN_DEV_YEAR_OF_PLENTY] >
+	    s->bought[CATAN_DEV_YEAR_OF_PLENTY])
+		add(pn, SEC_PLENTY, plenty_walk(NULL, s, -1));
+	if (pl->devs[CATAN_DEV_MONOPOLY] > s->bought[CATAN_DEV_MONOPOLY])
+		add(pn, SEC_MONOPOLY, CATAN_RES_COUNT);
+	return true;
+}
+
+/*
+ * Set-up: every free vertex with every free edge around it, in vertex
+ * order. A vertex no road touches has all its edges free (nearly every
+ * one: set-up roads touch only blocked vertices), so only the others are
+ * looked at edge by edge.
+ */
+typedef struct setup_plan {
+	uint64_t free[CATAN_VWORDS];	/* unblocked vertices */
+	uint64_t touched[CATAN_VWORDS]; /* vertices a road touches */
+} setup_plan;
+
+static inline int setup_edges(const catan_board *board, const catan_state *s,
+			      const setup_plan *sp, int v)
+{
+	const uint8_t *ve = board->vertex_edges[v];
+	if (!((sp->touched[v >> 6] >> (v & 63)) & 1))
+		return (ve[0] != CATAN_NONE) + (ve[1] != CATAN_NONE) +
+		       (ve[2] != CATAN_NONE);
+	int n = 0;
+	for (int i = 0; i < 3; i++)
+		n += ve[i] != CATAN_NONE && !catan_eset_has(&s->roads, ve[i]);
+	return n;
+}
+
+static int setup_count(setup_plan *sp, const catan_board *board,
+		       const catan_state *s)
+{
+	int n = 0;
+	for (int w = 0; w < CATAN_VWORDS; w++) {
+		int hi = board->nvertices - 64 * w;
+		uint64_t valid = hi >= 64 ? ~0ull
+				 : hi > 0 ? (1ull << hi) - 1
+					  : 0;
+		sp->free[w] = valid & ~s->blocked.w[w];
+		sp->touched[w] = 0;
+	}
+	CATAN_FOR_BITS(e, s->roads.w, CATAN_EWORDS)
+	{
+		for (int i = 0; i < 2; i++) {
+			int v = board->edge_vertices[e][i];
+			sp->touched[v >> 6] |= 1ull << (v & 63);
+		}
+	}
+	CATAN_FOR_BITS(v, sp->free, CATAN_VWORDS)
+	{
+		n += setup_edges(board, s, sp, v);
+	}
+	return n;
+}
+
+static void setup_nth(catan_action *out, const setup_plan *sp,
+		      const catan_board *board, const catan_state *s, int k)
+{
+	CATAN_FOR_BITS(v, sp->free, CATAN_VWORDS)
+	{
+		int c = setup_edges(board, s, sp, v);
+		if (k >= c) {
+			k -= c;
+			continue;
+		}
+		for (int i = 0; i < 3; i++) {
+			int e = board->vertex_edges[v][i];
+			if (e == CATAN_NONE || catan_eset_has(&s->roads, e) ||
+			    k-- != 0)
+				continue;
+			blank(out, CATAN_ACT_SETUP);
+			out->vertex = (uint8_t)v;
+			out->edge = (uint8_t)e;
+			return;
+		}
+	}
+}
+
+int catan_legal_random(catan_action *out, const catan_board *b,
+		       const catan_state *s, int actor, unsigned flags,
+		       catan_rng *rng, int cap)
+{
+	if (actor < 0 || actor >= s->opt.nplayers || !may_act(s, actor))
+		return 0;
+	if (s->opt.dice == CATAN_DICE_MANUAL)
+		return -1; /* dice, cards and steals stated: the full list */
+	const catan_player *pl = &s->players[actor];
+	plan pn;
+	pn.m = 0;
+	switch (s->phase) {
+	case CATAN_PHASE_SETUP: {
+		setup_plan sp;
+		int n = setup_count(&sp, b, s);
+		if (n == 0 || n > cap)
+			return n ? -1 : 0;
+		setup_nth(out, &sp, b, s,
+			  (int)catan_rng_below(rng, (uint32_t)n));
+		return n;
+	}
+	case CATAN_PHASE_ROLL:
+		if (!card_playable(s, pl)) { /* the usual case: roll */
+			catan_rng_below(rng, 1);
+			blank(out, CATAN_ACT_ROLL);
+			return 1;
+		}
+		add(&pn, SEC_ROLL, 1);
+		if (!card_count(&pn, b, s, actor))
+			return -1;
+		break;
+	case CATAN_PHASE_ROBBER:
+		add(&pn, SEC_ROBBER, robber_count(&pn.robber, b, s, actor));
+		break;
+	case CATAN_PHASE_MAIN:
+	case CATAN_PHASE_TRADE:
+	case CATAN_PHASE_BUILD: {
+		/*
+		 * Half the time only the end is legal: no count of 2 (no
+		 * bank trade, no city), no road (so no settlement), no card
+		 * bought or played, no offer.
+		 */
+		uint64_t hand5 = pack5(pl->hand);
+		if (!at_least5(hand5, 2) &&
+		    !covers5(hand5 | CATAN_TOP5, CATAN_COST5_ROAD) &&
+		    !covers5(hand5 | CATAN_TOP5, CATAN_COST5_DEV) &&
+		    !card_playable(s, pl) &&
+		    ((flags & CATAN_LEGAL_NO_OFFERS) || !pl->ncards) &&
+		    cap >= 1) {
+			catan_rng_below(rng, 1);
+			blank(out, s->phase == CATAN_PHASE_TRADE
+				       ? CATAN_ACT_END_TRADE
+				       : CATAN_ACT_END);
+			return 1;
+		}
+		if (phase_allows_trade(s->phase)) {
+			add(&pn, SEC_BANK, bank_count(s, pl));
+			if (!(flags & CATAN_LEGAL_NO_OFFERS))
+				add(&pn, SEC_OFFER, offer_count(s, pl));
+		}
+		if (phase_allows_build(s->phase))
+			build_count(&pn, b, s, actor);
+		if (card_playable(s, pl) && !card_count(&pn, b, s, actor))
+			return -1;
+		add(&pn, SEC_END, 1);
+		break;
+	}
+	case CATAN_PHASE_SPECIAL:
+		build_count(&pn, b, s, actor);
+		add(&pn, SEC_END, 1);
+		break;
+	default:
+		return -1;
+	}
+	int n = 0, i = 0;
+	for (int j = 0; j < pn.m; j++)
+		n += pn.n[j];
+	if (n == 0 || n > cap)
+		return n ? -1 : 0;
+	int k = (int)catan_rng_below(rng, (uint32_t)n);
+	while (k >= pn.n[i])
+		k -= pn.n[i++];
+	switch (pn.sec[i]) {
+	case SEC_ROLL:
+		blank(out, CATAN_ACT_ROLL);
+		break;
+	case SEC_ROBBER:
+		robber_nth(out, &pn.robber, CATAN_ACT_ROBBER, k);
+		break;
+	case SEC_BANK:
+		bank_nth(out, s, pl, k);
+		break;
+	case SEC_OFFER:
+		offer_nth(out, s, actor, k);
+		break;
+	case SEC_ROAD:
+		blank(out, CATAN_ACT_BUILD_ROAD);
+		out->edge = (uint8_t)nth_bit(pn.roads.w, CATAN_EWORDS, k);
+		break;
+	case SEC_SETTLEMENT:
+		blank(out, CATAN_ACT_BUILD_SETTLEMENT);
+		out->vertex = (uint8_t)nth_bit(pn.settlements, CATAN_VWORDS, k);
+		break;
+	case SEC_CITY:
+		blank(out, CATAN_ACT_BUILD_CITY);
+		out->vertex =
+		    (uint8_t)nth_bit(pl->settlements.w, CATAN_VWORDS, k);
+		break;
+	case SEC_DEV:
+		blank(out, CATAN_ACT_BUY_DEV);
+		break;
+	case SEC_KNIGHT:
+		robber_nth(out, &pn.robber, CATAN_ACT_PLAY_KNIGHT, k);
+		break;
+	case SEC_PLENTY:
+		plenty_walk(out, s, k);
+		break;
+	case SEC_MONOPOLY:
+		blank(out, CATAN_ACT_PLAY_MONOPOLY);
+		out->res = (uint8_t)k;
+		break;
+	default:
+		blank(out, s->phase == CATAN_PHASE_TRADE ? CATAN_ACT_END_TRADE
+							 : CATAN_ACT_END);
+		break;
+	}
+	return n;
+}

@@ -817,9 +817,16 @@ static int do_build_road(catan_state *out, const catan_board *b,
 		return CATAN_E_CANNOT_AFFORD;
 	if (catan_eset_has(&in->roads, e))
 		return CATAN_E_OCCUPIED;
-	catan_eset spots;
-	catan_road_spots(&spots, b, in, p, &pl->reach, &in->roads);
-	if (!catan_eset_has(&spots, e))
+	/* catan_road_spots()'s test for the one edge: an end holds p's
+	 * building, or p's road reaches it and no building occupies it. */
+	bool connected = false;
+	for (int i = 0; i < 2; i++) {
+		int v = b->edge_vertices[e][i];
+		connected |=
+		    has_building(pl, v) || (catan_vset_has(&pl->reach, v) &&
+					    !catan_vset_has(&in->occupied, v));
+	}
+	if (!connected)
 		return CATAN_E_NOT_CONNECTED;
 
 	begin(out, in);

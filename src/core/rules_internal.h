@@ -64,6 +64,14 @@ static inline bool has_building(const catan_player *pl, int v)
 /* catan_state_may_act(), inline for the hot paths (actor in range). */
 static inline bool may_act(const catan_state *s, int actor)
 {
+	/* The phases of the active player, tested first without the jump
+	 * table: nearly every call is one of them. (An unknown phase, 32 or
+	 * more, is the active player's either way: the switch's default.) */
+	if ((1u << (s->phase & 31)) &
+	    (1u << CATAN_PHASE_SETUP | 1u << CATAN_PHASE_ROLL |
+	     1u << CATAN_PHASE_ROBBER | 1u << CATAN_PHASE_MAIN |
+	     1u << CATAN_PHASE_TRADE | 1u << CATAN_PHASE_BUILD))
+		return actor == s->active;
 	switch (s->phase) {
 	case CATAN_PHASE_OVER:
 		return false;
@@ -136,5 +144,17 @@ static inline bool bank_rate_ok(const catan_player *pl, int r, int count)
 	       (count == 3 && (pl->harbours & (1u << CATAN_HARBOUR_GENERIC))) ||
 	       (count == 2 && (pl->harbours & (1u << r)));
 }
+
+/*
+ * The random bot's draw: writes to `out` the action
+ * catan_legal_actions(buf, cap, ...) would list at index
+ * catan_rng_below(rng, n) of its n actions, drawing from rng exactly as
+ * that would, without listing them. Returns n (0: no action and no draw),
+ * or -1 (no draw made) when n > cap or the case is left to the full list
+ * (manual dice, discards, offers pending, road building playable).
+ */
+int catan_legal_random(catan_action *out, const catan_board *b,
+		       const catan_state *s, int actor, unsigned flags,
+		       catan_rng *rng, int cap);
 
 #endif

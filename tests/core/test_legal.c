@@ -512,6 +512,40 @@ static void probe_all(const catan_board *b, const catan_state *s, int actor,
 }
 
 /*
+ * The random bot draws the listed action at index catan_rng_below(n) of
+ * the n listed, with exactly that draw (it does not list them: it counts,
+ * draws and writes the one drawn). Discards are drawn card by card, and
+ * fair dice's reveals are no choice: those phases are not compared.
+ */
+static void check_random_draw(const catan_board *b, const catan_state *s,
+			      int actor, const legal_list *l, unsigned flags,
+			      catan_rng *rng)
+{
+	if (s->phase == CATAN_PHASE_DISCARD || s->phase == CATAN_PHASE_REVEAL)
+		return;
+	for (int i = 0; i < 3; i++) {
+		catan_rng got_rng, want_rng;
+		catan_rng_seed(&got_rng, catan_rng_next(rng));
+		want_rng = got_rng;
+		catan_action got;
+		assert_int_equal(catan_bot_choose(&got, CATAN_BOT_RANDOM, b, s,
+						  actor, &got_rng, flags),
+				 CATAN_OK);
+		int n = l->n < CATAN_BOT_BUF ? l->n : CATAN_BOT_BUF;
+		uint32_t k = catan_rng_below(&want_rng, (uint32_t)n);
+		if (memcmp(&got, &l->a[k], sizeof got)) {
+			char t[160], w[160];
+			describe(t, sizeof t, b, &got);
+			describe(w, sizeof w, b, &l->a[k]);
+			fail_msg("%s: the random bot drew \"%s\", not action "
+				 "%u of %d \"%s\"",
+				 phase_name(s->phase), t, k, n, w);
+		}
+		assert_memory_equal(&got_rng, &want_rng, sizeof got_rng);
+	}
+}
+
+/*
  * All checks on one state for every seat (and some that are not seats).
  * `heavy` adds the exhaustive probes and applies every listed action.
  */
@@ -561,6 +595,9 @@ static void check_state(const catan_board *b, const catan_state *s,
 					    sizeof(catan_action));
 		}
 		assert_int_equal(j, lno.n);
+		check_random_draw(b, s, actor, &l, 0, rng);
+		check_random_draw(b, s, actor, &lno, CATAN_LEGAL_NO_OFFERS,
+				  rng);
 		/* Every domestic offer listed is 1:1. */
 		for (int i = 0; i < l.n; i++)
 			if (l.a[i].kind == CATAN_ACT_TRADE_OFFER) {
