@@ -1161,11 +1161,12 @@ int cli_peer(const char *dir, int argc, char **argv)
 			break;
 		const catan_game *g = catan_store_game(s);
 		int me = catan_store_me(s);
-		if (seat.cmd && (me < 0 || g->opt.dice != CATAN_DICE_SEEDED)) {
+		if (seat.cmd && (me < 0 || g->opt.dice == CATAN_DICE_MANUAL)) {
 			fprintf(stderr,
 				"catan peer: --agent wants a repository "
-				"that plays for a player, in seeded "
-				"dice mode\n");
+				"that plays for a player, with seeded or "
+				"fair dice (the protocol has no message "
+				"for dice rolled by hand)\n");
 			catan_store_free(s);
 			return 2;
 		}
@@ -1191,8 +1192,22 @@ int cli_peer(const char *dir, int argc, char **argv)
 		if (seat.cmd && catan_state_may_act(&st, me)) {
 			catan_action a;
 			catan_outcome oc;
-			if (cli_seat_move(&seat, &ao, &a, &g->board, &st,
-					  &g->names, me)) {
+			/*
+			 * Fair dice: the peer reveals for its seat and
+			 * completes the seat's own requests; the agent asked
+			 * (ROLL, BUILD a card, ROB) and is told the outcome
+			 * once the completion is in (spec/agents.md, "Fair
+			 * dice").
+			 */
+			bool duty = st.phase == CATAN_PHASE_REVEAL;
+			catan_action_init(&a, CATAN_ACT_REVEAL);
+			catan_rng drng;
+			catan_rng_seed(&drng, catan_state_hash(&st));
+			if (duty)
+				catan_bot_choose(&a, CATAN_BOT_GREEDY,
+						 &g->board, &st, me, &drng, 0);
+			else if (cli_seat_move(&seat, &ao, &a, &g->board, &st,
+					       &g->names, me)) {
 				fprintf(stderr,
 					"catan peer: %s's agent was "
 					"kicked; stopping (--on-kick "
@@ -1209,7 +1224,11 @@ int cli_peer(const char *dir, int argc, char **argv)
 				printf("%s %s\n", g->names.name[me], text);
 				acted = true;
 				catan_store_current(&st, NULL, s, &err);
-				cli_seat_done(&seat, &st, &a, &oc);
+				/* A request's outcome comes with its
+				 * completion; a reveal has none. */
+				if (a.kind != CATAN_ACT_REVEAL &&
+				    st.phase != CATAN_PHASE_REVEAL)
+					cli_seat_done(&seat, &st, &a, &oc);
 				/* Over Git only actions travel: a counter-offer
 				 * is logged, not passed on (spec/agents.md). */
 				catan_msg c;

@@ -35,12 +35,24 @@ players=(red blue white orange)
 
 # peer_game DIR SEED AGENT [OPTIONS...]: red's moves come from AGENT, the
 # others are greedy bots; every peer fetches from every other (paths).
+# With FAIR=1 the game is signed, with fair dice.
 peer_game() {
 	local d=$1 seed=$2 agent=$3
 	shift 3
 	mkdir -p "$d"
-	$catan new "$d/red" --players red,blue,white,orange --me red --seed "$seed" >/dev/null
-	for p in blue white orange; do $catan join "$d/red" "$d/$p" --as "$p" >/dev/null; done
+	if [[ ${FAIR:-} == 1 ]]; then
+		for p in "${players[@]}"; do $catan key new "$d/key_$p" >/dev/null 2>&1; done
+		$catan new "$d/red" --players red,blue,white,orange --me red --seed "$seed" \
+			--key "$d/key_red" --seat blue="$d/key_blue.pub" \
+			--seat white="$d/key_white.pub" --seat orange="$d/key_orange.pub" \
+			--vp 6 | grep -q "fair dice" || fail "not a fair game"
+		for p in blue white orange; do
+			$catan join "$d/red" "$d/$p" --as "$p" --key "$d/key_$p" >/dev/null
+		done
+	else
+		$catan new "$d/red" --players red,blue,white,orange --me red --seed "$seed" >/dev/null
+		for p in blue white orange; do $catan join "$d/red" "$d/$p" --as "$p" >/dev/null; done
+	fi
 	for p in "${players[@]}"; do
 		for q in "${players[@]}"; do
 			[[ $p == "$q" || ($q == red && $p != red) ]] && continue
@@ -84,6 +96,15 @@ grep -q kicked "$tmp/py/red.log" && fail "the Python agent was kicked: $(grep ki
 moves=$(grep -c '^red ' "$tmp/py/red.log")
 [[ $moves -gt 20 ]] || fail "red made only $moves moves"
 ok "Python example agent: a complete peer game over path remotes ($moves moves), tips equal, verify and fsck everywhere"
+
+# 1b. Fair dice: the peer reveals and completes for the agent, which
+# asks (ROLL, BUILD a card, ROB) and is told the outcome the reveals give.
+FAIR=1 peer_game "$tmp/fair" 5 "$py"
+grep -q kicked "$tmp/fair/red.log" && fail "the Python agent was kicked (fair): $(grep kicked "$tmp/fair/red.log")"
+grep -q "^red reveal$" "$tmp/fair/red.log" || fail "red's peer never revealed for the agent"
+rolls=$(git -C "$tmp/fair/red" log --format='%an %s' red | grep -c "^red roll [1-6] [1-6]$" || true)
+[[ $rolls -gt 3 ]] || fail "red completed $rolls fair rolls"
+ok "Python example agent in a fair-dice game (signed, 6 points): it asks, its peer reveals and completes ($rolls rolls), the game ends, tips equal, verify and fsck everywhere"
 
 peer_game "$tmp/c" 6 "$cagent" "${cmem[@]}"
 grep -q kicked "$tmp/c/red.log" && fail "the C agent was kicked: $(grep kicked "$tmp/c/red.log")"
