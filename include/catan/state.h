@@ -187,6 +187,15 @@ int catan_state_next_actor(const catan_state *s);
 void catan_fair_outcome(catan_action *out, const catan_state *s,
 			const uint8_t r[32]);
 
+/*
+ * Whether `a` leaves an outcome to chance in `s` (fair dice: a roll, a
+ * development card bought, a robbery of a victim holding cards), and in
+ * *stated whether the action states that outcome already (the dice, the
+ * card drawn, the card stolen).
+ */
+bool catan_action_chance(const catan_state *s, const catan_action *a,
+			 bool *stated);
+
 /* Victory points of player p, hidden victory-point cards included. */
 int catan_state_vp(const catan_state *s, int p);
 

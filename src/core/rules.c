@@ -1309,13 +1309,8 @@ static int dispatch(catan_state *out, const catan_board *b,
 
 /* ---- fair dice ---- */
 
-/*
- * Whether `a` leaves an outcome to chance in `s` (fair mode): a roll, a
- * development card bought, a robbery of a victim holding cards; and
- * whether the action states that outcome already.
- */
-static bool chance_action(const catan_state *s, const catan_action *a,
-			  bool *stated)
+bool catan_action_chance(const catan_state *s, const catan_action *a,
+			 bool *stated)
 {
 	switch (a->kind) {
 	case CATAN_ACT_ROLL:
@@ -1380,7 +1375,7 @@ fair_apply(catan_state *out, const catan_board *b, const catan_state *in, int p,
 {
 	catan_state tmp = *in;
 	bool stated;
-	bool chance = chance_action(in, a, &stated);
+	bool chance = catan_action_chance(in, a, &stated);
 	int rc;
 	tmp.opt.dice = CATAN_DICE_MANUAL;
 	if (in->phase == CATAN_PHASE_REVEAL) {

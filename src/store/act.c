@@ -411,10 +411,8 @@ static int fair_complete(catan_action *a, const position *pos, catan_store *s,
 	uint8_t r[32];
 	store_fair_random(r, st, &pos->fair);
 	catan_fair_outcome(&want, st, r);
-	bool stated =
-	    a->dice[0] || a->dev != CATAN_NONE ||
-	    (a->res != CATAN_NONE &&
-	     (a->kind == CATAN_ACT_ROBBER || a->kind == CATAN_ACT_PLAY_KNIGHT));
+	bool stated;
+	catan_action_chance(st, a, &stated);
 	if (stated && memcmp(a, &want, sizeof want)) {
 		char text[160];
 		catan_action_format(text, sizeof text, &s->game.board,
