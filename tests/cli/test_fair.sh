@@ -15,6 +15,7 @@ catan=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 d=$tmp
@@ -196,17 +197,8 @@ for i in $(seq 1 60); do
 done
 ((t >= 8)) || fail "the game got stuck at turn $t"
 sync red blue white red
-for p in red blue white; do
-	$catan -C "$d/$p" verify >/dev/null || fail "$p does not verify"
-	git -C "$d/$p" fsck --strict >/dev/null 2>&1 || fail "$p fsck"
-done
-git -C "$d/red" show red:game/signers >"$d/allowed"
-total=0
-for c in $(git -C "$d/red" rev-list --all); do
-	git -C "$d/red" -c gpg.ssh.allowedSignersFile="$d/allowed" \
-		verify-commit "$c" 2>/dev/null || fail "git verify-commit $c"
-	total=$((total + 1))
-done
+verify_everywhere "$catan" "$d" red blue white
+total=$(git_verify_all "$d/red" red --all)
 reveals=$(git -C "$d/red" log --all --format=%s | grep -cx reveal)
 ((reveals >= 10)) || fail "only $reveals reveals"
 ok "$total commits ($reveals reveals) to turn $t: catan verify and git fsck pass on every peer, git verify-commit on every commit"

@@ -12,6 +12,7 @@ bench=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=$("$bench" --players 4 --fair --keep --dir "$tmp" --seed 3) || fail "bench: $out"
 echo "$out"
 dir=$(sed -n 's/^  repositories kept in //p' <<<"$out")
@@ -34,13 +35,7 @@ for b in red blue white orange; do
 			fail "$p holds another $b than red"
 	done
 done
-git -C "$dir/red" show red:game/signers >"$tmp/allowed"
-n=0
-for c in $(git -C "$dir/red" rev-list --all); do
-	git -C "$dir/red" -c gpg.ssh.allowedSignersFile="$tmp/allowed" \
-		verify-commit "$c" 2>/dev/null || fail "git verify-commit $c"
-	n=$((n + 1))
-done
+n=$(git_verify_all "$dir/red" red --all)
 reveals=$(git -C "$dir/red" log --all --format=%s | grep -cx reveal)
 completions=$(git -C "$dir/red" log --all --merges --format=%s | grep -vcx "merge discards" || true)
 # A request is the commit a reveal rests on.

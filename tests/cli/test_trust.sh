@@ -13,6 +13,7 @@ catan=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 players=(red blue white)
@@ -155,14 +156,6 @@ done
 ok "the honest players finish the game; identical tips"
 
 # Stock git checks every commit, and catan verify agrees.
-count=0
-for c in $(git -C "$d/red" rev-list red blue white | sort -u); do
-	git -C "$d/red" -c gpg.ssh.allowedSignersFile="$d/allowed" \
-		verify-commit "$c" 2>/dev/null || fail "git verify-commit $c"
-	count=$((count + 1))
-done
-for p in "${players[@]}"; do
-	$catan -C "$d/$p" verify >/dev/null || fail "verify at $p"
-	git -C "$d/$p" fsck --strict >/dev/null 2>&1 || fail "fsck at $p"
-done
+count=$(git_verify_all "$d/red" red blue white)
+verify_everywhere "$catan" "$d" "${players[@]}"
 ok "all $count commits of the finished game pass git verify-commit with the game's signers file; catan verify and git fsck --strict pass at every peer"
