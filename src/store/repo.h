@@ -166,6 +166,12 @@ struct catan_store {
 	int npeers;
 	struct store_pack *stage;
 	bool packs_added; /* by this sync: see whether to merge some */
+	/*
+	 * The names of the pack this sync wrote are not known to be on disk
+	 * yet (store_stage_flush): the next syncfs puts them there, and
+	 * store_pack_named before any other durable write points into it.
+	 */
+	bool pack_unnamed;
 	/* The limits and clock of the sync under way (base.h). */
 	store_budget budget;
 };
@@ -182,6 +188,13 @@ catan_store *store_new(void);
  * disk's cache. Returns 0 or -1 (errno).
  */
 int store_syncfs(catan_store *s);
+/*
+ * The names of the pack this sync wrote on disk (an fsync of objects/pack)
+ * if no syncfs did it since: before a ref written through libgit2 (which
+ * fsyncs only the ref's own file and directory) points into the pack.
+ * Returns 0 or -1 (errno).
+ */
+int store_pack_named(catan_store *s);
 /*
  * The name and e-mail of reflog lines and core.logAllRefUpdates, read
  * once into s->ident and s->log_all. Best effort.
