@@ -39,6 +39,7 @@ void store_sync_free(catan_store *s)
 	s->npeers = 0;
 	store_pack_free(s->stage);
 	s->stage = NULL;
+	store_oidmap_free(&s->form_ok);
 }
 
 /* The directory a path or file:// URL names, or NULL (network URL). */
