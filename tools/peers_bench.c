@@ -173,7 +173,8 @@ int main(int argc, char **argv)
 				goto fail;
 
 	double compute = 0, commit = 0, sync = 0, t0 = now_ms();
-	long commits = 0, syncs = 0;
+	long commits = 0, syncs = 0, idle = 0;
+	double idle_ms = 0; /* the syncs that adopted nothing */
 	/* The commits each peer has seen, and the times of the syncs that
 	 * brought exactly one new commit. */
 	long known[CATAN_MAX_PLAYERS] = {0}, nones = 0, cap = 0;
@@ -187,6 +188,10 @@ int main(int argc, char **argv)
 			double took = now_ms() - a;
 			sync += took;
 			syncs++;
+			if (rep.adopted == 0) {
+				idle++;
+				idle_ms += took;
+			}
 			if (before - known[p] == 1 && rep.adopted > 0) {
 				if (nones == cap) {
 					cap = cap ? 2 * cap : 256;
@@ -262,6 +267,10 @@ int main(int argc, char **argv)
 	       "(%.3f ms per sync call)\n",
 	       compute / (double)commits, commit / (double)commits,
 	       sync / (double)commits, sync / (double)syncs);
+	printf("  syncs that adopted nothing: %ld, %.3f ms each, %.3f ms per "
+	       "commit\n",
+	       idle, idle ? idle_ms / (double)idle : 0.0,
+	       idle_ms / (double)commits);
 	if (nones) {
 		qsort(ones, (size_t)nones, sizeof *ones, cmp_double);
 		printf("  a sync that brought exactly one new commit: median "

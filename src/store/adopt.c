@@ -237,7 +237,9 @@ static bool candidate(catan_store *s, const char *remote, int p,
 		return false; /* the game stopped before it: nothing counts */
 	git_oid base, x, y;
 	catan_err err;
-	if (store_is_ancestor(s, &local[p], r) != 1 && s->game.signed_game &&
+	/* (One walk through the turns since local[p] for both questions.) */
+	bool forward = store_is_ancestor(s, &local[p], r) == 1;
+	if (!forward && s->game.signed_game &&
 	    !git_merge_base(&base, s->repo, &local[p], r) &&
 	    !child_toward(s, &local[p], &base, &x) &&
 	    !child_toward(s, r, &base, &y) && proof_of(s, &x, &y, &v)) {
@@ -245,7 +247,7 @@ static bool candidate(catan_store *s, const char *remote, int p,
 			store_note(rep, "could not record it: %s", err.msg);
 		return false;
 	}
-	if (store_is_ancestor(s, &local[p], r) != 1) {
+	if (!forward) {
 		git_oid_tostr(hex, sizeof hex, &local[p]);
 		git_oid_tostr(hex2, sizeof hex2, r);
 		store_note(rep,

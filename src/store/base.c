@@ -217,23 +217,6 @@ int store_fsync_dir(const char *dir)
 	return rc;
 }
 
-static int fsync_one(const char *p, const struct stat *sb, int flag,
-		     struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	if (flag != FTW_F && flag != FTW_DP)
-		return 0;
-	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
-	int e = errno;
-	close(fd);
-	errno = e;
-	return rc;
-}
-
 int store_fsync_repo(const char *path, catan_err *err)
 {
 	char parent[STORE_PATH_MAX];
@@ -245,8 +228,14 @@ int store_fsync_repo(const char *path, catan_err *err)
 		*sl = '\0';
 	else
 		snprintf(parent, sizeof parent, "%s", sl ? "/" : ".");
-	if (nftw(path, fsync_one, 16, FTW_DEPTH | FTW_PHYS) ||
-	    store_fsync_dir(parent))
+	/*
+	 * One flush for the whole file system rather than an fsync of each
+	 * file and directory (a join wrote some sixty): the directory
+	 * holding the repository too, unless it is on another file system.
+	 */
+	struct stat a, b;
+	if (store_syncfs_dir(path) || stat(path, &a) || stat(parent, &b) ||
+	    (a.st_dev != b.st_dev && store_fsync_dir(parent)))
 		return store_fail(err, "cannot fsync %s: %s", path,
 				  strerror(errno));
 	return 0;

@@ -138,10 +138,11 @@ int store_fsync_dir(const char *dir);
 int store_syncfs_dir(const char *dir);
 
 /*
- * fsync of every file and directory of the new repository at path, and of
- * the directory holding it: what libgit2 writes when it makes a repository
- * (HEAD, config) is not fsync'ed, and a repository made by create or join
- * is reported done. Returns 0, or -1 with err.
+ * Every file and directory of the new repository at path, and the
+ * directory holding it, on disk (one syncfs, and an fsync of that
+ * directory when it is on another file system): what libgit2 writes when
+ * it makes a repository (HEAD, config) is not fsync'ed, and a repository
+ * made by create or join is reported done. Returns 0, or -1 with err.
  */
 int store_fsync_repo(const char *path, catan_err *err);
 

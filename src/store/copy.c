@@ -186,6 +186,23 @@ static int parse_commit(git_oid *tree, git_oid *parents, unsigned *np,
 	return 0;
 }
 
+int store_commit_form_id(catan_store *s, const git_oid *id, const char *raw,
+			 size_t len, char *why, size_t whylen)
+{
+	long lim[2] = {s->budget.lim.message, s->budget.lim.object};
+	if (lim[0] != s->form_lim[0] || lim[1] != s->form_lim[1]) {
+		store_oidmap_free(&s->form_ok);
+		s->form_lim[0] = lim[0];
+		s->form_lim[1] = lim[1];
+	}
+	if (store_oidmap_has(&s->form_ok, id))
+		return 0;
+	int rc = store_commit_form(s, raw, len, why, whylen);
+	if (rc == 0)
+		(void)store_oidmap_add(&s->form_ok, id); /* (a cache) */
+	return rc;
+}
+
 /*
  * Copies the commits reachable from `tip` that this repository lacks:
  * first the commits (newest first; held[] are nheld commits known to be
@@ -271,8 +288,8 @@ int store_copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 			continue;
 		}
 		/* Its form first: junk is refused at the first bad commit. */
-		if (store_commit_form(s, (const char *)po.data, po.len, why,
-				      whylen)) {
+		if (store_commit_form_id(s, &id, (const char *)po.data, po.len,
+					 why, whylen)) {
 			store_peer_obj_free(&po);
 			rc = 2;
 			break;

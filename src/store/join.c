@@ -93,6 +93,14 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	if (store_claim_dir(path, "join into it", err))
 		return -1;
 	store_lib_init();
+	/*
+	 * Nothing of the new repository is flushed file by file (libgit2
+	 * would fsync each ref, reflog and the fetch's pack, and the
+	 * directories after): it is all put on disk at once at the end
+	 * (store_fsync_repo), before the join is reported; a join cut
+	 * short is removed, or its directory can only be joined into again.
+	 */
+	store_objects_batch(true);
 	if (git_repository_init(&repo, path, 1)) {
 		store_git_fail(err, "creating the repository");
 		goto done;
@@ -148,6 +156,7 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	catan_store *s = NULL;
 	if (catan_store_open(&s, path, err))
 		goto done;
+	store_objects_batch(true); /* (open turned it on again) */
 	/* The genesis itself: a full verify of the one-commit history. */
 	catan_verify_report vr;
 	if (catan_store_verify(s, &vr, err) || !vr.ok) {
@@ -173,6 +182,7 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 	*out = s;
 	rc = 0;
 done:
+	store_objects_batch(false);
 	git_revwalk_free(walk);
 	git_config_free(cfg);
 	git_repository_free(repo);

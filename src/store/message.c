@@ -60,8 +60,15 @@ int store_trailer_dice(const char *message, uint8_t dice[2])
 /* The value of trailer `key` ("Turn") in a commit message, or -1. */
 int store_trailer_int(const char *message, const char *key)
 {
+	/* "\n<key>: " (no snprintf: ancestry walks ask this of every
+	 * commit they pass) */
 	char pat[32];
-	snprintf(pat, sizeof pat, "\n%s: ", key);
+	size_t kl = strlen(key);
+	if (kl + 4 > sizeof pat)
+		return -1;
+	pat[0] = '\n';
+	memcpy(pat + 1, key, kl);
+	memcpy(pat + 1 + kl, ": ", 3);
 	const char *p = strstr(message, pat);
 	if (!p)
 		return -1;

@@ -33,14 +33,23 @@ typedef struct tree_entry {
 	git_oid id;
 } tree_entry;
 
+/*
+ * Git orders a directory as if its name ended in '/'. The names hold no
+ * '/', so the first byte past the shorter name decides: that '/' (or the
+ * end) against the longer name's next byte. (No snprintf per comparison:
+ * it was 2% of a sync's instructions, sorting the trees verify encodes.)
+ */
 static int entry_cmp(const void *a, const void *b)
 {
 	const tree_entry *x = a, *y = b;
-	char kx[CATAN_PATH_MAX + 1], ky[CATAN_PATH_MAX + 1];
-	/* Git orders a directory as if its name ended in '/'. */
-	snprintf(kx, sizeof kx, "%s%s", x->name, x->dir ? "/" : "");
-	snprintf(ky, sizeof ky, "%s%s", y->name, y->dir ? "/" : "");
-	return strcmp(kx, ky);
+	size_t lx = strlen(x->name), ly = strlen(y->name);
+	size_t n = lx < ly ? lx : ly;
+	int c = memcmp(x->name, y->name, n);
+	if (c)
+		return c;
+	int cx = n < lx ? (unsigned char)x->name[n] : x->dir ? '/' : 0;
+	int cy = n < ly ? (unsigned char)y->name[n] : y->dir ? '/' : 0;
+	return cx - cy;
 }
 
 /* Serialises entries as a Git tree; hashes it, and writes it if asked. */

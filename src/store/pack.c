@@ -532,12 +532,14 @@ static int write_tmp(char *tmp, size_t tmplen, const char *dir,
  * first: libgit2 and git only look at a pack once its index is there.
  * Durable as git's core.fsync "pack" and "pack-metadata" make it: both
  * are on disk before their renames (written as temporary files, then one
- * syncfs for the two rather than an fsync each), the directory after.
- * name (41 bytes, or NULL) receives the hex. Returns 0, or -1 with err.
+ * syncfs for the two rather than an fsync each), the directory after,
+ * unless `later`: the caller flushes before anything durable points into
+ * the pack (a sync: store_stage_flush). name (41 bytes, or NULL) receives
+ * the hex. Returns 0, or -1 with err.
  */
 int store_pack_write_files(const char *packdir, const unsigned char *pack,
 			   size_t len, idx_entry *e, size_t n, char *name,
-			   catan_err *err)
+			   bool later, catan_err *err)
 {
 	bytes idx = {NULL, 0, 0};
 	char hex[GIT_OID_HEXSZ + 1], path[STORE_PATH_MAX];
@@ -568,7 +570,7 @@ int store_pack_write_files(const char *packdir, const unsigned char *pack,
 	}
 	ti[0] = '\0';
 	/* Both names on disk before any ref points into the pack. */
-	if (store_fsync_dir(packdir)) {
+	if (!later && store_fsync_dir(packdir)) {
 		store_fail_code(err, store_errno_code(errno), "fsync of %s: %s",
 				packdir, strerror(errno));
 		goto done;
@@ -588,6 +590,12 @@ done:
 int store_pack_write(store_pack *p, const char *packdir, char *name,
 		     catan_err *err)
 {
+	return store_pack_write_ext(p, packdir, name, false, err);
+}
+
+int store_pack_write_ext(store_pack *p, const char *packdir, char *name,
+			 bool later, catan_err *err)
+{
 	size_t len = 0;
 	if (name)
 		name[0] = '\0';
@@ -605,7 +613,7 @@ int store_pack_write(store_pack *p, const char *packdir, char *name,
 		e[i].offset = p->obj[i].offset;
 	}
 	int rc = store_pack_write_files(packdir, data, len, e, (size_t)p->n,
-					name, err);
+					name, later, err);
 	free(e);
 	return rc;
 }

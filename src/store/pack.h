@@ -114,6 +114,13 @@ const unsigned char *store_pack_finish(store_pack *p, size_t *len);
  */
 int store_pack_write(store_pack *p, const char *packdir, char *name,
 		     catan_err *err);
+/*
+ * store_pack_write, and with `later` no fsync of packdir after the
+ * renames: the caller flushes (a syncfs) before any ref or reflog line
+ * that lasts points into the pack.
+ */
+int store_pack_write_ext(store_pack *p, const char *packdir, char *name,
+			 bool later, catan_err *err);
 
 /*
  * Merges the packs `stems` ("pack-<hex>", n of them, in packdir, each with

@@ -27,11 +27,12 @@ void store_pack_put_ofs(bytes *b, size_t ofs);
 /*
  * Stores the finished pack[0..len) (ending with its SHA-1) and the index
  * of its n entries e (sorted here) in packdir as pack-<SHA-1>.pack and
- * .idx (see pack.c). name (41 bytes, or NULL) receives the hex. Returns
- * 0, or -1 with err.
+ * .idx (see pack.c); with `later`, the directory is not fsync'ed after
+ * (the caller flushes before anything points into the pack). name (41
+ * bytes, or NULL) receives the hex. Returns 0, or -1 with err.
  */
 int store_pack_write_files(const char *packdir, const unsigned char *pack,
 			   size_t len, idx_entry *e, size_t n, char *name,
-			   catan_err *err);
+			   bool later, catan_err *err);
 
 #endif

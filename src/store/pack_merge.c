@@ -233,8 +233,8 @@ int store_pack_merge(const char *packdir, const char *const *stems, int n,
 	sha1_update(&ctx, out.len, out.p);
 	sha1_digest(&ctx, SHA1_DIGEST_SIZE, out.p + out.len);
 	out.len += SHA1_DIGEST_SIZE;
-	rc =
-	    store_pack_write_files(packdir, out.p, out.len, ix, nix, name, err);
+	rc = store_pack_write_files(packdir, out.p, out.len, ix, nix, name,
+				    false, err);
 	goto done;
 oom:
 	store_fail(err, "out of memory merging packs");

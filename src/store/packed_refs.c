@@ -206,7 +206,9 @@ static int read_old(const char *path, char **old, size_t *olen)
  * libgit2 does (a crash in between leaves each log one forward move ahead
  * of its branch, which verify accepts, and the next sync moves them).
  * Durable as git makes it (core.fsync): the lock file and the logs are
- * on disk before the rename (one syncfs), the directory after it.
+ * on disk before the rename (one syncfs, which also puts on disk the
+ * names of the pack the sync wrote), the directory after it when
+ * `at_old` (see the rename).
  * Returns 0; -1 when packed-refs is locked or not in git's format, or
  * cannot be written: nothing moved then (but when only the directory's
  * fsync failed: moved, not known to be on disk).
@@ -306,7 +308,15 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n, bool at_old,
 	if (rename(lock, path))
 		goto done;
 	lock[0] = '\0'; /* renamed: no longer ours to remove */
-	if (store_fsync_dir(gitdir)) {
+	/*
+	 * A move needs no flush after its rename: were the rename lost, the
+	 * repository is as a crash just before it leaves it (the branches'
+	 * reflogs one move ahead, which verify accepts; the adoption done
+	 * again by the next sync, from the objects on disk), and the next
+	 * flush (a commit's, say) puts it on disk. Keeping the values, it
+	 * does: the loose files of the refs are removed after it.
+	 */
+	if (at_old && store_fsync_dir(gitdir)) {
 		snprintf(why, whylen, "cannot fsync %.300s: %s", gitdir,
 			 strerror(errno));
 		goto done_why;

@@ -39,6 +39,7 @@ void store_sync_free(catan_store *s)
 	s->npeers = 0;
 	store_pack_free(s->stage);
 	s->stage = NULL;
+	store_oidmap_free(&s->form_ok);
 }
 
 /* The directory a path or file:// URL names, or NULL (network URL). */
@@ -103,7 +104,8 @@ void store_stage_drop(catan_store *s)
 /*
  * Writes the stage as one pack into objects/pack and empties it. Until it
  * returns, nothing points at the staged objects; a crash before that
- * leaves at most a temporary file.
+ * leaves at most a temporary file. The pack's data is on disk, its names
+ * not yet (s->pack_unnamed).
  */
 int store_stage_flush(catan_store *s, catan_err *err)
 {
@@ -115,10 +117,18 @@ int store_stage_flush(catan_store *s, catan_err *err)
 		       git_repository_path(s->repo)))
 		rc = store_fail(err, "%sobjects/pack: path too long",
 				git_repository_path(s->repo));
-	else if (store_pack_write(s->stage, dir, NULL, err))
+	else if (store_pack_write_ext(s->stage, dir, NULL, true, err))
 		rc = -1;
-	else
+	else {
+		/*
+		 * Its names reach the disk with the flush of the sync's
+		 * write of packed-refs (lock file, reflog lines and these
+		 * names at once), or store_pack_named before another ref
+		 * points into it: one flush fewer per sync.
+		 */
+		s->pack_unnamed = true;
 		git_odb_refresh(s->odb); /* the new pack */
+	}
 	store_stage_drop(s);
 	s->packs_added = true;
 	return rc;

@@ -314,7 +314,8 @@ bool store_hold_back(catan_store *s, const char *remote, int p,
 		if (anc == 0)
 			return false;
 	}
-	if (git_reference_create(&r, s->repo, ref, tip, 1,
+	if (store_pack_named(s) ||
+	    git_reference_create(&r, s->repo, ref, tip, 1,
 				 "catan sync: held back"))
 		return false;
 	git_reference_free(r);

@@ -564,6 +564,70 @@ static int finish_move(catan_store *s, const move_rec *r, bool drop)
 	return store_fsync_dir(path);
 }
 
+/*
+ * A sync names its pack (renames it into objects/pack) with no fsync of
+ * the directory after: the one flush before its write of packed-refs puts
+ * those names on disk with the lock file and the branches' reflog lines
+ * (store_stage_flush, packed_refs.c). A power cut during that flush may
+ * keep a reflog line and lose the name of the pack holding its commit;
+ * packed-refs was not renamed then (that comes after the flush), so the
+ * sync never finished and the next one adopts again: the line goes, so
+ * that git fsck stays clean. Looks at the last lines of each branch's
+ * reflog; best effort.
+ */
+static void recover_sync_logs(catan_store *s)
+{
+	char dir[STORE_PATH_MAX], path[STORE_PATH_MAX], buf[1024];
+	git_odb *odb = NULL;
+	if (store_path(dir, sizeof dir, "%slogs/refs/heads",
+		       git_repository_path(s->repo)))
+		return;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' ||
+		    store_path(path, sizeof path, "%s/%s", dir, de->d_name))
+			continue;
+		int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			continue;
+		bool cut = false;
+		for (int lines = 0; lines < 4; lines++) {
+			struct stat sb;
+			if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) ||
+			    sb.st_size == 0)
+				break;
+			off_t at = sb.st_size > (off_t)sizeof buf - 1
+				       ? sb.st_size - (off_t)sizeof buf + 1
+				       : 0;
+			ssize_t n = pread(fd, buf, sizeof buf - 1, at);
+			if (n <= 0 || buf[n - 1] != '\n')
+				break;
+			buf[n - 1] = '\0';
+			char *start = strrchr(buf, '\n');
+			start = start ? start + 1 : buf;
+			git_oid id;
+			if ((start == buf && at > 0) ||
+			    strlen(start) < 2 * GIT_OID_HEXSZ + 1 ||
+			    start[GIT_OID_HEXSZ] != ' ' ||
+			    git_oid_fromstrn(&id, start + GIT_OID_HEXSZ + 1,
+					     GIT_OID_HEXSZ) ||
+			    git_oid_is_zero(&id) ||
+			    (!odb && git_repository_odb(&odb, s->repo)) ||
+			    git_odb_exists(odb, &id) ||
+			    ftruncate(fd, at + (start - buf)))
+				break;
+			cut = true;
+		}
+		if (cut)
+			(void)!fsync(fd);
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	git_odb_free(odb);
+}
+
 int store_recover_moves(catan_store *s)
 {
 	char path[STORE_PATH_MAX];
@@ -572,6 +636,7 @@ int store_recover_moves(catan_store *s)
 	    store_path(path, sizeof path, "%scatan.moves",
 		       git_repository_path(s->repo)))
 		return 0;
+	recover_sync_logs(s);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;

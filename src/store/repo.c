@@ -38,9 +38,25 @@ void store_lib_init(void)
 
 int store_syncfs(catan_store *s)
 {
-	if (s->lock_fd >= 0)
-		return syncfs(s->lock_fd);
-	return store_syncfs_dir(git_repository_path(s->repo));
+	int rc = s->lock_fd >= 0
+		     ? syncfs(s->lock_fd)
+		     : store_syncfs_dir(git_repository_path(s->repo));
+	if (rc == 0)
+		s->pack_unnamed = false;
+	return rc;
+}
+
+int store_pack_named(catan_store *s)
+{
+	char dir[STORE_PATH_MAX];
+	if (!s->pack_unnamed)
+		return 0;
+	if (store_path(dir, sizeof dir, "%sobjects/pack",
+		       git_repository_path(s->repo)) ||
+	    store_fsync_dir(dir))
+		return -1;
+	s->pack_unnamed = false;
+	return 0;
 }
 
 catan_store *store_new(void)

@@ -166,6 +166,21 @@ struct catan_store {
 	int npeers;
 	struct store_pack *stage;
 	bool packs_added; /* by this sync: see whether to merge some */
+	/*
+	 * The names of the pack this sync wrote are not known to be on disk
+	 * yet (store_stage_flush): the next syncfs puts them there, and
+	 * store_pack_named before any other durable write points into it.
+	 */
+	bool pack_unnamed;
+	/*
+	 * The commits this handle found of the right form, signature included
+	 * (store_commit_form), as a sync copied them: a commit's id is the
+	 * hash of its bytes, so verify need not check them again; the limits
+	 * the form checks against when they were checked (form_lim: message,
+	 * object; the set is emptied when they change).
+	 */
+	oid_map form_ok;
+	long form_lim[2];
 	/* The limits and clock of the sync under way (base.h). */
 	store_budget budget;
 };
@@ -173,6 +188,15 @@ struct catan_store {
 /* ---- repo.c ---- */
 
 /* libgit2 initialised (once more: it counts) with our stream registered. */
+/*
+ * store_commit_form of commit `id`, whose bytes are raw[0..len) (the
+ * caller checked that they hash to id): answered from s->form_ok when
+ * this handle found them right before, under the same limits; a commit
+ * found right is added. 0, or 1 and why.
+ */
+int store_commit_form_id(catan_store *s, const git_oid *id, const char *raw,
+			 size_t len, char *why, size_t whylen);
+
 void store_lib_init(void);
 /* A new handle (calloc'ed, no lock, libgit2 initialised), or NULL. */
 catan_store *store_new(void);
@@ -182,6 +206,13 @@ catan_store *store_new(void);
  * disk's cache. Returns 0 or -1 (errno).
  */
 int store_syncfs(catan_store *s);
+/*
+ * The names of the pack this sync wrote on disk (an fsync of objects/pack)
+ * if no syncfs did it since: before a ref written through libgit2 (which
+ * fsyncs only the ref's own file and directory) points into the pack.
+ * Returns 0 or -1 (errno).
+ */
+int store_pack_named(catan_store *s);
 /*
  * The name and e-mail of reflog lines and core.logAllRefUpdates, read
  * once into s->ident and s->log_all. Best effort.

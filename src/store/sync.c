@@ -71,6 +71,10 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 		}
 		return 0;
 	}
+	/* (libgit2 fsyncs a ref's own file and directory only.) */
+	if (store_pack_named(s))
+		return store_fail(err, "fsync of objects/pack: %s",
+				  strerror(errno));
 	for (int k = 0; k < n; k++) {
 		git_reference *r = NULL;
 		if (t[k].peer < 0) {
@@ -346,6 +350,11 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	memset(s->move_pending, 0, sizeof s->move_pending);
 	if (rc == 0)
 		rc = store_verdict_apply(s, rep, err);
+	/* A pack nothing points into yet: its names on disk all the same. */
+	if (store_pack_named(s) && rc == 0)
+		rc = store_fail(err, "fsync of objects/pack: %s",
+				strerror(errno));
+	s->pack_unnamed = false;
 	/* Only a sync that brought packs can have made too many. */
 	if (rc == 0 && s->packs_added)
 		store_repack_if_needed(s, 16);

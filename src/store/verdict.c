@@ -84,7 +84,7 @@ int store_verdict_write(catan_store *s, const store_verdict *v, catan_err *err)
 		size_t mark = s->intent_len;
 		char lock[64];
 		snprintf(lock, sizeof lock, "%s.lock", refs[i]);
-		int bad = store_intent(s, lock) ||
+		int bad = store_intent(s, lock) || store_pack_named(s) ||
 			  git_reference_create(&r, s->repo, refs[i], to[i], 1,
 					       "catan: equivocation");
 		store_intent_done(s, mark);

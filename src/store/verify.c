@@ -185,8 +185,8 @@ int verify_check_form(ctx *c, const git_oid *id)
 	int rc =
 	    git_odb_object_type(o) != GIT_OBJECT_COMMIT
 		? store_form_bad(why, sizeof why, "not a commit")
-		: store_commit_form(c->s, git_odb_object_data(o),
-				    git_odb_object_size(o), why, sizeof why);
+		: store_commit_form_id(c->s, id, git_odb_object_data(o),
+				       git_odb_object_size(o), why, sizeof why);
 	git_odb_object_free(o);
 	return rc ? verify_bad(c, id, "%s", why) : 0;
 }

@@ -56,10 +56,14 @@ tips() { git -C "$1" for-each-ref --format='%(objectname)' refs/heads/; }
 #    (before the command ends), and a reflog line is fsync'ed before the
 #    next ref is renamed. A branch's rename needs no flush after it when
 #    its record in catan.moves was flushed before it (store_recover_moves
-#    finishes it after a power cut: 1b checks that).
+#    finishes it after a power cut: 1b checks that). A pack's names are on
+#    disk (a syncfs, or an fsync of objects/pack) before any ref moves.
+#    A sync's packed-refs needs no flush after its rename: lost, the next
+#    sync adopts again (1c checks that).
 order() { # trace file [late]: prints what is wrong, nothing when all is well
-	# (late: a new repository, reported only at the end: a file may be
-	# fsync'ed after its rename, before the command ends.) A loose object
+	# (late: a new repository, reported only at the end: a file, a reflog
+	# line or an object may be flushed after its rename, before the
+	# command ends: join writes it all, then one syncfs.) A loose object
 	# may be linked into place first and flushed later with the others
 	# of its action (one syncfs, git's core.fsyncMethod=batch), but before
 	# any ref moves.
@@ -67,11 +71,12 @@ order() { # trace file [late]: prints what is wrong, nothing when all is well
 	function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
 	/^[0-9]+ +(fsync|fdatasync)\([0-9]+</ {
 		match($0, /<[^>]*>/); p = substr($0, RSTART + 1, RLENGTH - 2)
+		for (k in packs) if (dir(k) == p) delete packs[k]
 		synced[p] = NR; delete dirty[p]; delete unsynced[p]; dsync[p] = NR; next }
 	/^[0-9]+ +pwrite64\([0-9]+<[^>]*\/catan\.moves>/ { jw = NR; next }
 	/^[0-9]+ +syncfs\(.* = 0$/ {
 		if (jw) jsync = NR
-		allsync = NR; for (o in pending) delete pending[o]
+		allsync = NR; for (o in pending) delete pending[o]; for (k in packs) delete packs[k]
 		for (p in wrote) synced[p] = NR
 		for (l in dirty) delete dirty[l]; for (u in unsynced) delete unsynced[u]; next }
 	/^[0-9]+ +write\([0-9]+</ {
@@ -81,21 +86,37 @@ order() { # trace file [late]: prints what is wrong, nothing when all is well
 		split($0, q, "\""); src = q[2]; dst = q[4]; moved[dst] = NR
 		ok = synced[src] > 0 && synced[src] >= wrote[src]
 		if (dst ~ /\/objects\/[0-9a-f][0-9a-f]\//) { if (!ok) pending[dst] = 1; next }
+		if (dst ~ /\/objects\/pack\/pack-[^\/]*$/) packs[dst] = 1
 		if (!ok && !late) print "not fsynced before it was renamed: " dst
 		if (!ok && late) unsynced[dst] = 1
 		if (dst ~ /\/refs\/heads\// && jw > lastref && jsync > jw) journaled[dst] = NR
 		if (dst ~ /\/refs\/|packed-refs$/) {
 			lastref = NR
-			for (l in dirty) print "reflog not fsynced before the ref moved: " l
-			for (o in pending) print "object not on disk before the ref moved: " o
+			for (l in dirty) if (!late) print "reflog not fsynced before the ref moved: " l
+			for (o in pending) if (!late) print "object not on disk before the ref moved: " o
+			for (k in packs) if (!late) print "pack not named on disk before the ref moved: " k
 		} }
-	END { for (d in moved) if (dsync[dir(d)] < moved[d] && allsync < moved[d] && journaled[d] != moved[d] && d !~ /\/objects\/[0-9a-f][0-9a-f]\//)
+	END { for (d in moved) if (dsync[dir(d)] < moved[d] && allsync < moved[d] && journaled[d] != moved[d] && d !~ /\/objects\/[0-9a-f][0-9a-f]\// && d !~ /\/packed-refs$/)
 			print "directory not fsynced after: " d
 	      for (d in unsynced) print "never fsynced: " d
-	      for (o in pending) if (late) print "object never flushed: " o }
+	      for (o in pending) if (late) print "object never flushed: " o
+	      for (l in dirty) if (late) print "reflog never flushed: " l }
 	' "$1" | sort -u
 }
-fresh_base() { rm -rf "$tmp/c"; cp -a "$b" "$tmp/c"; }
+# A copy of the base whose remotes are the copy's repositories (not the
+# base's: a sync then brings what the copy's other peer did).
+copy_base() {
+	rm -rf "$tmp/c"
+	cp -a "$b" "$tmp/c"
+	local p r
+	for p in red blue; do
+		for r in $(git -C "$tmp/c/$p" remote); do
+			git -C "$tmp/c/$p" remote set-url "$r" \
+				"$(git -C "$tmp/c/$p" remote get-url "$r" | sed "s|^$b/|$tmp/c/|")"
+		done
+	done
+}
+fresh_base() { copy_base; }
 tr() { strace -f -y -o "$tmp/trace" -e trace=fsync,fdatasync,syncfs,write,pwrite64,rename,link "$@" >/dev/null 2>&1; }
 fresh_base
 tr $catan -C "$tmp/c/$me" act --as $me $action || fail "act"
@@ -152,7 +173,61 @@ $catan -C "$d" sync >/dev/null 2>"$tmp/err" || fail "1b: sync after a cut flush:
 git -C "$d" fsck --strict >/dev/null 2>&1 || fail "1b: git fsck after a cut flush: $(git -C "$d" fsck --strict 2>&1 | head -3)"
 $catan -C "$d" verify >/dev/null 2>&1 || fail "1b: catan verify after a cut flush: $($catan -C "$d" verify 2>&1 | head -3)"
 echo "ok 1b - a power cut after the one flush of a commit: the next writer finishes the branch's move; a cut flush is not finished"
-if (( per == 0 )); then echo "2 passed, 0 failed"; exit 0; fi
+
+# 1c. A power cut during or after a sync that adopted: its pack flushed
+#     (one syncfs), renamed, then packed-refs.lock, the branches' reflog
+#     lines and the pack's names flushed (one syncfs), then packed-refs
+#     renamed, with no flush after. (i) The rename of packed-refs lost:
+#     the refs as before the sync, the reflogs one move ahead; the next
+#     sync adopts again from the objects on disk. (ii) The second flush
+#     cut short: the reflog line reached the disk, the pack's names did
+#     not; the next writer (here a sync that reaches no peer) removes the
+#     line naming a commit that is not there: git fsck is clean.
+synccut() { # DIR: the sync's refs back as they were (saved in DIR.before)
+	rm -rf "$1/refs" "$1/packed-refs"
+	cp -a "$1.before/refs" "$1/refs"
+	[[ ! -e $1.before/packed-refs ]] || cp -a "$1.before/packed-refs" "$1/packed-refs"
+}
+for cut in rename flush; do
+	copy_base
+	$catan -C "$tmp/c/$me" act --as $me $action >/dev/null || fail "1c: act"
+	d=$tmp/c/$other
+	old=$(git -C "$d" rev-parse $me)
+	new=$(git -C "$tmp/c/$me" rev-parse $me)
+	mkdir "$d.before"
+	cp -a "$d/refs" "$d.before/refs"
+	[[ ! -e $d/packed-refs ]] || cp -a "$d/packed-refs" "$d.before/packed-refs"
+	ls "$d/objects/pack" >"$d.before/packs"
+	cp -a "$d/logs/refs/remotes" "$d.before/remote-logs"
+	$catan -C "$d" sync >/dev/null || fail "1c: sync"
+	[[ $(git -C "$d" rev-parse $me) == "$new" ]] || fail "1c: the sync did not adopt $new"
+	synccut "$d"
+	if [[ $cut == flush ]]; then
+		# (The remote-tracking refs' reflog lines come after the flush.)
+		rm -rf "$d/logs/refs/remotes"
+		cp -a "$d.before/remote-logs" "$d/logs/refs/remotes"
+		for f in $(ls "$d/objects/pack" | grep -vxF -f "$d.before/packs"); do
+			mv "$d/objects/pack/$f" "$d/objects/pack/tmp_pack_cut${f##*.}"
+		done
+		git -C "$d" cat-file -e "$new" 2>/dev/null && fail "1c: $new still there without the sync's pack"
+		for r in $(git -C "$d" remote); do git -C "$d" remote set-url "$r" "$tmp/nowhere"; done
+		$catan -C "$d" sync >/dev/null 2>&1 || fail "1c: a sync after a cut flush"
+		[[ $(git -C "$d" rev-parse $me) == "$old" ]] || fail "1c: $me moved after a cut flush"
+		git -C "$d" fsck --strict >/dev/null 2>&1 || fail "1c: git fsck after a cut flush: $(git -C "$d" fsck --strict 2>&1 | head -3)"
+		$catan -C "$d" verify >/dev/null 2>&1 || fail "1c: catan verify after a cut flush: $($catan -C "$d" verify 2>&1 | head -3)"
+		for r in $(git -C "$d" remote); do
+			git -C "$d" remote set-url "$r" \
+				"$(git -C "$b/$other" remote get-url "$r" | sed "s|^$b/|$tmp/c/|")"
+		done
+	fi
+	$catan -C "$d" sync >/dev/null 2>"$tmp/err" || fail "1c ($cut): sync after the power cut: $(cat "$tmp/err")"
+	[[ $(git -C "$d" rev-parse $me) == "$new" ]] || fail "1c ($cut): $new not adopted again"
+	git -C "$d" fsck --strict >/dev/null 2>&1 || fail "1c ($cut): git fsck: $(git -C "$d" fsck --strict 2>&1 | head -3)"
+	$catan -C "$d" verify >/dev/null 2>&1 || fail "1c ($cut): catan verify: $($catan -C "$d" verify 2>&1 | head -3)"
+	rm -rf "$d.before"
+done
+echo "ok 1c - a power cut after a sync's flush: the next sync adopts again; a cut flush leaves no reflog line naming a lost commit"
+if (( per == 0 )); then echo "3 passed, 0 failed"; exit 0; fi
 
 trials=0 failed_ok=0
 
@@ -222,8 +297,7 @@ run() {
 # command (run by bash under strace).
 op=
 fresh() {
-	rm -rf "$tmp/c"
-	cp -a "$b" "$tmp/c"
+	copy_base
 	case $op in
 	act) dir=$tmp/c/$me ;;
 	sync) # something to fetch: $me plays first
@@ -253,4 +327,4 @@ done
 op=act
 run act pwrite64 EIO
 echo "ok 2 - $trials runs with an I/O fault ($failed_ok failed cleanly): no crash, fsck and verify clean, nothing acknowledged lost, the next sync succeeds"
-echo "3 passed, 0 failed"
+echo "4 passed, 0 failed"
