@@ -44,7 +44,6 @@ enum {
 	OFFER_MAX = 3,	   /* own offers a turn */
 	OFFER_MARGIN = 40, /* least gain for the seat */
 	OFFER_SHARE = 4,   /* least share of deals that accept: 1/4 */
-	KNIGHT_MORE = 80,  /* a knight played: worth 70 + this to the seat */
 };
 
 /*
@@ -77,13 +76,8 @@ static void value_move(catan_action *out, const catan_board *b,
 	*out = buf[best];
 }
 
-/*
- * The seat's standing on a sampled state: its value less a third of the
- * best opponent's (a won game is worth 20 points, catan_bot_value). A
- * knight the seat played is worth as much as one it holds (the value
- * function's 70 against 150 leaves the largest army to chance: measured
- * 1-3 points better against value bots).
- */
+/* The seat's standing on a sampled state: its value less a third of the
+ * best opponent's (a won game is worth 20 points, catan_bot_value). */
 static int standing_of(const catan_board *b, const catan_state *s, int seat)
 {
 	int best = INT_MIN;
@@ -93,10 +87,7 @@ static int standing_of(const catan_board *b, const catan_state *s, int seat)
 		int v = catan_bot_value(b, s, o, o);
 		best = v > best ? v : best;
 	}
-	int own = catan_bot_value(b, s, seat, seat);
-	if (s->phase != CATAN_PHASE_OVER)
-		own += KNIGHT_MORE * s->players[seat].knights;
-	return own - best / 3;
+	return catan_bot_value(b, s, seat, seat) - best / 3;
 }
 
 /*
@@ -129,8 +120,7 @@ static int playout(const catan_board *b, catan_state *s, int seat,
  * Set-up placements: nothing is hidden yet and the value bot's placements
  * are (ties aside) determined by the board, so one playout a candidate
  * finishes the set-up as value bots would and scores the seat's standing
- * at its end, every hand emptied: where the others will settle is
- * foreseen.
+ * at its end: where the others will settle is foreseen.
  */
 static void setup_search(catan_action *out, const catan_board *b,
 			 const catan_seat_view *v, const catan_action *buf,
@@ -157,12 +147,6 @@ static void setup_search(catan_action *out, const catan_board *b,
 			value_move(&a, b, &t, who, &tmp);
 			if (catan_state_apply(&t, b, &t, who, &a, NULL))
 				break;
-		}
-		/* Judged by production, not by the cards the second
-		 * settlement happens to bring. */
-		for (int p = 0; p < t.opt.nplayers; p++) {
-			memset(t.players[p].hand, 0, sizeof t.players[p].hand);
-			t.players[p].ncards = 0;
 		}
 		int val = standing_of(b, &t, me);
 		if (c == 0 || val > best_val) {
