@@ -163,10 +163,10 @@ static void setup_search(catan_action *out, const catan_board *b,
  * with cards to spare takes it: measured 39.9% against three value bots
  * over 2,000 games, seed 1, where one card asked won 30.7%), to each
  * opponent with cards and not about to win, is tried on OFFER_DEALS deals
- * of the hidden hands, where
- * the partner accepts as the value bot does (it can pay and its value
- * function gains). The one with the most expected gain for the seat
- * (its gain times the share of deals that accept) is made.
+ * of the hidden hands, where the partner accepts as the value bot does (it
+ * can pay and its value function gains). The one with the most expected
+ * gain for the seat (its gain times the share of deals that accept) is
+ * made.
  */
 static bool search_offer(catan_action *out, const catan_board *b,
 			 const catan_seat_view *v, catan_rng *rng)
