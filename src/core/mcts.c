@@ -19,9 +19,10 @@
  *   finishes the set-up with every player placing as the value bot, and
  *   the standing at its end decides (where the others will settle is
  *   foreseen);
- * - offers, when the best move is to end the turn: each offer is tried on
- *   deals of the hidden hands, where the partner accepts as the value bot
- *   does, and the one with the most expected gain is made.
+ * - offers (one or two cards for one, or one for two), when the best move
+ *   is to end the turn: each offer is tried on deals of the hidden hands,
+ *   where the partner accepts as the value bot does, and the one with the
+ *   most expected gain is made.
  *
  * Measured (spec/bots.md): longer horizons, greedy continuations for the
  * seat, or UCB1 over independent samples made the bot weaker.
@@ -158,11 +159,14 @@ static void setup_search(catan_action *out, const catan_board *b,
 
 /*
  * An offer the partner will likely take: every offer of one or two cards
- * of a kind for one card of another, to each opponent with cards and not
- * about to win, is tried on OFFER_DEALS deals of the hidden hands, where
- * the partner accepts as the value bot does (it can pay and its value
- * function gains). The one with the most expected gain for the seat
- * (its gain times the share of deals that accept) is made.
+ * of a kind for one card of another, or of one card for two (a value bot
+ * with cards to spare takes it: measured 39.9% against three value bots
+ * over 2,000 games, seed 1, where one card asked won 30.7%), to each
+ * opponent with cards and not about to win, is tried on OFFER_DEALS deals
+ * of the hidden hands, where the partner accepts as the value bot does (it
+ * can pay and its value function gains). The one with the most expected
+ * gain for the seat (its gain times the share of deals that accept) is
+ * made.
  */
 static bool search_offer(catan_action *out, const catan_board *b,
 			 const catan_seat_view *v, catan_rng *rng)
@@ -188,13 +192,16 @@ static bool search_offer(catan_action *out, const catan_board *b,
 			continue;
 		for (int g = 0; g < CATAN_RES_COUNT; g++)
 			for (int k = 1; k <= 2 && k <= pl->hand[g]; k++)
-				for (int r = 0; r < CATAN_RES_COUNT; r++) {
-					if (r == g)
+				for (int x = 0; x < 2 * CATAN_RES_COUNT; x++) {
+					/* m cards of kind r */
+					int r = x % CATAN_RES_COUNT,
+					    m = 1 + x / CATAN_RES_COUNT;
+					if (r == g || (m == 2 && k == 2))
 						continue;
 					uint8_t give[CATAN_RES_COUNT] = {0},
 						get[CATAN_RES_COUNT] = {0};
 					give[g] = (uint8_t)k;
-					get[r] = 1;
+					get[r] = (uint8_t)m;
 					int mine = catan_bot_trade_value(
 					    b, s, me, me, give, get);
 					if (mine < OFFER_MARGIN)
@@ -203,7 +210,8 @@ static bool search_offer(catan_action *out, const catan_board *b,
 					for (int i = 0; i < OFFER_DEALS; i++) {
 						const catan_state *d =
 						    &deals[i].s;
-						if (d->players[o].hand[r] &&
+						if (d->players[o].hand[r] >=
+							m &&
 						    catan_bot_trade_value(
 							b, d, o, o, get, give) >
 							0)
