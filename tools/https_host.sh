@@ -99,11 +99,17 @@ http {
 		auth_basic_user_file $dir/htpasswd;
 		client_max_body_size 0;
 		location / {
+			# git-http-backend itself, unless the switch is on: a
+			# shell in front costs every request a process.
+			set \$script $backend;
+			if (-e $dir/hang) {
+				set \$script $dir/backend.sh;
+			}
 			fastcgi_pass unix:$dir/fcgi.sock;
 			fastcgi_buffering off;
 			fastcgi_request_buffering off;
 			fastcgi_read_timeout 60s;
-			fastcgi_param SCRIPT_FILENAME $dir/backend.sh;
+			fastcgi_param SCRIPT_FILENAME \$script;
 			fastcgi_param GIT_PROJECT_ROOT $dir/repos;
 			fastcgi_param GIT_HTTP_EXPORT_ALL 1;
 			fastcgi_param PATH_INFO \$uri;

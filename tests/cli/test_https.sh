@@ -148,6 +148,37 @@ for p in blue white orange; do
 done
 ok "join over https: the login from a git credential helper, the authority from http.sslCAInfo"
 
+# A waiting peer reads its authorities once, not at every sync (parsing
+# them was the dearest step of a poll); a file changed meanwhile is read
+# again.
+if command -v strace >/dev/null 2>&1; then
+	"${red_env[@]}" strace -f -qq -e trace=openat,open -o "$tmp/trace" \
+		$catan -C "$d/red" peer --rounds 4 --interval 0.05 \
+		--max-interval 0.05 >"$tmp/out" 2>&1 || fail "red's peer: $(cat "$tmp/out")"
+	reads=$(grep -c "\"$srv/ca.crt\"" "$tmp/trace" || true)
+	[[ $reads == 1 ]] || fail "4 syncs of a peer read the authorities $reads times"
+	# (replaced once the peer has read it: another authority added)
+	cp "$srv/ca.crt" "$srv/ca2.crt"
+	: >"$tmp/trace"
+	(
+		for _ in $(seq 1 600); do
+			grep -q "\"$srv/ca2.crt\"" "$tmp/trace" && break
+			sleep 0.05
+		done
+		cat "$srv/other-ca.crt" "$srv/ca.crt" >"$srv/ca2.crt.new"
+		mv "$srv/ca2.crt.new" "$srv/ca2.crt"
+	) &
+	swap=$!
+	env GIT_SSL_CAINFO="$srv/ca2.crt" CATAN_HTTP_USER=player \
+		CATAN_HTTP_TOKEN='open sesame' strace -f -qq -e trace=openat,open \
+		-o "$tmp/trace" $catan -C "$d/red" peer --rounds 20 --interval 0.1 \
+		--max-interval 0.1 >"$tmp/out" 2>&1 || fail "red's peer: $(cat "$tmp/out")"
+	wait "$swap"
+	reads=$(grep -c "\"$srv/ca2.crt\"" "$tmp/trace" || true)
+	[[ $reads == 2 ]] || fail "a peer whose authorities changed read them $reads times"
+	ok "a waiting peer reads its authorities once, and again when the file changes"
+fi
+
 # 2. red places; the server then stops answering the fetch of the pack.
 $catan -C "$d/red" step >/dev/null
 "${red_env[@]}" $catan -C "$d/red" sync >/dev/null 2>&1
