@@ -74,6 +74,36 @@ EOF
 	done
 	local userline=
 	[[ $(id -u) == 0 ]] && userline="user root;"
+	# (git.conf: how a request reaches git-http-backend)
+	cat >"$dir/git.conf" <<EOF
+# git-http-backend itself, unless the switch is on: a
+# shell in front costs every request a process.
+set \$script $backend;
+if (-e $dir/hang) {
+set \$script $dir/backend.sh;
+}
+fastcgi_pass unix:$dir/fcgi.sock;
+fastcgi_buffering off;
+fastcgi_request_buffering off;
+fastcgi_read_timeout 60s;
+fastcgi_param SCRIPT_FILENAME \$script;
+fastcgi_param GIT_PROJECT_ROOT $dir/repos;
+fastcgi_param GIT_HTTP_EXPORT_ALL 1;
+fastcgi_param PATH_INFO \$uri;
+fastcgi_param REMOTE_USER \$remote_user;
+fastcgi_param QUERY_STRING \$query_string;
+fastcgi_param REQUEST_METHOD \$request_method;
+fastcgi_param CONTENT_TYPE \$content_type;
+fastcgi_param CONTENT_LENGTH \$content_length;
+fastcgi_param GIT_PROTOCOL \$http_git_protocol;
+fastcgi_param HTTP_CONTENT_ENCODING \$http_content_encoding;
+# After every push, receive-pack rewrites info/refs (the list of
+# branches, as git update-server-info makes it): the cheap "anything
+# new?" of a waiting peer, served as a plain file below.
+fastcgi_param GIT_CONFIG_COUNT 1;
+fastcgi_param GIT_CONFIG_KEY_0 receive.updateServerInfo;
+fastcgi_param GIT_CONFIG_VALUE_0 true;
+EOF
 	for _ in 1 2 3 4 5 6 7 8; do
 		port=$((20000 + RANDOM % 20000))
 		cat >"$dir/nginx.conf" <<EOF
@@ -98,28 +128,22 @@ http {
 		auth_basic "catan games";
 		auth_basic_user_file $dir/htpasswd;
 		client_max_body_size 0;
-		location / {
-			# git-http-backend itself, unless the switch is on: a
-			# shell in front costs every request a process.
-			set \$script $backend;
-			if (-e $dir/hang) {
-				set \$script $dir/backend.sh;
+		# NAME.git/info/refs without a query (the list of branches, not
+		# the smart protocol's advertisement) is a plain file: nginx
+		# sends it itself, no process started.
+		location ~ /info/refs\$ {
+			if (\$args = "") {
+				rewrite ^ /.files\$uri last;
 			}
-			fastcgi_pass unix:$dir/fcgi.sock;
-			fastcgi_buffering off;
-			fastcgi_request_buffering off;
-			fastcgi_read_timeout 60s;
-			fastcgi_param SCRIPT_FILENAME \$script;
-			fastcgi_param GIT_PROJECT_ROOT $dir/repos;
-			fastcgi_param GIT_HTTP_EXPORT_ALL 1;
-			fastcgi_param PATH_INFO \$uri;
-			fastcgi_param REMOTE_USER \$remote_user;
-			fastcgi_param QUERY_STRING \$query_string;
-			fastcgi_param REQUEST_METHOD \$request_method;
-			fastcgi_param CONTENT_TYPE \$content_type;
-			fastcgi_param CONTENT_LENGTH \$content_length;
-			fastcgi_param GIT_PROTOCOL \$http_git_protocol;
-			fastcgi_param HTTP_CONTENT_ENCODING \$http_content_encoding;
+			include $dir/git.conf;
+		}
+		location ^~ /.files/ {
+			internal;
+			alias $dir/repos/;
+			default_type text/plain;
+		}
+		location / {
+			include $dir/git.conf;
 		}
 	}
 }
