@@ -222,6 +222,13 @@ if command -v strace >/dev/null 2>&1; then
 	((conns <= 4)) || fail "a peer waiting 40 rounds made $conns connections"
 	ok "a waiting peer asks the host's list of branches over one kept connection ($conns connections in 40 rounds), and fetches the move it shows"
 fi
+# While the game moves (--hot seconds after the last move seen) a peer
+# syncs every --interval, not after an interval doubling up to
+# --max-interval: 10 rounds at 0.05 s, where doubling would take 16 s.
+timeout 10 "${red_env[@]}" $catan -C "$d/red" peer --rounds 10 --interval 0.05 \
+	--max-interval 5 --hot 60 >"$tmp/out" 2>&1 ||
+	fail "10 rounds of a hot peer did not end within 10 s: $(cat "$tmp/out")"
+ok "a peer syncs every --interval for --hot seconds after the last move"
 
 # 3. Four peers play to a winner through the hosted repository.
 start=$(date +%s)
