@@ -10,6 +10,9 @@
 #       served: https://localhost:$HTTPS_PORT/NAME.git is DIR/repos/NAME.git),
 #       and starts the servers; sets HTTPS_PORT and HTTPS_URL
 #       (https://localhost:PORT). Pushes need the login (REMOTE_USER).
+#       Port HTTPS_EXPIRED_PORT serves the same behind DIR/expired.crt, a
+#       certificate for "localhost" signed by the authority that expired
+#       on 2 January 2020.
 #   https_host_hang DIR on|off
 #       while on, a request that fetches a pack (POST git-upload-pack) gets
 #       no answer at all for 30 s: a server that stops answering mid-fetch
@@ -38,6 +41,23 @@ _https_cert() {
 		-extfile "$dir/$name.ext" -out "$dir/$name.crt" 2>/dev/null
 }
 
+# _https_expired DIR: DIR/expired.crt, for "localhost" signed by DIR/ca,
+# valid only on 1 January 2020 (openssl ca takes past dates).
+_https_expired() {
+	local dir=$1
+	: >"$dir/ca-index.txt"
+	echo 01 >"$dir/ca-serial"
+	printf '%s\n' "[ca]" "default_ca = d" "[d]" \
+		"database = $dir/ca-index.txt" "new_certs_dir = $dir" \
+		"serial = $dir/ca-serial" "default_md = sha256" "policy = p" \
+		"[p]" "commonName = supplied" >"$dir/ca.cnf"
+	openssl ca -batch -config "$dir/ca.cnf" -cert "$dir/ca.crt" \
+		-keyfile "$dir/ca.key" -in "$dir/server.csr" \
+		-out "$dir/expired.crt" -startdate 20200101000000Z \
+		-enddate 20200102000000Z -extfile "$dir/server.ext" -notext \
+		>/dev/null 2>&1
+}
+
 _https_ca() {
 	local dir=$1 name=$2
 	openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
@@ -55,6 +75,7 @@ https_host_start() {
 	_https_ca "$dir" ca
 	_https_ca "$dir" other-ca
 	_https_cert "$dir" server localhost ca
+	_https_expired "$dir"
 	printf '%s:%s\n' "$user" "$(openssl passwd -apr1 "$pass")" >"$dir/htpasswd"
 	# git-http-backend behind a switch that can make it hang.
 	cat >"$dir/backend.sh" <<EOF
@@ -146,6 +167,18 @@ http {
 			include $dir/git.conf;
 		}
 	}
+	# The same repositories behind a certificate that has expired.
+	server {
+		listen 127.0.0.1:$((port + 1)) ssl;
+		server_name localhost;
+		ssl_certificate $dir/expired.crt;
+		ssl_certificate_key $dir/server.key;
+		auth_basic "catan games";
+		auth_basic_user_file $dir/htpasswd;
+		location / {
+			include $dir/git.conf;
+		}
+	}
 }
 EOF
 		"$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" \
@@ -155,6 +188,7 @@ EOF
 			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 				HTTPS_PORT=$port
 				HTTPS_URL=https://localhost:$port
+				HTTPS_EXPIRED_PORT=$((port + 1))
 				return 0
 			fi
 			kill -0 "$(cat "$dir/nginx.master")" 2>/dev/null || break

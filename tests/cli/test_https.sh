@@ -5,8 +5,8 @@
 # (tools/https_host.sh):
 #   1. refusals, each a clear sentence naming host and port, and nothing
 #      created: a certificate signed by an authority not trusted here, a
-#      certificate for another name, a wrong password, no login at all, a
-#      URL holding a password;
+#      certificate for another name, an expired certificate, a wrong
+#      password, no login at all, a URL holding a password;
 #   2. a server that stops answering mid-fetch: the sync gives up after
 #      CATAN_IO_TIMEOUT_MS naming host and port, nothing adopted, and the
 #      next sync works;
@@ -126,6 +126,10 @@ refused "another name" \
 	"https: refusing 127.0.0.1 port $HTTPS_PORT: its certificate is not for the name 127.0.0.1" \
 	env GIT_SSL_CAINFO="$srv/ca.crt" CATAN_HTTP_TOKEN=x \
 	$catan join "https://127.0.0.1:$HTTPS_PORT/game.git" "$d/blue" --as blue
+refused "an expired certificate" \
+	"https: refusing localhost port $HTTPS_EXPIRED_PORT: its certificate has expired" \
+	env GIT_SSL_CAINFO="$srv/ca.crt" CATAN_HTTP_TOKEN=x \
+	$catan join "https://localhost:$HTTPS_EXPIRED_PORT/game.git" "$d/blue" --as blue
 refused "wrong password" \
 	"https: localhost port $HTTPS_PORT refused the login of \"player\" (from CATAN_HTTP_TOKEN): wrong user name, password or token" \
 	env GIT_SSL_CAINFO="$srv/ca.crt" CATAN_HTTP_USER=player CATAN_HTTP_TOKEN=sesame \
@@ -135,7 +139,7 @@ refused "no login" \
 	env GIT_SSL_CAINFO="$srv/ca.crt" $catan join "$hub" "$d/blue" --as blue
 refused "a password in the URL" "the URL holds a password" \
 	$catan join "https://player:sesame@localhost:$HTTPS_PORT/game.git" "$d/blue" --as blue
-ok "refused with a sentence naming host and port: unknown authority, another name, wrong password, no login, a password in the URL; nothing created"
+ok "refused with a sentence naming host and port: unknown authority, another name, an expired certificate, wrong password, no login, a password in the URL; nothing created"
 
 # The others: the CA and a credential helper from git's own config, as a
 # player who uses git with that host already has them.
@@ -189,7 +193,8 @@ if ! CATAN_IO_TIMEOUT_MS=1000 timeout 20 $catan -C "$d/blue" sync >"$tmp/out" 2>
 	fail "sync against a silent server: $(cat "$tmp/out")"
 fi
 https_host_hang "$srv" off
-grep -q "could not reach origin: fetching from origin: reading from localhost port $HTTPS_PORT: nothing moved for 1000 ms" "$tmp/out" ||
+# (the read times out, or under load the watcher of net.c cuts first)
+grep -q "could not reach origin: fetching from origin: \(reading from \)\?localhost port $HTTPS_PORT: nothing moved for 1000 ms" "$tmp/out" ||
 	fail "silent server: $(cat "$tmp/out")"
 [[ $(git -C "$d/blue" rev-parse red) == "$before" ]] || fail "adopted from a fetch cut short"
 $catan -C "$d/blue" sync >"$tmp/out" 2>&1 || fail "sync after: $(cat "$tmp/out")"
