@@ -614,9 +614,10 @@ static struct {
 	bool up;
 	mbedtls_ssl_context ssl;
 	long long deadline; /* of the request under way */
-	/* when each URL was last fetched the usual way */
+	/* when each remote (repository and URL) was last fetched the usual
+	 * way */
 	struct {
-		char url[512];
+		char key[1024];
 		long long at;
 	} full[QUICK_URLS];
 	int nfull;
@@ -913,12 +914,17 @@ static bool list_same(git_repository *repo, const char *name, const char *list)
 }
 
 /* Due for a fetch the usual way: true, and the time noted. */
-static bool full_due(const char *url)
+static bool full_due(git_repository *repo, const char *url)
 {
 	long long now = mono_ms();
 	int every = quick_env_ms("CATAN_HTTP_FULL_MS", 2000);
+	char key[sizeof qk.full[0].key];
+	int k =
+	    snprintf(key, sizeof key, "%s %s", git_repository_path(repo), url);
+	if (k < 0 || (size_t)k >= sizeof key)
+		return true; /* (too long to remember: always) */
 	int i = 0;
-	while (i < qk.nfull && strcmp(qk.full[i].url, url))
+	while (i < qk.nfull && strcmp(qk.full[i].key, key))
 		i++;
 	if (i < qk.nfull && now - qk.full[i].at < every)
 		return false;
@@ -927,7 +933,7 @@ static bool full_due(const char *url)
 			i = 0; /* (forgets one: it gets a full fetch) */
 		else
 			qk.nfull++;
-		snprintf(qk.full[i].url, sizeof qk.full[i].url, "%s", url);
+		snprintf(qk.full[i].key, sizeof qk.full[i].key, "%s", key);
 	}
 	qk.full[i].at = now;
 	return true;
@@ -991,7 +997,7 @@ bool store_http_unchanged(git_repository *repo, const char *name,
 		return false;
 	bool same = false;
 	pthread_mutex_lock(&quick_mu);
-	if (!full_due(url) && quick_setup() && quick_ca(repo)) {
+	if (!full_due(repo, url) && quick_setup() && quick_ca(repo)) {
 		char *buf = malloc(QUICK_MAX);
 		size_t got = 0;
 		int status = -1;
