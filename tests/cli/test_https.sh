@@ -227,6 +227,29 @@ if command -v strace >/dev/null 2>&1; then
 	((conns <= 4)) || fail "a peer waiting 40 rounds made $conns connections"
 	ok "a waiting peer asks the host's list of branches over one kept connection ($conns connections in 40 rounds), and fetches the move it shows"
 fi
+# A host whose list is stale (white's move pushed into the repository by
+# path, around git-http-backend: info/refs not rewritten) delays a move
+# by CATAN_HTTP_FULL_MS at most, never hides it.
+: >"$tmp/red_peer.log"
+CATAN_HTTP_FULL_MS=500 "${red_env[@]}" $catan -C "$d/red" peer --rounds 60 \
+	--interval 0.05 --max-interval 0.05 >"$tmp/red_peer.log" 2>&1 &
+quick=$!
+for _ in $(seq 1 200); do
+	grep -q "^waiting" "$tmp/red_peer.log" && break
+	sleep 0.05
+done
+$catan -C "$d/white" sync >/dev/null 2>&1
+$catan -C "$d/white" step >/dev/null || fail "white's move"
+stale=$(cat "$srv/repos/game.git/info/refs")
+git -C "$d/white" push -q "$srv/repos/game.git" white 2>"$tmp/out" ||
+	fail "white's push by path: $(cat "$tmp/out")"
+[[ $(cat "$srv/repos/game.git/info/refs") == "$stale" ]] ||
+	fail "a push by path rewrote info/refs"
+wait "$quick" || fail "red's peer: $(cat "$tmp/red_peer.log")"
+grep -q "adopted white from hub" "$tmp/red_peer.log" ||
+	fail "a move behind a stale list was never seen: $(cat "$tmp/red_peer.log")"
+$catan -C "$d/white" sync >/dev/null 2>&1
+ok "a stale list on the host delays a move by CATAN_HTTP_FULL_MS, never hides it"
 # While the game moves (--hot seconds after the last move seen) a peer
 # syncs every --interval, not after an interval doubling up to
 # --max-interval: 10 rounds at 0.05 s, where doubling would take 16 s.
