@@ -18,7 +18,7 @@ d=$tmp
 for p in red blue white; do $catan key new "$d/key_$p" >/dev/null 2>&1; done
 $catan new "$d/game" --players red,blue,white --me red --seed 11 \
 	--key "$d/key_red" --seat blue="$d/key_blue.pub" \
-	--seat white="$d/key_white.pub" >/dev/null
+	--seat white="$d/key_white.pub" --dice seeded >/dev/null
 for p in blue white; do git -C "$d/game" config --add catan.key "$d/key_$p"; done
 git -C "$d/game" config --unset catan.me
 # random legal moves (no offers) for whoever the game waits for

@@ -10,6 +10,9 @@
 #       served: https://localhost:$HTTPS_PORT/NAME.git is DIR/repos/NAME.git),
 #       and starts the servers; sets HTTPS_PORT and HTTPS_URL
 #       (https://localhost:PORT). Pushes need the login (REMOTE_USER).
+#       Port HTTPS_EXPIRED_PORT serves the same behind DIR/expired.crt, a
+#       certificate for "localhost" signed by the authority that expired
+#       on 2 January 2020.
 #   https_host_hang DIR on|off
 #       while on, a request that fetches a pack (POST git-upload-pack) gets
 #       no answer at all for 30 s: a server that stops answering mid-fetch
@@ -38,6 +41,23 @@ _https_cert() {
 		-extfile "$dir/$name.ext" -out "$dir/$name.crt" 2>/dev/null
 }
 
+# _https_expired DIR: DIR/expired.crt, for "localhost" signed by DIR/ca,
+# valid only on 1 January 2020 (openssl ca takes past dates).
+_https_expired() {
+	local dir=$1
+	: >"$dir/ca-index.txt"
+	echo 01 >"$dir/ca-serial"
+	printf '%s\n' "[ca]" "default_ca = d" "[d]" \
+		"database = $dir/ca-index.txt" "new_certs_dir = $dir" \
+		"serial = $dir/ca-serial" "default_md = sha256" "policy = p" \
+		"[p]" "commonName = supplied" >"$dir/ca.cnf"
+	openssl ca -batch -config "$dir/ca.cnf" -cert "$dir/ca.crt" \
+		-keyfile "$dir/ca.key" -in "$dir/server.csr" \
+		-out "$dir/expired.crt" -startdate 20200101000000Z \
+		-enddate 20200102000000Z -extfile "$dir/server.ext" -notext \
+		>/dev/null 2>&1
+}
+
 _https_ca() {
 	local dir=$1 name=$2
 	openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
@@ -55,6 +75,7 @@ https_host_start() {
 	_https_ca "$dir" ca
 	_https_ca "$dir" other-ca
 	_https_cert "$dir" server localhost ca
+	_https_expired "$dir"
 	printf '%s:%s\n' "$user" "$(openssl passwd -apr1 "$pass")" >"$dir/htpasswd"
 	# git-http-backend behind a switch that can make it hang.
 	cat >"$dir/backend.sh" <<EOF
@@ -74,6 +95,36 @@ EOF
 	done
 	local userline=
 	[[ $(id -u) == 0 ]] && userline="user root;"
+	# (git.conf: how a request reaches git-http-backend)
+	cat >"$dir/git.conf" <<EOF
+# git-http-backend itself, unless the switch is on: a
+# shell in front costs every request a process.
+set \$script $backend;
+if (-e $dir/hang) {
+set \$script $dir/backend.sh;
+}
+fastcgi_pass unix:$dir/fcgi.sock;
+fastcgi_buffering off;
+fastcgi_request_buffering off;
+fastcgi_read_timeout 60s;
+fastcgi_param SCRIPT_FILENAME \$script;
+fastcgi_param GIT_PROJECT_ROOT $dir/repos;
+fastcgi_param GIT_HTTP_EXPORT_ALL 1;
+fastcgi_param PATH_INFO \$uri;
+fastcgi_param REMOTE_USER \$remote_user;
+fastcgi_param QUERY_STRING \$query_string;
+fastcgi_param REQUEST_METHOD \$request_method;
+fastcgi_param CONTENT_TYPE \$content_type;
+fastcgi_param CONTENT_LENGTH \$content_length;
+fastcgi_param GIT_PROTOCOL \$http_git_protocol;
+fastcgi_param HTTP_CONTENT_ENCODING \$http_content_encoding;
+# After every push, receive-pack rewrites info/refs (the list of
+# branches, as git update-server-info makes it): the cheap "anything
+# new?" of a waiting peer, served as a plain file below.
+fastcgi_param GIT_CONFIG_COUNT 1;
+fastcgi_param GIT_CONFIG_KEY_0 receive.updateServerInfo;
+fastcgi_param GIT_CONFIG_VALUE_0 true;
+EOF
 	for _ in 1 2 3 4 5 6 7 8; do
 		port=$((20000 + RANDOM % 20000))
 		cat >"$dir/nginx.conf" <<EOF
@@ -98,22 +149,34 @@ http {
 		auth_basic "catan games";
 		auth_basic_user_file $dir/htpasswd;
 		client_max_body_size 0;
+		# NAME.git/info/refs without a query (the list of branches, not
+		# the smart protocol's advertisement) is a plain file: nginx
+		# sends it itself, no process started.
+		location ~ /info/refs\$ {
+			if (\$args = "") {
+				rewrite ^ /.files\$uri last;
+			}
+			include $dir/git.conf;
+		}
+		location ^~ /.files/ {
+			internal;
+			alias $dir/repos/;
+			default_type text/plain;
+		}
 		location / {
-			fastcgi_pass unix:$dir/fcgi.sock;
-			fastcgi_buffering off;
-			fastcgi_request_buffering off;
-			fastcgi_read_timeout 60s;
-			fastcgi_param SCRIPT_FILENAME $dir/backend.sh;
-			fastcgi_param GIT_PROJECT_ROOT $dir/repos;
-			fastcgi_param GIT_HTTP_EXPORT_ALL 1;
-			fastcgi_param PATH_INFO \$uri;
-			fastcgi_param REMOTE_USER \$remote_user;
-			fastcgi_param QUERY_STRING \$query_string;
-			fastcgi_param REQUEST_METHOD \$request_method;
-			fastcgi_param CONTENT_TYPE \$content_type;
-			fastcgi_param CONTENT_LENGTH \$content_length;
-			fastcgi_param GIT_PROTOCOL \$http_git_protocol;
-			fastcgi_param HTTP_CONTENT_ENCODING \$http_content_encoding;
+			include $dir/git.conf;
+		}
+	}
+	# The same repositories behind a certificate that has expired.
+	server {
+		listen 127.0.0.1:$((port + 1)) ssl;
+		server_name localhost;
+		ssl_certificate $dir/expired.crt;
+		ssl_certificate_key $dir/server.key;
+		auth_basic "catan games";
+		auth_basic_user_file $dir/htpasswd;
+		location / {
+			include $dir/git.conf;
 		}
 	}
 }
@@ -125,6 +188,7 @@ EOF
 			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 				HTTPS_PORT=$port
 				HTTPS_URL=https://localhost:$port
+				HTTPS_EXPIRED_PORT=$((port + 1))
 				return 0
 			fi
 			kill -0 "$(cat "$dir/nginx.master")" 2>/dev/null || break

@@ -1090,13 +1090,16 @@ int cli_step(const char *dir, int argc, char **argv)
 
 /*
  * catan -C DIR peer [--bot greedy|random | --agent CMD] [--interval S]
- *                   [--max-interval S] [--rounds N] [--on-kick K]
+ *                   [--max-interval S] [--hot S] [--rounds N] [--on-kick K]
  *                   [--agent-timeout S] [--agent-memory MIB]
  *                   [--agent-threads N]
  * The long-running peer: syncs with every remote, lets the bot act when
  * this player may (its turn, a discard it owes, an offer to answer), and
  * says what it waits for. It syncs again at once after acting, otherwise
- * after an interval that doubles while nothing changes (up to
+ * every --interval while the game moves (for --hot seconds, 2 by default,
+ * after this peer last acted or adopted a move: the next move is likely
+ * soon, and a sync that finds nothing is cheap, most of all over https),
+ * then after an interval that doubles while nothing changes (up to
  * --max-interval). The repository is locked only while it works, so other
  * catan commands can read it in between. Stops when the game is over.
  * With --agent, the moves come from an agent process (spec/agents.md),
@@ -1105,7 +1108,7 @@ int cli_step(const char *dir, int argc, char **argv)
  */
 int cli_peer(const char *dir, int argc, char **argv)
 {
-	double interval = 0.2, max_interval = 5.0;
+	double interval = 0.2, max_interval = 5.0, hot = 2.0;
 	long rounds = -1;
 	const char *bot = NULL;
 	cli_agent_opts ao;
@@ -1133,6 +1136,9 @@ int cli_peer(const char *dir, int argc, char **argv)
 		} else if (!strcmp(argv[i], "--max-interval") && v) {
 			max_interval = atof(v);
 			i++;
+		} else if (!strcmp(argv[i], "--hot") && v) {
+			hot = atof(v);
+			i++;
 		} else if (!strcmp(argv[i], "--rounds") && v) {
 			rounds = atol(v);
 			i++;
@@ -1142,16 +1148,18 @@ int cli_peer(const char *dir, int argc, char **argv)
 			return 2;
 		}
 	}
-	if (interval <= 0 || max_interval < interval ||
-	    (bot && catan_bot_kind_parse(bot, strlen(bot)) < 0) ||
+	if (interval <= 0 || max_interval < interval || !(hot >= 0) ||
+	    hot > 3600 || (bot && catan_bot_kind_parse(bot, strlen(bot)) < 0) ||
 	    (bot && seat.cmd)) {
-		fprintf(stderr, "catan peer: bad --interval, --max-interval or "
-				"--bot (or both --bot and --agent)\n");
+		fprintf(stderr, "catan peer: bad --interval, --max-interval, "
+				"--hot or --bot (or both --bot and --agent)\n");
 		return 2;
 	}
 	catan_state st;
 	int rc = 0;
 	double wait = interval;
+	struct timespec moved; /* when this peer last acted or adopted */
+	clock_gettime(CLOCK_MONOTONIC, &moved);
 	char last[256] = "";
 	static char last_log[sizeof(((catan_sync_report *)0)->log)];
 	for (long r = 0; rounds < 0 || r < rounds; r++) {
@@ -1297,11 +1305,19 @@ int cli_peer(const char *dir, int argc, char **argv)
 		catan_store_free(s);
 		if (over)
 			break;
-		/* Act again at once; otherwise back off while nothing moves. */
+		/* Act again at once; otherwise back off once nothing moved for
+		 * --hot seconds. */
+		struct timespec t;
+		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (acted || rep.adopted) {
+			moved = t;
 			wait = interval;
 			if (acted)
 				continue;
+		} else if ((double)(t.tv_sec - moved.tv_sec) +
+			       (double)(t.tv_nsec - moved.tv_nsec) / 1e9 <
+			   hot) {
+			wait = interval;
 		} else {
 			wait = wait * 2 < max_interval ? wait * 2 : max_interval;
 		}

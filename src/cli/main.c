@@ -49,7 +49,7 @@ static void usage(FILE *f)
 	    "       catan -C DIR peer [--bot greedy|random|value|mcts | "
 	    "--agent CMD] "
 	    "[--interval S]\n"
-	    "                     [--max-interval S] [--rounds N] "
+	    "                     [--max-interval S] [--hot S] [--rounds N] "
 	    "[--on-kick mvm|random|greedy|stop]\n"
 	    "                     [--agent-timeout S] [--agent-memory MIB] "
 	    "[--agent-threads N]\n"

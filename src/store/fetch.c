@@ -209,6 +209,11 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 	if (git_remote_lookup(&remote, f->repo, name))
 		return store_git_fail_rc(err, GIT_ENOTFOUND, "no such remote");
 	const char *url = git_remote_url(remote);
+	/* An https host asked cheaply first: nothing moved, nothing to do. */
+	if (store_http_unchanged(f->repo, name, url)) {
+		git_remote_free(remote);
+		return 0;
+	}
 	fetch_watch fw;
 	memset(&fw, 0, sizeof fw);
 	fw.f = f;

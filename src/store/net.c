@@ -255,20 +255,24 @@ static int connect_within(int fd, const struct addrinfo *ai, int ms)
 	return fcntl(fd, F_SETFL, flags) < 0 ? errno : 0;
 }
 
-static int net_connect(git_stream *stream)
+/*
+ * A TCP connection to host:port within connect_ms, with TCP_NODELAY and
+ * send and receive timeouts of io_ms: its descriptor, or -1 and the
+ * reason set as libgit2's error.
+ */
+static int dial(const char *host, const char *port, int connect_ms, int io_ms)
 {
-	net_stream *st = (net_stream *)stream;
 	struct addrinfo hints, *res = NULL;
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
-	int gai = getaddrinfo(st->host, st->port, &hints, &res);
+	int gai = getaddrinfo(host, port, &hints, &res);
 	if (gai) {
-		git_error_set(GIT_ERROR_NET, "cannot resolve %s: %s", st->host,
+		git_error_set(GIT_ERROR_NET, "cannot resolve %s: %s", host,
 			      gai_strerror(gai));
 		return -1;
 	}
-	int e = EHOSTUNREACH;
+	int e = EHOSTUNREACH, s = -1;
 	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
 				ai->ai_protocol);
@@ -276,31 +280,47 @@ static int net_connect(git_stream *stream)
 			e = errno;
 			continue;
 		}
-		e = connect_within(fd, ai, st->connect_ms);
+		e = connect_within(fd, ai, connect_ms);
 		if (e == 0) {
-			st->s = fd;
+			s = fd;
 			break;
 		}
 		close(fd);
 	}
 	freeaddrinfo(res);
-	if (st->s < 0) {
+	if (s < 0) {
 		if (e == ETIMEDOUT)
 			git_error_set(GIT_ERROR_NET,
 				      "no answer from %s port %s within %d ms",
-				      st->host, st->port, st->connect_ms);
+				      host, port, connect_ms);
 		else
 			git_error_set(GIT_ERROR_NET,
-				      "cannot connect to %s port %s: %s",
-				      st->host, st->port, strerror(e));
+				      "cannot connect to %s port %s: %s", host,
+				      port, strerror(e));
 		return -1;
 	}
 	int one = 1;
-	struct timeval tv = {st->io_ms / 1000, (st->io_ms % 1000) * 1000};
-	setsockopt(st->s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	setsockopt(st->s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
-	setsockopt(st->s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	setsockopt(st->s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	struct timeval tv = {io_ms / 1000, (io_ms % 1000) * 1000};
+	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	return s;
+}
+
+int store_net_dial(const char *host, const char *port, int *io_ms)
+{
+	*io_ms = env_ms("CATAN_IO_TIMEOUT_MS", 15000);
+	return dial(host, port, env_ms("CATAN_CONNECT_TIMEOUT_MS", 1000),
+		    *io_ms);
+}
+
+static int net_connect(git_stream *stream)
+{
+	net_stream *st = (net_stream *)stream;
+	st->s = dial(st->host, st->port, st->connect_ms, st->io_ms);
+	if (st->s < 0)
+		return -1;
 	st->until = now_ms() + st->deadline_ms;
 	watch_add(st);
 	return 0;

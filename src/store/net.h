@@ -62,6 +62,26 @@ bool store_http_why(const store_ssh *st, char *buf, size_t n);
 int store_ssh_check_host(store_ssh *st, const char *host, int port,
 			 int raw_type, const char *key, size_t len);
 
+/*
+ * A TCP connection with the time limits of net.c (CATAN_CONNECT_TIMEOUT_MS
+ * to connect, CATAN_IO_TIMEOUT_MS, into *io_ms, for each send and
+ * receive): its descriptor, or -1 with libgit2's error set.
+ */
+int store_net_dial(const char *host, const char *port, int *io_ms);
+/*
+ * http.c: whether an https:// remote's branches are where its
+ * remote-tracking refs refs/remotes/<name>/ already are, asked cheaply:
+ * the host's ref list (info/refs, as `git update-server-info` keeps it)
+ * over a connection kept open between syncs. True only when it answered
+ * and every branch it lists is where this repository has it; false
+ * (fetch as usual) when unknown, changed, or due for a full check
+ * (CATAN_HTTP_FULL_MS, 2,000 ms unless set, after the last: a host whose
+ * list is stale costs that much delay, never a missed move).
+ * CATAN_HTTP_QUICK=0 turns it off.
+ */
+bool store_http_unchanged(git_repository *repo, const char *name,
+			  const char *url);
+
 /* Registers the TCP stream with connect and I/O time limits (net.c) in
  * place of libgit2's own; call after each git_libgit2_init(). */
 int store_net_register(void);
