@@ -86,7 +86,7 @@ figures: deps
 # more players, faults and a dishonest seat, and the mutants that take
 # longer than CI allows (tests/model/test_spin.sh big). Long: runs niced.
 verify-model: deps
-	PAN_HASH_BITS=26 PAN_COMPRESS=-DHC4 nice -n 10 bash tests/model/test_spin.sh spec/replication.pml big
+	PAN_COMPRESS=-DMA=400 PAN_MEM_MB=3000 nice -n 10 bash tests/model/test_spin.sh spec/replication.pml big
 
 format:
 	clang-format -i include/catan/*.h src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h tools/*.c 2>/dev/null || true

@@ -64,13 +64,20 @@
  *   verdict; and each honest peer has finished the game, or halted on a
  *   verdict, or waits only for the dishonest seat (WAITING says whom).
  *
+ * Reductions (spec/model.md, "The big configuration", argues each):
+ *   commit ids are renamed into a canonical order of the commits' content
+ *   (CANON); only the merger folds the merge in arrival order; with no
+ *   crashes a peer's write and its branch move are one step; a sync is
+ *   tried only when it can change something (NEWS, D_READ).
+ *
  * Mutants (each must make spin fail; tests/model/test_spin.sh):
  *   M_NOPARENT    adopt after verifying only the tip, not its ancestors
  *   M_NOSIG       accept a commit signed by another seat's key (forgery)
  *   M_EARLYMERGE  accept a merge before all discards are present
  *   M_NOCHAIN     accept a reveal without checking its hash chain
  *   M_FORK        accept a fork's second branch (no fork check)
- *   M_REWRITE     adopt a rewritten branch (no fast-forward check)
+ *   M_REWRITE     adopt a rewritten branch (no fast-forward check): dead
+ *                 code here, REWRITE_DEAD asserts it is never reached
  *   M_ORDER       merge folded in arrival order (not commutative)
  *   M_BLAME       the verdict names the relayer, not the signer
  *   M_EARLYREVEAL honest seats reveal before the request is committed
@@ -173,7 +180,8 @@ byte verdict[NP]; /* the seat a fork proof names, or NONE */
 short qbad[NP];   /* commits found invalid (quarantine) */
 short qoff[NP * NP]; /* per remote: tips refused as off-branch */
 byte held[NP * NP];  /* per remote: the tip held back once */
-byte arr[NP];        /* the merge folded in the order children arrived */
+byte arr[NP];        /* the merge folded in the order children arrived (by
+                      * the merger only: nobody else reads it) */
 byte pend[NP];       /* written, not yet on the branch */
 bit todo[NP];        /* the peer's position asks it to write */
 byte waitfor[NP];    /* seats peer i's game waits for */
@@ -316,6 +324,111 @@ inline local_valid(c_, strict)
 	fi
 }
 
+/*
+ * Canonical commit ids (symmetry reduction; spec/model.md "The big
+ * configuration"). The table is kept sorted by a key of the commit's
+ * content: (event, kind, parent, author, signer, value, legality, merge
+ * parents). Parents sort before their children (a main action's parent
+ * is of an earlier event, a child's and a merge's parents are of a
+ * smaller kind), so the order is a topological one, as the order of
+ * writing was; two runs that wrote the same commits in different orders
+ * reach the same state. The new commit h_c (the last) moves to its place
+ * h_p and every id and set of ids is renamed: ids in h_p..h_c-1 move up
+ * one. CANON=0 keeps the order of writing (the model as it was).
+ */
+#ifndef CANON
+#define CANON 1
+#endif
+#define KEY(c_) ((((((step[c_] * 4 + kind[c_]) * 16 + (par[c_] & 15)) * 4 + author[c_]) * 4 + \
+	signer[c_]) * 256 + val[c_]) * 2 + legal[c_])
+#define BEFORE(a, b) (KEY(a) < KEY(b) || (KEY(a) == KEY(b) && mpar[a] < mpar[b]))
+#define RN_ID(x) ((x) == NONE -> NONE : ((x) == h_c -> h_p : ((x) >= h_p -> (x) + 1 : (x))))
+#define RN_SET(s) ((((s) & ~BIT(h_c)) & (BIT(h_p) - 1)) | ((((s) & ~BIT(h_c)) >> h_p) << (h_p + 1)) | \
+	(HAS(s, h_c) -> BIT(h_p) : 0))
+hidden byte n_kind, n_author, n_signer, n_par, n_step, n_val;
+hidden byte n_legal, n_tainted;
+hidden short n_mpar, n_anc;
+
+inline canon_insert()
+{
+	h_p = (CANON -> 0 : h_c);
+	do
+	:: h_p < h_c && BEFORE(h_p, h_c) -> h_p++
+	:: else -> break
+	od;
+	if
+	:: h_p < h_c ->
+		n_kind = kind[h_c];
+		n_author = author[h_c];
+		n_signer = signer[h_c];
+		n_par = par[h_c];
+		n_step = step[h_c];
+		n_val = val[h_c];
+		n_legal = legal[h_c];
+		n_tainted = tainted[h_c];
+		n_mpar = mpar[h_c];
+		n_anc = anc[h_c];
+		h_x = h_c;
+		do
+		:: h_x > h_p ->
+			kind[h_x] = kind[h_x - 1];
+			author[h_x] = author[h_x - 1];
+			signer[h_x] = signer[h_x - 1];
+			par[h_x] = par[h_x - 1];
+			step[h_x] = step[h_x - 1];
+			val[h_x] = val[h_x - 1];
+			legal[h_x] = legal[h_x - 1];
+			tainted[h_x] = tainted[h_x - 1];
+			mpar[h_x] = mpar[h_x - 1];
+			anc[h_x] = anc[h_x - 1];
+			h_x--
+		:: else -> break
+		od;
+		kind[h_p] = n_kind;
+		author[h_p] = n_author;
+		signer[h_p] = n_signer;
+		par[h_p] = n_par;
+		step[h_p] = n_step;
+		val[h_p] = n_val;
+		legal[h_p] = n_legal;
+		tainted[h_p] = n_tainted;
+		mpar[h_p] = n_mpar;
+		anc[h_p] = n_anc;
+		/* rename: RN_* read the old ids h_p (the place) and h_c (the new) */
+		h_x = 0;
+		do
+		:: h_x < nc ->
+			par[h_x] = RN_ID(par[h_x]);
+			mpar[h_x] = RN_SET(mpar[h_x]);
+			anc[h_x] = RN_SET(anc[h_x]);
+			h_x++
+		:: else -> break
+		od;
+		h_x = 0;
+		do
+		:: h_x < NP ->
+			h_y = 0;
+			do
+			:: h_y < NP ->
+				br[h_x * NP + h_y] = RN_ID(br[h_x * NP + h_y]);
+				held[h_x * NP + h_y] = RN_ID(held[h_x * NP + h_y]);
+				stash[h_x * NP + h_y] = RN_ID(stash[h_x * NP + h_y]);
+				qoff[h_x * NP + h_y] = RN_SET(qoff[h_x * NP + h_y]);
+				h_y++
+			:: else -> break
+			od;
+			qbad[h_x] = RN_SET(qbad[h_x]);
+			pend[h_x] = RN_ID(pend[h_x]);
+			sb[h_x] = RN_ID(sb[h_x]);
+			h_x++
+		:: else -> break
+		od;
+		dsig = RN_SET(dsig);
+		h_c = h_p
+	:: else
+	fi
+}
+
 /* Write a commit, or find the same one: its id in c. Ghost bookkeeping. */
 inline write_commit(k_, a_, s_, p_, mp_, st_, v_, lg_)
 {
@@ -380,7 +493,8 @@ inline write_commit(k_, a_, s_, p_, mp_, st_, v_, lg_)
 		:: else
 		fi;
 		/* P5: every other seat's value is public only after the request */
-		assert(req_done || (revealed & OTHERS) != OTHERS)
+		assert(req_done || (revealed & OTHERS) != OTHERS);
+		canon_insert()
 	:: else
 	fi
 }
@@ -589,6 +703,11 @@ inline take(i_, k_)
 				:: h_res == 4 -> h_res = 0
 				:: else
 				fi
+#elif defined(REWRITE_DEAD)
+				/* spec/model.md, M_REWRITE: every rewrite that reaches
+				 * this check is a fork (h_res 2), so a non-fork rewrite,
+				 * the only one M_REWRITE would adopt, never happens */
+				assert(h_res != 4)
 #else
 				skip
 #endif
@@ -604,8 +723,10 @@ inline take(i_, k_)
 				do
 				:: h_c < nc ->
 					if
-					:: HAS(h_news, h_c) && kind[h_c] == MAIN -> arr[i_] = (EV_RAND(step[h_c]) -> val[h_c] : 0)
-					:: HAS(h_news, h_c) && kind[h_c] == CHILD -> arr[i_] = FOLD(arr[i_], CONTRIB(h_c))
+					:: HAS(h_news, h_c) && kind[h_c] == MAIN && EV_ACTOR(step[h_c]) == i_ ->
+						arr[i_] = (EV_RAND(step[h_c]) -> val[h_c] : 0)
+					:: HAS(h_news, h_c) && kind[h_c] == CHILD && EV_ACTOR(step[h_c]) == i_ ->
+						arr[i_] = FOLD(arr[i_], CONTRIB(h_c))
 					:: else
 					fi;
 					h_c++
@@ -734,7 +855,35 @@ bit conv;
 #else
 #define SYNCS(i) 1
 #endif
-#define CAN_SYNC(kk_) (up[i] && (kk_) != i)
+/*
+ * Only a sync that can change something is tried (a reduction,
+ * spec/model.md): one where some branch of remote kk_'s snapshot is
+ * neither behind peer i's copy nor refused before. Any other sync leaves
+ * the state as it is (take skips every branch), and so does its snapshot
+ * kept for later: i's copies only move forward and its refusals only
+ * grow, so what brings nothing now brings nothing later.
+ */
+#define SNAP(kk_, j_) ((kk_) == DIS -> sb[j_] : br[(kk_) * NP + (j_)])
+#define NEWJ(kk_, j_) ((j_) < NP && (j_) != i && SNAP(kk_, (j_) % NP) < nc && \
+	!ANCESTOR(SNAP(kk_, (j_) % NP), br[i * NP + (j_) % NP]) && \
+	!HAS(qoff[i * NP + (kk_)], SNAP(kk_, (j_) % NP)) && (anc[SNAP(kk_, (j_) % NP)] & qbad[i]) == 0)
+#define NEWS(kk_) (verdict[i] == NONE && (NEWJ(kk_, 0) || NEWJ(kk_, 1) || NEWJ(kk_, 2) || NEWJ(kk_, 3)))
+#define CAN_SYNC(kk_) (up[i] && (kk_) != i && NEWS(kk_))
+
+/* Peer i_ moves its own branch to what it wrote (if anything). */
+inline move_own(i_)
+{
+	if
+	:: pend[i_] != NONE ->
+		assert(ANCESTOR(br[i_ * NP + i_], pend[i_])); /* a fast-forward */
+		br[i_ * NP + i_] = pend[i_];
+		pend[i_] = NONE;
+		one_history(i_);
+		prefixes(i_);
+		position(i_)
+	:: else
+	fi
+}
 
 proctype peer(byte i)
 {
@@ -755,7 +904,10 @@ end:
 			h_vv = (EV_RAND(step[h_apar]) -> CHAIN(i) : 0);
 			h_st = step[h_apar];
 			write_commit(CHILD, i, i, h_apar, 0, h_st, h_vv, 1);
-			arr[i] = FOLD(arr[i], CONTRIB(h_c));
+			if
+			:: EV_ACTOR(h_st) == i -> arr[i] = FOLD(arr[i], CONTRIB(h_c))
+			:: else
+			fi;
 			pend[i] = h_c
 		:: h_act == MERGE ->
 			merge_value(h_apar, h_amp, h_v);
@@ -767,19 +919,17 @@ end:
 			pend[i] = h_c
 		:: else
 		fi;
-		todo[i] = 0
-		;
+		todo[i] = 0;
+#if CRASHES == 0
+		/* With no crash to come between them, writing the commit and
+		 * moving the branch are one step (a reduction: spec/model.md) */
+		move_own(i);
+#endif
 		LIVE_UPDATE
 	   }
 	:: d_step {
 		up[i] && pend[i] != NONE ->
-		assert(ANCESTOR(br[i * NP + i], pend[i])); /* a fast-forward */
-		br[i * NP + i] = pend[i];
-		pend[i] = NONE;
-		one_history(i);
-		prefixes(i);
-		position(i)
-		;
+		move_own(i);
 		LIVE_UPDATE
 	   }
 #ifdef M_EARLYREVEAL
@@ -788,11 +938,13 @@ end:
 		up[i] && verdict[i] == NONE && pend[i] == NONE &&
 		HAS(OTHERS, i) && !HAS(revealed, i) ->
 		position(i);
-		kind[h_top] == MERGE && step[h_top] == 1 ->
-		h_vv = CHAIN(i);
-		write_commit(CHILD, i, i, h_top, 0, 2, h_vv, 1);
-		pend[i] = h_c
-		;
+		if
+		:: kind[h_top] == MERGE && step[h_top] == 1 ->
+			h_vv = CHAIN(i);
+			write_commit(CHILD, i, i, h_top, 0, 2, h_vv, 1);
+			pend[i] = h_c
+		:: else
+		fi;
 		LIVE_UPDATE
 	   }
 #endif
@@ -862,7 +1014,10 @@ inline any_commit(v_)
  * of them), points any branch it shows at any commit it signed, relays
  * what it receives or drops it, or does nothing at all.
  */
-#define D_READ(kk_) ((kk_) != DIS)
+/* a read that extends some branch it shows (any other changes nothing) */
+#define DEXT(kk_, j_) ((j_) < NP && sb[(j_) % NP] != br[(kk_) * NP + (j_) % NP] && \
+	ANCESTOR(sb[(j_) % NP], br[(kk_) * NP + (j_) % NP]))
+#define D_READ(kk_) ((kk_) != DIS && (DEXT(kk_, 0) || DEXT(kk_, 1) || DEXT(kk_, 2) || DEXT(kk_, 3)))
 
 proctype dishonest(byte d)
 {
@@ -896,6 +1051,8 @@ end:
 				merge_value(h_pw, h_mp, h_vv)
 			};
 			skip
+		:: else -> goto skipw /* nothing is built on a child: it would block
+		                       * here, a stuck seat, which is only a silent one */
 		fi;
 		/* its own due action on a valid commit costs nothing; anything
 		 * else is one of the BAD deviations */
