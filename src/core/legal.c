@@ -19,23 +19,30 @@ typedef struct out_buf {
 	catan_action sink; /* takes the writes past the end of buf */
 } out_buf;
 
+/* A blank action of `kind`: catan_action_init(), inlined. */
+static inline __attribute__((always_inline)) void blank(catan_action *out,
+							int kind)
+{
+	static const catan_action none = {
+	    .vertex = CATAN_NONE,
+	    .edge = CATAN_NONE,
+	    .edge2 = CATAN_NONE,
+	    .tile = CATAN_NONE,
+	    .player = CATAN_NONE,
+	    .res = CATAN_NONE,
+	    .res2 = CATAN_NONE,
+	    .dev = CATAN_NONE,
+	};
+	*out = none;
+	out->kind = (uint8_t)kind;
+}
+
 static inline __attribute__((always_inline)) catan_action *push(out_buf *o,
 								int kind)
 {
-	static const catan_action blank = {
-		.vertex = CATAN_NONE,
-		.edge = CATAN_NONE,
-		.edge2 = CATAN_NONE,
-		.tile = CATAN_NONE,
-		.player = CATAN_NONE,
-		.res = CATAN_NONE,
-		.res2 = CATAN_NONE,
-		.dev = CATAN_NONE,
-	}; /* catan_action_init(), inlined for the hot path */
 	catan_action *a = o->n < o->cap ? &o->buf[o->n] : &o->sink;
 	o->n++;
-	*a = blank;
-	a->kind = (uint8_t)kind;
+	blank(a, kind);
 	return a;
 }
 
@@ -399,23 +406,6 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
  * list's order. test_legal checks it against the list.
  */
 
-/* A blank action of `kind`: catan_action_init(), inlined. */
-static inline __attribute__((always_inline)) void blank(catan_action *out,
-							int kind)
-{
-	static const catan_action none = {
-	    .vertex = CATAN_NONE,
-	    .edge = CATAN_NONE,
-	    .edge2 = CATAN_NONE,
-	    .tile = CATAN_NONE,
-	    .player = CATAN_NONE,
-	    .res = CATAN_NONE,
-	    .res2 = CATAN_NONE,
-	    .dev = CATAN_NONE,
-	};
-	*out = none;
-	out->kind = (uint8_t)kind;
-}
 
 /*
  * Robber placements (seeded or fair dice), as robber_moves() lists them:
