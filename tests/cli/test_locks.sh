@@ -49,7 +49,17 @@ exec 9>"$tmp/in"
 genesis=$(git -C "$r" rev-list --max-parents=0 $me)
 printf 'start\nupdate refs/heads/x %s\nupdate refs/heads/%s %s\nprepare\n' \
 	"$genesis" $me "$(git -C "$r" rev-parse $me)" >&9
-for _ in $(seq 100); do [[ -e $r/refs/heads/$me.lock ]] && break; sleep 0.05; done
+# Until git says its transaction is prepared: every lock it takes taken.
+# (Its branch's lock alone is not enough: git then locks HEAD, which names
+# the branch, for its reflog, and a HEAD.lock made below before git got
+# there made git give up after its 100 ms and drop all its locks: CI saw
+# catan's step pass "git's" lock that way.)
+for _ in $(seq 200); do
+	grep -q "prepare: ok" "$tmp/git.out" && break
+	grep -q "fatal" "$tmp/git.out" && break
+	sleep 0.05
+done
+grep -q "prepare: ok" "$tmp/git.out" || fail "git did not prepare: $(cat "$tmp/git.out")"
 [[ -e $r/refs/heads/$me.lock && -e $r/refs/heads/x.lock ]] || fail "git did not take its locks"
 # Lock files as git holds them while it works elsewhere.
 # (HEAD.lock may be git's already: HEAD names the branch it updates.)
