@@ -4,7 +4,7 @@
  *
  *   catan new DIR [--players a,b,c] [--board beginner|random|balanced|FILE]
  *                 [--seed N]
- *                 [--phases combined|classic] [--dice seeded|manual]
+ *                 [--phases combined|classic] [--dice seeded|manual|fair]
  *                 [--vp N] [--offer-limit N]
  *   catan -C DIR act --as PLAYER ACTION...
  *   catan -C DIR show [--json] [REV]
@@ -203,10 +203,16 @@ int cli_new(int argc, char **argv)
 		} else if (!strcmp(a, "--dice")) {
 			if (val && !strcmp(val, "fair")) {
 				k = CATAN_DICE_FAIR;
-			} else if (choose(a, val, "seeded", "manual", &k)) {
-				fprintf(stderr, "catan: --dice fair: every "
-						"seat's secret decides "
-						"(a signed game)\n");
+			} else if (val && !strcmp(val, "seeded")) {
+				k = CATAN_DICE_SEEDED;
+			} else if (val && !strcmp(val, "manual")) {
+				k = CATAN_DICE_MANUAL;
+			} else {
+				fprintf(stderr,
+					"catan: --dice is seeded, manual or "
+					"fair (fair: every seat's secret "
+					"decides, a signed game), got \"%s\"\n",
+					val ? val : "");
 				return 2;
 			}
 			g.opt.dice = (uint8_t)k;
@@ -253,8 +259,9 @@ int cli_new(int argc, char **argv)
 				"[--board beginner|random|balanced|FILE] "
 				"[--me PLAYER] [--seed N] "
 				"[--phases combined|classic] "
-				"[--dice seeded|manual] [--vp N] "
-				"[--offer-limit N] [--[no-]special-build]\n");
+				"[--dice seeded|manual|fair] [--vp N] "
+				"[--offer-limit N] [--[no-]special-build] "
+				"[--key FILE --seat PLAYER=PUBKEY...]\n");
 		return 2;
 	}
 	if (!names_set)

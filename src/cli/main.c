@@ -30,7 +30,7 @@ static void usage(FILE *f)
 	    "beginner|random|balanced|FILE] [--me PLAYER]\n"
 	    "                 [--[no-]special-build]\n"
 	    "                 [--seed N] [--phases combined|classic]\n"
-	    "                 [--dice seeded|manual] [--vp N] "
+	    "                 [--dice seeded|manual|fair] [--vp N] "
 	    "[--offer-limit N]\n"
 	    "                 [--key FILE --seat PLAYER=PUBKEY...]  (a "
 	    "signed game)\n"

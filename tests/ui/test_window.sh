@@ -46,6 +46,9 @@ done
 "$catan" --help | grep -q "q or Ctrl+Q quits" || fail "catan --help does not say how to quit"
 if "$catan" new nb --board nosuch 2>nb.err; then fail "--board nosuch accepted"; fi
 grep -q "beginner, random, balanced" nb.err || fail "--board nosuch: $(cat nb.err)"
+"$catan" new --help | grep -q "seeded|manual|fair" || fail "new --help lacks fair dice"
+if "$catan" new nd2 --dice nosuch 2>nd.err; then fail "--dice nosuch accepted"; fi
+grep -q "seeded, manual or fair" nd.err || fail "--dice nosuch: $(cat nd.err)"
 echo "ok - --help on every subcommand, valid choices listed"
 
 # The graphical parts: Xvfb with a screen of the size each part needs, or
