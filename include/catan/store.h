@@ -356,4 +356,44 @@ int catan_store_set_me(catan_store *s, int player, catan_err *err);
 int catan_store_join(catan_store **out, const char *url, const char *path,
 		     const char *me, catan_sync_report *rep, catan_err *err);
 
+/*
+ * Waking a waiting peer when a git:// remote moves (src/store/watch.c,
+ * spec/replication.md "Waking peers over git://"). `catan serve` answers a
+ * watch request, the digest of the branches the watcher last saw, as soon
+ * as its own branches differ from it, or after CATAN_WATCH_MS (25,000
+ * unless set) with the same digest.
+ *
+ * catan_watch_digest: the digest of the branches of the repository at
+ * gitdir (its packed-refs' refs/heads lines and its loose refs/heads
+ * files); 0, or -1 when they cannot be read.
+ * catan_watch_request_parse: 0 and the digest when buf (len bytes) is
+ * exactly one watch request, else -1. catan_watch_answer: writes the
+ * answer ("moved" or not, with the digest now) to buf; its length.
+ */
+int catan_watch_digest(const char *gitdir, uint64_t *out);
+int catan_watch_request_parse(const char *buf, size_t len, uint64_t *digest);
+int catan_watch_answer(char *buf, size_t n, bool moved, uint64_t digest);
+
+/*
+ * The client: one open request to each git:// remote of a game (at most
+ * 16), kept between calls. catan_watch_targets takes the remotes from an
+ * open handle (which may then be freed): the number of git:// remotes, or
+ * -1. catan_watch_wait waits up to timeout_ms for any of them to move: 1
+ * when one did, 0 when the time passed or a remote was just left to
+ * polling (one that does not answer as catan serve does, or cannot be
+ * reached, is asked again only after ten seconds; with nothing to watch the
+ * call simply sleeps), -1 on a failed poll. catan_watch_count: the git://
+ * remotes being watched now; catan_watch_all: whether that is every remote of
+ * the game (none is left to polling); catan_watch_why: why the last one left to
+ * polling was.
+ */
+typedef struct catan_watch catan_watch;
+catan_watch *catan_watch_new(void);
+int catan_watch_targets(catan_watch *w, catan_store *s);
+int catan_watch_wait(catan_watch *w, int timeout_ms);
+int catan_watch_count(const catan_watch *w);
+bool catan_watch_all(const catan_watch *w);
+const char *catan_watch_why(const catan_watch *w);
+void catan_watch_free(catan_watch *w);
+
 #endif

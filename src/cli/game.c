@@ -1097,7 +1097,8 @@ int cli_step(const char *dir, int argc, char **argv)
 
 /*
  * catan -C DIR peer [--bot greedy|random | --agent CMD] [--interval S]
- *                   [--max-interval S] [--hot S] [--rounds N] [--on-kick K]
+ *                   [--max-interval S] [--hot S] [--watch-interval S]
+ *                   [--rounds N] [--on-kick K]
  *                   [--agent-timeout S] [--agent-memory MIB]
  *                   [--agent-threads N]
  * The long-running peer: syncs with every remote, lets the bot act when
@@ -1107,15 +1108,19 @@ int cli_step(const char *dir, int argc, char **argv)
  * after this peer last acted or adopted a move: the next move is likely
  * soon, and a sync that finds nothing is cheap, most of all over https),
  * then after an interval that doubles while nothing changes (up to
- * --max-interval). The repository is locked only while it works, so other
- * catan commands can read it in between. Stops when the game is over.
- * With --agent, the moves come from an agent process (spec/agents.md),
+ * --max-interval). A git:// remote served by `catan serve` is watched
+ * instead (catan_watch: the server wakes the peer when its branches move):
+ * when every remote is, the peer syncs when woken, or after
+ * --watch-interval (30 s) at the latest. The repository is locked only while it
+ * works, so other catan commands can read it in between. Stops when the game is
+ * over. With --agent, the moves come from an agent process (spec/agents.md),
  * started once and kept for the whole run; a kicked agent's seat plays
  * as --on-kick says (default: minimum viable moves).
  */
 int cli_peer(const char *dir, int argc, char **argv)
 {
-	double interval = 0.2, max_interval = 5.0, hot = 2.0;
+	double interval = 0.2, max_interval = 5.0, hot = 2.0,
+	       watch_interval = 30;
 	long rounds = -1;
 	const char *bot = NULL;
 	cli_agent_opts ao;
@@ -1146,6 +1151,9 @@ int cli_peer(const char *dir, int argc, char **argv)
 		} else if (!strcmp(argv[i], "--hot") && v) {
 			hot = atof(v);
 			i++;
+		} else if (!strcmp(argv[i], "--watch-interval") && v) {
+			watch_interval = atof(v);
+			i++;
 		} else if (!strcmp(argv[i], "--rounds") && v) {
 			rounds = atol(v);
 			i++;
@@ -1156,10 +1164,13 @@ int cli_peer(const char *dir, int argc, char **argv)
 		}
 	}
 	if (interval <= 0 || max_interval < interval || !(hot >= 0) ||
-	    hot > 3600 || (bot && catan_bot_kind_parse(bot, strlen(bot)) < 0) ||
+	    hot > 3600 || !(watch_interval >= interval) ||
+	    watch_interval > 3600 ||
+	    (bot && catan_bot_kind_parse(bot, strlen(bot)) < 0) ||
 	    (bot && seat.cmd)) {
 		fprintf(stderr, "catan peer: bad --interval, --max-interval, "
-				"--hot or --bot (or both --bot and --agent)\n");
+				"--hot, --watch-interval or --bot (or both "
+				"--bot and --agent)\n");
 		return 2;
 	}
 	catan_state st;
@@ -1167,13 +1178,19 @@ int cli_peer(const char *dir, int argc, char **argv)
 	double wait = interval;
 	struct timespec moved; /* when this peer last acted or adopted */
 	clock_gettime(CLOCK_MONOTONIC, &moved);
-	char last[256] = "";
+	char last[256] = "", last_why[256] = "";
 	static char last_log[sizeof(((catan_sync_report *)0)->log)];
+	catan_watch *watch = catan_watch_new();
+	if (!watch) {
+		fprintf(stderr, "catan peer: out of memory\n");
+		return 1;
+	}
 	for (long r = 0; rounds < 0 || r < rounds; r++) {
 		catan_store *s = NULL;
 		rc = open_game(&s, dir);
 		if (rc)
 			break;
+		catan_watch_targets(watch, s);
 		const catan_game *g = catan_store_game(s);
 		int me = catan_store_me(s);
 		if (seat.cmd && (me < 0 || g->opt.dice == CATAN_DICE_MANUAL)) {
@@ -1183,6 +1200,7 @@ int cli_peer(const char *dir, int argc, char **argv)
 				"fair dice (the protocol has no message "
 				"for dice rolled by hand)\n");
 			catan_store_free(s);
+			catan_watch_free(watch);
 			return 2;
 		}
 		catan_sync_report rep;
@@ -1316,11 +1334,15 @@ int cli_peer(const char *dir, int argc, char **argv)
 		 * --hot seconds. */
 		struct timespec t;
 		clock_gettime(CLOCK_MONOTONIC, &t);
+		/* Every remote watched: no polling, the servers wake us. */
+		bool all = catan_watch_all(watch);
 		if (acted || rep.adopted) {
 			moved = t;
-			wait = interval;
+			wait = all ? watch_interval : interval;
 			if (acted)
 				continue;
+		} else if (all) {
+			wait = watch_interval;
 		} else if ((double)(t.tv_sec - moved.tv_sec) +
 			       (double)(t.tv_nsec - moved.tv_nsec) / 1e9 <
 			   hot) {
@@ -1328,10 +1350,14 @@ int cli_peer(const char *dir, int argc, char **argv)
 		} else {
 			wait = wait * 2 < max_interval ? wait * 2 : max_interval;
 		}
-		struct timespec ts = {(time_t)wait,
-				      (long)((wait - (double)(time_t)wait) * 1e9)};
-		nanosleep(&ts, NULL);
+		catan_watch_wait(watch, (int)(wait * 1000));
+		const char *why = catan_watch_why(watch);
+		if (why[0] && strcmp(why, last_why)) {
+			printf("not watched, polled instead: %s\n", why);
+			snprintf(last_why, sizeof last_why, "%s", why);
+		}
 	}
+	catan_watch_free(watch);
 	cli_seat_free(&seat, &st);
 	return rc;
 }

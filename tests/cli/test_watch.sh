@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Waking peers over git:// (spec/replication.md, "Waking peers over
+# git://"): a `catan peer` whose remotes are all served by `catan serve`
+# is woken by the server when a branch moves, and does not poll.
+#   1. A move reaches a waiting peer at once, though its intervals are
+#      20 s: only the server's wake-up can explain it.
+#   2. A waiting peer asked to sync every 50 ms spends almost no CPU: it
+#      does not poll a watched remote.
+#   3. A remote that is a stock git daemon (no watch requests) is polled
+#      instead, says so, and the move still arrives.
+#   4. The server's bounds: 70 watchers at once (64 kept, the rest
+#      closed), a silent connection closed after 5 s, a garbled request
+#      closed; a fetch is served throughout.
+# Usage: test_watch.sh CATAN_BINARY
+set -euo pipefail
+catan=$(realpath "$1")
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1
+mkdir -p "$HOME"
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+# serve DIR LOG: catan serve for DIR; sets url.
+serve() {
+	local port
+	port=$(free_port)
+	$catan -C "$1" serve --port "$port" >"$2" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 100); do grep -q serving "$2" && break; sleep 0.05; done
+	grep -q serving "$2" || fail "catan serve did not start: $(cat "$2")"
+	url=git://127.0.0.1:$port/
+}
+# wait_for FILE PATTERN SECONDS: until FILE holds PATTERN; 1 if it never does.
+wait_for() {
+	local end=$((SECONDS + $3))
+	while ((SECONDS < end)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+cpu_ticks() { # utime + stime of a process, in clock ticks
+	local f
+	read -r -a f </proc/"$1"/stat
+	echo $((f[13] + f[14]))
+}
+
+# A 2-player game: red made and served, blue joined over git://.
+d=$tmp/g
+$catan new "$d/red" --players red,blue --me red --seed 3 >/dev/null 2>&1
+serve "$d/red" "$tmp/serve.log"
+$catan join "$url" "$d/blue" --as blue >/dev/null
+
+# 1. Blue's peer: every interval 20 s. Red moves once blue waits.
+$catan -C "$d/blue" peer --bot greedy --interval 20 --max-interval 20 \
+	--watch-interval 20 >"$tmp/blue.log" 2>&1 &
+peer=$!
+pids+=($peer)
+wait_for "$tmp/blue.log" "^waiting:" 10 || fail "blue's peer never said what it waits for: $(cat "$tmp/blue.log")"
+sleep 1 # (blue is in its 20 s wait now)
+$catan -C "$d/red" act setup 0,-1,n 0,-1,nw >/dev/null
+t0=$SECONDS
+wait_for "$tmp/blue.log" "^blue setup" 8 ||
+	fail "blue was not woken by red's move (its interval is 20 s): $(cat "$tmp/blue.log")"
+echo "ok 1 - a move wakes a waiting peer over git:// within $((SECONDS - t0)) s (its interval: 20 s)"
+
+# 2. Blue's own moves are made (it plays both set-up moves of the snake's
+#    turn); now it waits for red with a 50 ms interval: no polling.
+wait_for "$tmp/blue.log" "waiting: red" 10 || fail "blue does not wait for red: $(cat "$tmp/blue.log")"
+kill "$peer"
+wait "$peer" 2>/dev/null || true
+$catan -C "$d/blue" peer --bot greedy --interval 0.05 --max-interval 0.05 \
+	--hot 0 --watch-interval 30 >"$tmp/blue2.log" 2>&1 &
+peer=$!
+pids+=($peer)
+wait_for "$tmp/blue2.log" "^waiting:" 10 || fail "blue's second peer: $(cat "$tmp/blue2.log")"
+sleep 1
+before=$(cpu_ticks "$peer")
+sleep 5
+used=$(($(cpu_ticks "$peer") - before))
+hz=$(getconf CLK_TCK)
+# Polling every 50 ms costs a fetch each (several ms of CPU): over 5 s,
+# far more than 0.2 s.
+((used * 5 < hz)) || fail "a waiting peer used $used ticks (of $hz a second) in 5 s: it polls"
+echo "ok 2 - a waiting peer with every remote watched used $used ticks in 5 s"
+kill "$peer"
+wait "$peer" 2>/dev/null || true
+
+# 3. A remote served by a stock git daemon is polled instead.
+d3=$tmp/g3
+$catan new "$d3/red" --players red,blue --me red --seed 4 >/dev/null 2>&1
+port=$(free_port)
+git daemon --export-all --base-path="$d3/red" --listen=127.0.0.1 --port="$port" \
+	--reuseaddr "$d3/red" >"$tmp/daemon.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+	git ls-remote "git://127.0.0.1:$port/" >/dev/null 2>&1 && break
+	sleep 0.05
+done
+$catan join "git://127.0.0.1:$port/" "$d3/blue" --as blue >/dev/null
+$catan -C "$d3/blue" peer --bot greedy --interval 0.1 --max-interval 0.3 \
+	>"$tmp/blue3.log" 2>&1 &
+pids+=($!)
+wait_for "$tmp/blue3.log" "not watched, polled instead: origin" 10 ||
+	fail "a stock git daemon's remote was not said to be polled: $(cat "$tmp/blue3.log")"
+$catan -C "$d3/red" act setup 0,-1,n 0,-1,nw >/dev/null
+wait_for "$tmp/blue3.log" "^blue setup" 10 || fail "polling did not bring red's move: $(cat "$tmp/blue3.log")"
+echo "ok 3 - a stock git daemon's remote is polled, and said so"
+
+# 4. The server's bounds, from a client that misbehaves.
+python3 - "${url#git://}" <<'EOF' || fail "the server's bounds"
+import socket, subprocess, sys, time
+host, port = sys.argv[1].rstrip("/").split(":")
+addr = (host, int(port))
+req = b"0021catan-watch " + b"0" * 16 + b"\n"   # digest 0: answered at once
+# A watcher that knows the digest waits; 70 of them.
+s = socket.create_connection(addr); s.sendall(req)
+ans = s.recv(64); s.close()
+assert ans.startswith(b"0021catan-moved "), ans
+req = b"0021catan-watch " + ans[16:32] + b"\n"
+ws = []
+for i in range(70):
+    c = socket.create_connection(addr); c.sendall(req); ws.append(c)
+time.sleep(0.5)
+closed = 0
+for c in ws:
+    c.setblocking(False)
+    try:
+        if c.recv(64) == b"":
+            closed += 1
+    except BlockingIOError:
+        pass
+assert closed == 6, f"{closed} of 70 watchers closed (64 kept)"
+# A fetch is served meanwhile.
+subprocess.run(["git", "ls-remote", f"git://{host}:{port}/"], check=True,
+               stdout=subprocess.DEVNULL, timeout=10)
+# A garbled request: closed, no answer.
+g = socket.create_connection(addr)
+g.sendall(b"0021catan-watch " + b"Z" * 16 + b"\n")
+g.settimeout(5)
+assert g.recv(64) == b"", "a garbled request was answered"
+# A silent connection: closed after 5 s.
+q = socket.create_connection(addr); q.settimeout(9)
+t = time.time()
+assert q.recv(64) == b"" and time.time() - t < 8.5
+for c in ws: c.close()
+EOF
+echo "ok 4 - watchers bounded, garbled and silent connections closed, fetches served"
