@@ -8,7 +8,7 @@
 #      (median, 90th percentile over all moves and peers; tools/
 #      move_latency.py reads the peers' time-stamped output);
 #   2. idle CPU: N-1 peers wait IDLE_S seconds (10) for a player who never
-#      moves: the CPU time each used (its catan serve included), as a share
+#      moves: the CPU time each used, as a share
 #      of one core.
 #   tools/git_bench.sh CATAN_BUILD_DIR [PLAYERS] [SEED]
 # Peers poll with --interval 0.05 --max-interval PEER_MAX_INTERVAL (0.4 s
@@ -106,20 +106,17 @@ for p in "${names[@]:1:n-1}"; do
 	pids+=($!)
 done
 sleep "$idle_s"
-# A waiting peer's cost: its peer process; each catan serve's: itself and
-# the git daemons it started for the others' fetches (reaped: cutime and
-# cstime).
+# A waiting peer's cost: its peer process. (Each poll of a remote also
+# starts a git daemon and an upload-pack on that remote's side, which this
+# does not count: catan serve lets them reap themselves.)
 ticks() {
 	local f
 	read -r -a f </proc/"$1"/stat
-	echo $((f[13] + f[14] + f[15] + f[16]))
+	echo $((f[13] + f[14]))
 }
 total=0
 for pid in "${pids[@]}"; do total=$((total + $(ticks "$pid"))); done
-serve_total=0
-for s in "${servers[@]}"; do serve_total=$((serve_total + $(ticks "$s"))); done
 for pid in "${pids[@]}"; do kill "$pid"; done
 pids=()
-awk -v t="$total" -v u="$serve_total" -v hz="$hz" -v s="$idle_s" -v k="$((n - 1))" -v ns="$n" -v m="$maxi" 'BEGIN {
-	printf "  CPU of the waiting peers: %.2f %% of a core each on average (--max-interval %s s)\n", 100 * t / hz / s / k, m
-	printf "  CPU of the %d catan serve (with the git daemons each started): %.2f %% of a core each\n", ns, 100 * u / hz / s / ns }'
+awk -v t="$total" -v hz="$hz" -v s="$idle_s" -v k="$((n - 1))" -v m="$maxi" 'BEGIN {
+	printf "  CPU of the waiting peers: %.2f %% of a core each on average (--max-interval %s s)\n", 100 * t / hz / s / k, m }'
