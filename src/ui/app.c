@@ -328,6 +328,10 @@ typedef struct app {
 	ui_event *hist;
 	int nhist, hist_cap;
 	unsigned hist_gen;
+	/* git:// remotes served by catan serve wake the worker (watch.c):
+	 * used by the waker thread only; all_watched under mx. */
+	catan_watch *watch;
+	bool all_watched;
 } app;
 
 /* Brings a->hist up to the log in `l`. Called with a->repo held. */
@@ -430,8 +434,10 @@ static int worker(void *ctx)
 	double interval = a->o->interval > 0 ? a->o->interval : 0.5;
 	for (;;) {
 		SDL_LockMutex(a->mx);
+		/* Every remote watched: a sync when woken, else every 30 s. */
+		double iv = a->all_watched ? 30 : interval;
 		if (!a->wake && !a->quit)
-			SDL_CondWaitTimeout(a->cv, a->mx, (Uint32)(interval * 1000));
+			SDL_CondWaitTimeout(a->cv, a->mx, (Uint32)(iv * 1000));
 		bool quit = a->quit;
 		a->wake = false;
 		catan_state s = a->snap.s;
@@ -478,6 +484,33 @@ static int worker(void *ctx)
 			SDL_UnlockMutex(a->mx);
 		}
 		SDL_UnlockMutex(a->repo);
+	}
+	return 0;
+}
+
+/*
+ * The waker: waits on the watched git:// remotes and wakes the worker when
+ * one moves; while every remote is watched the worker does not poll.
+ */
+static int waker(void *ctx)
+{
+	app *a = ctx;
+	for (;;) {
+		SDL_LockMutex(a->mx);
+		bool quit = a->quit;
+		SDL_UnlockMutex(a->mx);
+		if (quit)
+			break;
+		/* Short waits: the window closes without waiting long. */
+		int r = catan_watch_wait(a->watch, 200);
+		bool all = catan_watch_all(a->watch);
+		SDL_LockMutex(a->mx);
+		a->all_watched = all;
+		if (r == 1) {
+			a->wake = true;
+			SDL_CondSignal(a->cv);
+		}
+		SDL_UnlockMutex(a->mx);
 	}
 	return 0;
 }
@@ -1364,10 +1397,21 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 	snprintf(title, sizeof title, "catan-git: %s%s", o->dir,
 		 a.peer ? "" : " (hot-seat)");
 	int rc = -1;
-	SDL_Thread *th = NULL;
+	SDL_Thread *th = NULL, *wth = NULL;
 	if (window_open(&w, &a.g, a.me >= 0 ? a.me : CATAN_NONE, o, title, err))
 		goto done;
 	th = SDL_CreateThread(worker, "catan-sync", &a);
+	if (a.peer && (a.watch = catan_watch_new())) {
+		catan_store *ws = NULL;
+		catan_err werr;
+		SDL_LockMutex(a.repo);
+		if (catan_store_open(&ws, o->dir, &werr) == 0) {
+			catan_watch_targets(a.watch, ws);
+			catan_store_free(ws);
+		}
+		SDL_UnlockMutex(a.repo);
+		wth = SDL_CreateThread(waker, "catan-watch", &a);
+	}
 	static frame_stats fs;
 	memset(&fs, 0, sizeof fs);
 	snapshot cur;
@@ -1743,6 +1787,9 @@ done:
 	SDL_UnlockMutex(a.mx);
 	if (th)
 		SDL_WaitThread(th, NULL);
+	if (wth)
+		SDL_WaitThread(wth, NULL);
+	catan_watch_free(a.watch);
 	script_leave(&sc, o);
 	window_close(&w);
 	SDL_DestroyCond(a.cv);

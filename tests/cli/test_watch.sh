@@ -11,6 +11,8 @@
 #   4. The server's bounds: 70 watchers at once (64 kept, the rest
 #      closed), a silent connection closed after 5 s, a garbled request
 #      closed; a fetch is served throughout.
+#   5. The window (`catan play`, SDL's offscreen driver) is woken the same
+#      way: its sync interval is 20 s, the move shows at once.
 # Usage: test_watch.sh CATAN_BINARY
 set -euo pipefail
 catan=$(realpath "$1")
@@ -155,3 +157,24 @@ assert q.recv(64) == b"" and time.time() - t < 8.5
 for c in ws: c.close()
 EOF
 echo "ok 4 - watchers bounded, garbled and silent connections closed, fetches served"
+
+# 5. The window: blue's, syncing every 20 s, waits for its turn; red moves.
+d5=$tmp/g5
+$catan new "$d5/red" --players red,blue --me red --seed 5 >/dev/null 2>&1
+serve "$d5/red" "$tmp/serve5.log"
+$catan join "$url" "$d5/blue" --as blue >/dev/null
+printf 'wait-turn\nstate %s\nquit\n' "$tmp/window.state" >"$tmp/window.script"
+# (No leak checks for the window in the sanitizer build: SDL's drivers, as
+# for ui_window.)
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME=$tmp/config $catan play "$d5/blue" \
+	--interval 20 --pace 0 --script "$tmp/window.script" >"$tmp/window.log" 2>&1 &
+win=$!
+pids+=($win)
+sleep 3 # (the window is open and its first syncs are done)
+$catan -C "$d5/red" act setup 0,-1,n 0,-1,nw >/dev/null
+t0=$SECONDS
+wait_for "$tmp/window.state" . 10 ||
+	fail "the window did not see red's move (its interval is 20 s): $(cat "$tmp/window.log")"
+wait "$win" || fail "the window failed: $(cat "$tmp/window.log")"
+echo "ok 5 - the window is woken by a move over git:// within $((SECONDS - t0)) s (its interval: 20 s)"
