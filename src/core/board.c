@@ -299,6 +299,7 @@ int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 			int v = catan_board_vertex(b, q, r, corner_dirs[c]);
 			b->tile_vertices[t][c] = (uint8_t)v;
 			push_unique(b->vertex_tiles[v], t);
+			b->vertex_tmask[v] |= 1ull << t;
 			catan_vset_add(&b->tile_vmask[t], v);
 		}
 		for (int s = 0; s < 6; s++) {

@@ -406,19 +406,20 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
  * list's order. test_legal checks it against the list.
  */
 
-
 /*
  * Robber placements (seeded or fair dice), as robber_moves() lists them:
  * per tile but the robber's, the placement robbing nobody when no victim
  * there holds a card, then one per victim. Counted from tile bit masks
- * (a board has at most 37 tiles): the tiles each opponent has a building
- * on, and the tiles where one who holds cards has; drawn from the
- * opponents on each tile.
+ * (a board has at most 64 tiles): the tiles each opponent has a building
+ * on (the union of the board's tile masks of its buildings' corners), and
+ * the tiles where one who holds cards has; drawn from the opponents on
+ * each tile.
  */
 typedef struct robber_plan {
-	uint64_t held;			  /* some victim holds a card */
-	uint64_t live;			  /* every tile but the robber's */
-	uint8_t victims[CATAN_MAX_TILES]; /* per tile: the opponents on it */
+	uint64_t held; /* some victim holds a card */
+	uint64_t live; /* every tile but the robber's */
+	uint64_t any;  /* some victim: the tiles whose victims[] is set */
+	uint8_t victims[CATAN_MAX_TILES]; /* the opponents on each tile */
 } robber_plan;
 
 static int robber_count(robber_plan *rp, const catan_board *b,
@@ -428,7 +429,7 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 	rp->live = (b->ntiles >= 64 ? ~0ull : (1ull << b->ntiles) - 1) &
 		   ~(s->robber < 64 ? 1ull << s->robber : 0);
 	rp->held = 0;
-	memset(rp->victims, 0, sizeof rp->victims);
+	rp->any = 0;
 	for (int o = 0; o < s->opt.nplayers; o++) {
 		const catan_player *pl = &s->players[o];
 		uint64_t on = 0, own[CATAN_VWORDS];
@@ -438,17 +439,19 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 			own[k] = pl->settlements.w[k] | pl->cities.w[k];
 		CATAN_FOR_BITS(v, own, CATAN_VWORDS)
 		{
-			for (int i = 0; i < 3; i++) {
-				int t = b->vertex_tiles[v][i];
-				if (t != CATAN_NONE) {
-					on |= 1ull << t;
-					rp->victims[t] |= (uint8_t)(1u << o);
-				}
-			}
+			on |= b->vertex_tmask[v];
 		}
 		on &= rp->live;
 		if (pl->ncards)
 			rp->held |= on;
+		/* The first opponent on a tile sets its victims, the next
+		 * ones add to them (no clearing of the whole array). */
+		for (uint64_t m = on; m; m &= m - 1) {
+			int t = __builtin_ctzll(m);
+			unsigned was = (rp->any >> t) & 1 ? rp->victims[t] : 0;
+			rp->victims[t] = (uint8_t)(was | 1u << o);
+		}
+		rp->any |= on;
 		n += catan_popcount64(on);
 	}
 	return n + catan_popcount64(rp->live & ~rp->held);
@@ -457,15 +460,16 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 static void robber_nth(catan_action *out, const robber_plan *rp, int kind,
 		       int k)
 {
-	for (int t = 0;; t++) {
+	for (uint64_t m = rp->live;; m &= m - 1) {
+		int t = __builtin_ctzll(m);
 		uint64_t bit = 1ull << t;
-		if (!(rp->live & bit))
-			continue;
 		if (!(rp->held & bit) && k-- == 0) {
 			blank(out, kind);
 			out->tile = (uint8_t)t;
 			return;
 		}
+		if (!(rp->any & bit))
+			continue;
 		/* Opponents' bits (6 players at most), counted by table. */
 		static const uint8_t ones[64] = {
 		    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,

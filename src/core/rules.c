@@ -136,14 +136,13 @@ void catan_robber_victims_all(uint8_t *out, const catan_board *b,
 		uint64_t own[CATAN_VWORDS];
 		for (int k = 0; k < CATAN_VWORDS; k++)
 			own[k] = pl->settlements.w[k] | pl->cities.w[k];
+		uint64_t on = 0;
 		CATAN_FOR_BITS(v, own, CATAN_VWORDS)
 		{
-			for (int i = 0; i < 3; i++) {
-				int t = b->vertex_tiles[v][i];
-				if (t != CATAN_NONE)
-					out[t] |= (uint8_t)(1u << o);
-			}
+			on |= b->vertex_tmask[v];
 		}
+		for (; on; on &= on - 1)
+			out[__builtin_ctzll(on)] |= (uint8_t)(1u << o);
 	}
 }
 
