@@ -626,10 +626,12 @@ static void produce(const catan_board *b, catan_state *s, int n,
 		if (t == s->robber)
 			continue;
 		int r = b->tile_terrain[t];
-		for (int c = 0; c < 6; c++) {
-			int bv = s->building[b->tile_vertices[t][c]];
-			if (!bv)
-				continue;
+		uint64_t built[CATAN_VWORDS];
+		for (int w = 0; w < CATAN_VWORDS; w++)
+			built[w] = b->tile_vmask[t].w[w] & s->occupied.w[w];
+		CATAN_FOR_BITS(v, built, CATAN_VWORDS)
+		{
+			int bv = s->building[v];
 			int k = bv & CATAN_CITY_BIT ? 2 : 1,
 			    q = (bv & 0x0f) - 1;
 			owed[q][r] += (uint8_t)k;
