@@ -398,6 +398,8 @@ void catan_board_beginner(catan_board *out)
 	catan_board_init_hexagon(out, 2);
 	for (int i = 0; i < 19; i++) {
 		int t = catan_board_tile(out, tiles[i].q, tiles[i].r);
+		if (t < 0)
+			continue; /* not reached: the radius-2 hexagon has it */
 		out->tile_terrain[t] = (uint8_t)tiles[i].terrain;
 		out->tile_token[t] = (uint8_t)tiles[i].token;
 	}
