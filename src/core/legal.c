@@ -412,14 +412,15 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
  * there holds a card, then one per victim. Counted from tile bit masks
  * (a board has at most 64 tiles): the tiles each opponent has a building
  * on (the union of the board's tile masks of its buildings' corners), and
- * the tiles where one who holds cards has; drawn from the opponents on
- * each tile.
+ * the tiles where one who holds cards has; drawn by walking the tiles,
+ * each opponent's mask telling whether it is on the tile.
  */
 typedef struct robber_plan {
-	uint64_t held; /* some victim holds a card */
-	uint64_t live; /* every tile but the robber's */
-	uint64_t any;  /* some victim: the tiles whose victims[] is set */
-	uint8_t victims[CATAN_MAX_TILES]; /* the opponents on each tile */
+	uint64_t held;			 /* some victim holds a card */
+	uint64_t live;			 /* every tile but the robber's */
+	uint64_t any;			 /* some victim */
+	uint64_t on[CATAN_MAX_PLAYERS]; /* each opponent's tiles (live) */
+	int n;				 /* players */
 } robber_plan;
 
 static int robber_count(robber_plan *rp, const catan_board *b,
@@ -430,9 +431,11 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 		   ~(s->robber < 64 ? 1ull << s->robber : 0);
 	rp->held = 0;
 	rp->any = 0;
+	rp->n = s->opt.nplayers;
 	for (int o = 0; o < s->opt.nplayers; o++) {
 		const catan_player *pl = &s->players[o];
 		uint64_t on = 0, own[CATAN_VWORDS];
+		rp->on[o] = 0;
 		if (o == p)
 			continue;
 		for (int k = 0; k < CATAN_VWORDS; k++)
@@ -444,13 +447,7 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 		on &= rp->live;
 		if (pl->ncards)
 			rp->held |= on;
-		/* The first opponent on a tile sets its victims, the next
-		 * ones add to them (no clearing of the whole array). */
-		for (uint64_t m = on; m; m &= m - 1) {
-			int t = __builtin_ctzll(m);
-			unsigned was = (rp->any >> t) & 1 ? rp->victims[t] : 0;
-			rp->victims[t] = (uint8_t)(was | 1u << o);
-		}
+		rp->on[o] = on;
 		rp->any |= on;
 		n += catan_popcount64(on);
 	}
@@ -470,23 +467,14 @@ static void robber_nth(catan_action *out, const robber_plan *rp, int kind,
 		}
 		if (!(rp->any & bit))
 			continue;
-		/* Opponents' bits (6 players at most), counted by table. */
-		static const uint8_t ones[64] = {
-		    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-		    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
-		    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
-		    2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6};
-		unsigned victims = rp->victims[t];
-		if (k >= ones[victims & 63]) {
-			k -= ones[victims & 63];
-			continue;
+		for (int o = 0; o < rp->n; o++) {
+			if (!(rp->on[o] & bit) || k-- != 0)
+				continue;
+			blank(out, kind);
+			out->tile = (uint8_t)t;
+			out->player = (uint8_t)o;
+			return;
 		}
-		while (k--)
-			victims &= victims - 1;
-		blank(out, kind);
-		out->tile = (uint8_t)t;
-		out->player = (uint8_t)__builtin_ctz(victims);
-		return;
 	}
 }
 
