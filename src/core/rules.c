@@ -705,7 +705,9 @@ static int do_setup(catan_state *out, const catan_board *b,
 				     1);
 		}
 	}
-	update_roads(b, out, 1u << p);
+	/* A set-up settlement cuts no road (no road touches a vertex the
+	 * distance rule leaves free), so only the new road counts. */
+	update_road_built(b, out, p, e);
 	out->setup_step++;
 	if (out->setup_step == 2 * n) {
 		out->turn = 0;
