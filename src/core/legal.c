@@ -186,14 +186,20 @@ static void offer_moves(out_buf *o, const catan_state *s, int p, int to)
 	}
 }
 
-static void trade_moves(out_buf *o, const catan_state *s, int p,
-			unsigned flags)
+/*
+ * Bank trades in the list's order: resource g given at each rate the
+ * player may use (the best first: 2 with g's harbour, 3 with a generic
+ * one, 4), for every other resource the bank still has. With `o`, every
+ * one is pushed (trade_moves()); without, only the k-th is written to
+ * `out` (the random bot's draw). Inlined into both, so the list pays no
+ * test per trade.
+ */
+static inline __attribute__((always_inline)) void
+bank_trades(out_buf *o, catan_action *out, const catan_state *s,
+	    const catan_player *pl, int k)
 {
-	const catan_player *pl = &s->players[p];
-	/* Every rate the player may use, the best first. */
 	bool generic = pl->harbours & (1u << CATAN_HARBOUR_GENERIC);
 	for (int g = 0; g < CATAN_RES_COUNT; g++) {
-		/* The best rate first: 2 with g's harbour, 3 with a generic. */
 		int low = pl->harbours & (1u << g) ? 2 : generic ? 3 : 4;
 		for (int rate = low; rate <= 4 && pl->hand[g] >= rate; rate++) {
 			if (!bank_rate_ok(pl, g, rate))
@@ -201,13 +207,29 @@ static void trade_moves(out_buf *o, const catan_state *s, int p,
 			for (int w = 0; w < CATAN_RES_COUNT; w++) {
 				if (w == g || !s->bank[w])
 					continue;
-				catan_action *a = push(o, CATAN_ACT_TRADE_BANK);
+				catan_action *a;
+				if (o) {
+					a = push(o, CATAN_ACT_TRADE_BANK);
+				} else if (k-- != 0) {
+					continue;
+				} else {
+					a = out;
+					blank(a, CATAN_ACT_TRADE_BANK);
+				}
 				a->res = (uint8_t)g;
 				a->count = (uint8_t)rate;
 				a->res2 = (uint8_t)w;
+				if (!o)
+					return;
 			}
 		}
 	}
+}
+
+static void trade_moves(out_buf *o, const catan_state *s, int p,
+			unsigned flags)
+{
+	bank_trades(o, NULL, s, &s->players[p], 0);
 	if (!(flags & CATAN_LEGAL_NO_OFFERS))
 		offer_moves(o, s, p, CATAN_NONE);
 }
@@ -416,21 +438,18 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
  * each opponent's mask telling whether it is on the tile.
  */
 typedef struct robber_plan {
-	uint64_t held;			 /* some victim holds a card */
 	uint64_t live;			 /* every tile but the robber's */
-	uint64_t any;			 /* some victim */
 	uint64_t on[CATAN_MAX_PLAYERS]; /* each opponent's tiles (live) */
-	int n;				 /* players */
+	uint64_t c[3]; /* per tile, bit-sliced: its number of placements */
+	int n;	       /* players */
 } robber_plan;
 
 static int robber_count(robber_plan *rp, const catan_board *b,
 			const catan_state *s, int p)
 {
-	int n = 0;
+	uint64_t held = 0;
 	rp->live = (b->ntiles >= 64 ? ~0ull : (1ull << b->ntiles) - 1) &
 		   ~(s->robber < 64 ? 1ull << s->robber : 0);
-	rp->held = 0;
-	rp->any = 0;
 	rp->n = s->opt.nplayers;
 	for (int o = 0; o < s->opt.nplayers; o++) {
 		const catan_player *pl = &s->players[o];
@@ -446,35 +465,51 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 		}
 		on &= rp->live;
 		if (pl->ncards)
-			rp->held |= on;
+			held |= on;
 		rp->on[o] = on;
-		rp->any |= on;
-		n += catan_popcount64(on);
 	}
-	return n + catan_popcount64(rp->live & ~rp->held);
+	/* Per tile: the placement robbing nobody (no victim there holds a
+	 * card), plus one per opponent there; at most 6, added up in three
+	 * bit planes (a carry-save sum of the masks). */
+	uint64_t c0 = rp->live & ~held, c1 = 0, c2 = 0;
+	for (int o = 0; o < s->opt.nplayers; o++) {
+		uint64_t x = rp->on[o], k0 = c0 & x, k1;
+		c0 ^= x;
+		k1 = c1 & k0;
+		c1 ^= k0;
+		c2 |= k1;
+	}
+	rp->c[0] = c0;
+	rp->c[1] = c1;
+	rp->c[2] = c2;
+	return catan_popcount64(c0) + 2 * catan_popcount64(c1) +
+	       4 * catan_popcount64(c2);
 }
 
 static void robber_nth(catan_action *out, const robber_plan *rp, int kind,
 		       int k)
 {
-	for (uint64_t m = rp->live;; m &= m - 1) {
+	for (uint64_t m = rp->c[0] | rp->c[1] | rp->c[2];; m &= m - 1) {
 		int t = __builtin_ctzll(m);
-		uint64_t bit = 1ull << t;
-		if (!(rp->held & bit) && k-- == 0) {
-			blank(out, kind);
-			out->tile = (uint8_t)t;
-			return;
-		}
-		if (!(rp->any & bit))
+		int c = (int)((rp->c[0] >> t) & 1) +
+			(int)((rp->c[1] >> t) & 1) * 2 +
+			(int)((rp->c[2] >> t) & 1) * 4;
+		if (k >= c) {
+			k -= c;
 			continue;
-		for (int o = 0; o < rp->n; o++) {
-			if (!(rp->on[o] & bit) || k-- != 0)
-				continue;
-			blank(out, kind);
-			out->tile = (uint8_t)t;
-			out->player = (uint8_t)o;
-			return;
 		}
+		blank(out, kind);
+		out->tile = (uint8_t)t;
+		/* The placement robbing nobody first, when there is one. */
+		uint64_t bit = 1ull << t;
+		int victims = 0;
+		for (int o = 0; o < rp->n; o++)
+			victims += (rp->on[o] & bit) != 0;
+		k -= c - victims;
+		for (int o = 0; o < rp->n && k >= 0; o++)
+			if ((rp->on[o] & bit) && k-- == 0)
+				out->player = (uint8_t)o;
+		return;
 	}
 }
 
@@ -578,23 +613,7 @@ static int bank_count(const catan_state *s, const catan_player *pl)
 static void bank_nth(catan_action *out, const catan_state *s,
 		     const catan_player *pl, int k)
 {
-	bool generic = pl->harbours & (1u << CATAN_HARBOUR_GENERIC);
-	for (int g = 0; g < CATAN_RES_COUNT; g++) {
-		int low = pl->harbours & (1u << g) ? 2 : generic ? 3 : 4;
-		for (int rate = low; rate <= 4 && pl->hand[g] >= rate; rate++) {
-			if (!bank_rate_ok(pl, g, rate))
-				continue;
-			for (int w = 0; w < CATAN_RES_COUNT; w++) {
-				if (w == g || !s->bank[w] || k-- != 0)
-					continue;
-				blank(out, CATAN_ACT_TRADE_BANK);
-				out->res = (uint8_t)g;
-				out->count = (uint8_t)rate;
-				out->res2 = (uint8_t)w;
-				return;
-			}
-		}
-	}
+	bank_trades(NULL, out, s, pl, k);
 }
 
 /* offer_moves() to every other player. */
