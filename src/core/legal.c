@@ -226,8 +226,7 @@ bank_trades(out_buf *o, catan_action *out, const catan_state *s,
 	}
 }
 
-static void trade_moves(out_buf *o, const catan_state *s, int p,
-			unsigned flags)
+static void trade_moves(out_buf *o, const catan_state *s, int p, unsigned flags)
 {
 	bank_trades(o, NULL, s, &s->players[p], 0);
 	if (!(flags & CATAN_LEGAL_NO_OFFERS))
@@ -438,7 +437,7 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
  * each opponent's mask telling whether it is on the tile.
  */
 typedef struct robber_plan {
-	uint64_t live;			 /* every tile but the robber's */
+	uint64_t live;			/* every tile but the robber's */
 	uint64_t on[CATAN_MAX_PLAYERS]; /* each opponent's tiles (live) */
 	uint64_t c[3]; /* per tile, bit-sliced: its number of placements */
 	int n;	       /* players */
