@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "catan/bot.h"
+
 #include "rules_internal.h"
 
 typedef struct out_buf {
@@ -793,9 +795,9 @@ static void setup_nth(catan_action *out, const setup_plan *sp,
 	}
 }
 
-int catan_legal_random(catan_action *out, const catan_board *b,
-		       const catan_state *s, int actor, unsigned flags,
-		       catan_rng *rng, int cap)
+static inline __attribute__((always_inline)) int
+legal_random(catan_action *out, const catan_board *b, const catan_state *s,
+	     int actor, unsigned flags, catan_rng *rng, int cap)
 {
 	if (actor < 0 || actor >= s->opt.nplayers || !may_act(s, actor))
 		return 0;
@@ -920,4 +922,41 @@ int catan_legal_random(catan_action *out, const catan_board *b,
 		break;
 	}
 	return n;
+}
+
+int catan_legal_random(catan_action *out, const catan_board *b,
+		       const catan_state *s, int actor, unsigned flags,
+		       catan_rng *rng, int cap)
+{
+	return legal_random(out, b, s, actor, flags, rng, cap);
+}
+
+/* The draw from the full list, where legal_random() leaves it. */
+static __attribute__((noinline)) int
+draw_from_list(catan_action *out, const catan_board *b, const catan_state *s,
+	       int actor, unsigned flags, catan_rng *rng)
+{
+	catan_action buf[CATAN_BOT_BUF];
+	int n = catan_legal_actions(buf, CATAN_BOT_BUF, b, s, actor, flags);
+	if (n == 0)
+		return CATAN_E_NOT_YOUR_TURN;
+	if (n > CATAN_BOT_BUF)
+		n = CATAN_BOT_BUF; /* cannot happen outside discards */
+	*out = buf[catan_rng_below(rng, (uint32_t)n)];
+	return CATAN_OK;
+}
+
+/*
+ * The random bot's draw as one call (legal_random() inlined, the list
+ * only where it gives up): the benchmark's and the playouts' hot path, so
+ * the bot's call is a jump here rather than a frame of its own.
+ */
+int catan_legal_draw(catan_action *out, const catan_board *b,
+		     const catan_state *s, int actor, unsigned flags,
+		     catan_rng *rng)
+{
+	int n = legal_random(out, b, s, actor, flags, rng, CATAN_BOT_BUF);
+	if (n >= 0)
+		return n ? CATAN_OK : CATAN_E_NOT_YOUR_TURN;
+	return draw_from_list(out, b, s, actor, flags, rng);
 }
