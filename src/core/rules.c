@@ -415,8 +415,7 @@ static int tree_reach(const catan_board *b, const catan_eset *roads,
 		int e = b->vertex_edges[v][i];
 		if (e == CATAN_NONE || e == via || !catan_eset_has(roads, e))
 			continue;
-		int w = b->edge_vertices[e][0] == v ? b->edge_vertices[e][1]
-						    : b->edge_vertices[e][0];
+		int w = b->vertex_vertices[v][i]; /* across e */
 		int d = 0;
 		if (!catan_vset_has(cut, w)) {
 			if (catan_vset_has(seen, w))
