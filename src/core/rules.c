@@ -612,50 +612,57 @@ static void move_robber(catan_state *s, int p, const catan_action *a,
 		oc->stolen = (uint8_t)r;
 }
 
-/* Pays production for dice sum `n`, with the bank-shortage rule. */
+/*
+ * Pays production for dice sum `n`, with the bank-shortage rule. What each
+ * resource owes is one word, a byte per player (a tile has at most 3
+ * buildings by the distance rule, so 6 cards, and a number at most 8
+ * tiles: 48 < 256 in all), over the resources the roll touched only.
+ */
 static void produce(const catan_board *b, catan_state *s, int n,
 		    catan_outcome *oc)
 {
-	uint8_t owed[CATAN_MAX_PLAYERS][CATAN_RES_COUNT];
-	int total[CATAN_RES_COUNT] = {0};
-	unsigned who[CATAN_RES_COUNT] = {0}; /* players owed each resource */
-	memset(owed, 0, sizeof owed);
+	uint64_t owed[CATAN_RES_COUNT];
+	unsigned hit = 0; /* resources with a word in owed[] */
 	for (int i = 0; i < b->token_ntiles[n]; i++) {
 		int t = b->token_tiles[n][i];
 		if (t == s->robber)
 			continue;
 		int r = b->tile_terrain[t];
-		uint64_t built[CATAN_VWORDS];
-		for (int w = 0; w < CATAN_VWORDS; w++)
-			built[w] = b->tile_vmask[t].w[w] & s->occupied.w[w];
-		CATAN_FOR_BITS(v, built, CATAN_VWORDS)
-		{
-			int bv = s->building[v];
-			int k = bv & CATAN_CITY_BIT ? 2 : 1,
-			    q = (bv & 0x0f) - 1;
-			owed[q][r] += (uint8_t)k;
-			total[r] += k;
-			who[r] |= 1u << q;
+		uint64_t o = hit & (1u << r) ? owed[r] : 0;
+		for (int w = 0; w < CATAN_VWORDS; w++) {
+			uint64_t m = b->tile_vmask[t].w[w] & s->occupied.w[w];
+			for (; m; m &= m - 1) {
+				int bv = s->building[64 * w + __builtin_ctzll(m)];
+				o += (uint64_t)(bv & CATAN_CITY_BIT ? 2 : 1)
+				     << (8 * ((bv & 0x0f) - 1));
+			}
 		}
+		owed[r] = o;
+		hit |= 1u << r;
 	}
-	for (int r = 0; r < CATAN_RES_COUNT; r++) {
-		if (!who[r])
+	for (; hit; hit &= hit - 1) {
+		int r = __builtin_ctz(hit);
+		uint64_t o = owed[r];
+		if (!o)
 			continue;
-		if (total[r] <= s->bank[r]) {
-			for (unsigned m = who[r]; m; m &= m - 1) {
-				int p = __builtin_ctz(m);
-				gain(s, &s->players[p], r, owed[p][r]);
+		int total = (int)((o * 0x0101010101010101ull) >> 56);
+		int first = __builtin_ctzll(o) / 8;
+		if (total <= s->bank[r]) {
+			for (int p = first; o >> (8 * p); p++) {
+				int k = (int)((o >> (8 * p)) & 0xff);
+				if (!k)
+					continue;
+				gain(s, &s->players[p], r, k);
 				if (oc)
-					oc->produced[p][r] = owed[p][r];
+					oc->produced[p][r] = (uint8_t)k;
 			}
 			continue;
 		}
 		/* Short: paid only when a single player is owed it. */
-		if (!(who[r] & (who[r] - 1)) && s->bank[r] > 0) {
-			int only = __builtin_ctz(who[r]);
+		if (!(o >> (8 * first) >> 8) && s->bank[r] > 0) {
 			if (oc)
-				oc->produced[only][r] = s->bank[r];
-			gain(s, &s->players[only], r, s->bank[r]);
+				oc->produced[first][r] = s->bank[r];
+			gain(s, &s->players[first], r, s->bank[r]);
 		}
 	}
 }
