@@ -632,7 +632,8 @@ static void produce(const catan_board *b, catan_state *s, int n,
 		for (int w = 0; w < CATAN_VWORDS; w++) {
 			uint64_t m = b->tile_vmask[t].w[w] & s->occupied.w[w];
 			for (; m; m &= m - 1) {
-				int bv = s->building[64 * w + __builtin_ctzll(m)];
+				int bv =
+				    s->building[64 * w + __builtin_ctzll(m)];
 				o += (uint64_t)(bv & CATAN_CITY_BIT ? 2 : 1)
 				     << (8 * ((bv & 0x0f) - 1));
 			}
