@@ -55,8 +55,8 @@ typedef struct catan_board {
 	uint8_t tile_edges[CATAN_MAX_TILES][6];	   /* NE, E, SE, SW, W, NW */
 	uint8_t vertex_tiles[CATAN_MAX_VERTICES][3];
 	uint8_t vertex_edges[CATAN_MAX_VERTICES][3];
-	uint8_t vertex_vertices[CATAN_MAX_VERTICES]
-			       [3]; /* across vertex_edges */
+	/* vertex_vertices[v][i]: the vertex across vertex_edges[v][i]. */
+	uint8_t vertex_vertices[CATAN_MAX_VERTICES][3];
 	uint8_t edge_vertices[CATAN_MAX_EDGES][2];
 	uint8_t vertex_harbour[CATAN_MAX_VERTICES]; /* kind or CATAN_NONE */
 
