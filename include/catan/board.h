@@ -66,6 +66,7 @@ typedef struct catan_board {
 	catan_eset vertex_emask[CATAN_MAX_VERTICES];
 	catan_vset harbour_vmask[CATAN_HARBOUR_KINDS];
 	uint64_t vertex_tmask[CATAN_MAX_VERTICES]; /* bit t: tile t has v */
+	catan_vset vertex_deg[2]; /* each vertex's edge count, bit-sliced */
 
 	/* Tiles by token number, for production. */
 	uint8_t token_ntiles[13];

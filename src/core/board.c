@@ -323,6 +323,14 @@ int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 		catan_eset_add(&b->vertex_emask[v0], e);
 		catan_eset_add(&b->vertex_emask[v1], e);
 	}
+	for (int v = 0; v < nv; v++) {
+		int deg = 0;
+		for (int i = 0; i < 3; i++)
+			deg += b->vertex_edges[v][i] != CATAN_NONE;
+		for (int j = 0; j < 2; j++)
+			if (deg >> j & 1)
+				catan_vset_add(&b->vertex_deg[j], v);
+	}
 	catan_board_finish(b);
 	return CATAN_OK;
 }

@@ -725,12 +725,13 @@ static bool card_count(plan *pn, const catan_board *b, const catan_state *s,
 /*
  * Set-up: every free vertex with every free edge around it, in vertex
  * order. A vertex no road touches has all its edges free (nearly every
- * one: set-up roads touch only blocked vertices), so only the others are
- * looked at edge by edge.
+ * one: set-up roads touch only blocked vertices), so those are counted a
+ * word at a time from the board's bit-sliced edge counts, and only the
+ * others edge by edge.
  */
 typedef struct setup_plan {
 	uint64_t free[CATAN_VWORDS];	/* unblocked vertices */
-	uint64_t touched[CATAN_VWORDS]; /* vertices a road touches */
+	uint64_t touched[CATAN_VWORDS]; /* free vertices a road touches */
 } setup_plan;
 
 static inline int setup_edges(const catan_board *board, const catan_state *s,
@@ -744,6 +745,15 @@ static inline int setup_edges(const catan_board *board, const catan_state *s,
 	for (int i = 0; i < 3; i++)
 		n += ve[i] != CATAN_NONE && !catan_eset_has(&s->roads, ve[i]);
 	return n;
+}
+
+/* The edges of the untouched free vertices of word w. */
+static inline int setup_plain(const catan_board *board, const setup_plan *sp,
+			      int w)
+{
+	uint64_t plain = sp->free[w] & ~sp->touched[w];
+	return catan_popcount64(plain & board->vertex_deg[0].w[w]) +
+	       2 * catan_popcount64(plain & board->vertex_deg[1].w[w]);
 }
 
 static int setup_count(setup_plan *sp, const catan_board *board,
@@ -765,7 +775,11 @@ static int setup_count(setup_plan *sp, const catan_board *board,
 			sp->touched[v >> 6] |= 1ull << (v & 63);
 		}
 	}
-	CATAN_FOR_BITS(v, sp->free, CATAN_VWORDS)
+	for (int w = 0; w < CATAN_VWORDS; w++) {
+		sp->touched[w] &= sp->free[w];
+		n += setup_plain(board, sp, w);
+	}
+	CATAN_FOR_BITS(v, sp->touched, CATAN_VWORDS)
 	{
 		n += setup_edges(board, s, sp, v);
 	}
@@ -775,22 +789,31 @@ static int setup_count(setup_plan *sp, const catan_board *board,
 static void setup_nth(catan_action *out, const setup_plan *sp,
 		      const catan_board *board, const catan_state *s, int k)
 {
-	CATAN_FOR_BITS(v, sp->free, CATAN_VWORDS)
-	{
-		int c = setup_edges(board, s, sp, v);
-		if (k >= c) {
-			k -= c;
-			continue;
-		}
-		for (int i = 0; i < 3; i++) {
-			int e = board->vertex_edges[v][i];
-			if (e == CATAN_NONE || catan_eset_has(&s->roads, e) ||
-			    k-- != 0)
+	for (int w = 0; w < CATAN_VWORDS; w++) {
+		if (!sp->touched[w]) { /* a whole word skipped at once */
+			int c = setup_plain(board, sp, w);
+			if (k >= c) {
+				k -= c;
 				continue;
-			blank(out, CATAN_ACT_SETUP);
-			out->vertex = (uint8_t)v;
-			out->edge = (uint8_t)e;
-			return;
+			}
+		}
+		for (uint64_t m = sp->free[w]; m; m &= m - 1) {
+			int v = 64 * w + __builtin_ctzll(m);
+			int c = setup_edges(board, s, sp, v);
+			if (k >= c) {
+				k -= c;
+				continue;
+			}
+			for (int i = 0; i < 3; i++) {
+				int e = board->vertex_edges[v][i];
+				if (e == CATAN_NONE ||
+				    catan_eset_has(&s->roads, e) || k-- != 0)
+					continue;
+				blank(out, CATAN_ACT_SETUP);
+				out->vertex = (uint8_t)v;
+				out->edge = (uint8_t)e;
+				return;
+			}
 		}
 	}
 }
