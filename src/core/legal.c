@@ -587,9 +587,10 @@ static inline uint64_t at_least5(uint64_t c5, unsigned x)
  * with its harbour, 3 with a generic one, 4 always, when the hand has
  * that many, each rate for every other resource the bank still has.
  */
-static int bank_count(const catan_state *s, const catan_player *pl)
+static inline __attribute__((always_inline)) int
+bank_count(const catan_state *s, const catan_player *pl, uint64_t hand5)
 {
-	uint64_t hand5 = pack5(pl->hand), ge2 = at_least5(hand5, 2);
+	uint64_t ge2 = at_least5(hand5, 2);
 	if (!ge2)
 		return 0;
 	/* Harbour bit g to bit 8g + 7: one product, as the partial products
@@ -602,13 +603,13 @@ static int bank_count(const catan_state *s, const catan_player *pl)
 		 r3 = pl->harbours & (1u << CATAN_HARBOUR_GENERIC)
 			  ? at_least5(hand5, 3)
 			  : 0,
-		 stocked = at_least5(pack5(s->bank), 1);
-	/* Each rate of g for every stocked resource but g itself. (The
-	 * three flags of a resource add up within its byte.) */
+		 stocked = at_least5(pack5(s->bank), 1) >> 7;
+	/* Each rate of g (the three flags of a resource add up within its
+	 * byte) for every stocked resource but g itself: the bytes of the
+	 * stocked resources are masked by stocked * 0xff (one 0xff a byte). */
 	uint64_t rates = (r2 >> 7) + (r3 >> 7) + (r4 >> 7),
-		 spared = ((r2 & stocked) >> 7) + ((r3 & stocked) >> 7) +
-			  ((r4 & stocked) >> 7);
-	return flags5(stocked) * bytes5(rates) - bytes5(spared);
+		 spared = rates & (stocked * 0xff);
+	return bytes5(stocked) * bytes5(rates) - bytes5(spared);
 }
 
 static void bank_nth(catan_action *out, const catan_state *s,
@@ -874,7 +875,7 @@ legal_random(catan_action *out, const catan_board *b, const catan_state *s,
 			return 1;
 		}
 		if (phase_allows_trade(s->phase)) {
-			add(&pn, SEC_BANK, bank_count(s, pl));
+			add(&pn, SEC_BANK, bank_count(s, pl, hand5));
 			if (!(flags & CATAN_LEGAL_NO_OFFERS))
 				add(&pn, SEC_OFFER, offer_count(s, pl));
 		}
