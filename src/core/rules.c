@@ -1268,21 +1268,30 @@ static int dispatch(catan_state *out, const catan_board *b,
 		    catan_outcome *oc)
 {
 	int ph = in->phase;
-	if (ph == CATAN_PHASE_SETUP)
-		return a->kind == CATAN_ACT_SETUP ? do_setup(out, b, in, p, a)
-						  : CATAN_E_WRONG_PHASE;
-	if (ph == CATAN_PHASE_OFFER && a->kind != CATAN_ACT_TRADE_ACCEPT &&
-	    a->kind != CATAN_ACT_TRADE_REJECT &&
-	    a->kind != CATAN_ACT_TRADE_OFFER)
-		return CATAN_E_WRONG_PHASE;
-	if (ph == CATAN_PHASE_DISCARD && a->kind != CATAN_ACT_DISCARD)
-		return CATAN_E_WRONG_PHASE;
-	/* Special building: build, buy, pass; no trade, no card played. */
-	if (ph == CATAN_PHASE_SPECIAL && a->kind != CATAN_ACT_BUILD_ROAD &&
-	    a->kind != CATAN_ACT_BUILD_SETTLEMENT &&
-	    a->kind != CATAN_ACT_BUILD_CITY && a->kind != CATAN_ACT_BUY_DEV &&
-	    a->kind != CATAN_ACT_END)
-		return CATAN_E_WRONG_PHASE;
+	/* The phases that limit the kinds of action, tested one by one only
+	 * when the phase is one of them (one mask test for the others). */
+	if ((1u << (ph & 31)) &
+	    (1u << CATAN_PHASE_SETUP | 1u << CATAN_PHASE_OFFER |
+	     1u << CATAN_PHASE_DISCARD | 1u << CATAN_PHASE_SPECIAL)) {
+		if (ph == CATAN_PHASE_SETUP)
+			return a->kind == CATAN_ACT_SETUP
+				   ? do_setup(out, b, in, p, a)
+				   : CATAN_E_WRONG_PHASE;
+		if (ph == CATAN_PHASE_OFFER &&
+		    a->kind != CATAN_ACT_TRADE_ACCEPT &&
+		    a->kind != CATAN_ACT_TRADE_REJECT &&
+		    a->kind != CATAN_ACT_TRADE_OFFER)
+			return CATAN_E_WRONG_PHASE;
+		if (ph == CATAN_PHASE_DISCARD && a->kind != CATAN_ACT_DISCARD)
+			return CATAN_E_WRONG_PHASE;
+		/* Special building: build, buy, pass; no trade, no card. */
+		if (ph == CATAN_PHASE_SPECIAL &&
+		    a->kind != CATAN_ACT_BUILD_ROAD &&
+		    a->kind != CATAN_ACT_BUILD_SETTLEMENT &&
+		    a->kind != CATAN_ACT_BUILD_CITY &&
+		    a->kind != CATAN_ACT_BUY_DEV && a->kind != CATAN_ACT_END)
+			return CATAN_E_WRONG_PHASE;
+	}
 	switch (a->kind) {
 	case CATAN_ACT_ROLL:
 		return do_roll(out, b, in, p, a, oc);
