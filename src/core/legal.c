@@ -487,10 +487,33 @@ static int robber_count(robber_plan *rp, const catan_board *b,
 	       4 * catan_popcount64(c2);
 }
 
+/* The number of bits set in each byte value. */
+static const uint8_t ones8[256] = {
+#define B2(n) n, n + 1, n + 1, n + 2
+#define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
+#define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
+    B6(0), B6(1), B6(1), B6(2)
+#undef B6
+#undef B4
+#undef B2
+};
+
 static void robber_nth(catan_action *out, const robber_plan *rp, int kind,
 		       int k)
 {
-	for (uint64_t m = rp->c[0] | rp->c[1] | rp->c[2];; m &= m - 1) {
+	/* Whole groups of 8 tiles first: their placements by byte counts. */
+	int from = 0;
+	for (;; from += 8) {
+		int c = ones8[(rp->c[0] >> from) & 0xff] +
+			2 * ones8[(rp->c[1] >> from) & 0xff] +
+			4 * ones8[(rp->c[2] >> from) & 0xff];
+		if (k < c)
+			break;
+		k -= c;
+	}
+	uint64_t below = from ? ~0ull >> (64 - from) : 0;
+	for (uint64_t m = (rp->c[0] | rp->c[1] | rp->c[2]) & ~below;;
+	     m &= m - 1) {
 		int t = __builtin_ctzll(m);
 		int c = (int)((rp->c[0] >> t) & 1) +
 			(int)((rp->c[1] >> t) & 1) * 2 +
