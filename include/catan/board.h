@@ -55,6 +55,7 @@ typedef struct catan_board {
 	uint8_t tile_edges[CATAN_MAX_TILES][6];	   /* NE, E, SE, SW, W, NW */
 	uint8_t vertex_tiles[CATAN_MAX_VERTICES][3];
 	uint8_t vertex_edges[CATAN_MAX_VERTICES][3];
+	/* vertex_vertices[v][i]: the vertex across vertex_edges[v][i]. */
 	uint8_t vertex_vertices[CATAN_MAX_VERTICES][3];
 	uint8_t edge_vertices[CATAN_MAX_EDGES][2];
 	uint8_t vertex_harbour[CATAN_MAX_VERTICES]; /* kind or CATAN_NONE */
@@ -64,6 +65,8 @@ typedef struct catan_board {
 	catan_vset vertex_nbrs[CATAN_MAX_VERTICES]; /* adjacent vertices */
 	catan_eset vertex_emask[CATAN_MAX_VERTICES];
 	catan_vset harbour_vmask[CATAN_HARBOUR_KINDS];
+	uint64_t vertex_tmask[CATAN_MAX_VERTICES]; /* bit t: tile t has v */
+	catan_vset vertex_deg[2]; /* each vertex's edge count, bit-sliced */
 
 	/* Tiles by token number, for production. */
 	uint8_t token_ntiles[13];
@@ -74,6 +77,9 @@ typedef struct catan_board {
 	uint8_t vertex_at[CATAN_GRID][CATAN_GRID][2];
 	uint8_t edge_at[CATAN_GRID][CATAN_GRID][3];
 } catan_board;
+
+/* Tile bit masks (vertex_tmask, the robber's placements) fit one word. */
+_Static_assert(CATAN_MAX_TILES <= 64, "tile masks are 64-bit");
 
 /* ---- bit set helpers (inline: they are the hot path) ---- */
 

@@ -299,6 +299,7 @@ int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 			int v = catan_board_vertex(b, q, r, corner_dirs[c]);
 			b->tile_vertices[t][c] = (uint8_t)v;
 			push_unique(b->vertex_tiles[v], t);
+			b->vertex_tmask[v] |= 1ull << t;
 			catan_vset_add(&b->tile_vmask[t], v);
 		}
 		for (int s = 0; s < 6; s++) {
@@ -321,6 +322,14 @@ int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 		catan_vset_add(&b->vertex_nbrs[v1], v0);
 		catan_eset_add(&b->vertex_emask[v0], e);
 		catan_eset_add(&b->vertex_emask[v1], e);
+	}
+	for (int v = 0; v < nv; v++) {
+		int deg = 0;
+		for (int i = 0; i < 3; i++)
+			deg += b->vertex_edges[v][i] != CATAN_NONE;
+		for (int j = 0; j < 2; j++)
+			if (deg >> j & 1)
+				catan_vset_add(&b->vertex_deg[j], v);
 	}
 	catan_board_finish(b);
 	return CATAN_OK;
@@ -397,6 +406,8 @@ void catan_board_beginner(catan_board *out)
 	catan_board_init_hexagon(out, 2);
 	for (int i = 0; i < 19; i++) {
 		int t = catan_board_tile(out, tiles[i].q, tiles[i].r);
+		if (t < 0)
+			continue; /* not reached: the radius-2 hexagon has it */
 		out->tile_terrain[t] = (uint8_t)tiles[i].terrain;
 		out->tile_token[t] = (uint8_t)tiles[i].token;
 	}

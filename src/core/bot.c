@@ -204,23 +204,6 @@ static int greedy_score(const catan_board *b, const catan_state *s, int p,
 	}
 }
 
-/* The draw from the full list, where catan_legal_random() leaves it. */
-static __attribute__((noinline)) int random_from_list(catan_action *out,
-						      const catan_board *board,
-						      const catan_state *s,
-						      int actor, catan_rng *rng,
-						      unsigned flags)
-{
-	catan_action buf[CATAN_BOT_BUF];
-	int n = catan_legal_actions(buf, CATAN_BOT_BUF, board, s, actor, flags);
-	if (n == 0)
-		return CATAN_E_NOT_YOUR_TURN;
-	if (n > CATAN_BOT_BUF)
-		n = CATAN_BOT_BUF; /* cannot happen outside discards */
-	*out = buf[catan_rng_below(rng, (uint32_t)n)];
-	return CATAN_OK;
-}
-
 /*
  * The random bot's choice on state `s` for `actor`. It reads the legal
  * actions and the actor's own hand only, which no hidden card changes
@@ -241,11 +224,7 @@ static inline int random_choose(catan_action *out, const catan_board *board,
 		random_discard(out, &s->players[actor], s->discard[actor], rng);
 		return CATAN_OK;
 	}
-	int n =
-	    catan_legal_random(out, board, s, actor, flags, rng, CATAN_BOT_BUF);
-	if (n >= 0)
-		return n ? CATAN_OK : CATAN_E_NOT_YOUR_TURN;
-	return random_from_list(out, board, s, actor, rng, flags);
+	return catan_legal_draw(out, board, s, actor, flags, rng);
 }
 
 int catan_bot_greedy(catan_action *out, const catan_board *board,

@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "catan/bot.h"
+
 #include "rules_internal.h"
 
 typedef struct out_buf {
@@ -186,14 +188,20 @@ static void offer_moves(out_buf *o, const catan_state *s, int p, int to)
 	}
 }
 
-static void trade_moves(out_buf *o, const catan_state *s, int p,
-			unsigned flags)
+/*
+ * Bank trades in the list's order: resource g given at each rate the
+ * player may use (the best first: 2 with g's harbour, 3 with a generic
+ * one, 4), for every other resource the bank still has. With `o`, every
+ * one is pushed (trade_moves()); without, only the k-th is written to
+ * `out` (the random bot's draw). Inlined into both, so the list pays no
+ * test per trade.
+ */
+static inline __attribute__((always_inline)) void
+bank_trades(out_buf *o, catan_action *out, const catan_state *s,
+	    const catan_player *pl, int k)
 {
-	const catan_player *pl = &s->players[p];
-	/* Every rate the player may use, the best first. */
 	bool generic = pl->harbours & (1u << CATAN_HARBOUR_GENERIC);
 	for (int g = 0; g < CATAN_RES_COUNT; g++) {
-		/* The best rate first: 2 with g's harbour, 3 with a generic. */
 		int low = pl->harbours & (1u << g) ? 2 : generic ? 3 : 4;
 		for (int rate = low; rate <= 4 && pl->hand[g] >= rate; rate++) {
 			if (!bank_rate_ok(pl, g, rate))
@@ -201,13 +209,28 @@ static void trade_moves(out_buf *o, const catan_state *s, int p,
 			for (int w = 0; w < CATAN_RES_COUNT; w++) {
 				if (w == g || !s->bank[w])
 					continue;
-				catan_action *a = push(o, CATAN_ACT_TRADE_BANK);
+				catan_action *a;
+				if (o) {
+					a = push(o, CATAN_ACT_TRADE_BANK);
+				} else if (k-- != 0) {
+					continue;
+				} else {
+					a = out;
+					blank(a, CATAN_ACT_TRADE_BANK);
+				}
 				a->res = (uint8_t)g;
 				a->count = (uint8_t)rate;
 				a->res2 = (uint8_t)w;
+				if (!o)
+					return;
 			}
 		}
 	}
+}
+
+static void trade_moves(out_buf *o, const catan_state *s, int p, unsigned flags)
+{
+	bank_trades(o, NULL, s, &s->players[p], 0);
 	if (!(flags & CATAN_LEGAL_NO_OFFERS))
 		offer_moves(o, s, p, CATAN_NONE);
 }
@@ -406,82 +429,110 @@ int catan_legal_actions(catan_action *buf, int cap, const catan_board *board,
  * list's order. test_legal checks it against the list.
  */
 
-
 /*
  * Robber placements (seeded or fair dice), as robber_moves() lists them:
  * per tile but the robber's, the placement robbing nobody when no victim
  * there holds a card, then one per victim. Counted from tile bit masks
- * (a board has at most 37 tiles): the tiles each opponent has a building
- * on, and the tiles where one who holds cards has; drawn from the
- * opponents on each tile.
+ * (a board has at most 64 tiles): the tiles each opponent has a building
+ * on (the union of the board's tile masks of its buildings' corners), and
+ * the tiles where one who holds cards has; drawn by walking the tiles,
+ * each opponent's mask telling whether it is on the tile.
  */
 typedef struct robber_plan {
-	uint64_t held;			  /* some victim holds a card */
-	uint64_t live;			  /* every tile but the robber's */
-	uint8_t victims[CATAN_MAX_TILES]; /* per tile: the opponents on it */
+	uint64_t live;			/* every tile but the robber's */
+	uint64_t on[CATAN_MAX_PLAYERS]; /* each opponent's tiles (live) */
+	uint64_t c[3]; /* per tile, bit-sliced: its number of placements */
+	int n;	       /* players */
 } robber_plan;
 
 static int robber_count(robber_plan *rp, const catan_board *b,
 			const catan_state *s, int p)
 {
-	int n = 0;
+	uint64_t held = 0;
 	rp->live = (b->ntiles >= 64 ? ~0ull : (1ull << b->ntiles) - 1) &
 		   ~(s->robber < 64 ? 1ull << s->robber : 0);
-	rp->held = 0;
-	memset(rp->victims, 0, sizeof rp->victims);
+	rp->n = s->opt.nplayers;
 	for (int o = 0; o < s->opt.nplayers; o++) {
 		const catan_player *pl = &s->players[o];
 		uint64_t on = 0, own[CATAN_VWORDS];
+		rp->on[o] = 0;
 		if (o == p)
 			continue;
 		for (int k = 0; k < CATAN_VWORDS; k++)
 			own[k] = pl->settlements.w[k] | pl->cities.w[k];
 		CATAN_FOR_BITS(v, own, CATAN_VWORDS)
 		{
-			for (int i = 0; i < 3; i++) {
-				int t = b->vertex_tiles[v][i];
-				if (t != CATAN_NONE) {
-					on |= 1ull << t;
-					rp->victims[t] |= (uint8_t)(1u << o);
-				}
-			}
+			on |= b->vertex_tmask[v];
 		}
 		on &= rp->live;
 		if (pl->ncards)
-			rp->held |= on;
-		n += catan_popcount64(on);
+			held |= on;
+		rp->on[o] = on;
 	}
-	return n + catan_popcount64(rp->live & ~rp->held);
+	/* Per tile: the placement robbing nobody (no victim there holds a
+	 * card), plus one per opponent there; at most 6, added up in three
+	 * bit planes (a carry-save sum of the masks). */
+	uint64_t c0 = rp->live & ~held, c1 = 0, c2 = 0;
+	for (int o = 0; o < s->opt.nplayers; o++) {
+		uint64_t x = rp->on[o], k0 = c0 & x, k1;
+		c0 ^= x;
+		k1 = c1 & k0;
+		c1 ^= k0;
+		c2 |= k1;
+	}
+	rp->c[0] = c0;
+	rp->c[1] = c1;
+	rp->c[2] = c2;
+	return catan_popcount64(c0) + 2 * catan_popcount64(c1) +
+	       4 * catan_popcount64(c2);
 }
+
+/* The number of bits set in each byte value. */
+static const uint8_t ones8[256] = {
+#define B2(n) n, n + 1, n + 1, n + 2
+#define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
+#define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
+    B6(0), B6(1), B6(1), B6(2)
+#undef B6
+#undef B4
+#undef B2
+};
 
 static void robber_nth(catan_action *out, const robber_plan *rp, int kind,
 		       int k)
 {
-	for (int t = 0;; t++) {
-		uint64_t bit = 1ull << t;
-		if (!(rp->live & bit))
+	/* Whole groups of 8 tiles first: their placements by byte counts. */
+	int from = 0;
+	for (;; from += 8) {
+		int c = ones8[(rp->c[0] >> from) & 0xff] +
+			2 * ones8[(rp->c[1] >> from) & 0xff] +
+			4 * ones8[(rp->c[2] >> from) & 0xff];
+		if (k < c)
+			break;
+		k -= c;
+	}
+	uint64_t below = from ? ~0ull >> (64 - from) : 0;
+	for (uint64_t m = (rp->c[0] | rp->c[1] | rp->c[2]) & ~below;;
+	     m &= m - 1) {
+		int t = __builtin_ctzll(m);
+		int c = (int)((rp->c[0] >> t) & 1) +
+			(int)((rp->c[1] >> t) & 1) * 2 +
+			(int)((rp->c[2] >> t) & 1) * 4;
+		if (k >= c) {
+			k -= c;
 			continue;
-		if (!(rp->held & bit) && k-- == 0) {
-			blank(out, kind);
-			out->tile = (uint8_t)t;
-			return;
 		}
-		/* Opponents' bits (6 players at most), counted by table. */
-		static const uint8_t ones[64] = {
-		    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-		    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
-		    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
-		    2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6};
-		unsigned victims = rp->victims[t];
-		if (k >= ones[victims & 63]) {
-			k -= ones[victims & 63];
-			continue;
-		}
-		while (k--)
-			victims &= victims - 1;
 		blank(out, kind);
 		out->tile = (uint8_t)t;
-		out->player = (uint8_t)__builtin_ctz(victims);
+		/* The placement robbing nobody first, when there is one. */
+		uint64_t bit = 1ull << t;
+		int victims = 0;
+		for (int o = 0; o < rp->n; o++)
+			victims += (rp->on[o] & bit) != 0;
+		k -= c - victims;
+		for (int o = 0; o < rp->n && k >= 0; o++)
+			if ((rp->on[o] & bit) && k-- == 0)
+				out->player = (uint8_t)o;
 		return;
 	}
 }
@@ -559,9 +610,10 @@ static inline uint64_t at_least5(uint64_t c5, unsigned x)
  * with its harbour, 3 with a generic one, 4 always, when the hand has
  * that many, each rate for every other resource the bank still has.
  */
-static int bank_count(const catan_state *s, const catan_player *pl)
+static inline __attribute__((always_inline)) int
+bank_count(const catan_state *s, const catan_player *pl, uint64_t hand5)
 {
-	uint64_t hand5 = pack5(pl->hand), ge2 = at_least5(hand5, 2);
+	uint64_t ge2 = at_least5(hand5, 2);
 	if (!ge2)
 		return 0;
 	/* Harbour bit g to bit 8g + 7: one product, as the partial products
@@ -574,35 +626,19 @@ static int bank_count(const catan_state *s, const catan_player *pl)
 		 r3 = pl->harbours & (1u << CATAN_HARBOUR_GENERIC)
 			  ? at_least5(hand5, 3)
 			  : 0,
-		 stocked = at_least5(pack5(s->bank), 1);
-	/* Each rate of g for every stocked resource but g itself. (The
-	 * three flags of a resource add up within its byte.) */
+		 stocked = at_least5(pack5(s->bank), 1) >> 7;
+	/* Each rate of g (the three flags of a resource add up within its
+	 * byte) for every stocked resource but g itself: the bytes of the
+	 * stocked resources are masked by stocked * 0xff (one 0xff a byte). */
 	uint64_t rates = (r2 >> 7) + (r3 >> 7) + (r4 >> 7),
-		 spared = ((r2 & stocked) >> 7) + ((r3 & stocked) >> 7) +
-			  ((r4 & stocked) >> 7);
-	return flags5(stocked) * bytes5(rates) - bytes5(spared);
+		 spared = rates & (stocked * 0xff);
+	return bytes5(stocked) * bytes5(rates) - bytes5(spared);
 }
 
 static void bank_nth(catan_action *out, const catan_state *s,
 		     const catan_player *pl, int k)
 {
-	bool generic = pl->harbours & (1u << CATAN_HARBOUR_GENERIC);
-	for (int g = 0; g < CATAN_RES_COUNT; g++) {
-		int low = pl->harbours & (1u << g) ? 2 : generic ? 3 : 4;
-		for (int rate = low; rate <= 4 && pl->hand[g] >= rate; rate++) {
-			if (!bank_rate_ok(pl, g, rate))
-				continue;
-			for (int w = 0; w < CATAN_RES_COUNT; w++) {
-				if (w == g || !s->bank[w] || k-- != 0)
-					continue;
-				blank(out, CATAN_ACT_TRADE_BANK);
-				out->res = (uint8_t)g;
-				out->count = (uint8_t)rate;
-				out->res2 = (uint8_t)w;
-				return;
-			}
-		}
-	}
+	bank_trades(NULL, out, s, pl, k);
 }
 
 /* offer_moves() to every other player. */
@@ -713,12 +749,13 @@ static bool card_count(plan *pn, const catan_board *b, const catan_state *s,
 /*
  * Set-up: every free vertex with every free edge around it, in vertex
  * order. A vertex no road touches has all its edges free (nearly every
- * one: set-up roads touch only blocked vertices), so only the others are
- * looked at edge by edge.
+ * one: set-up roads touch only blocked vertices), so those are counted a
+ * word at a time from the board's bit-sliced edge counts, and only the
+ * others edge by edge.
  */
 typedef struct setup_plan {
 	uint64_t free[CATAN_VWORDS];	/* unblocked vertices */
-	uint64_t touched[CATAN_VWORDS]; /* vertices a road touches */
+	uint64_t touched[CATAN_VWORDS]; /* free vertices a road touches */
 } setup_plan;
 
 static inline int setup_edges(const catan_board *board, const catan_state *s,
@@ -732,6 +769,15 @@ static inline int setup_edges(const catan_board *board, const catan_state *s,
 	for (int i = 0; i < 3; i++)
 		n += ve[i] != CATAN_NONE && !catan_eset_has(&s->roads, ve[i]);
 	return n;
+}
+
+/* The edges of the untouched free vertices of word w. */
+static inline int setup_plain(const catan_board *board, const setup_plan *sp,
+			      int w)
+{
+	uint64_t plain = sp->free[w] & ~sp->touched[w];
+	return catan_popcount64(plain & board->vertex_deg[0].w[w]) +
+	       2 * catan_popcount64(plain & board->vertex_deg[1].w[w]);
 }
 
 static int setup_count(setup_plan *sp, const catan_board *board,
@@ -753,7 +799,11 @@ static int setup_count(setup_plan *sp, const catan_board *board,
 			sp->touched[v >> 6] |= 1ull << (v & 63);
 		}
 	}
-	CATAN_FOR_BITS(v, sp->free, CATAN_VWORDS)
+	for (int w = 0; w < CATAN_VWORDS; w++) {
+		sp->touched[w] &= sp->free[w];
+		n += setup_plain(board, sp, w);
+	}
+	CATAN_FOR_BITS(v, sp->touched, CATAN_VWORDS)
 	{
 		n += setup_edges(board, s, sp, v);
 	}
@@ -763,29 +813,38 @@ static int setup_count(setup_plan *sp, const catan_board *board,
 static void setup_nth(catan_action *out, const setup_plan *sp,
 		      const catan_board *board, const catan_state *s, int k)
 {
-	CATAN_FOR_BITS(v, sp->free, CATAN_VWORDS)
-	{
-		int c = setup_edges(board, s, sp, v);
-		if (k >= c) {
-			k -= c;
-			continue;
-		}
-		for (int i = 0; i < 3; i++) {
-			int e = board->vertex_edges[v][i];
-			if (e == CATAN_NONE || catan_eset_has(&s->roads, e) ||
-			    k-- != 0)
+	for (int w = 0; w < CATAN_VWORDS; w++) {
+		if (!sp->touched[w]) { /* a whole word skipped at once */
+			int c = setup_plain(board, sp, w);
+			if (k >= c) {
+				k -= c;
 				continue;
-			blank(out, CATAN_ACT_SETUP);
-			out->vertex = (uint8_t)v;
-			out->edge = (uint8_t)e;
-			return;
+			}
+		}
+		for (uint64_t m = sp->free[w]; m; m &= m - 1) {
+			int v = 64 * w + __builtin_ctzll(m);
+			int c = setup_edges(board, s, sp, v);
+			if (k >= c) {
+				k -= c;
+				continue;
+			}
+			for (int i = 0; i < 3; i++) {
+				int e = board->vertex_edges[v][i];
+				if (e == CATAN_NONE ||
+				    catan_eset_has(&s->roads, e) || k-- != 0)
+					continue;
+				blank(out, CATAN_ACT_SETUP);
+				out->vertex = (uint8_t)v;
+				out->edge = (uint8_t)e;
+				return;
+			}
 		}
 	}
 }
 
-int catan_legal_random(catan_action *out, const catan_board *b,
-		       const catan_state *s, int actor, unsigned flags,
-		       catan_rng *rng, int cap)
+static inline __attribute__((always_inline)) int
+legal_random(catan_action *out, const catan_board *b, const catan_state *s,
+	     int actor, unsigned flags, catan_rng *rng, int cap)
 {
 	if (actor < 0 || actor >= s->opt.nplayers || !may_act(s, actor))
 		return 0;
@@ -839,7 +898,7 @@ int catan_legal_random(catan_action *out, const catan_board *b,
 			return 1;
 		}
 		if (phase_allows_trade(s->phase)) {
-			add(&pn, SEC_BANK, bank_count(s, pl));
+			add(&pn, SEC_BANK, bank_count(s, pl, hand5));
 			if (!(flags & CATAN_LEGAL_NO_OFFERS))
 				add(&pn, SEC_OFFER, offer_count(s, pl));
 		}
@@ -910,4 +969,41 @@ int catan_legal_random(catan_action *out, const catan_board *b,
 		break;
 	}
 	return n;
+}
+
+int catan_legal_random(catan_action *out, const catan_board *b,
+		       const catan_state *s, int actor, unsigned flags,
+		       catan_rng *rng, int cap)
+{
+	return legal_random(out, b, s, actor, flags, rng, cap);
+}
+
+/* The draw from the full list, where legal_random() leaves it. */
+static __attribute__((noinline)) int
+draw_from_list(catan_action *out, const catan_board *b, const catan_state *s,
+	       int actor, unsigned flags, catan_rng *rng)
+{
+	catan_action buf[CATAN_BOT_BUF];
+	int n = catan_legal_actions(buf, CATAN_BOT_BUF, b, s, actor, flags);
+	if (n == 0)
+		return CATAN_E_NOT_YOUR_TURN;
+	if (n > CATAN_BOT_BUF)
+		n = CATAN_BOT_BUF; /* cannot happen outside discards */
+	*out = buf[catan_rng_below(rng, (uint32_t)n)];
+	return CATAN_OK;
+}
+
+/*
+ * The random bot's draw as one call (legal_random() inlined, the list
+ * only where it gives up): the benchmark's and the playouts' hot path, so
+ * the bot's call is a jump here rather than a frame of its own.
+ */
+int catan_legal_draw(catan_action *out, const catan_board *b,
+		     const catan_state *s, int actor, unsigned flags,
+		     catan_rng *rng)
+{
+	int n = legal_random(out, b, s, actor, flags, rng, CATAN_BOT_BUF);
+	if (n >= 0)
+		return n ? CATAN_OK : CATAN_E_NOT_YOUR_TURN;
+	return draw_from_list(out, b, s, actor, flags, rng);
 }

@@ -77,6 +77,13 @@ bool catan_state_may_act(const catan_state *s, int actor)
 
 int catan_state_next_actor(const catan_state *s)
 {
+	/* The active player's phases first, without the jump table (as
+	 * may_act() does): nearly every call is one of them. */
+	if ((1u << (s->phase & 31)) &
+	    (1u << CATAN_PHASE_SETUP | 1u << CATAN_PHASE_ROLL |
+	     1u << CATAN_PHASE_ROBBER | 1u << CATAN_PHASE_MAIN |
+	     1u << CATAN_PHASE_TRADE | 1u << CATAN_PHASE_BUILD))
+		return s->active;
 	switch (s->phase) {
 	case CATAN_PHASE_OVER:
 		return CATAN_NONE;
@@ -136,14 +143,13 @@ void catan_robber_victims_all(uint8_t *out, const catan_board *b,
 		uint64_t own[CATAN_VWORDS];
 		for (int k = 0; k < CATAN_VWORDS; k++)
 			own[k] = pl->settlements.w[k] | pl->cities.w[k];
+		uint64_t on = 0;
 		CATAN_FOR_BITS(v, own, CATAN_VWORDS)
 		{
-			for (int i = 0; i < 3; i++) {
-				int t = b->vertex_tiles[v][i];
-				if (t != CATAN_NONE)
-					out[t] |= (uint8_t)(1u << o);
-			}
+			on |= b->vertex_tmask[v];
 		}
+		for (; on; on &= on - 1)
+			out[__builtin_ctzll(on)] |= (uint8_t)(1u << o);
 	}
 }
 
@@ -416,8 +422,7 @@ static int tree_reach(const catan_board *b, const catan_eset *roads,
 		int e = b->vertex_edges[v][i];
 		if (e == CATAN_NONE || e == via || !catan_eset_has(roads, e))
 			continue;
-		int w = b->edge_vertices[e][0] == v ? b->edge_vertices[e][1]
-						    : b->edge_vertices[e][0];
+		int w = b->vertex_vertices[v][i]; /* across e */
 		int d = 0;
 		if (!catan_vset_has(cut, w)) {
 			if (catan_vset_has(seen, w))
@@ -614,48 +619,58 @@ static void move_robber(catan_state *s, int p, const catan_action *a,
 		oc->stolen = (uint8_t)r;
 }
 
-/* Pays production for dice sum `n`, with the bank-shortage rule. */
+/*
+ * Pays production for dice sum `n`, with the bank-shortage rule. What each
+ * resource owes is one word, a byte per player (a tile has at most 3
+ * buildings by the distance rule, so 6 cards, and a number at most 8
+ * tiles: 48 < 256 in all), over the resources the roll touched only.
+ */
 static void produce(const catan_board *b, catan_state *s, int n,
 		    catan_outcome *oc)
 {
-	uint8_t owed[CATAN_MAX_PLAYERS][CATAN_RES_COUNT];
-	int total[CATAN_RES_COUNT] = {0};
-	unsigned who[CATAN_RES_COUNT] = {0}; /* players owed each resource */
-	memset(owed, 0, sizeof owed);
+	uint64_t owed[CATAN_RES_COUNT];
+	unsigned hit = 0; /* resources with a word in owed[] */
 	for (int i = 0; i < b->token_ntiles[n]; i++) {
 		int t = b->token_tiles[n][i];
 		if (t == s->robber)
 			continue;
 		int r = b->tile_terrain[t];
-		for (int c = 0; c < 6; c++) {
-			int bv = s->building[b->tile_vertices[t][c]];
-			if (!bv)
-				continue;
-			int k = bv & CATAN_CITY_BIT ? 2 : 1,
-			    q = (bv & 0x0f) - 1;
-			owed[q][r] += (uint8_t)k;
-			total[r] += k;
-			who[r] |= 1u << q;
+		uint64_t o = hit & (1u << r) ? owed[r] : 0;
+		for (int w = 0; w < CATAN_VWORDS; w++) {
+			uint64_t m = b->tile_vmask[t].w[w] & s->occupied.w[w];
+			for (; m; m &= m - 1) {
+				int bv =
+				    s->building[64 * w + __builtin_ctzll(m)];
+				o += (uint64_t)(bv & CATAN_CITY_BIT ? 2 : 1)
+				     << (8 * ((bv & 0x0f) - 1));
+			}
 		}
+		owed[r] = o;
+		hit |= 1u << r;
 	}
-	for (int r = 0; r < CATAN_RES_COUNT; r++) {
-		if (!who[r])
+	for (; hit; hit &= hit - 1) {
+		int r = __builtin_ctz(hit);
+		uint64_t o = owed[r];
+		if (!o)
 			continue;
-		if (total[r] <= s->bank[r]) {
-			for (unsigned m = who[r]; m; m &= m - 1) {
-				int p = __builtin_ctz(m);
-				gain(s, &s->players[p], r, owed[p][r]);
+		int total = (int)((o * 0x0101010101010101ull) >> 56);
+		int first = __builtin_ctzll(o) / 8;
+		if (total <= s->bank[r]) {
+			for (int p = first; o >> (8 * p); p++) {
+				int k = (int)((o >> (8 * p)) & 0xff);
+				if (!k)
+					continue;
+				gain(s, &s->players[p], r, k);
 				if (oc)
-					oc->produced[p][r] = owed[p][r];
+					oc->produced[p][r] = (uint8_t)k;
 			}
 			continue;
 		}
 		/* Short: paid only when a single player is owed it. */
-		if (!(who[r] & (who[r] - 1)) && s->bank[r] > 0) {
-			int only = __builtin_ctz(who[r]);
+		if (!(o >> (8 * first) >> 8) && s->bank[r] > 0) {
 			if (oc)
-				oc->produced[only][r] = s->bank[r];
-			gain(s, &s->players[only], r, s->bank[r]);
+				oc->produced[first][r] = s->bank[r];
+			gain(s, &s->players[first], r, s->bank[r]);
 		}
 	}
 }
@@ -704,7 +719,9 @@ static int do_setup(catan_state *out, const catan_board *b,
 				     1);
 		}
 	}
-	update_roads(b, out, 1u << p);
+	/* A set-up settlement cuts no road (no road touches a vertex the
+	 * distance rule leaves free), so only the new road counts. */
+	update_road_built(b, out, p, e);
 	out->setup_step++;
 	if (out->setup_step == 2 * n) {
 		out->turn = 0;
@@ -1251,21 +1268,30 @@ static int dispatch(catan_state *out, const catan_board *b,
 		    catan_outcome *oc)
 {
 	int ph = in->phase;
-	if (ph == CATAN_PHASE_SETUP)
-		return a->kind == CATAN_ACT_SETUP ? do_setup(out, b, in, p, a)
-						  : CATAN_E_WRONG_PHASE;
-	if (ph == CATAN_PHASE_OFFER && a->kind != CATAN_ACT_TRADE_ACCEPT &&
-	    a->kind != CATAN_ACT_TRADE_REJECT &&
-	    a->kind != CATAN_ACT_TRADE_OFFER)
-		return CATAN_E_WRONG_PHASE;
-	if (ph == CATAN_PHASE_DISCARD && a->kind != CATAN_ACT_DISCARD)
-		return CATAN_E_WRONG_PHASE;
-	/* Special building: build, buy, pass; no trade, no card played. */
-	if (ph == CATAN_PHASE_SPECIAL && a->kind != CATAN_ACT_BUILD_ROAD &&
-	    a->kind != CATAN_ACT_BUILD_SETTLEMENT &&
-	    a->kind != CATAN_ACT_BUILD_CITY && a->kind != CATAN_ACT_BUY_DEV &&
-	    a->kind != CATAN_ACT_END)
-		return CATAN_E_WRONG_PHASE;
+	/* The phases that limit the kinds of action, tested one by one only
+	 * when the phase is one of them (one mask test for the others). */
+	if ((1u << (ph & 31)) &
+	    (1u << CATAN_PHASE_SETUP | 1u << CATAN_PHASE_OFFER |
+	     1u << CATAN_PHASE_DISCARD | 1u << CATAN_PHASE_SPECIAL)) {
+		if (ph == CATAN_PHASE_SETUP)
+			return a->kind == CATAN_ACT_SETUP
+				   ? do_setup(out, b, in, p, a)
+				   : CATAN_E_WRONG_PHASE;
+		if (ph == CATAN_PHASE_OFFER &&
+		    a->kind != CATAN_ACT_TRADE_ACCEPT &&
+		    a->kind != CATAN_ACT_TRADE_REJECT &&
+		    a->kind != CATAN_ACT_TRADE_OFFER)
+			return CATAN_E_WRONG_PHASE;
+		if (ph == CATAN_PHASE_DISCARD && a->kind != CATAN_ACT_DISCARD)
+			return CATAN_E_WRONG_PHASE;
+		/* Special building: build, buy, pass; no trade, no card. */
+		if (ph == CATAN_PHASE_SPECIAL &&
+		    a->kind != CATAN_ACT_BUILD_ROAD &&
+		    a->kind != CATAN_ACT_BUILD_SETTLEMENT &&
+		    a->kind != CATAN_ACT_BUILD_CITY &&
+		    a->kind != CATAN_ACT_BUY_DEV && a->kind != CATAN_ACT_END)
+			return CATAN_E_WRONG_PHASE;
+	}
 	switch (a->kind) {
 	case CATAN_ACT_ROLL:
 		return do_roll(out, b, in, p, a, oc);

@@ -7,6 +7,8 @@
 
 #include "catan/state.h"
 
+#include <string.h>
+
 extern const uint8_t catan_cost_road[CATAN_RES_COUNT];
 extern const uint8_t catan_cost_settlement[CATAN_RES_COUNT];
 extern const uint8_t catan_cost_city[CATAN_RES_COUNT];
@@ -20,8 +22,15 @@ extern const uint8_t catan_cost_dev[CATAN_RES_COUNT];
  */
 static inline uint64_t pack5(const uint8_t *a)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The same bytes in two loads (GCC does not merge the five). */
+	uint32_t lo;
+	memcpy(&lo, a, sizeof lo);
+	return (uint64_t)lo | (uint64_t)a[4] << 32;
+#else
 	return (uint64_t)a[0] | (uint64_t)a[1] << 8 | (uint64_t)a[2] << 16 |
 	       (uint64_t)a[3] << 24 | (uint64_t)a[4] << 32;
+#endif
 }
 
 #define CATAN_TOP5 0x8080808080ull
@@ -156,5 +165,14 @@ static inline bool bank_rate_ok(const catan_player *pl, int r, int count)
 int catan_legal_random(catan_action *out, const catan_board *b,
 		       const catan_state *s, int actor, unsigned flags,
 		       catan_rng *rng, int cap);
+
+/*
+ * The random bot's action: catan_legal_random(), or where that leaves it
+ * to the full list, buf[catan_rng_below(rng, n)] of its n <= CATAN_BOT_BUF
+ * actions. CATAN_OK, or CATAN_E_NOT_YOUR_TURN when nothing is legal.
+ */
+int catan_legal_draw(catan_action *out, const catan_board *b,
+		     const catan_state *s, int actor, unsigned flags,
+		     catan_rng *rng);
 
 #endif
