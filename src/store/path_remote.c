@@ -103,7 +103,7 @@ static int peer_loose_ref(git_oid *out, const catan_store *s, store_peer *pe,
 	ssize_t n = read(fd, buf, sizeof buf);
 	close(fd);
 	return n == GIT_OID_HEXSZ + 1 && buf[GIT_OID_HEXSZ] == '\n' &&
-			   git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0
+		       git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0
 		   ? 0
 		   : -1;
 }
