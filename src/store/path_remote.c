@@ -25,35 +25,134 @@
 #include "exchange.h"
 
 /*
- * The target of the peer's ref `ref`, from its loose file when there is
- * one holding an id (two system calls fewer than libgit2, which also
- * looks at packed-refs first), else through libgit2. 0 or -1; -2 when
- * the ref's file is not a regular file (peer_open_file).
+ * The peer's packed-refs, read once per reading of its branches: the
+ * branch targets it holds for the players (got[p] true for those), and
+ * rc as returned.
+ * 0; 1 when it cannot be read here (libgit2 then reads each branch as
+ * usual: a file over 64 KiB, a line not as git writes it); -2 when it is
+ * not a regular file.
  */
-static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
+typedef struct peer_packed {
+	bool got[CATAN_MAX_PLAYERS];
+	int rc;
+	git_oid id[CATAN_MAX_PLAYERS];
+} peer_packed;
+
+static int read_packed(peer_packed *pk, const catan_store *s, store_peer *pe)
 {
-	char path[STORE_PATH_MAX], buf[GIT_OID_HEXSZ + 2];
-	if (store_path(path, sizeof path, "%s%s", git_repository_path(pe->repo),
-		       ref))
-		return -1;
-	int fd = store_peer_open_file(path);
-	if (fd < 0 && errno == EINVAL)
-		return -2; /* (libgit2 would open it blocking: not at all) */
-	if (fd >= 0) {
-		ssize_t n = read(fd, buf, sizeof buf);
-		close(fd);
-		if (n == GIT_OID_HEXSZ + 1 && buf[GIT_OID_HEXSZ] == '\n' &&
-		    git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0)
-			return 0;
-	}
-	/* libgit2 reads packed-refs next, blocking: only a plain file. */
-	struct stat sb;
+	char path[STORE_PATH_MAX], buf[65536];
+	memset(pk->got, 0, sizeof pk->got);
 	if (store_path(path, sizeof path, "%spacked-refs",
 		       git_repository_path(pe->repo)))
+		return pk->rc = 1;
+	int fd = store_peer_open_file(path);
+	if (fd < 0)
+		return pk->rc = errno == ENOENT ? 0 : errno == EINVAL ? -2 : 1;
+	size_t len = 0;
+	ssize_t n;
+	while (len < sizeof buf &&
+	       (n = read(fd, buf + len, sizeof buf - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (len == sizeof buf || (len > 0 && buf[len - 1] != '\n'))
+		return pk->rc = 1;
+	for (size_t i = 0; i < len;) {
+		const char *line = buf + i, *nl = memchr(line, '\n', len - i);
+		size_t ll = (size_t)(nl - line);
+		i += ll + 1;
+		if (ll > 0 && (line[0] == '#' || line[0] == '^'))
+			continue; /* the header, a peeled tag */
+		git_oid id;
+		if (ll < GIT_OID_HEXSZ + 2 || line[GIT_OID_HEXSZ] != ' ' ||
+		    git_oid_fromstrn(&id, line, GIT_OID_HEXSZ))
+			return pk->rc = 1;
+		const char *ref = line + GIT_OID_HEXSZ + 1;
+		size_t rl = ll - GIT_OID_HEXSZ - 1;
+		if (rl <= 11 || memcmp(ref, "refs/heads/", 11))
+			continue;
+		for (int p = 0; p < s->game.opt.nplayers; p++) {
+			const char *name = s->game.names.name[p];
+			if (strlen(name) == rl - 11 &&
+			    !memcmp(ref + 11, name, rl - 11)) {
+				pk->id[p] = id;
+				pk->got[p] = true;
+			}
+		}
+	}
+	return pk->rc = 0;
+}
+
+/*
+ * The target of player p's branch in the peer from its loose file, when
+ * there is one holding an id: 0 (two system calls fewer than libgit2,
+ * which also looks at packed-refs first); 1 when there is no such file
+ * (the branch is in packed-refs or nowhere); -1 for anything else
+ * (libgit2 reads it); -2 when the file is not a regular file
+ * (peer_open_file).
+ */
+static int peer_loose_ref(git_oid *out, const catan_store *s, store_peer *pe,
+			  int p)
+{
+	char path[STORE_PATH_MAX], buf[GIT_OID_HEXSZ + 2];
+	if (store_path(path, sizeof path, "%srefs/heads/%s",
+		       git_repository_path(pe->repo), s->game.names.name[p]))
 		return -1;
-	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
-		return -2;
-	return git_reference_name_to_id(out, pe->repo, ref) ? -1 : 0;
+	int fd = store_peer_open_file(path);
+	if (fd < 0)
+		return errno == EINVAL ? -2 : errno == ENOENT ? 1 : -1;
+	ssize_t n = read(fd, buf, sizeof buf);
+	close(fd);
+	return n == GIT_OID_HEXSZ + 1 && buf[GIT_OID_HEXSZ] == '\n' &&
+		       git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0
+		   ? 0
+		   : -1;
+}
+
+/*
+ * One reading of the peer's player branches (tips[p] where has[p]): every
+ * loose file first, then, when a branch has none, packed-refs once for
+ * all of them (read after the loose files, as libgit2 reads a ref: a
+ * value there is not older than the loose file missed), else libgit2 for
+ * each. Returns whether a file is not a regular file.
+ */
+static bool peer_read_tips(const catan_store *s, store_peer *pe, git_oid *tips,
+			   bool *has)
+{
+	int n = s->game.opt.nplayers, got[CATAN_MAX_PLAYERS];
+	bool plain = false, missed = false;
+	peer_packed pk = {.rc = 1};
+	for (int p = 0; p < n; p++) {
+		got[p] = peer_loose_ref(&tips[p], s, pe, p);
+		plain |= got[p] == -2;
+		missed |= got[p] > 0;
+	}
+	if (!plain && missed && read_packed(&pk, s, pe) == -2)
+		plain = true;
+	for (int p = 0; p < n && !plain; p++) {
+		if (got[p] > 0 && pk.rc == 0) {
+			got[p] = pk.got[p] ? 0 : -3;
+			if (pk.got[p])
+				tips[p] = pk.id[p];
+		} else if (got[p] != 0) {
+			/* libgit2 reads packed-refs, blocking: only a plain
+			 * file. */
+			char path[STORE_PATH_MAX], ref[256];
+			struct stat sb;
+			snprintf(ref, sizeof ref, "refs/heads/%s",
+				 s->game.names.name[p]);
+			if (store_path(path, sizeof path, "%spacked-refs",
+				       git_repository_path(pe->repo)) == 0 &&
+			    lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+				plain = true;
+			else
+				got[p] = git_reference_name_to_id(&tips[p],
+								  pe->repo, ref)
+					     ? -3
+					     : 0;
+		}
+		has[p] = got[p] == 0;
+	}
+	return plain;
 }
 
 /*
@@ -69,34 +168,22 @@ static int peer_ref(git_oid *out, store_peer *pe, const char *ref)
  */
 static int peer_tips(catan_store *s, store_peer *pe, git_oid *tips, bool *has)
 {
-	int plain = 0;
 	int n = s->game.opt.nplayers;
 	git_oid again[CATAN_MAX_PLAYERS];
 	bool had[CATAN_MAX_PLAYERS], same = true;
-	for (int p = 0; p < n; p++) {
-		char ref[256];
+	bool plain = peer_read_tips(s, pe, tips, has);
+	for (int p = 0; p < n && !plain; p++) {
 		git_oid local;
-		snprintf(ref, sizeof ref, "refs/heads/%s",
-			 s->game.names.name[p]);
-		int got = peer_ref(&tips[p], pe, ref);
-		has[p] = got == 0;
-		plain |= got == -2;
 		if (has[p] && (store_branch_tip(&local, s, p) ||
 			       !git_oid_equal(&local, &tips[p])))
 			same = false;
 	}
 	for (int round = 0; !same && !plain && round < 8; round++) {
+		plain = peer_read_tips(s, pe, again, had);
 		same = true;
-		for (int p = 0; p < n; p++) {
-			char ref[256];
-			snprintf(ref, sizeof ref, "refs/heads/%s",
-				 s->game.names.name[p]);
-			int got = peer_ref(&again[p], pe, ref);
-			had[p] = got == 0;
-			plain |= got == -2;
+		for (int p = 0; p < n; p++)
 			same &= had[p] == has[p] &&
 				(!had[p] || git_oid_equal(&again[p], &tips[p]));
-		}
 		memcpy(tips, again, sizeof *tips * (size_t)n);
 		memcpy(has, had, sizeof *has * (size_t)n);
 	}

@@ -6,6 +6,7 @@
  * stage, a pack written with its index before anything points at it.
  */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE /* struct dirent's d_type */
 
 #include <dirent.h>
 #include <errno.h>
@@ -214,7 +215,13 @@ int store_peer_plain(const char *gitdir, char *why, size_t whylen)
 			continue;
 		snprintf(path, sizeof path, "%.4000s/objects/pack/%s", gitdir,
 			 e->d_name);
-		if (lstat(path, &sb) || !S_ISREG(sb.st_mode)) {
+		/* The directory's own word for its type when it has one (a
+		 * name's type never changes: a FIFO put there is another
+		 * entry, seen at the next check); else a look. */
+		if (e->d_type == DT_REG)
+			continue;
+		if (e->d_type != DT_UNKNOWN || lstat(path, &sb) ||
+		    !S_ISREG(sb.st_mode)) {
 			snprintf(why, whylen,
 				 "%.300s is not a plain file of the "
 				 "repository",

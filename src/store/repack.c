@@ -79,7 +79,6 @@ void store_repack_if_needed(catan_store *s, int limit)
 	int n = 0;
 	while (d && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		struct stat sb;
 		if (len != 50 || strncmp(e->d_name, "pack-", 5) ||
 		    strcmp(e->d_name + 45, ".pack"))
 			continue;
@@ -91,15 +90,22 @@ void store_repack_if_needed(catan_store *s, int limit)
 			break;
 		size = more;
 		snprintf(name[n], sizeof name[n], "%.45s", e->d_name);
-		if (store_path(path, sizeof path, "%s/%s", dir, e->d_name))
-			continue;
 		size[n].index = n;
-		size[n].bytes = stat(path, &sb) == 0 ? sb.st_size : 0;
+		size[n].bytes = 0;
 		n++;
 	}
 	if (d)
 		closedir(d);
 	bool ok = n > limit;
+	/* The sizes only when there is something to merge (most syncs that
+	 * bring a pack leave fewer than the limit). */
+	for (int i = 0; ok && i < n; i++) {
+		struct stat sb;
+		if (store_path(path, sizeof path, "%s/%s.pack", dir, name[i]) ==
+			0 &&
+		    stat(path, &sb) == 0)
+			size[i].bytes = sb.st_size;
+	}
 	/*
 	 * Which to merge: by size, smallest first, the longest run whose
 	 * total stays below half the next pack (that one and the larger ones

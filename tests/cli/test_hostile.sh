@@ -173,17 +173,20 @@ grep -q "rejected red from origin: .*more than CATAN_SYNC_MAX_COMMITS (1000) new
 echo "# 10,000 junk commits refused in $ms ms"
 ok "10,000 junk commits refused at the first in $ms ms; one more not re-paid; a longer chain refused by CATAN_SYNC_MAX_COMMITS"
 
-# 5b. A FIFO, a symlink out of the repository, and a FIFO packed-refs in
-#     a path remote: refused at once (before, sync waited for ever, and
+# 5b. A FIFO, a symlink out of the repository, a FIFO packed-refs, and a
+#     FIFO or symlink among its packs in a path remote: refused at once (before, sync waited for ever, and
 #     step and show behind its lock).
 d=$tmp/fifo
 game "$d"
 git -C "$d/red" pack-refs --all
-for kind in fifo symlink packed; do
+for kind in fifo symlink packed packfifo packlink; do
 	case $kind in
 	fifo) mkfifo "$d/red/refs/heads/red" ;;
 	symlink) ln -s /dev/zero "$d/red/refs/heads/red" ;;
 	packed) mv "$d/red/packed-refs" "$tmp/packed.saved" && mkfifo "$d/red/packed-refs" ;;
+	# (entries of objects/pack are judged by their directory type)
+	packfifo) mkfifo "$d/red/objects/pack/pack-$(printf '%040d' 0).pack" ;;
+	packlink) ln -s /dev/zero "$d/red/objects/pack/pack-$(printf '%040d' 0).idx" ;;
 	esac
 	out=$(timeout 20 $catan -C "$d/blue" sync) && fail "5b $kind: accepted: $out"
 	[[ $? != 124 ]] || fail "5b $kind: sync hung"
@@ -191,6 +194,8 @@ for kind in fifo symlink packed; do
 	timeout 20 $catan -C "$d/blue" show >/dev/null || fail "5b $kind: show"
 	if [[ $kind == packed ]]; then
 		rm "$d/red/packed-refs" && mv "$tmp/packed.saved" "$d/red/packed-refs"
+	elif [[ $kind == pack* ]]; then
+		rm "$d/red/objects/pack/pack-$(printf '%040d' 0)".*
 	else
 		rm "$d/red/refs/heads/red"
 	fi
@@ -210,7 +215,7 @@ grep -q "refused origin: .*not a regular file" <<<"$out" || fail "5b: symlinked 
 rm "$d/red/objects/${c:0:2}" && mv "$tmp/outside" "$d/red/objects/${c:0:2}"
 out=$($catan -C "$d/blue" sync) || fail "5b: the sync once the directory is back: $out"
 [[ $(git -C "$d/blue" rev-parse blue) == "$c" ]] || fail "5b: blue's move not adopted once plain: $out"
-ok "a FIFO or symlink as a ref, a FIFO packed-refs, a symlinked object directory: refused at once, show unaffected"
+ok "a FIFO or symlink as a ref, a FIFO packed-refs, a FIFO or symlink in objects/pack, a symlinked object directory: refused at once, show unaffected"
 
 # 5c. A blob over CATAN_SYNC_MAX_OBJECT: over a path nothing is copied;
 #     over git:// a fetch over CATAN_SYNC_MAX_FETCH_BYTES is cut and
