@@ -135,7 +135,8 @@ pid $dir/nginx.pid;
 error_log $dir/logs/error.log warn;
 events { worker_connections 512; }
 http {
-	access_log off;
+	# (what was asked, for the tests: which requests a sync made)
+	access_log $dir/logs/access.log;
 	client_body_temp_path $dir/nginx-tmp/body;
 	fastcgi_temp_path $dir/nginx-tmp/fastcgi;
 	proxy_temp_path $dir/nginx-tmp/proxy;
