@@ -10,8 +10,12 @@
 
 #include "net.h"
 
-/* ---- http.c ---- */
+/* ---- http_ca.c ---- */
 
+/* Tells libgit2 the authorities an https remote is checked against, as
+ * git picks them; what the errors name them into st->ca (st->ca_why when
+ * they cannot be loaded). */
+void store_http_choose_ca(store_ssh *st, git_repository *repo);
 /*
  * The certificate authorities as git picks them (GIT_SSL_CAINFO,
  * http.sslCAInfo, SSL_CERT_FILE; GIT_SSL_CAPATH, http.sslCAPath,
@@ -19,6 +23,9 @@
  * (512 bytes each, "" when not given).
  */
 void store_http_ca_paths(git_repository *repo, char *file, char *dir);
+
+/* ---- http.c ---- */
+
 /*
  * The base64 of "user:password" for an Authorization: Basic header, for
  * url: from CATAN_HTTP_TOKEN (and CATAN_HTTP_USER), else a login a git

@@ -99,6 +99,13 @@ int store_http_fetch(git_repository *repo, const char *name, const char *url,
 		     const store_http_heads *h, const store_budget *b,
 		     bool *changed, char *why, size_t whyn);
 
+/*
+ * http_ca.c: git_libgit2_init, without the parse of the system's
+ * certificate authorities libgit2 1.5 makes in it (10 ms; given to it
+ * when an https remote first needs them). Its return value.
+ */
+int store_git_init(void);
+
 /* Registers the TCP stream with connect and I/O time limits (net.c) in
  * place of libgit2's own; call after each git_libgit2_init(). */
 int store_net_register(void);
