@@ -166,7 +166,7 @@ static int answer_sink(void *ctx, const char *data, size_t len)
 				r->nhex = 0;
 				continue;
 			}
-			if (v < 4 || v > PKT_MAX + 4)
+			if (v < 4 || v > PKT_MAX)
 				return bad(r, "a packet of a length the "
 					      "protocol does not allow");
 			r->need = v - 4;
