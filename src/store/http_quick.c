@@ -18,6 +18,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,60 @@ static bool list_parse(const char *list, store_http_heads *h)
 	return h->n > 0;
 }
 
+/* A pkt-line of text at out: its length. */
+static size_t pkt(char *out, const char *text)
+{
+	size_t n = strlen(text) + 4;
+	char hex[5];
+	snprintf(hex, sizeof hex, "%04zx", n);
+	memcpy(out, hex, 4);
+	memcpy(out + 4, text, n - 4);
+	return n;
+}
+
+/*
+ * An ls-refs answer (pkt-lines "<id> <ref>[ attributes]", then a flush)
+ * rewritten in place as an info/refs list ("<id> TAB <ref>" lines): false
+ * when it is not one.
+ */
+static bool lsrefs_text(char *b, size_t *len)
+{
+	size_t in = 0, out = 0, total = *len;
+	while (in + 4 <= total) {
+		char hex[5];
+		memcpy(hex, b + in, 4);
+		hex[4] = '\0';
+		char *end;
+		unsigned long n = strtoul(hex, &end, 16);
+		if (*end || !isxdigit((unsigned char)hex[0]))
+			return false;
+		if (n == 0) {
+			*len = out;
+			return in + 4 == total; /* (the flush ends it) */
+		}
+		if (n < 4 + GIT_OID_HEXSZ + 2 || in + n > total)
+			return false;
+		const char *p = b + in + 4;
+		size_t pl = n - 4;
+		if (p[pl - 1] == '\n')
+			pl--;
+		if (p[GIT_OID_HEXSZ] != ' ')
+			return false;
+		size_t rl = 0;
+		while (GIT_OID_HEXSZ + 1 + rl < pl &&
+		       p[GIT_OID_HEXSZ + 1 + rl] != ' ')
+			rl++;
+		/* (out never passes in: each line loses its 4 length bytes) */
+		memmove(b + out, p, GIT_OID_HEXSZ);
+		b[out + GIT_OID_HEXSZ] = '\t';
+		memmove(b + out + GIT_OID_HEXSZ + 1, p + GIT_OID_HEXSZ + 1, rl);
+		out += GIT_OID_HEXSZ + 1 + rl;
+		b[out++] = '\n';
+		in += n;
+	}
+	return false; /* (no flush at the end) */
+}
+
 typedef struct list_buf {
 	char *b;
 	size_t len;
@@ -162,27 +217,45 @@ bool store_http_list(git_repository *repo, const char *url, store_http_heads *h)
 	bool ok = false;
 	list_buf lb = {malloc(LIST_MAX), 0};
 	store_tls_lock();
-	if (lb.b && !full_due(repo, url)) {
-		int status = -1;
-		for (int tries = 0; tries < 2 && status < 0; tries++) {
-			/* (a kept connection the server since closed fails
-			 * once: a new one is made) */
-			bool kept = store_tls_up();
-			if (!store_tls_connect(repo, u.host, u.port))
-				break;
-			lb.len = 0;
-			status = store_tls_request(
-			    "GET", u.hostport, path, auth, "Accept: */*\r\n",
-			    NULL, 0, list_sink, &lb, LIST_MAX - 1,
-			    store_now_ms() +
-				env_ms("CATAN_IO_TIMEOUT_MS", 15000));
-			if (!kept)
-				break;
-		}
-		if (status == 200 && !memchr(lb.b, '\0', lb.len)) {
-			lb.b[lb.len] = '\0';
-			ok = list_parse(lb.b, h);
-		}
+	/* Due for a full check: the refs as git upload-pack itself lists
+	 * them (protocol v2's ls-refs, one POST), not the list a host may
+	 * have let go stale. */
+	bool due = lb.b && full_due(repo, url);
+	char lspath[800], body[128];
+	size_t bl = 0;
+	snprintf(lspath, sizeof lspath, "%s/git-upload-pack", u.path);
+	bl += pkt(body + bl, "command=ls-refs\n");
+	bl += pkt(body + bl, "object-format=sha1\n");
+	memcpy(body + bl, "0001", 4);
+	bl += 4;
+	bl += pkt(body + bl, "ref-prefix refs/heads/\n");
+	memcpy(body + bl, "0000", 4);
+	bl += 4;
+	int status = -1;
+	for (int tries = 0; lb.b && tries < 2 && status < 0; tries++) {
+		/* (a kept connection the server since closed fails once: a
+		 * new one is made) */
+		bool kept = store_tls_up();
+		if (!store_tls_connect(repo, u.host, u.port))
+			break;
+		lb.len = 0;
+		status = store_tls_request(
+		    due ? "POST" : "GET", u.hostport, due ? lspath : path, auth,
+		    due ? "Content-Type: "
+			  "application/x-git-upload-pack-request\r\n"
+			  "Accept: application/x-git-upload-pack-result\r\n"
+			  "Git-Protocol: version=2\r\n"
+			: "Accept: */*\r\n",
+		    due ? body : NULL, due ? bl : 0, list_sink, &lb,
+		    LIST_MAX - 1,
+		    store_now_ms() + env_ms("CATAN_IO_TIMEOUT_MS", 15000));
+		if (!kept)
+			break;
+	}
+	if (status == 200 && (!due || lsrefs_text(lb.b, &lb.len)) &&
+	    !memchr(lb.b, '\0', lb.len)) {
+		lb.b[lb.len] = '\0';
+		ok = list_parse(lb.b, h);
 	}
 	store_tls_unlock();
 	free(lb.b);

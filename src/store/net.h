@@ -100,6 +100,17 @@ int store_http_fetch(git_repository *repo, const char *name, const char *url,
 		     bool *changed, char *why, size_t whyn);
 
 /*
+ * http_push.c: pushes branch ref (refs/heads/P) at new to the https://
+ * host of remote `name` over the kept connection: one POST of
+ * git-receive-pack, from where refs/remotes/<name>/P says the host has
+ * it (a fast-forward unless force). 0: pushed, and that ref moved to
+ * new; 1: not done here (refused, stale, not possible: push the usual
+ * way, which says why).
+ */
+int store_http_push(git_repository *repo, const char *name, const char *url,
+		    const char *ref, const git_oid *new, bool force);
+
+/*
  * http_ca.c: git_libgit2_init, without the parse of the system's
  * certificate authorities libgit2 1.5 makes in it (10 ms; given to it
  * when an https remote first needs them). Its return value.
