@@ -2,8 +2,9 @@
  * http.h - layer 1 (leaves): the pieces of the https:// remotes that do
  * not go through libgit2, shared by http.c (the login, the authorities),
  * http_tls.c (a TLS connection kept from one sync to the next, and HTTP/1.1
- * requests on it), http_quick.c (the "anything new?" list) and
- * http_fetch.c (a fetch over the kept connection). Uses net.h and base.h.
+ * requests on it), http_quick.c (the "anything new?" list),
+ * http_fetch.c and http_push.c (a fetch, a push over the kept
+ * connection). Uses net.h and base.h.
  */
 #ifndef CATAN_STORE_HTTP_H
 #define CATAN_STORE_HTTP_H

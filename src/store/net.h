@@ -2,7 +2,8 @@
  * net.h - layer 1 (leaves): the transports under libgit2. net.c replaces
  * libgit2's TCP stream with one that has connect and I/O time limits;
  * ssh.c supplies the keys and the host-key check for ssh:// remotes.
- * Uses only base.h; used by repo.c (registering the stream) and fetch.c.
+ * http*.c do what https remotes need (http.h). Uses only base.h; used by
+ * repo.c (registering the stream), fetch.c and sync.c (the push).
  */
 #ifndef CATAN_STORE_NET_H
 #define CATAN_STORE_NET_H
