@@ -365,6 +365,12 @@ done
 git -C "$srv/repos/game.git" fsck --strict >/dev/null 2>&1 || fail "fsck at the host"
 commits=$(git -C "$d/red" rev-list --count "${players[@]}")
 ok "4 peers, https only, through one hosted repository with the hook: a game of $commits commits to a winner in $(($(date +%s) - start)) s; identical tips, verify and fsck clean"
+# red (its login from CATAN_HTTP_TOKEN, known before the first request)
+# pushed its moves with one POST of git-receive-pack on its kept
+# connection, through the hook.
+grep -q '"POST /game.git/git-receive-pack HTTP/1.1" 200 .* "catan"' "$srv/logs/access.log" ||
+	fail "no push over the kept connection: $(grep -c receive-pack "$srv/logs/access.log") receive-pack requests"
+ok "a peer pushed its moves over its kept connection, through the host's hook"
 
 # 4. The hook refuses a rewrite pushed with stock git over https.
 before=$(git -C "$srv/repos/game.git" for-each-ref)
