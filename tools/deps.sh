@@ -29,7 +29,7 @@ libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
 # basic authentication, fcgiwrap running git's git-http-backend; and
 # gitolite, per-player write rights over ssh, for the gitolite test)
 # (and mbedTLS's headers: the cheap "anything new?" of an https remote
-# speaks TLS itself, src/store/http.c; libgit2-dev pulls them in today)
+# speaks TLS itself, src/store/http_tls.c; libgit2-dev pulls them in today)
 files=(/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core
 	/usr/sbin/sshd:openssh-server
 	/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev

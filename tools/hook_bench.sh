@@ -8,7 +8,13 @@
 # whole game at once into two more (the hook's cost per commit when a push
 # carries many, its fixed cost spread).
 #
+# With CALLGRIND=1 (valgrind installed) it also counts the instructions
+# of one 1-commit push (the last commit, onto the others) with and
+# without the hook, every process of it counted (git push, receive-pack,
+# the hook): what the hook adds, free of the machine's load.
+#
 #   tools/hook_bench.sh CATAN_BINARY [COMMITS]     (default 200 commits)
+#   CALLGRIND=1 tools/hook_bench.sh CATAN_BINARY 41
 set -euo pipefail
 catan=$(realpath "$1")
 limit=${2:-200}
@@ -65,3 +71,28 @@ echo "${#commits[@]} pushes of one commit each (signed game, 3 players):"
 echo "  without the hook: ${ms[plain]} us per push"
 echo "  with the hook:    ${ms[hooked]} us per push"
 echo "  the hook:         $((ms[hooked] - ms[plain])) us per pushed commit"
+
+if [[ -n ${CALLGRIND:-} ]]; then
+	last=${commits[${#commits[@]} - 1]}
+	a=$(git -C "$d/game" log -1 --format=%an "$last")
+	for h in plain hooked; do
+		git init -q --bare "$d/cg_$h.git"
+		git -C "$d/game" push -q "$d/cg_$h.git" "$(git -C "$d/game" rev-list --all | tail -1):refs/heads/red"
+		for c in "${commits[@]:0:${#commits[@]}-1}"; do
+			git -C "$d/game" push -q "$d/cg_$h.git" "$c:refs/heads/$(git -C "$d/game" log -1 --format=%an "$c")"
+		done
+	done
+	$catan host-hook install "$d/cg_hooked.git" >/dev/null
+	declare -A ins
+	for h in plain hooked; do
+		mkdir "$d/cg_$h"
+		valgrind -q --tool=callgrind --trace-children=yes \
+			--callgrind-out-file="$d/cg_$h/out.%p" \
+			git -C "$d/game" push -q "$d/cg_$h.git" "$last:refs/heads/$a" 2>/dev/null
+		ins[$h]=$(cat "$d/cg_$h"/out.* | awk '/^summary:/ { s += $2 } END { print s }')
+	done
+	echo "one push of one commit (commit ${#commits[@]} of the game, onto the others), instructions (callgrind):"
+	echo "  without the hook: ${ins[plain]}"
+	echo "  with the hook:    ${ins[hooked]}"
+	echo "  the hook:         $((ins[hooked] - ins[plain]))"
+fi

@@ -17,6 +17,9 @@
 #       while on, a request that fetches a pack (POST git-upload-pack) gets
 #       no answer at all for 30 s: a server that stops answering mid-fetch
 #       (the refs are still listed).
+#   https_host_answer DIR FILE|off [v2]
+#       while on, a POST git-upload-pack (with v2: one asking for protocol
+#       version 2) is answered with FILE's bytes.
 #   https_host_stop DIR
 # Needs nginx, fcgiwrap, openssl and git (tools/deps.sh installs them).
 
@@ -83,6 +86,14 @@ https_host_start() {
 if [ -e "$dir/hang" ] && [ "\$REQUEST_METHOD" = POST ]; then
 	case \$PATH_INFO in */git-upload-pack) exec sleep 30 ;; esac
 fi
+if [ -e "$dir/answer" ] && [ "\$REQUEST_METHOD" = POST ] &&
+	{ [ ! -e "$dir/answer-v2" ] || [ "\$GIT_PROTOCOL" = version=2 ]; }; then
+	case \$PATH_INFO in */git-upload-pack)
+		cat >/dev/null
+		printf 'Content-Type: application/x-git-upload-pack-result\\r\\n\\r\\n'
+		exec cat "$dir/answer" ;;
+	esac
+fi
 exec "$backend"
 EOF
 	chmod +x "$dir/backend.sh"
@@ -101,6 +112,9 @@ EOF
 # shell in front costs every request a process.
 set \$script $backend;
 if (-e $dir/hang) {
+set \$script $dir/backend.sh;
+}
+if (-e $dir/answer) {
 set \$script $dir/backend.sh;
 }
 fastcgi_pass unix:$dir/fcgi.sock;
@@ -135,7 +149,8 @@ pid $dir/nginx.pid;
 error_log $dir/logs/error.log warn;
 events { worker_connections 512; }
 http {
-	access_log off;
+	# (what was asked, for the tests: which requests a sync made)
+	access_log $dir/logs/access.log;
 	client_body_temp_path $dir/nginx-tmp/body;
 	fastcgi_temp_path $dir/nginx-tmp/fastcgi;
 	proxy_temp_path $dir/nginx-tmp/proxy;
@@ -204,6 +219,17 @@ EOF
 
 https_host_hang() {
 	if [[ $2 == on ]]; then : >"$1/hang"; else rm -f "$1/hang"; fi
+}
+
+# https_host_answer DIR FILE|off [v2]: while on, every POST
+# git-upload-pack (a fetch's pack) is answered with the bytes of FILE (a
+# host that answers wrongly); with v2, only those that ask for protocol
+# version 2 (Git-Protocol: version=2), the others served as usual.
+https_host_answer() {
+	rm -f "$1/answer" "$1/answer-v2"
+	[[ $2 == off ]] && return 0
+	[[ ${3:-} == v2 ]] && : >"$1/answer-v2"
+	cp "$2" "$1/answer"
 }
 
 https_host_stop() {

@@ -103,8 +103,8 @@ static bool head_quarantined(const store_fetch *f, const char *name,
  * once, by the same reason, without downloading anything. (A cut for
  * time is not recorded: a slow link is no verdict.)
  */
-static int heads_text(char *buf, size_t size, const git_remote_head **heads,
-		      size_t n)
+static int heads_text(char *buf, size_t size,
+		      const git_remote_head *const *heads, size_t n)
 {
 	size_t len = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -186,6 +186,75 @@ static void refused_record(const store_fetch *f, const char *name,
 	free(buf);
 }
 
+/* Whether each branch of the remote is where refs/remotes/name/ has it
+ * (or quarantined there). */
+static bool heads_same(const store_fetch *f, const char *name,
+		       const git_remote_head *const *heads, size_t nheads)
+{
+	for (size_t i = 0; i < nheads; i++) {
+		const char *ref = heads[i]->name;
+		if (strncmp(ref, "refs/heads/", 11))
+			continue;
+		char local[512];
+		git_oid have;
+		snprintf(local, sizeof local, "refs/remotes/%s/%s", name,
+			 ref + 11);
+		if (!((git_reference_name_to_id(&have, f->repo, local) == 0 &&
+		       git_oid_equal(&have, &heads[i]->oid)) ||
+		      head_quarantined(f, name, ref, &heads[i]->oid)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * An https host asked first over the connection kept between syncs: its
+ * ref list (http_quick.c), then, when a branch moved, the fetch of one
+ * POST (http_fetch.c). 1 when that cannot be done (the usual way, through
+ * libgit2, then); else as store_fetch_remote.
+ */
+static int fetch_quick(const store_fetch *f, const char *name, const char *url,
+		       bool *changed, catan_err *err)
+{
+	store_http_heads *h = malloc(sizeof *h);
+	char text[16384], why[300];
+	int rc = 1;
+	if (!h || !store_http_list(f->repo, url, h))
+		goto done;
+	bool known = heads_text(text, sizeof text, h->ptr, (size_t)h->n) == 0;
+	if (known && refused_before(f, name, text, why, sizeof why)) {
+		store_fail_code(err, CATAN_STORE_E_DENIED,
+				"%.150s (its branches have not moved since)",
+				why);
+		rc = -2;
+		goto done;
+	}
+	if (heads_same(f, name, h->ptr, (size_t)h->n)) {
+		rc = 0;
+		goto done;
+	}
+	int q = store_http_fetch(f->repo, name, url, h, f->budget, changed, why,
+				 sizeof why);
+	if (q == 0) {
+		if (known && f->budget->lim.commits > 0)
+			refused_record(f, name, text, NULL);
+		rc = 0;
+	} else if (q == -2) {
+		if (known && !strstr(why, "CATAN_SYNC_REMOTE_MS"))
+			refused_record(f, name, text, why);
+		store_fail_code(err, CATAN_STORE_E_DENIED, "%s", why);
+		rc = -2;
+	} else if (q == -1) {
+		store_fail_code(err, CATAN_STORE_E_NETWORK,
+				"fetching from %.100s: https: %.300s", name,
+				why);
+		rc = -1;
+	}
+done:
+	free(h);
+	return rc;
+}
+
 int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 		       catan_err *err)
 {
@@ -209,10 +278,11 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 	if (git_remote_lookup(&remote, f->repo, name))
 		return store_git_fail_rc(err, GIT_ENOTFOUND, "no such remote");
 	const char *url = git_remote_url(remote);
-	/* An https host asked cheaply first: nothing moved, nothing to do. */
-	if (store_http_unchanged(f->repo, name, url)) {
+	/* An https host asked cheaply first: nothing moved, or one POST. */
+	int q = fetch_quick(f, name, url, changed, err);
+	if (q != 1) {
 		git_remote_free(remote);
-		return 0;
+		return q;
 	}
 	fetch_watch fw;
 	memset(&fw, 0, sizeof fw);
@@ -234,20 +304,7 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 		fw.over = true;
 		goto fail;
 	}
-	bool same = true;
-	for (size_t i = 0; i < nheads && same; i++) {
-		const char *ref = heads[i]->name;
-		if (strncmp(ref, "refs/heads/", 11))
-			continue;
-		char local[512];
-		git_oid have;
-		snprintf(local, sizeof local, "refs/remotes/%s/%s", name,
-			 ref + 11);
-		same = (git_reference_name_to_id(&have, f->repo, local) == 0 &&
-			git_oid_equal(&have, &heads[i]->oid)) ||
-		       head_quarantined(f, name, ref, &heads[i]->oid);
-	}
-	if (!same) {
+	if (!heads_same(f, name, heads, nheads)) {
 		if (git_remote_download(remote, &refspecs, &opt) ||
 		    git_remote_update_tips(remote, &cb, 0,
 					   GIT_REMOTE_DOWNLOAD_TAGS_NONE,

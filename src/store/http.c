@@ -1,6 +1,7 @@
 /*
- * http.c - what an https:// remote needs around libgit2 1.5: the login,
- * the certificate authorities, and errors that say what went wrong.
+ * http.c - layer 1 (leaves): what an https:// remote needs around libgit2
+ * 1.5: the login, the certificate authorities, and errors that say what
+ * went wrong.
  *
  * libgit2 does TLS itself (mbedTLS in Debian 12) over our TCP stream
  * (net.c), so https connections have the same time limits as git://.
@@ -25,6 +26,10 @@
  *   - A sentence, naming host and port, for a refused certificate (not for
  *     this name, not signed by an authority trusted here, expired) and for
  *     a refused login.
+ *
+ * The same login and authorities serve the requests the store makes
+ * itself over a connection it keeps (http_tls.c): store_http_auth and
+ * store_http_ca_paths.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -44,7 +49,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "net.h"
+#include <mbedtls/base64.h>
+
+#include "http.h"
 
 extern char **environ;
 
@@ -87,127 +94,7 @@ int store_url_check(const char *url, catan_err *err)
 	return 0;
 }
 
-/* ---- the certificate authorities ---- */
-
 static pthread_mutex_t http_mu = PTHREAD_MUTEX_INITIALIZER;
-
-/* The configured value of key (repository, global, system), into buf. */
-static bool config_string(git_repository *repo, const char *key, char *buf,
-			  size_t n)
-{
-	git_config *cfg = NULL;
-	git_buf b = {NULL, 0, 0};
-	bool got = false;
-	if ((repo ? git_repository_config_snapshot(&cfg, repo)
-		  : git_config_open_default(&cfg)) == 0 &&
-	    git_config_get_string_buf(&b, cfg, key) == 0 && b.ptr && *b.ptr) {
-		snprintf(buf, n, "%s", b.ptr);
-		got = true;
-	}
-	git_buf_dispose(&b);
-	git_config_free(cfg);
-	return got;
-}
-
-/*
- * The authorities libgit2 was last told (GIT_OPT_SET_SSL_CERT_LOCATIONS):
- * parsing them is the dearest step of a connection (the system's folder
- * holds some 140 certificates: tens of milliseconds), and a peer connects
- * every few hundred milliseconds, so they are given again only when the
- * file or folder named, or the file's contents (its size, time, inode),
- * changed. libgit2 drops them when its last user shuts it down: the first
- * choice pins it (one git_libgit2_init never undone), which also spares
- * every later store its TLS set-up (the system's authorities read again).
- */
-static struct {
-	bool set; /* libgit2 holds file/dir, not its defaults */
-	char file[512], dir[512];
-	struct stat st;
-} ca_given;
-
-static void ca_stat(const char *file, struct stat *st)
-{
-	memset(st, 0, sizeof *st);
-	if (file[0] && stat(file, st))
-		memset(st, 0, sizeof *st);
-}
-
-static bool ca_same(const char *file, const char *dir, const struct stat *st)
-{
-	return !strcmp(ca_given.file, file) && !strcmp(ca_given.dir, dir) &&
-	       ca_given.st.st_size == st->st_size &&
-	       ca_given.st.st_ino == st->st_ino &&
-	       ca_given.st.st_mtim.tv_sec == st->st_mtim.tv_sec &&
-	       ca_given.st.st_mtim.tv_nsec == st->st_mtim.tv_nsec;
-}
-
-/* Picks the CA file or folder as git would; tells libgit2 when it changed. */
-static void choose_ca(store_ssh *st, git_repository *repo)
-{
-	char file[512] = "", dir[512] = "";
-	const char *from = NULL, *env;
-	if ((env = getenv("GIT_SSL_CAINFO")) && *env) {
-		snprintf(file, sizeof file, "%s", env);
-		from = "GIT_SSL_CAINFO";
-	} else if (config_string(repo, "http.sslCAInfo", file, sizeof file)) {
-		from = "http.sslCAInfo";
-	} else if ((env = getenv("SSL_CERT_FILE")) && *env) {
-		snprintf(file, sizeof file, "%s", env);
-		from = "SSL_CERT_FILE";
-	}
-	if ((env = getenv("GIT_SSL_CAPATH")) && *env)
-		snprintf(dir, sizeof dir, "%s", env);
-	else if (!config_string(repo, "http.sslCAPath", dir, sizeof dir) &&
-		 (env = getenv("SSL_CERT_DIR")) && *env)
-		snprintf(dir, sizeof dir, "%s", env);
-	static bool pinned;
-	pthread_mutex_lock(&http_mu);
-	if (!pinned)
-		pinned = git_libgit2_init() > 0;
-	pthread_mutex_unlock(&http_mu);
-	if (!file[0] && !dir[0]) {
-		snprintf(st->ca, sizeof st->ca, "the system's authorities");
-		/* Back to the system's after others were given (in a process
-		 * that syncs with several hosts): Debian's bundle, which
-		 * libgit2 reads at its start. */
-		pthread_mutex_lock(&http_mu);
-		if (ca_given.set &&
-		    !git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS,
-				      "/etc/ssl/certs/ca-certificates.crt",
-				      NULL))
-			memset(&ca_given, 0, sizeof ca_given);
-		pthread_mutex_unlock(&http_mu);
-		return;
-	}
-	if (file[0])
-		snprintf(st->ca, sizeof st->ca, "%.400s (%s)", file, from);
-	else
-		snprintf(st->ca, sizeof st->ca, "%.400s", dir);
-	struct stat fs;
-	ca_stat(file, &fs);
-	pthread_mutex_lock(&http_mu);
-	if (ca_given.set && ca_same(file, dir, &fs)) {
-		pthread_mutex_unlock(&http_mu);
-		return;
-	}
-	if (git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS,
-			     file[0] ? file : NULL, dir[0] ? dir : NULL)) {
-		const git_error *e = git_error_last();
-		snprintf(st->ca_why, sizeof st->ca_why,
-			 "https: cannot load the certificate authorities of "
-			 "%.400s: %.200s",
-			 st->ca, e && e->message ? e->message : "unreadable");
-		/* (what libgit2 holds now is unknown: given again next time) */
-		memset(&ca_given, 0, sizeof ca_given);
-		ca_given.set = true;
-	} else {
-		ca_given.set = true;
-		snprintf(ca_given.file, sizeof ca_given.file, "%s", file);
-		snprintf(ca_given.dir, sizeof ca_given.dir, "%s", dir);
-		ca_given.st = fs;
-	}
-	pthread_mutex_unlock(&http_mu);
-}
 
 /* ---- the login ---- */
 
@@ -224,7 +111,7 @@ typedef struct login {
 } login;
 static login *logins;
 
-static void wipe(void *p, size_t n)
+void store_http_wipe(void *p, size_t n)
 {
 	volatile unsigned char *v = p;
 	while (n--)
@@ -409,7 +296,7 @@ static void login_tell(const char *url, const char *action)
 		go = credential_text(text, sizeof text, url, l->user) &&
 		     snprintf(in, sizeof in, "%spassword=%s\n\n", text,
 			      l->pass) < (int)sizeof in;
-		wipe(text, sizeof text);
+		store_http_wipe(text, sizeof text);
 		if (!strcmp(action, "approve"))
 			l->approved = true;
 		else {
@@ -419,14 +306,14 @@ static void login_tell(const char *url, const char *action)
 					*p = l->next;
 					break;
 				}
-			wipe(l, sizeof *l);
+			store_http_wipe(l, sizeof *l);
 			free(l);
 		}
 	}
 	pthread_mutex_unlock(&http_mu);
 	if (go)
 		run_credential(action, in, NULL, 0);
-	wipe(in, sizeof in);
+	store_http_wipe(in, sizeof in);
 }
 
 int store_http_login(git_credential **out, store_ssh *st, const char *url,
@@ -495,8 +382,8 @@ int store_http_login(git_credential **out, store_ssh *st, const char *url,
 				free(nl);
 			}
 		}
-		wipe(got, sizeof got);
-		wipe(pass, sizeof pass);
+		store_http_wipe(got, sizeof got);
+		store_http_wipe(pass, sizeof pass);
 	}
 	if (rc == GIT_EUSER)
 		snprintf(st->why, sizeof st->why,
@@ -528,7 +415,7 @@ void store_http_prepare(store_ssh *st, git_repository *repo, const char *url)
 	snprintf(st->host, sizeof st->host, "%s", host);
 	snprintf(st->port_s, sizeof st->port_s, "%s", port);
 	if (tls)
-		choose_ca(st, repo);
+		store_http_choose_ca(st, repo);
 }
 
 bool store_http_why(const store_ssh *st, char *buf, size_t n)
@@ -574,401 +461,15 @@ bool store_http_why(const store_ssh *st, char *buf, size_t n)
 	return true;
 }
 
-/* ---- "anything new?": the host's ref list over a kept connection ---- */
+/* ---- for the requests made outside libgit2 (http_tls.c, http_quick.c) ---- */
 
-/*
- * A peer asks its host every few hundred milliseconds whether anything
- * moved, and the answer is almost always no. Through libgit2 that costs a
- * TCP connection, a TLS handshake, and two requests that each start git
- * on the server (info/refs, then the pack). Asked here instead, it is one
- * GET of NAME.git/info/refs (the list `git update-server-info` writes,
- * which a host serves as a plain file) on a TLS connection kept open from
- * one sync to the next: no process started on either side. Only a "yes,
- * all as you have it" is believed; anything else (no such file, a login
- * refused, a list that differs, a connection that fails) sends the sync
- * the usual way. Since a host may keep a stale list (one that does not
- * run update-server-info after pushes), the usual way is taken anyway
- * once CATAN_HTTP_FULL_MS passed since the last time it was.
- */
-#include <mbedtls/base64.h>
-#include <mbedtls/ctr_drbg.h>
-#include <mbedtls/entropy.h>
-#include <mbedtls/ssl.h>
-#include <mbedtls/x509_crt.h>
-
-enum { QUICK_MAX = 65536, QUICK_URLS = 16 };
-
-static pthread_mutex_t quick_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-	bool ready; /* rng and config set up */
-	mbedtls_entropy_context entropy;
-	mbedtls_ctr_drbg_context drbg;
-	mbedtls_ssl_config conf;
-	mbedtls_x509_crt ca;
-	bool ca_loaded;
-	char cafile[512], cadir[512];
-	struct stat cast;
-	/* the kept connection */
-	char key[300]; /* host:port it goes to */
-	int fd, io_ms;
-	bool up;
-	mbedtls_ssl_context ssl;
-	long long deadline; /* of the request under way */
-	/* when each remote (repository and URL) was last fetched the usual
-	 * way */
-	struct {
-		char key[1024];
-		long long at;
-	} full[QUICK_URLS];
-	int nfull;
-} qk = {.fd = -1};
-
-static long long mono_ms(void)
+bool store_http_auth(const char *url, char *auth, size_t n)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int quick_env_ms(const char *name, int dflt)
-{
-	const char *v = getenv(name);
-	char *end;
-	long ms = v && *v ? strtol(v, &end, 10) : -1;
-	return ms < 0 || *end || ms > 3600000 ? dflt : (int)ms;
-}
-
-static int quick_send(void *ctx, const unsigned char *buf, size_t len)
-{
-	(void)ctx;
-	ssize_t w;
-	do
-		w = send(qk.fd, buf, len, MSG_NOSIGNAL);
-	while (w < 0 && errno == EINTR);
-	return w < 0 ? -1 : (int)w;
-}
-
-static int quick_recv(void *ctx, unsigned char *buf, size_t len)
-{
-	(void)ctx;
-	for (;;) {
-		long long left = qk.deadline - mono_ms();
-		struct pollfd pfd = {qk.fd, POLLIN, 0};
-		int r = left > 0 ? poll(&pfd, 1, (int)left) : 0;
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1; /* (past the deadline) */
-		ssize_t n = recv(qk.fd, buf, len, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		return n < 0 ? -1 : (int)n;
-	}
-}
-
-static void quick_close(void)
-{
-	if (qk.up) {
-		mbedtls_ssl_free(&qk.ssl);
-		close(qk.fd);
-	}
-	qk.up = false;
-	qk.fd = -1;
-	qk.key[0] = '\0';
-}
-
-/* The authorities as choose_ca picks them, parsed for our own TLS. */
-static bool quick_ca(git_repository *repo)
-{
-	char file[512] = "", dir[512] = "";
-	const char *env;
-	if ((env = getenv("GIT_SSL_CAINFO")) && *env)
-		snprintf(file, sizeof file, "%s", env);
-	else if (!config_string(repo, "http.sslCAInfo", file, sizeof file) &&
-		 (env = getenv("SSL_CERT_FILE")) && *env)
-		snprintf(file, sizeof file, "%s", env);
-	if ((env = getenv("GIT_SSL_CAPATH")) && *env)
-		snprintf(dir, sizeof dir, "%s", env);
-	else if (!config_string(repo, "http.sslCAPath", dir, sizeof dir) &&
-		 (env = getenv("SSL_CERT_DIR")) && *env)
-		snprintf(dir, sizeof dir, "%s", env);
-	if (!file[0] && !dir[0])
-		snprintf(file, sizeof file,
-			 "/etc/ssl/certs/ca-certificates.crt");
-	struct stat st;
-	ca_stat(file, &st);
-	if (qk.ca_loaded && !strcmp(qk.cafile, file) &&
-	    !strcmp(qk.cadir, dir) && qk.cast.st_size == st.st_size &&
-	    qk.cast.st_ino == st.st_ino &&
-	    qk.cast.st_mtim.tv_sec == st.st_mtim.tv_sec &&
-	    qk.cast.st_mtim.tv_nsec == st.st_mtim.tv_nsec)
-		return true;
-	quick_close(); /* (it was checked against the old ones) */
-	if (qk.ca_loaded)
-		mbedtls_x509_crt_free(&qk.ca);
-	mbedtls_x509_crt_init(&qk.ca);
-	qk.ca_loaded = false;
-	bool any = false;
-	if (file[0] && mbedtls_x509_crt_parse_file(&qk.ca, file) >= 0)
-		any = true;
-	if (dir[0] && mbedtls_x509_crt_parse_path(&qk.ca, dir) >= 0)
-		any = true;
-	if (!any || !qk.ca.version) {
-		mbedtls_x509_crt_free(&qk.ca);
-		return false;
-	}
-	qk.ca_loaded = true;
-	snprintf(qk.cafile, sizeof qk.cafile, "%s", file);
-	snprintf(qk.cadir, sizeof qk.cadir, "%s", dir);
-	qk.cast = st;
-	mbedtls_ssl_conf_ca_chain(&qk.conf, &qk.ca, NULL);
-	return true;
-}
-
-static bool quick_setup(void)
-{
-	if (qk.ready)
-		return true;
-	mbedtls_entropy_init(&qk.entropy);
-	mbedtls_ctr_drbg_init(&qk.drbg);
-	mbedtls_ssl_config_init(&qk.conf);
-	if (mbedtls_ctr_drbg_seed(&qk.drbg, mbedtls_entropy_func, &qk.entropy,
-				  (const unsigned char *)"catan", 5) ||
-	    mbedtls_ssl_config_defaults(&qk.conf, MBEDTLS_SSL_IS_CLIENT,
-					MBEDTLS_SSL_TRANSPORT_STREAM,
-					MBEDTLS_SSL_PRESET_DEFAULT)) {
-		mbedtls_ssl_config_free(&qk.conf);
-		mbedtls_ctr_drbg_free(&qk.drbg);
-		mbedtls_entropy_free(&qk.entropy);
-		return false;
-	}
-	mbedtls_ssl_conf_authmode(&qk.conf, MBEDTLS_SSL_VERIFY_REQUIRED);
-	mbedtls_ssl_conf_rng(&qk.conf, mbedtls_ctr_drbg_random, &qk.drbg);
-	qk.ready = true;
-	return true;
-}
-
-/* A TLS connection to host:port, the certificate checked for host. */
-static bool quick_connect(const char *host, const char *port)
-{
-	char key[300];
-	snprintf(key, sizeof key, "%s:%s", host, port);
-	if (qk.up && !strcmp(qk.key, key))
-		return true;
-	quick_close();
-	qk.fd = store_net_dial(host, port, &qk.io_ms);
-	if (qk.fd < 0)
-		return false;
-	mbedtls_ssl_init(&qk.ssl);
-	qk.up = true;
-	snprintf(qk.key, sizeof qk.key, "%s", key);
-	if (mbedtls_ssl_setup(&qk.ssl, &qk.conf) ||
-	    mbedtls_ssl_set_hostname(&qk.ssl, host)) {
-		quick_close();
-		return false;
-	}
-	mbedtls_ssl_set_bio(&qk.ssl, NULL, quick_send, quick_recv, NULL);
-	qk.deadline = mono_ms() + qk.io_ms;
-	int r;
-	while ((r = mbedtls_ssl_handshake(&qk.ssl)) != 0)
-		if (r != MBEDTLS_ERR_SSL_WANT_READ &&
-		    r != MBEDTLS_ERR_SSL_WANT_WRITE) {
-			quick_close();
-			return false;
-		}
-	return true;
-}
-
-/* The value of header `name` (lower case) in head, or NULL. */
-static const char *header(const char *head, const char *name, size_t *len)
-{
-	size_t nl = strlen(name);
-	for (const char *p = strstr(head, "\r\n"); p && p[2] != '\r';
-	     p = strstr(p + 2, "\r\n")) {
-		const char *h = p + 2;
-		if (!strncasecmp(h, name, nl) && h[nl] == ':') {
-			const char *v = h + nl + 1;
-			while (*v == ' ' || *v == '\t')
-				v++;
-			*len = strcspn(v, "\r");
-			return v;
-		}
-	}
-	return NULL;
-}
-
-/*
- * One GET of path on the kept connection: 200 and the body into buf
- * (*got bytes), else the status (or -1: the connection failed, and is
- * closed). A response without Content-Length, or one too long, closes
- * the connection after it.
- */
-static int quick_get(const char *hostport, const char *path, const char *auth,
-		     char *buf, size_t size, size_t *got)
-{
-	char req[1800];
-	int k = snprintf(req, sizeof req,
-			 "GET %s HTTP/1.1\r\nHost: %s\r\n%s%s%s"
-			 "User-Agent: catan\r\nCache-Control: no-cache\r\n"
-			 "Accept: */*\r\n\r\n",
-			 path, hostport, auth ? "Authorization: Basic " : "",
-			 auth ? auth : "", auth ? "\r\n" : "");
-	if (k < 0 || (size_t)k >= sizeof req)
-		return -1;
-	qk.deadline = mono_ms() + qk.io_ms;
-	for (int off = 0; off < k;) {
-		int w =
-		    mbedtls_ssl_write(&qk.ssl, (const unsigned char *)req + off,
-				      (size_t)(k - off));
-		if (w == MBEDTLS_ERR_SSL_WANT_READ ||
-		    w == MBEDTLS_ERR_SSL_WANT_WRITE)
-			continue;
-		if (w <= 0)
-			goto broken;
-		off += w;
-	}
-	wipe(req, sizeof req);
-	size_t have = 0, body = 0, want = 0;
-	int status = -1;
-	bool close_after = false;
-	for (;;) {
-		if (!body) {
-			buf[have] = '\0';
-			char *end = strstr(buf, "\r\n\r\n");
-			if (end) {
-				end[2] = '\0';
-				if (strncmp(buf, "HTTP/1.", 7) ||
-				    sscanf(buf + 8, " %d", &status) != 1)
-					goto broken;
-				size_t vl;
-				const char *v =
-				    header(buf, "content-length", &vl);
-				char *num_end;
-				unsigned long long cl =
-				    v ? strtoull(v, &num_end, 10) : 0;
-				/* (chunked, or too long: not for us) */
-				if (!v || num_end != v + vl ||
-				    cl > size - 1 - (size_t)(end + 4 - buf))
-					goto broken;
-				v = header(buf, "connection", &vl);
-				close_after =
-				    v && vl == 5 && !strncasecmp(v, "close", 5);
-				body = (size_t)(end + 4 - buf);
-				want = body + (size_t)cl;
-			}
-		}
-		if (body && have >= want)
-			break;
-		if (have + 1 >= size)
-			goto broken;
-		int r = mbedtls_ssl_read(&qk.ssl, (unsigned char *)buf + have,
-					 size - 1 - have);
-		if (r == MBEDTLS_ERR_SSL_WANT_READ ||
-		    r == MBEDTLS_ERR_SSL_WANT_WRITE)
-			continue;
-		if (r <= 0)
-			goto broken;
-		have += (size_t)r;
-	}
-	if (have != want)
-		goto broken; /* (more than the response: not ours to read) */
-	memmove(buf, buf + body, want - body);
-	*got = want - body;
-	buf[*got] = '\0';
-	if (close_after)
-		quick_close();
-	return status;
-broken:
-	wipe(req, sizeof req);
-	quick_close();
-	return -1;
-}
-
-/* Whether every branch of the list (info/refs) is where name's are. */
-static bool list_same(git_repository *repo, const char *name, const char *list)
-{
-	int heads = 0;
-	for (const char *p = list; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		git_oid want, have;
-		char ref[512];
-		if (len < GIT_OID_HEXSZ + 2 || p[GIT_OID_HEXSZ] != '\t' ||
-		    len - GIT_OID_HEXSZ - 1 >= sizeof ref ||
-		    git_oid_fromstrn(&want, p, GIT_OID_HEXSZ))
-			return false;
-		snprintf(ref, sizeof ref, "%.*s",
-			 (int)(len - GIT_OID_HEXSZ - 1), p + GIT_OID_HEXSZ + 1);
-		if (!strncmp(ref, "refs/heads/", 11)) {
-			char local[700];
-			snprintf(local, sizeof local, "refs/remotes/%s/%s",
-				 name, ref + 11);
-			if (git_reference_name_to_id(&have, repo, local) ||
-			    !git_oid_equal(&have, &want))
-				return false;
-			heads++;
-		}
-		p = nl ? nl + 1 : p + len;
-	}
-	return heads > 0;
-}
-
-/* Due for a fetch the usual way: true, and the time noted. */
-static bool full_due(git_repository *repo, const char *url)
-{
-	long long now = mono_ms();
-	int every = quick_env_ms("CATAN_HTTP_FULL_MS", 2000);
-	char key[sizeof qk.full[0].key];
-	int k =
-	    snprintf(key, sizeof key, "%s %s", git_repository_path(repo), url);
-	if (k < 0 || (size_t)k >= sizeof key)
-		return true; /* (too long to remember: always) */
-	int i = 0;
-	while (i < qk.nfull && strcmp(qk.full[i].key, key))
-		i++;
-	if (i < qk.nfull && now - qk.full[i].at < every)
-		return false;
-	if (i == qk.nfull) {
-		if (qk.nfull == QUICK_URLS)
-			i = 0; /* (forgets one: it gets a full fetch) */
-		else
-			qk.nfull++;
-		snprintf(qk.full[i].key, sizeof qk.full[i].key, "%s", key);
-	}
-	qk.full[i].at = now;
-	return true;
-}
-
-bool store_http_unchanged(git_repository *repo, const char *name,
-			  const char *url)
-{
-	const char *q = getenv("CATAN_HTTP_QUICK");
-	if ((q && !strcmp(q, "0")) || strncmp(url, "https://", 8) ||
-	    strlen(url) >= 512 || strchr(url, '?') || strchr(url, '#'))
-		return false;
-	/* host:port as the URL has it (for Host:), the path after it */
-	const char *ui = NULL, *rest = url + 8;
-	size_t ul = userinfo_len(url, &ui);
-	if (ul)
-		rest += ul + 1;
-	size_t hl = strcspn(rest, "/");
-	char hostport[300], path[700], host[256], port[8];
-	if (hl == 0 || hl >= sizeof hostport ||
-	    !store_url_endpoint(url, host, sizeof host, port, sizeof port))
-		return false;
-	snprintf(hostport, sizeof hostport, "%.*s", (int)hl, rest);
-	const char *p = rest + hl;
-	size_t pl = strlen(p);
-	while (pl && p[pl - 1] == '/')
-		pl--;
-	snprintf(path, sizeof path, "%.*s/info/refs", (int)pl, p);
-	for (const char *c = path; *c; c++)
-		if ((unsigned char)*c <= ' ' || *c == 0x7f)
-			return false;
-	/* The login, when one is known already (else: the usual way asks). */
-	char plain[520], auth[720];
+	char plain[520];
 	const char *token = getenv("CATAN_HTTP_TOKEN");
 	const char *envuser = getenv("CATAN_HTTP_USER");
+	const char *ui = NULL;
+	size_t ul = userinfo_len(url, &ui);
 	char user[256] = "";
 	if (ul && memchr(ui, '@', ul) == NULL)
 		snprintf(user, sizeof user, "%.*s", (int)ul, ui);
@@ -988,35 +489,10 @@ bool store_http_unchanged(git_repository *repo, const char *name,
 		pthread_mutex_unlock(&http_mu);
 	}
 	size_t al = 0;
-	bool have_auth =
-	    plain[0] && mbedtls_base64_encode(
-			    (unsigned char *)auth, sizeof auth, &al,
-			    (const unsigned char *)plain, strlen(plain)) == 0;
-	wipe(plain, sizeof plain);
-	if (!have_auth)
-		return false;
-	bool same = false;
-	pthread_mutex_lock(&quick_mu);
-	if (!full_due(repo, url) && quick_setup() && quick_ca(repo)) {
-		char *buf = malloc(QUICK_MAX);
-		size_t got = 0;
-		int status = -1;
-		for (int tries = 0; buf && tries < 2 && status < 0; tries++) {
-			/* (a kept connection the server since closed fails
-			 * once: a new one is made) */
-			bool kept = qk.up;
-			if (!quick_connect(host, port))
-				break;
-			status = quick_get(hostport, path, auth, buf, QUICK_MAX,
-					   &got);
-			if (!kept)
-				break;
-		}
-		same = buf && status == 200 && memchr(buf, '\0', got) == NULL &&
-		       list_same(repo, name, buf);
-		free(buf);
-	}
-	pthread_mutex_unlock(&quick_mu);
-	wipe(auth, sizeof auth);
-	return same;
+	bool ok =
+	    plain[0] && mbedtls_base64_encode((unsigned char *)auth, n, &al,
+					      (const unsigned char *)plain,
+					      strlen(plain)) == 0;
+	store_http_wipe(plain, sizeof plain);
+	return ok;
 }

@@ -2,7 +2,8 @@
  * net.h - layer 1 (leaves): the transports under libgit2. net.c replaces
  * libgit2's TCP stream with one that has connect and I/O time limits;
  * ssh.c supplies the keys and the host-key check for ssh:// remotes.
- * Uses only base.h; used by repo.c (registering the stream) and fetch.c.
+ * http*.c do what https remotes need (http.h). Uses only base.h; used by
+ * repo.c (registering the stream), fetch.c and sync.c (the push).
  */
 #ifndef CATAN_STORE_NET_H
 #define CATAN_STORE_NET_H
@@ -69,18 +70,53 @@ int store_ssh_check_host(store_ssh *st, const char *host, int port,
  */
 int store_net_dial(const char *host, const char *port, int *io_ms);
 /*
- * http.c: whether an https:// remote's branches are where its
- * remote-tracking refs refs/remotes/<name>/ already are, asked cheaply:
- * the host's ref list (info/refs, as `git update-server-info` keeps it)
- * over a connection kept open between syncs. True only when it answered
- * and every branch it lists is where this repository has it; false
- * (fetch as usual) when unknown, changed, or due for a full check
- * (CATAN_HTTP_FULL_MS, 2,000 ms unless set, after the last: a host whose
- * list is stale costs that much delay, never a missed move).
- * CATAN_HTTP_QUICK=0 turns it off.
+ * http_quick.c: the branches of an https:// remote, asked cheaply: the
+ * host's ref list (info/refs, as `git update-server-info` keeps it) over
+ * a connection kept open between syncs, into h. False (fetch the usual
+ * way) when it cannot be had, holds no branch or more than
+ * STORE_HTTP_HEADS, or when the usual way is due (CATAN_HTTP_FULL_MS,
+ * 2,000 ms unless set, after the last: a host whose list is stale costs
+ * that much delay, never a missed move). CATAN_HTTP_QUICK=0 turns it off.
  */
-bool store_http_unchanged(git_repository *repo, const char *name,
-			  const char *url);
+enum { STORE_HTTP_HEADS = 32 };
+typedef struct store_http_heads {
+	int n;
+	git_remote_head head[STORE_HTTP_HEADS];
+	const git_remote_head *ptr[STORE_HTTP_HEADS]; /* &head[i] */
+	char name[STORE_HTTP_HEADS][256];
+} store_http_heads;
+bool store_http_list(git_repository *repo, const char *url,
+		     store_http_heads *h);
+/*
+ * http_fetch.c: fetches the branches h lists (store_http_list) into
+ * refs/remotes/<name>/ over the kept connection (smart HTTP, protocol
+ * version 2: one POST), within the limits of b. 0: fetched, *changed
+ * says whether a ref moved; 1: not done here (a host that does not speak
+ * version 2, a list that is not ahead of the refs: fetch the usual way);
+ * -2: over a limit, why says which; -1: the host's answer was wrong, why
+ * says how. Nothing is stored but objects, and refs that move forward.
+ */
+int store_http_fetch(git_repository *repo, const char *name, const char *url,
+		     const store_http_heads *h, const store_budget *b,
+		     bool *changed, char *why, size_t whyn);
+
+/*
+ * http_push.c: pushes branch ref (refs/heads/P) at new to the https://
+ * host of remote `name` over the kept connection: one POST of
+ * git-receive-pack, from where refs/remotes/<name>/P says the host has
+ * it (a fast-forward unless force). 0: pushed, and that ref moved to
+ * new; 1: not done here (refused, stale, not possible: push the usual
+ * way, which says why).
+ */
+int store_http_push(git_repository *repo, const char *name, const char *url,
+		    const char *ref, const git_oid *new, bool force);
+
+/*
+ * http_ca.c: git_libgit2_init, without the parse of the system's
+ * certificate authorities libgit2 1.5 makes in it (10 ms; given to it
+ * when an https remote first needs them). Its return value.
+ */
+int store_git_init(void);
 
 /* Registers the TCP stream with connect and I/O time limits (net.c) in
  * place of libgit2's own; call after each git_libgit2_init(). */

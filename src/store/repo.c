@@ -28,7 +28,7 @@
 
 void store_lib_init(void)
 {
-	git_libgit2_init();
+	store_git_init();
 	/* What libgit2 writes (loose objects, refs, reflogs, config) is
 	 * fsync'ed, the directory after each rename too: see "Durability" in
 	 * spec/format.md. */

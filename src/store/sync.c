@@ -147,6 +147,16 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 		git_remote_free(remote);
 		return;
 	}
+	/* An https host: one POST on the connection the fetch kept. */
+	if (git_reference_name_to_id(&a, s->repo, mine) == 0 &&
+	    store_http_push(s->repo, name, git_remote_url(remote), mine, &a,
+			    s->game.signed_game) == 0) {
+		store_note(rep, "pushed %s to %s", s->game.names.name[me],
+			   name);
+		rep->pushed++;
+		git_remote_free(remote);
+		return;
+	}
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
 	store_ssh ssh;
 	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo,

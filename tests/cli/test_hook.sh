@@ -29,11 +29,17 @@ out=$($catan host-hook install "$d/nothing" 2>&1 || true)
 grep -q "catan host-hook:" <<<"$out" || fail "install on nothing: $out"
 $catan host-hook install "$d/hub.git" | grep -q installed || fail install
 [[ -x $d/hub.git/hooks/pre-receive ]] || fail "no hook"
+# The hook runs catan-hook (beside catan): the check without the window's
+# libraries, whose loading was most of a push's cost.
+hookbin=$(dirname "$(readlink -f "$catan")")/catan-hook
+grep -q "^exec '$hookbin'\$" "$d/hub.git/hooks/pre-receive" ||
+	fail "the hook does not run catan-hook: $(cat "$d/hub.git/hooks/pre-receive")"
+if ldd "$hookbin" | grep -qi "sdl"; then fail "catan-hook loads SDL"; fi
 for p in blue white; do
 	$catan join "$d/hub.git" "$d/$p" --as $p --key "$d/key_$p" >/dev/null
 	$catan -C "$d/$p" remote push origin
 done
-ok "host-hook install puts a pre-receive hook into a bare repository holding a game (and refuses a folder that holds none)"
+ok "host-hook install puts a pre-receive hook running catan-hook into a bare repository holding a game (and refuses a folder that holds none)"
 
 round() {
 	for p in "${players[@]}"; do

@@ -10,6 +10,11 @@
 #   2. a server that stops answering mid-fetch: the sync gives up after
 #      CATAN_IO_TIMEOUT_MS naming host and port, nothing adopted, and the
 #      next sync works;
+#      a waiting peer fetches a move with one POST over the connection it
+#      keeps; bad answers to that POST (a packet too long, no band, the
+#      host's error, a bad pack, too many objects) are refused with their
+#      reason, nothing adopted; a host without protocol version 2 is
+#      fetched from through libgit2;
 #   3. 4 `catan peer --bot` processes in separate repositories play a game
 #      to a winner through the hosted repository (each pushes its own
 #      branch and fetches the others'); the logins come from
@@ -262,6 +267,75 @@ timeout 10 "${red_env[@]}" $catan -C "$d/red" peer --rounds 10 --interval 0.05 \
 	fail "10 rounds of a hot peer did not end within 10 s: $(cat "$tmp/out")"
 ok "a peer syncs every --interval for --hot seconds after the last move"
 
+# A move fetched over the kept connection (one POST of git-upload-pack,
+# protocol version 2) takes the host's answer as untrusted: a packet
+# longer than the protocol allows, a side-band of no band, the host's own
+# error, a pack that does not index and one of more objects than
+# CATAN_SYNC_MAX_COMMITS allows are each refused with a sentence naming it, nothing adopted, the peer
+# still syncing; from a host that does not answer in version 2 the move is
+# fetched the usual way. (Every POST is answered so, libgit2's too: a
+# peer's first round fetches through libgit2, the others over the kept
+# connection.)
+"${red_env[@]}" $catan -C "$d/red" sync >/dev/null 2>&1
+for p in blue white orange; do $catan -C "$d/$p" sync >/dev/null 2>&1; done
+mover=$($catan -C "$d/red" show --json | sed -n 's/.*"next":"\([a-z]*\)".*/\1/p')
+obs=blue
+[[ $mover == blue ]] && obs=white
+if [[ $mover == red ]]; then pre=("${red_env[@]}"); else pre=(); fi
+"${pre[@]}" $catan -C "$d/$mover" step >/dev/null || fail "$mover's move"
+"${pre[@]}" $catan -C "$d/$mover" sync >"$tmp/out" 2>&1
+grep -q "pushed $mover to" "$tmp/out" || fail "$mover's push: $(cat "$tmp/out")"
+before=$(git -C "$d/$obs" rev-parse "$mover")
+pkt() { printf '%04x%s' $((${#1} + 4)) "$1"; }
+bad_answer() { # FILE WANT [ENV...]: obs's peer refuses the answer FILE
+	local file=$1 want=$2
+	shift 2
+	https_host_answer "$srv" "$file"
+	env CATAN_HTTP_FULL_MS=600000 "$@" timeout 60 $catan -C "$d/$obs" peer \
+		--rounds 4 --interval 0.05 --max-interval 0.05 >"$tmp/out" 2>&1
+	https_host_answer "$srv" off
+	grep -q "$want" "$tmp/out" || fail "answer $file: no \"$want\": $(cat "$tmp/out")"
+	[[ $(git -C "$d/$obs" rev-parse "$mover") == "$before" ]] ||
+		fail "answer $file: adopted"
+	[[ $(git -C "$d/$obs" rev-parse "refs/remotes/origin/$mover") != "$(git -C "$d/$mover" rev-parse "$mover")" ]] ||
+		fail "answer $file: the remote-tracking ref moved"
+}
+{ pkt $'packfile\n'; printf 'fff5'; head -c 70000 /dev/zero; } >"$tmp/a_long"
+bad_answer "$tmp/a_long" "fetching from origin: https: a packet of a length the protocol does not allow"
+{ pkt $'packfile\n'; pkt $'\x09what'; printf 0000; } >"$tmp/a_band"
+bad_answer "$tmp/a_band" "https: a side-band packet of no band"
+{ pkt $'packfile\n'; pkt $'\x03no pack for you'; printf 0000; } >"$tmp/a_err"
+bad_answer "$tmp/a_err" "https: the host gave up: no pack for you"
+{ pkt $'packfile\n'; printf '0018\001PACK\000\000\000\002\000\000\000\001garbage0000'; } >"$tmp/a_pack"
+bad_answer "$tmp/a_pack" "https: the pack is bad\|https: the pack does not index"
+# (a pack of 100 objects, as its header says)
+{ pkt $'packfile\n'; printf '0011\001PACK\000\000\000\002\000\000\000\144'; } >"$tmp/a_many"
+bad_answer "$tmp/a_many" "100 objects: over 4 x CATAN_SYNC_MAX_COMMITS (1)" CATAN_SYNC_MAX_COMMITS=1
+git -C "$d/$obs" update-ref -d refs/catan/refused/origin 2>/dev/null || true
+ok "bad answers to a fetch over the kept connection (a packet too long, no band, the host's error, a bad pack, too many objects): each refused with its reason, nothing adopted"
+# The host answers version 2 requests as git's version 0 would: the usual way.
+{ pkt $'NAK\n'; printf 0000; } >"$tmp/a_v0"
+https_host_answer "$srv" "$tmp/a_long"
+: >"$tmp/obs.log"
+CATAN_HTTP_FULL_MS=600000 timeout 60 $catan -C "$d/$obs" peer --rounds 60 \
+	--interval 0.05 --max-interval 0.05 >"$tmp/obs.log" 2>&1 &
+obspid=$!
+for _ in $(seq 1 400); do
+	grep -q "a packet of a length" "$tmp/obs.log" && break
+	sleep 0.05
+done
+https_host_answer "$srv" "$tmp/a_v0" v2
+wait "$obspid" || true
+https_host_answer "$srv" off
+grep -q "adopted $mover from origin" "$tmp/obs.log" ||
+	fail "a host without version 2: not adopted: $(cat "$tmp/obs.log")"
+ok "a host that does not answer in protocol version 2: the move fetched through libgit2 and adopted"
+# And from a host that does: one POST on the kept connection, no ref
+# advertisement asked for (the log of the host, our own requests).
+grep -q '"POST /game.git/git-upload-pack HTTP/1.1" 200 .* "catan"' "$srv/logs/access.log" ||
+	fail "no fetch over the kept connection: $(grep -c . "$srv/logs/access.log") requests"
+ok "a waiting peer fetched a move with one POST over its kept connection"
+
 # 3. Four peers play to a winner through the hosted repository.
 start=$(date +%s)
 for p in "${players[@]}"; do
@@ -291,6 +365,12 @@ done
 git -C "$srv/repos/game.git" fsck --strict >/dev/null 2>&1 || fail "fsck at the host"
 commits=$(git -C "$d/red" rev-list --count "${players[@]}")
 ok "4 peers, https only, through one hosted repository with the hook: a game of $commits commits to a winner in $(($(date +%s) - start)) s; identical tips, verify and fsck clean"
+# red (its login from CATAN_HTTP_TOKEN, known before the first request)
+# pushed its moves with one POST of git-receive-pack on its kept
+# connection, through the hook.
+grep -q '"POST /game.git/git-receive-pack HTTP/1.1" 200 .* "catan"' "$srv/logs/access.log" ||
+	fail "no push over the kept connection: $(grep -c receive-pack "$srv/logs/access.log") receive-pack requests"
+ok "a peer pushed its moves over its kept connection, through the host's hook"
 
 # 4. The hook refuses a rewrite pushed with stock git over https.
 before=$(git -C "$srv/repos/game.git" for-each-ref)
