@@ -33,6 +33,7 @@
 
 static _Thread_local bool in_init; /* store_git_init under way here */
 static bool ca_deferred;	   /* libgit2 was kept from reading them */
+static char ca_deferred_path[4096]; /* the file it asked for */
 
 int mbedtls_x509_crt_parse_file(mbedtls_x509_crt *chain, const char *path);
 int mbedtls_x509_crt_parse_file(mbedtls_x509_crt *chain, const char *path)
@@ -40,6 +41,8 @@ int mbedtls_x509_crt_parse_file(mbedtls_x509_crt *chain, const char *path)
 	static int (*real)(mbedtls_x509_crt *, const char *);
 	if (in_init) {
 		ca_deferred = true;
+		snprintf(ca_deferred_path, sizeof ca_deferred_path, "%s",
+			 path ? path : "");
 		return 0;
 	}
 	if (!real)
@@ -141,9 +144,13 @@ void store_http_choose_ca(store_ssh *st, git_repository *repo)
 		 * store_git_init kept libgit2 from reading them at its start:
 		 * Debian's bundle. */
 		pthread_mutex_lock(&ca_mu);
+		/* The file libgit2 asked for at its start (its built-in
+		 * default), else Debian's. */
+		const char *sys = ca_deferred_path[0]
+				      ? ca_deferred_path
+				      : "/etc/ssl/certs/ca-certificates.crt";
 		if ((ca_given.set || ca_deferred) &&
-		    !git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS,
-				      "/etc/ssl/certs/ca-certificates.crt",
+		    !git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, sys,
 				      NULL)) {
 			memset(&ca_given, 0, sizeof ca_given);
 			ca_deferred = false;
