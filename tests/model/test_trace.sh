@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# test_trace.sh CATAN CATAN_TRACE SRCDIR [GAMES] - trace validation
+# test_trace.sh CATAN CATAN_TRACE SRCDIR [GAMES [FAIR_BENCH]] - trace validation
 # (README "The formal model"): catan-trace (tools/trace.c) checks every
 # commit of a game repository against spec/catan.tla's invariants and
 # actions. Traced here: the golden games (tests/data/games, made into
 # repositories by catan-trace --from-log) and GAMES (default 100)
 # simulated games, 2 to 6 players, every board kind, both phase styles,
-# with and without the special building phase. Then it proves the tracer
+# with and without the special building phase, and with FAIR_BENCH
+# (catan-fair-bench) a signed 4-player game with fair dice (reveals
+# merged into each chance action's completion). Then it proves the tracer
 # can fail: three repositories corrupted with stock git (a card created
 # from nothing; a commit whose tree is not its action's result; an action
 # by a player who may not act) must be refused, each naming the commit
@@ -16,6 +18,7 @@ catan=${1:?usage: test_trace.sh CATAN CATAN_TRACE SRCDIR [GAMES]}
 trace=${2:?usage: test_trace.sh CATAN CATAN_TRACE SRCDIR [GAMES]}
 src=${3:?usage: test_trace.sh CATAN CATAN_TRACE SRCDIR [GAMES]}
 games=${4:-100}
+fair=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -48,6 +51,14 @@ lines=$(wc -l <"$tmp/trace.jsonl")
 merges=$(grep -c '"parents":\["[0-9a-f]*","' "$tmp/trace.jsonl" || true)
 echo "test_trace: $((5 * per)) simulated games traced ($lines commits, $merges discard merges)"
 ((merges > 0)) || { echo "test_trace: no discard merge traced" >&2; exit 1; }
+if [[ -n $fair ]]; then
+	mkdir "$tmp/fair"
+	"$fair" --rolls 100 --players 4 --dir "$tmp/fair" --keep >/dev/null
+	"$trace" --quiet --json "$tmp/fair.jsonl" "$tmp"/fair/*/game-*/
+	reveals=$(grep -c '"action":"Reveal"' "$tmp/fair.jsonl" || true)
+	((reveals > 0)) || { echo "test_trace: no reveal in the fair game" >&2; exit 1; }
+	echo "test_trace: a fair-dice game traced ($(wc -l <"$tmp/fair.jsonl") commits, $reveals reveals)"
+fi
 
 # The tracer refuses corrupted histories, naming commit and invariant.
 g=$tmp/golden-greedy-4p-beginner
