@@ -68,7 +68,9 @@
  *   commit ids are renamed into a canonical order of the commits' content
  *   (CANON); only the merger folds the merge in arrival order; with no
  *   crashes a peer's write and its branch move are one step; a sync is
- *   tried only when it can change something (NEWS, D_READ).
+ *   tried only when it can change something (NEWS, D_READ); a commit of
+ *   the dishonest seat that only a show can ever read is written in the
+ *   step that shows it (LAZY).
  *
  * Mutants (each must make spin fail; tests/model/test_spin.sh):
  *   M_NOPARENT    adopt after verifying only the tip, not its ancestors
@@ -870,6 +872,31 @@ bit conv;
 #define NEWS(kk_) (verdict[i] == NONE && (NEWJ(kk_, 0) || NEWJ(kk_, 1) || NEWJ(kk_, 2) || NEWJ(kk_, 3)))
 #define CAN_SYNC(kk_) (up[i] && (kk_) != i && NEWS(kk_))
 
+/*
+ * Lazy deviating writes (LAZY, default 1 but with LIVE; spec/model.md,
+ * "The big configuration", reduction 6). A commit of the dishonest seat
+ * that nothing reads when it is written is visible to no honest step
+ * until the seat shows it or writes on it. Whether a later write of the
+ * seat can read the new commit of kind k_ at event st_: one more
+ * deviation is left (any write may build on anything), or a due write
+ * of the seat can (an action on a merge, a child or merge of a fan-out
+ * of the seat's events). When not, the only read left is a show: the
+ * commit is written then, in the step that shows it.
+ */
+#ifndef LAZY
+#ifdef LIVE
+#define LAZY 0
+#else
+#define LAZY 1
+#endif
+#endif
+#define D_DUE_READS(k_, st_) ((!h_wt && (((k_) == MERGE && (st_) + 1 < NEV && EV_ACTOR((st_) + 1) == DIS) || \
+	((k_) == MAIN && (st_) >= 1 && (HAS(EV_SET(st_), DIS) || EV_ACTOR(st_) == DIS)))) || \
+	((k_) == CHILD && EV_ACTOR(st_) == DIS && !tainted[h_pw]))
+#define D_LATER(k_, st_) (bad < BAD || D_DUE_READS(k_, st_))
+hidden byte h_n0, h_due;
+
+
 /* Peer i_ moves its own branch to what it wrote (if anything). */
 inline move_own(i_)
 {
@@ -1019,6 +1046,42 @@ inline any_commit(v_)
 	ANCESTOR(sb[(j_) % NP], br[(kk_) * NP + (j_) % NP]))
 #define D_READ(kk_) ((kk_) != DIS && (DEXT(kk_, 0) || DEXT(kk_, 1) || DEXT(kk_, 2) || DEXT(kk_, 3)))
 
+hidden byte h_wt; /* the commit about to be written is tainted */
+
+/* h_wt := whether commit (h_kk, h_aa, d, h_pw, h_mp, h_st, h_vv, h_lg)
+ * would be tainted: judged in the free slot nc, cleared again */
+inline would_taint(d_)
+{
+	kind[nc] = h_kk;
+	author[nc] = h_aa;
+	signer[nc] = d_;
+	par[nc] = h_pw;
+	mpar[nc] = h_mp;
+	step[nc] = h_st;
+	val[nc] = h_vv;
+	legal[nc] = h_lg;
+	local_valid(nc, 1);
+	h_wt = !h_ok || tainted[h_pw];
+	h_x = 0;
+	do
+	:: h_x < nc ->
+		if
+		:: HAS(h_mp, h_x) && tainted[h_x] -> h_wt = 1
+		:: else
+		fi;
+		h_x++
+	:: else -> break
+	od;
+	kind[nc] = 0;
+	author[nc] = 0;
+	signer[nc] = 0;
+	par[nc] = 0;
+	mpar[nc] = 0;
+	step[nc] = 0;
+	val[nc] = 0;
+	legal[nc] = 0
+}
+
 proctype dishonest(byte d)
 {
 end:
@@ -1054,6 +1117,7 @@ end:
 		:: else -> goto skipw /* nothing is built on a child: it would block
 		                       * here, a stuck seat, which is only a silent one */
 		fi;
+		h_n0 = bad;
 		/* its own due action on a valid commit costs nothing; anything
 		 * else is one of the BAD deviations */
 		h_ok = h_aa == d && !tainted[h_pw] && h_st < NEV &&
@@ -1073,14 +1137,46 @@ end:
 			:: bad < BAD && (DEVS & 8) && h_aa == d -> bad++; h_lg = 0 /* an illegal action */
 			:: else -> goto skipw
 			fi;
+#if LAZY
+			/* read by nothing now nor later but a show, and no show
+			 * left: it would never be seen, so it is not written
+			 * (its own branch moving to it is read enough: an over-
+			 * approximation here, a merge's children are not known) */
+			h_due = h_ok;
+			d_step { would_taint(d) };
+			h_ok = h_due;
+			if
+			:: !D_LATER(h_kk, h_st) && shown >= SHOW &&
+			   !(h_ok && (ANCESTOR(sb[d], h_pw) || h_kk == MERGE)) ->
+				bad = h_n0; /* the deviation is not spent */
+				goto skipw
+			:: else
+			fi;
+#endif
 			d_step {
+				h_n0 = nc;
 				write_commit(h_kk, h_aa, d, h_pw, h_mp, h_st, h_vv, h_lg);
 				/* its own branch follows its due actions */
 				if
-				:: h_ok && h_aa == d && ANCESTOR(sb[d], h_c) -> sb[d] = h_c
+				:: h_ok && h_aa == d && ANCESTOR(sb[d], h_c) -> sb[d] = h_c; h_n0 = nc
 				:: else
 				fi
 			};
+#if LAZY
+			/* a new commit nothing has read, and nothing but a show
+			 * will: shown now, in the step that writes it */
+			if
+			:: h_n0 != nc && !D_LATER(h_kk, h_st) && shown < SHOW ->
+				shown++;
+				if
+				:: sb[0] = h_c
+				:: sb[1] = h_c
+				:: NP > 2 -> sb[2 % NP] = h_c
+				:: NP > 3 -> sb[3 % NP] = h_c
+				fi
+			:: else
+			fi;
+#endif
 			skip
 		fi;
 skipw:		skip

@@ -20,7 +20,7 @@ col() { awk -F, -v c="$2" -v g="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i 
 for cmd in "$catan simulate" "$catan stats" "$catan report" \
 	"$bin/catan-bench" "$bin/catan-store-bench" "$bin/catan-sync-bench" \
 	"$bin/catan-peers-bench" "$bin/catan-boardgen-bench" \
-	"$bin/catan-verify-bench" "$bin/catan-golden"; do
+	"$bin/catan-verify-bench" "$bin/catan-golden" "$bin/catan-trace"; do
 	for h in --help -h; do
 		$cmd $h >"$tmp/help" 2>"$tmp/err" || fail "$cmd $h exits $?"
 		grep -qi usage "$tmp/help" || fail "$cmd $h prints no usage: $(head -3 "$tmp/help")"
@@ -29,7 +29,7 @@ for cmd in "$catan simulate" "$catan stats" "$catan report" \
 done
 grep -q -- '--bots' <("$catan" simulate --help) || fail "simulate --help lacks --bots"
 grep -q -- '--histogram' <("$catan" stats --help) || fail "stats --help lacks --histogram"
-ok "--help and -h print a usage and exit 0 for simulate, stats, report and the 7 tools"
+ok "--help and -h print a usage and exit 0 for simulate, stats, report and the 8 tools"
 
 # Benchmarks write under the folder they are given, in a fresh folder, and
 # leave the folder itself (and anything else in it) alone.
