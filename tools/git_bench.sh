@@ -20,6 +20,7 @@ seed=${3:-5}
 catan=$build/catan
 here=$(dirname "$(readlink -f "$0")")
 maxi=${PEER_MAX_INTERVAL:-0.4}
+source "$here/feel.sh"
 idle_s=${IDLE_S:-10}
 tmp=$(mktemp -d)
 pids=()
@@ -81,42 +82,10 @@ new_game() {
 
 echo "== 1. $n catan peer processes over git:// (each serving its own): move to other peers' screens"
 new_game "$tmp/live"
-stamp() { while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
-start=$(date +%s.%N)
-for p in "${names[@]:0:n}"; do
-	( nice -n 10 $catan -C "$tmp/live/$p" peer --bot greedy --interval 0.05 \
-		--max-interval "$maxi" | stamp >"$tmp/live_$p.log" ) &
-	pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; done
-pids=()
-end=$(date +%s.%N)
-git -C "$tmp/live/red" log --reverse --format='%H %an' red >"$tmp/history"
-python3 "$here/move_latency.py" "$tmp" "$tmp/history" "${names[@]:0:n}"
-awk -v a="$start" -v b="$end" 'BEGIN { printf "  game took %.1f s\n", b - a }'
+feel_live "$tmp/live" "${names[@]:0:n}"
 for s in "${servers[@]}"; do kill "$s" 2>/dev/null || true; done
 servers=()
 
 echo "== 2. idle: $((n - 1)) peers wait ${idle_s} s for red, who never moves"
 new_game "$tmp/idle"
-hz=$(getconf CLK_TCK)
-for p in "${names[@]:1:n-1}"; do
-	$catan -C "$tmp/idle/$p" peer --bot greedy --interval 0.05 \
-		--max-interval "$maxi" >/dev/null &
-	pids+=($!)
-done
-sleep "$idle_s"
-# A waiting peer's cost: its peer process. (Each poll of a remote also
-# starts a git daemon and an upload-pack on that remote's side, which this
-# does not count: catan serve lets them reap themselves.)
-ticks() {
-	local f
-	read -r -a f </proc/"$1"/stat
-	echo $((f[13] + f[14]))
-}
-total=0
-for pid in "${pids[@]}"; do total=$((total + $(ticks "$pid"))); done
-for pid in "${pids[@]}"; do kill "$pid"; done
-pids=()
-awk -v t="$total" -v hz="$hz" -v s="$idle_s" -v k="$((n - 1))" -v m="$maxi" 'BEGIN {
-	printf "  CPU of the waiting peers: %.2f %% of a core each on average (--max-interval %s s)\n", 100 * t / hz / s / k, m }'
+feel_idle "$tmp/idle" "${names[@]:1:n-1}"

@@ -22,6 +22,7 @@ seed=${3:-5}
 catan=$build/catan
 here=$(dirname "$(readlink -f "$0")")
 source "$here/https_host.sh"
+source "$here/feel.sh"
 https_host_ok || { echo "https_bench: needs nginx, fcgiwrap, openssl" >&2; exit 1; }
 maxi=${PEER_MAX_INTERVAL:-0.4}
 idle_s=${IDLE_S:-10}
@@ -65,69 +66,8 @@ new_game() {
 
 echo "== 2. $n catan peer processes through the relay: move to other peers' screens"
 new_game "$tmp/live" live
-stamp() { while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
-start=$(date +%s.%N)
-for p in "${names[@]:0:n}"; do
-	( nice -n 10 $catan -C "$tmp/live/$p" peer --bot greedy --interval 0.05 \
-		--max-interval "$maxi" | stamp >"$tmp/live_$p.log" ) &
-	pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; done
-pids=()
-end=$(date +%s.%N)
-git -C "$tmp/live/red" log --reverse --format='%H %an' red >"$tmp/history"
-python3 - "$tmp" "$n" "${names[@]:0:n}" <<'EOF'
-import sys, statistics
-tmp, n, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-hist = [l.split() for l in open(f"{tmp}/history")]
-index = {h: i for i, (h, a) in enumerate(hist)}
-# The k-th action line of a peer is its k-th commit in the history.
-mine = {p: [i for i, (h, a) in enumerate(hist) if a == p and i > 0] for p in names}
-acted, adopted = {}, {p: [] for p in names}
-for p in names:
-    k = 0
-    for line in open(f"{tmp}/live_{p}.log"):
-        t, _, rest = line.rstrip("\n").partition(" ")
-        word = rest.split(" ", 1)[0]
-        if word == p and k < len(mine[p]):
-            acted[mine[p][k]] = float(t)
-            k += 1
-        elif word == "adopted" and " now at " in rest:
-            short = rest.rsplit(" ", 1)[1]
-            full = [i for h, i in index.items() if h.startswith(short)]
-            if full:
-                adopted[p].append((float(t), full[0]))
-lat = []
-for i, t0 in acted.items():
-    author = hist[i][1]
-    for q in names:
-        if q == author:
-            continue
-        seen = [t for t, j in adopted[q] if j >= i and t >= t0]
-        if seen:
-            lat.append((min(seen) - t0) * 1000)
-lat.sort()
-print(f"  {len(hist) - 1} commits; {len(lat)} (move, other peer) pairs: "
-      f"median {statistics.median(lat):.0f} ms, 90th percentile "
-      f"{lat[len(lat) * 9 // 10]:.0f} ms, max {lat[-1]:.0f} ms")
-EOF
-awk -v a="$start" -v b="$end" 'BEGIN { printf "  game took %.1f s\n", b - a }'
+feel_live "$tmp/live" "${names[@]:0:n}"
 
 echo "== 3. idle: $((n - 1)) peers wait ${idle_s} s for red, who never moves"
 new_game "$tmp/idle" idle
-hz=$(getconf CLK_TCK)
-for p in "${names[@]:1:n-1}"; do
-	$catan -C "$tmp/idle/$p" peer --bot greedy --interval 0.05 \
-		--max-interval "$maxi" >/dev/null &
-	pids+=($!)
-done
-sleep "$idle_s"
-total=0
-for pid in "${pids[@]}"; do
-	read -r -a f </proc/"$pid"/stat
-	ticks=$((f[13] + f[14]))
-	total=$((total + ticks))
-done
-for pid in "${pids[@]}"; do kill "$pid"; done
-pids=()
-awk -v t="$total" -v hz="$hz" -v s="$idle_s" -v k="$((n - 1))" -v m="$maxi" 'BEGIN { printf "  CPU of the waiting peers: %.2f %% of a core each on average (--max-interval %s s)\n", 100 * t / hz / s / k, m }'
+feel_idle "$tmp/idle" "${names[@]:1:n-1}"
