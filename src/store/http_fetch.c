@@ -80,6 +80,16 @@ static int bad(reader *r, const char *what)
 	return -1;
 }
 
+/* The host's words (n bytes at p) for a message: at most out's size less
+ * one, anything unprintable as a space. */
+static void printable(char *out, size_t size, const char *p, size_t n)
+{
+	size_t k = n < size - 1 ? n : size - 1;
+	for (size_t i = 0; i < k; i++)
+		out[i] = p[i] >= ' ' && p[i] < 0x7f ? p[i] : ' ';
+	out[k] = '\0';
+}
+
 /* One whole packet of the answer (n bytes at r->pkt). */
 static int packet(reader *r, size_t n)
 {
@@ -89,12 +99,8 @@ static int packet(reader *r, size_t n)
 		return bad(r, "the host refused the version 2 fetch");
 	}
 	if (n >= 4 && !memcmp(p, "ERR ", 4)) {
-		char msg[200];
-		size_t k = n - 4 < 150 ? n - 4 : 150;
-		for (size_t i = 0; i < k; i++)
-			msg[i] =
-			    p[4 + i] >= ' ' && p[4 + i] < 0x7f ? p[4 + i] : ' ';
-		msg[k] = '\0';
+		char msg[160];
+		printable(msg, sizeof msg, p + 4, n - 4);
 		snprintf(r->why, r->whyn, "the host refused the fetch: %s",
 			 msg);
 		return -1;
@@ -125,12 +131,8 @@ static int packet(reader *r, size_t n)
 	case 2: /* (progress, though none was asked for) */
 		return limit(r);
 	case 3: {
-		char msg[200];
-		size_t k = n - 1 < 150 ? n - 1 : 150;
-		for (size_t i = 0; i < k; i++)
-			msg[i] =
-			    p[1 + i] >= ' ' && p[1 + i] < 0x7f ? p[1 + i] : ' ';
-		msg[k] = '\0';
+		char msg[160];
+		printable(msg, sizeof msg, p + 1, n - 1);
 		snprintf(r->why, r->whyn, "the host gave up: %s", msg);
 		return -1;
 	}
