@@ -86,4 +86,10 @@ typedef struct store_http_url {
 } store_http_url;
 bool store_http_url_split(const char *url, store_http_url *u);
 
+/* A pkt-line's length n (< 65,520, itself included) as git writes it:
+ * 4 lower-case hex digits at out (no NUL). And a pkt-line of text at
+ * out: the 4 digits, then the text; the line's length (http_quick.c). */
+void store_http_pkt_len(char *out, size_t n);
+size_t store_http_pkt_line(char *out, const char *text);
+
 #endif

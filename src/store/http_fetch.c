@@ -188,15 +188,6 @@ static int answer_sink(void *ctx, const char *data, size_t len)
 	return 0;
 }
 
-/* A pkt-line "WORD <hex>\n" (or a plain line) at out: its length. */
-static size_t pkt_line(char *out, const char *text)
-{
-	size_t n = strlen(text) + 4;
-	snprintf(out, 5, "%04zx", n);
-	memcpy(out + 4, text, n - 4);
-	return n;
-}
-
 /* The request: the fetch command, wants (what the list names and this
  * repository lacks) and haves (the remote-tracking and local branches). */
 static size_t request(git_repository *repo, git_odb *odb,
@@ -205,12 +196,12 @@ static size_t request(git_repository *repo, git_odb *odb,
 {
 	char line[128], hex[GIT_OID_HEXSZ + 1];
 	size_t len = 0;
-	len += pkt_line(body + len, "command=fetch\n");
-	len += pkt_line(body + len, "object-format=sha1\n");
+	len += store_http_pkt_line(body + len, "command=fetch\n");
+	len += store_http_pkt_line(body + len, "object-format=sha1\n");
 	memcpy(body + len, "0001", 4);
 	len += 4;
-	len += pkt_line(body + len, "no-progress\n");
-	len += pkt_line(body + len, "ofs-delta\n");
+	len += store_http_pkt_line(body + len, "no-progress\n");
+	len += store_http_pkt_line(body + len, "ofs-delta\n");
 	*nwant = 0;
 	for (int i = 0; i < h->n; i++) {
 		const git_oid *id = &h->head[i].oid;
@@ -221,7 +212,7 @@ static size_t request(git_repository *repo, git_odb *odb,
 			continue;
 		git_oid_tostr(hex, sizeof hex, id);
 		snprintf(line, sizeof line, "want %s\n", hex);
-		len += pkt_line(body + len, line);
+		len += store_http_pkt_line(body + len, line);
 		(*nwant)++;
 	}
 	git_reference_iterator *it = NULL;
@@ -236,14 +227,14 @@ static size_t request(git_repository *repo, git_odb *odb,
 				   !strncmp(rn, "refs/remotes/", 13))) {
 				git_oid_tostr(hex, sizeof hex, id);
 				snprintf(line, sizeof line, "have %s\n", hex);
-				len += pkt_line(body + len, line);
+				len += store_http_pkt_line(body + len, line);
 				haves++;
 			}
 			git_reference_free(ref);
 		}
 		git_reference_iterator_free(it);
 	}
-	len += pkt_line(body + len, "done\n");
+	len += store_http_pkt_line(body + len, "done\n");
 	memcpy(body + len, "0000", 4);
 	return len + 4;
 }

@@ -71,9 +71,7 @@ static int request(git_repository *repo, const char *name, const char *ref,
 			 ohex, nhex, ref, '\0');
 	if (k < 0 || (size_t)k + 4 >= sizeof line)
 		return -1;
-	char hex[5];
-	snprintf(hex, sizeof hex, "%04x", k + 4);
-	memcpy(line, hex, 4);
+	store_http_pkt_len(line, (size_t)k + 4);
 	if (buf_add(body, line, (size_t)k + 4) || buf_add(body, "0000", 4))
 		return -1;
 	git_packbuilder *pb = NULL;

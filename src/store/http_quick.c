@@ -136,13 +136,17 @@ static bool list_parse(const char *list, store_http_heads *h)
 	return h->n > 0;
 }
 
-/* A pkt-line of text at out: its length. */
-static size_t pkt(char *out, const char *text)
+void store_http_pkt_len(char *out, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (int i = 0; i < 4; i++)
+		out[i] = hex[(n >> (12 - 4 * i)) & 15];
+}
+
+size_t store_http_pkt_line(char *out, const char *text)
 {
 	size_t n = strlen(text) + 4;
-	char hex[5];
-	snprintf(hex, sizeof hex, "%04zx", n);
-	memcpy(out, hex, 4);
+	store_http_pkt_len(out, n);
 	memcpy(out + 4, text, n - 4);
 	return n;
 }
@@ -224,11 +228,11 @@ bool store_http_list(git_repository *repo, const char *url, store_http_heads *h)
 	char lspath[800], body[128];
 	size_t bl = 0;
 	snprintf(lspath, sizeof lspath, "%s/git-upload-pack", u.path);
-	bl += pkt(body + bl, "command=ls-refs\n");
-	bl += pkt(body + bl, "object-format=sha1\n");
+	bl += store_http_pkt_line(body + bl, "command=ls-refs\n");
+	bl += store_http_pkt_line(body + bl, "object-format=sha1\n");
 	memcpy(body + bl, "0001", 4);
 	bl += 4;
-	bl += pkt(body + bl, "ref-prefix refs/heads/\n");
+	bl += store_http_pkt_line(body + bl, "ref-prefix refs/heads/\n");
 	memcpy(body + bl, "0000", 4);
 	bl += 4;
 	int status = -1;
