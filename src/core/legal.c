@@ -593,12 +593,6 @@ static inline int bytes5(uint64_t x)
 	return (int)(((x * 0x0101010101ull) >> 32) & 0xff);
 }
 
-/* The number of flags set in a mask of CATAN_TOP5's bits. */
-static inline int flags5(uint64_t m)
-{
-	return bytes5(m >> 7);
-}
-
 /* Flags (CATAN_TOP5's bits) of the counts of packed `c5` that are >= x. */
 static inline uint64_t at_least5(uint64_t c5, unsigned x)
 {
