@@ -147,6 +147,7 @@ typedef struct {
 	int npending, nwatchers;
 	int ino; /* inotify on the branches' files, or -1: then a look every
 		    POLL_MS while anyone watches */
+	int heads_wd; /* its watch of refs/heads (the other: packed-refs) */
 	int watch_ms;
 	bool have_digest;
 	uint64_t digest;
@@ -175,8 +176,9 @@ static void server_init(server *sv, const char *base, const char *daemon,
 	char heads[PATH_MAX + 16];
 	snprintf(heads, sizeof heads, "%s/refs/heads", base);
 	uint32_t mask = IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE;
-	if (sv->ino >= 0 && (inotify_add_watch(sv->ino, base, mask) < 0 ||
-			     inotify_add_watch(sv->ino, heads, mask) < 0)) {
+	if (sv->ino >= 0 &&
+	    (inotify_add_watch(sv->ino, base, mask) < 0 ||
+	     (sv->heads_wd = inotify_add_watch(sv->ino, heads, mask)) < 0)) {
 		close(sv->ino);
 		sv->ino = -1;
 	}
@@ -265,18 +267,20 @@ static void classify(server *sv, int i, long long now)
 }
 
 /* Whether an inotify batch names a branch's file or packed-refs. */
-static bool branches_touched(int ino)
+static bool branches_touched(const server *sv)
 {
 	char buf[4096]
 	    __attribute__((aligned(__alignof__(struct inotify_event))));
 	bool any = false;
 	ssize_t n;
-	while ((n = read(ino, buf, sizeof buf)) > 0)
+	while ((n = read(sv->ino, buf, sizeof buf)) > 0)
 		for (char *q = buf; q < buf + n;) {
 			struct inotify_event *ev = (struct inotify_event *)q;
-			if (ev->len && !strchr(ev->name, '.'))
-				any = true; /* a branch, or packed-refs */
-			if (ev->len && !strcmp(ev->name, "packed-refs"))
+			/* packed-refs in the repository, a branch's file
+			 * (not a lock) in refs/heads */
+			if (ev->len && (ev->wd == sv->heads_wd
+					    ? !strchr(ev->name, '.')
+					    : !strcmp(ev->name, "packed-refs")))
 				any = true;
 			q += sizeof *ev + ev->len;
 		}
@@ -324,7 +328,7 @@ static int serve_round(server *sv, int lfd)
 			answer(sv, i, false);
 		}
 	}
-	if ((ino_at >= 0 && pf[ino_at].revents && branches_touched(sv->ino)) ||
+	if ((ino_at >= 0 && pf[ino_at].revents && branches_touched(sv)) ||
 	    (sv->ino < 0 && sv->nwatchers))
 		look(sv);
 	for (int k = first_watcher - 1; k >= first_pending; k--) {

@@ -85,8 +85,6 @@ static int hash_file(uint64_t *h, const char *dir, const char *name,
 			return -1;
 		}
 		*budget -= (size_t)n;
-		/* packed-refs: only the branches count (a sync that moves
-		 * remote-tracking refs wakes nobody). */
 		*h = fnv(*h, buf, (size_t)n);
 	}
 	close(fd);
