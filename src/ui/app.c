@@ -100,8 +100,8 @@ static int collect_entry(const catan_log_entry *e, void *ctx)
  * outcome (dice, stolen card, production) and the state as the game went
  * through it (two discards after a 7 sit on sibling commits: applying them
  * in turn shows both, where the second commit's own state holds only its
- * own). A merge, or a subject that does not apply, takes the commit's
- * stored state. -1 with err when that cannot be read.
+ * own). A discard merge, or a subject that does not apply, takes the
+ * commit's stored state. -1 with err when that cannot be read.
  */
 static int event_build(ui_event *ev, catan_store *st, const catan_game *g,
 		       const catan_log_entry *e, const catan_state *prev,
@@ -112,11 +112,15 @@ static int event_build(ui_event *ev, catan_store *st, const catan_game *g,
 	ev->actor = player_index(g, e->author);
 	if (ev->actor < 0)
 		ev->actor = CATAN_NONE;
-	ev->merge = e->merge;
+	/* A merge is internal (the discards after a 7) unless its subject is
+	 * an action: a fair outcome's completion merges the reveals it
+	 * waited for and is the roll, draw or robbery itself. */
 	catan_parse_error pe;
-	if (prev && !e->merge && ev->actor != CATAN_NONE &&
-	    catan_action_parse(&ev->action, &g->board, &g->names, e->subject,
-			       &pe) == 0) {
+	bool parsed = prev && ev->actor != CATAN_NONE &&
+		      catan_action_parse(&ev->action, &g->board, &g->names,
+					 e->subject, &pe) == 0;
+	ev->merge = e->merge && !parsed;
+	if (parsed) {
 		ev->has_action = true;
 		if (catan_state_apply(&ev->after, &g->board, prev, ev->actor,
 				      &ev->action, &ev->outcome) == CATAN_OK) {

@@ -180,10 +180,10 @@ int ui_story(char out[][UI_STORY_LINE], const catan_board *b,
 		    NULL);
 		return o.n;
 	}
-	if (a->kind == CATAN_ACT_REVEAL) {
-		add(&o, "%s revealed a secret", who, NULL, NULL);
-		return o.n;
-	}
+	/* A reveal is the protocol's, not a move: the prompt says whose the
+	 * game waits for, and the completion tells the outcome. */
+	if (a->kind == CATAN_ACT_REVEAL)
+		return 0;
 	switch (a->kind) {
 	case CATAN_ACT_SETUP:
 		add(&o, "%s placed a settlement and a road", who, NULL, NULL);

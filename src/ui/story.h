@@ -19,7 +19,7 @@
 typedef struct ui_event {
 	int actor;	  /* author's player index, or CATAN_NONE */
 	bool has_action;  /* the subject parsed as an action */
-	bool merge;	  /* a merge commit (internal: never told) */
+	bool merge;	  /* a discard merge (internal: never told) */
 	bool has_outcome; /* outcome is the rules' own (the action applied) */
 	catan_action action;
 	catan_outcome outcome;

@@ -7,6 +7,7 @@ set -euo pipefail
 catan=$1
 pngcmp=${2:-}
 golden=${3:-}
+fairbench=${4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -421,3 +422,24 @@ run "$catan" play --new mp --seed 4 --board beginner --script q.script --pace 0 
 grep -q "^a game is already in mp: resuming it" again.out || fail "play --new again: $(cat again.out)"
 grep -q "^resumed: bot peers" again.out || fail "play --new again: $(cat again.out)"
 echo "ok - resuming restarts the local bot peers"
+
+# 10. A fair-dice game (the default of play --new): a roll, a card drawn
+# and a robbery are completed by a commit that merges the reveals it
+# waited for; the log tells each as the action it is (not as an internal
+# merge), the reveals themselves stay out of it, and the results count
+# the rolls.
+if [[ -n $fairbench ]]; then
+	mkdir fair
+	"$fairbench" --rolls 40 --players 4 --dir fair --keep >/dev/null
+	fg=$(ls -d fair/*/game-0)
+	printf 'wait 300\nstate fair.state\nquit\n' >fair.script
+	run "$catan" play "$fg" --script fair.script --size 1280x800 --pace 0 2>err ||
+		{ cat err; fail "fair game session"; }
+	rolls=$(grep -c "^log .* rolled [1-6]+[1-6] = " fair.state || true)
+	asked=$(grep -c "^log .* asked for a roll" fair.state || true)
+	test "$rolls" -ge 40 || fail "fair game: $rolls rolls told, $asked asked for"
+	test "$rolls" = "$asked" || fail "fair game: $rolls rolls told, $asked asked for"
+	grep -q "^log .* received " fair.state || fail "fair game: no production told"
+	if grep -q "revealed a secret" fair.state; then fail "fair game: reveals told in the log"; fi
+	echo "ok - a fair-dice game's rolls and production told"
+fi
