@@ -330,16 +330,16 @@ int catan_state_road_length(const catan_board *board, const catan_state *s,
 		if (comp[v] != CATAN_NONE)
 			continue;
 		id++;
-		/* Label v's component; count its vertices and road ends. */
-		int top = 0, nverts = 0, ends = 0;
-		bool has_start = false;
+		/* Label v's component; count its vertices, road ends and
+		 * branch vertices (ends and forks: degree 1 or 3). */
+		int top = 0, nverts = 0, ends = 0, branches = 0;
 		comp[v] = (uint8_t)id;
 		stack[top++] = (uint8_t)v;
 		while (top) {
 			int u = stack[--top];
 			nverts++;
 			ends += g.deg[u];
-			has_start |= g.deg[u] != 2;
+			branches += g.deg[u] != 2;
 			for (int i = 0; i < g.deg[u]; i++) {
 				int w = g.other[u][i];
 				if (comp[w] == CATAN_NONE) {
@@ -356,8 +356,14 @@ int catan_state_road_length(const catan_board *board, const catan_state *s,
 				g.best = d;
 			continue;
 		}
-		/* A bare cycle is one closed trail through every road. */
-		int d = has_start ? trail_cyclic(&g, comp, id) : ends / 2;
+		/*
+		 * A bare cycle is one closed trail through every road, and so
+		 * is any component with two branch vertices (a cycle with a
+		 * tail, two forks joined three ways): every vertex but two has
+		 * even degree, so one trail takes every road (Euler). Others
+		 * are searched.
+		 */
+		int d = branches > 2 ? trail_cyclic(&g, comp, id) : ends / 2;
 		if (d > g.best)
 			g.best = d;
 	}
@@ -412,28 +418,41 @@ static void update_roads(const catan_board *b, catan_state *s, unsigned mask)
  * Longest road from v in a forest: the most roads of `roads` a walk from v
  * can take without going back along `via` (a walk ends at a cut vertex).
  * Returns -1 when the walk meets a vertex of `seen` again, i.e. the roads
- * around v are not a forest.
+ * around v are not a forest. Depth first with a stack of its own rather
+ * than by recursion: in a forest every vertex is reached once, by one
+ * road, so the deepest vertex reached is the longest walk, and a vertex
+ * reached twice is a cycle (or the other end of the new road).
  */
 static int tree_reach(const catan_board *b, const catan_eset *roads,
 		      const catan_vset *cut, catan_vset *seen, int v, int via)
 {
-	int best = 0;
-	for (int i = 0; i < 3; i++) {
-		int e = b->vertex_edges[v][i];
-		if (e == CATAN_NONE || e == via || !catan_eset_has(roads, e))
-			continue;
-		int w = b->vertex_vertices[v][i]; /* across e */
-		int d = 0;
-		if (!catan_vset_has(cut, w)) {
-			if (catan_vset_has(seen, w))
+	/* Each entry is reached by a road of its own: at most 15. */
+	uint8_t at[CATAN_ROADS + 1], from[CATAN_ROADS + 1],
+	    depth[CATAN_ROADS + 1];
+	int top = 1, best = 0;
+	at[0] = (uint8_t)v;
+	from[0] = (uint8_t)via;
+	depth[0] = 0;
+	while (top) {
+		top--;
+		int u = at[top], back = from[top], d = depth[top] + 1;
+		for (int i = 0; i < 3; i++) {
+			int e = b->vertex_edges[u][i];
+			if (e == CATAN_NONE || e == back ||
+			    !catan_eset_has(roads, e))
+				continue;
+			if (d > best)
+				best = d;
+			int w = b->vertex_vertices[u][i]; /* across e */
+			if (catan_vset_has(cut, w))
+				continue;
+			if (catan_vset_has(seen, w) || top == CATAN_ROADS + 1)
 				return -1;
 			catan_vset_add(seen, w);
-			d = tree_reach(b, roads, cut, seen, w, e);
-			if (d < 0)
-				return -1;
+			at[top] = (uint8_t)w;
+			from[top] = (uint8_t)e;
+			depth[top++] = (uint8_t)d;
 		}
-		if (d + 1 > best)
-			best = d + 1;
 	}
 	return best;
 }
