@@ -639,32 +639,50 @@ static void move_robber(catan_state *s, int p, const catan_action *a,
 }
 
 /*
+ * What a vertex's building[] byte earns on a producing tile, as produce()
+ * adds it up: 1 (settlement) or 2 (city) in its owner's byte; 0 for no
+ * building (the values past the sixth player are never stored).
+ */
+static const uint64_t owe_table[32] = {
+    [1] = 1ull << 0,
+    [2] = 1ull << 8,
+    [3] = 1ull << 16,
+    [4] = 1ull << 24,
+    [5] = 1ull << 32,
+    [6] = 1ull << 40,
+    [CATAN_CITY_BIT | 1] = 2ull << 0,
+    [CATAN_CITY_BIT | 2] = 2ull << 8,
+    [CATAN_CITY_BIT | 3] = 2ull << 16,
+    [CATAN_CITY_BIT | 4] = 2ull << 24,
+    [CATAN_CITY_BIT | 5] = 2ull << 32,
+    [CATAN_CITY_BIT | 6] = 2ull << 40,
+};
+
+/*
  * Pays production for dice sum `n`, with the bank-shortage rule. What each
  * resource owes is one word, a byte per player (a tile has at most 3
  * buildings by the distance rule, so 6 cards, and a number at most 8
- * tiles: 48 < 256 in all), over the resources the roll touched only.
+ * tiles: 48 < 256 in all), summed over each rolled tile's six corners by
+ * owe_table (no branch per corner), then paid over the resources the roll
+ * touched only.
  */
 static void produce(const catan_board *b, catan_state *s, int n,
 		    catan_outcome *oc)
 {
-	uint64_t owed[CATAN_RES_COUNT];
+	uint64_t owed[CATAN_RES_COUNT] = {0};
 	unsigned hit = 0; /* resources with a word in owed[] */
 	for (int i = 0; i < b->token_ntiles[n]; i++) {
 		int t = b->token_tiles[n][i];
 		if (t == s->robber)
 			continue;
+		const uint8_t *tv = b->tile_vertices[t];
 		int r = b->tile_terrain[t];
-		uint64_t o = hit & (1u << r) ? owed[r] : 0;
-		for (int w = 0; w < CATAN_VWORDS; w++) {
-			uint64_t m = b->tile_vmask[t].w[w] & s->occupied.w[w];
-			for (; m; m &= m - 1) {
-				int bv =
-				    s->building[64 * w + __builtin_ctzll(m)];
-				o += (uint64_t)(bv & CATAN_CITY_BIT ? 2 : 1)
-				     << (8 * ((bv & 0x0f) - 1));
-			}
-		}
-		owed[r] = o;
+		owed[r] += owe_table[s->building[tv[0]] & 31] +
+			   owe_table[s->building[tv[1]] & 31] +
+			   owe_table[s->building[tv[2]] & 31] +
+			   owe_table[s->building[tv[3]] & 31] +
+			   owe_table[s->building[tv[4]] & 31] +
+			   owe_table[s->building[tv[5]] & 31];
 		hit |= 1u << r;
 	}
 	for (; hit; hit &= hit - 1) {
@@ -675,11 +693,13 @@ static void produce(const catan_board *b, catan_state *s, int n,
 		int total = (int)((o * 0x0101010101010101ull) >> 56);
 		int first = __builtin_ctzll(o) / 8;
 		if (total <= s->bank[r]) {
+			s->bank[r] = (uint8_t)(s->bank[r] - total);
 			for (int p = first; o >> (8 * p); p++) {
 				int k = (int)((o >> (8 * p)) & 0xff);
 				if (!k)
 					continue;
-				gain(s, &s->players[p], r, k);
+				s->players[p].hand[r] += (uint8_t)k;
+				s->players[p].ncards += (uint8_t)k;
 				if (oc)
 					oc->produced[p][r] = (uint8_t)k;
 			}
