@@ -639,6 +639,14 @@ static void move_robber(catan_state *s, int p, const catan_action *a,
 }
 
 /*
+ * The actions of most turns (roll, end, bank trade) are inlined into
+ * catan_state_apply(); the others, and production, are called, so that
+ * apply's frame (its saved registers) is as small as those need: inlined,
+ * their register pressure made every action pay for the largest.
+ */
+#define OUT_OF_LINE __attribute__((noinline))
+
+/*
  * What a vertex's building[] byte earns on a producing tile, as produce()
  * adds it up: 1 (settlement) or 2 (city) in its owner's byte; 0 for no
  * building (the values past the sixth player are never stored).
@@ -666,8 +674,8 @@ static const uint64_t owe_table[32] = {
  * owe_table (no branch per corner), then paid over the resources the roll
  * touched only.
  */
-static void produce(const catan_board *b, catan_state *s, int n,
-		    catan_outcome *oc)
+static OUT_OF_LINE void produce(const catan_board *b, catan_state *s, int n,
+				catan_outcome *oc)
 {
 	uint64_t owed[CATAN_RES_COUNT] = {0};
 	unsigned hit = 0; /* resources with a word in owed[] */
@@ -727,8 +735,9 @@ static void start_turn(catan_state *s, int p)
 
 /* ---- one function per action ---- */
 
-static int do_setup(catan_state *out, const catan_board *b,
-		    const catan_state *in, int p, const catan_action *a)
+static OUT_OF_LINE int do_setup(catan_state *out, const catan_board *b,
+				const catan_state *in, int p,
+				const catan_action *a)
 {
 	int v = a->vertex, e = a->edge, n = in->opt.nplayers;
 	if (v >= b->nvertices)
@@ -818,8 +827,8 @@ static int do_roll(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_discard(catan_state *out, const catan_state *in, int p,
-		      const catan_action *a)
+static OUT_OF_LINE int do_discard(catan_state *out, const catan_state *in,
+				  int p, const catan_action *a)
 {
 	if (in->phase != CATAN_PHASE_DISCARD)
 		return CATAN_E_WRONG_PHASE;
@@ -842,9 +851,9 @@ static int do_discard(catan_state *out, const catan_state *in, int p,
 	return CATAN_OK;
 }
 
-static int do_robber(catan_state *out, const catan_board *b,
-		     const catan_state *in, int p, const catan_action *a,
-		     catan_outcome *oc)
+static OUT_OF_LINE int do_robber(catan_state *out, const catan_board *b,
+				 const catan_state *in, int p,
+				 const catan_action *a, catan_outcome *oc)
 {
 	if (in->phase != CATAN_PHASE_ROBBER)
 		return CATAN_E_WRONG_PHASE;
@@ -858,8 +867,9 @@ static int do_robber(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_build_road(catan_state *out, const catan_board *b,
-			 const catan_state *in, int p, const catan_action *a)
+static OUT_OF_LINE int do_build_road(catan_state *out, const catan_board *b,
+				     const catan_state *in, int p,
+				     const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int e = a->edge;
@@ -892,9 +902,10 @@ static int do_build_road(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_build_settlement(catan_state *out, const catan_board *b,
-			       const catan_state *in, int p,
-			       const catan_action *a)
+static OUT_OF_LINE int do_build_settlement(catan_state *out,
+					   const catan_board *b,
+					   const catan_state *in, int p,
+					   const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int v = a->vertex;
@@ -922,8 +933,9 @@ static int do_build_settlement(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_build_city(catan_state *out, const catan_state *in, int p,
-			 const catan_action *a, const catan_board *b)
+static OUT_OF_LINE int do_build_city(catan_state *out, const catan_state *in,
+				     int p, const catan_action *a,
+				     const catan_board *b)
 {
 	const catan_player *pl = &in->players[p];
 	int v = a->vertex;
@@ -950,8 +962,9 @@ static int do_build_city(catan_state *out, const catan_state *in, int p,
 	return CATAN_OK;
 }
 
-static int do_buy_dev(catan_state *out, const catan_state *in, int p,
-		      const catan_action *a, catan_outcome *oc)
+static OUT_OF_LINE int do_buy_dev(catan_state *out, const catan_state *in,
+				  int p, const catan_action *a,
+				  catan_outcome *oc)
 {
 	const catan_player *pl = &in->players[p];
 	if (!phase_allows_build(in->phase))
@@ -1016,9 +1029,9 @@ static void use_card(catan_state *s, int p, int d)
 	s->dev_played = 1;
 }
 
-static int do_knight(catan_state *out, const catan_board *b,
-		     const catan_state *in, int p, const catan_action *a,
-		     catan_outcome *oc)
+static OUT_OF_LINE int do_knight(catan_state *out, const catan_board *b,
+				 const catan_state *in, int p,
+				 const catan_action *a, catan_outcome *oc)
 {
 	int rc = check_card(in, p, CATAN_DEV_KNIGHT);
 	if (rc)
@@ -1042,8 +1055,9 @@ static int do_knight(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_road_building(catan_state *out, const catan_board *b,
-			    const catan_state *in, int p, const catan_action *a)
+static OUT_OF_LINE int do_road_building(catan_state *out, const catan_board *b,
+					const catan_state *in, int p,
+					const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int rc = check_card(in, p, CATAN_DEV_ROAD_BUILDING);
@@ -1089,8 +1103,9 @@ static int do_road_building(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_year_of_plenty(catan_state *out, const catan_state *in, int p,
-			     const catan_action *a)
+static OUT_OF_LINE int do_year_of_plenty(catan_state *out,
+					 const catan_state *in, int p,
+					 const catan_action *a)
 {
 	int rc = check_card(in, p, CATAN_DEV_YEAR_OF_PLENTY);
 	if (rc)
@@ -1117,8 +1132,8 @@ static int do_year_of_plenty(catan_state *out, const catan_state *in, int p,
 	return CATAN_OK;
 }
 
-static int do_monopoly(catan_state *out, const catan_state *in, int p,
-		       const catan_action *a)
+static OUT_OF_LINE int do_monopoly(catan_state *out, const catan_state *in,
+				   int p, const catan_action *a)
 {
 	int rc = check_card(in, p, CATAN_DEV_MONOPOLY);
 	if (rc)
@@ -1177,8 +1192,8 @@ static bool offer_shape_ok(const catan_action *a)
 	return true;
 }
 
-static int do_trade_offer(catan_state *out, const catan_state *in, int p,
-			  const catan_action *a)
+static OUT_OF_LINE int do_trade_offer(catan_state *out, const catan_state *in,
+				      int p, const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int to = a->player;
@@ -1221,8 +1236,8 @@ static void close_offer(catan_state *s)
 	memset(s->offer_get, 0, sizeof s->offer_get);
 }
 
-static int do_trade_answer(catan_state *out, const catan_state *in, int p,
-			   bool accept)
+static OUT_OF_LINE int do_trade_answer(catan_state *out, const catan_state *in,
+				       int p, bool accept)
 {
 	if (in->phase != CATAN_PHASE_OFFER)
 		return CATAN_E_NO_OFFER;
