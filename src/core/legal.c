@@ -992,12 +992,31 @@ draw_from_list(catan_action *out, const catan_board *b, const catan_state *s,
  * only where it gives up): the benchmark's and the playouts' hot path, so
  * the bot's call is a jump here rather than a frame of its own.
  */
-int catan_legal_draw(catan_action *out, const catan_board *b,
-		     const catan_state *s, int actor, unsigned flags,
-		     catan_rng *rng)
+static __attribute__((noinline)) int
+draw_counted(catan_action *out, const catan_board *b, const catan_state *s,
+	     int actor, unsigned flags, catan_rng *rng)
 {
 	int n = legal_random(out, b, s, actor, flags, rng, CATAN_BOT_BUF);
 	if (n >= 0)
 		return n ? CATAN_OK : CATAN_E_NOT_YOUR_TURN;
 	return draw_from_list(out, b, s, actor, flags, rng);
+}
+
+int catan_legal_draw(catan_action *out, const catan_board *b,
+		     const catan_state *s, int actor, unsigned flags,
+		     catan_rng *rng)
+{
+	/*
+	 * A third of the draws are a roll with no card to play (a list of
+	 * one, as legal_random() draws it), taken here without the frame
+	 * of the count, which the others get in a call of their own.
+	 */
+	if (s->phase == CATAN_PHASE_ROLL && actor == s->active &&
+	    actor < s->opt.nplayers && s->opt.dice != CATAN_DICE_MANUAL &&
+	    !card_playable(s, &s->players[actor])) {
+		catan_rng_below(rng, 1);
+		blank(out, CATAN_ACT_ROLL);
+		return CATAN_OK;
+	}
+	return draw_counted(out, b, s, actor, flags, rng);
 }
