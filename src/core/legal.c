@@ -579,7 +579,7 @@ enum {
 typedef struct plan {
 	int n[SEC_COUNT]; /* the non-empty sections' sizes, in order */
 	uint8_t sec[SEC_COUNT];
-	int m;
+	int m, total;	    /* sections, and the sum of their sizes */
 	robber_plan robber; /* SEC_ROBBER or SEC_KNIGHT */
 	catan_eset roads;   /* SEC_ROAD */
 	uint64_t settlements[CATAN_VWORDS];
@@ -590,6 +590,7 @@ static inline void add(plan *pn, int sec, int n)
 	if (n > 0) {
 		pn->sec[pn->m] = (uint8_t)sec;
 		pn->n[pn->m++] = n;
+		pn->total += n;
 	}
 }
 
@@ -870,7 +871,7 @@ legal_random(catan_action *out, const catan_board *b, const catan_state *s,
 		return -1; /* dice, cards and steals stated: the full list */
 	const catan_player *pl = &s->players[actor];
 	plan pn;
-	pn.m = 0;
+	pn.m = pn.total = 0;
 	switch (s->phase) {
 	case CATAN_PHASE_SETUP: {
 		setup_plan sp;
@@ -934,9 +935,7 @@ legal_random(catan_action *out, const catan_board *b, const catan_state *s,
 	default:
 		return -1;
 	}
-	int n = 0, i = 0;
-	for (int j = 0; j < pn.m; j++)
-		n += pn.n[j];
+	int n = pn.total, i = 0;
 	if (n == 0 || n > cap)
 		return n ? -1 : 0;
 	int k = (int)catan_rng_below(rng, (uint32_t)n);
