@@ -702,14 +702,16 @@ static OUT_OF_LINE void produce(const catan_board *b, catan_state *s, int n,
 		int first = __builtin_ctzll(o) / 8;
 		if (total <= s->bank[r]) {
 			s->bank[r] = (uint8_t)(s->bank[r] - total);
-			for (int p = first; o >> (8 * p); p++) {
-				int k = (int)((o >> (8 * p)) & 0xff);
+			/* A byte a player, shifted out one at a time. */
+			int p = first;
+			for (uint64_t m = o >> (8 * first); m; m >>= 8, p++) {
+				uint8_t k = (uint8_t)m;
 				if (!k)
 					continue;
-				s->players[p].hand[r] += (uint8_t)k;
-				s->players[p].ncards += (uint8_t)k;
+				s->players[p].hand[r] += k;
+				s->players[p].ncards += k;
 				if (oc)
-					oc->produced[p][r] = (uint8_t)k;
+					oc->produced[p][r] = k;
 			}
 			continue;
 		}
