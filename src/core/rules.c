@@ -1310,13 +1310,14 @@ static int do_end(catan_state *out, const catan_state *in, int kind)
  */
 static void check_victory(catan_state *s)
 {
-	if (s->phase == CATAN_PHASE_SETUP || s->phase == CATAN_PHASE_OVER ||
+	/* The points first: after nearly every action they are short, and
+	 * the phases need not be looked at. */
+	if (catan_state_vp(s, s->active) < s->opt.vp_target ||
+	    s->phase == CATAN_PHASE_SETUP || s->phase == CATAN_PHASE_OVER ||
 	    s->phase == CATAN_PHASE_SPECIAL)
 		return;
-	if (catan_state_vp(s, s->active) >= s->opt.vp_target) {
-		s->winner = s->active;
-		s->phase = CATAN_PHASE_OVER;
-	}
+	s->winner = s->active;
+	s->phase = CATAN_PHASE_OVER;
 }
 
 static int dispatch(catan_state *out, const catan_board *b,
