@@ -42,9 +42,12 @@ void catan_bot_config_default(catan_bot_config *out, int kind)
 	out->trade = true;
 }
 
-/* Discard `owed` uniformly random cards, one at a time. */
-static void random_discard(catan_action *out, const catan_player *pl, int owed,
-			   catan_rng *rng)
+/*
+ * Discard `owed` uniformly random cards, one at a time. Returns CATAN_OK
+ * (so that the random bot's call of it is a jump, without a frame).
+ */
+static int random_discard(catan_action *out, const catan_player *pl, int owed,
+			  catan_rng *rng)
 {
 	uint8_t hand[CATAN_RES_COUNT];
 	int left = pl->ncards;
@@ -59,6 +62,7 @@ static void random_discard(catan_action *out, const catan_player *pl, int owed,
 		out->give[r]++;
 		left--;
 	}
+	return CATAN_OK;
 }
 
 /* Pips of the producing tiles around vertex v (robber ignored). */
@@ -220,10 +224,9 @@ static inline int random_choose(catan_action *out, const catan_board *board,
 	 * RandomPlayer does, instead of drawing one of the (possibly
 	 * thousands of) discard actions.
 	 */
-	if (s->phase == CATAN_PHASE_DISCARD && s->discard[actor]) {
-		random_discard(out, &s->players[actor], s->discard[actor], rng);
-		return CATAN_OK;
-	}
+	if (s->phase == CATAN_PHASE_DISCARD && s->discard[actor])
+		return random_discard(out, &s->players[actor],
+				      s->discard[actor], rng);
 	return catan_legal_draw(out, board, s, actor, flags, rng);
 }
 

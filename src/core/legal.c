@@ -117,11 +117,17 @@ static void road_building_moves(out_buf *o, const catan_board *b,
 	}
 }
 
-/* Most of the time there is no playable card at all. */
+/*
+ * Most of the time there is no playable card at all. The four playable
+ * kinds (all but victory points) are the first four counts, read in one
+ * load (GCC does not merge the four byte loads).
+ */
+_Static_assert(CATAN_DEV_VICTORY_POINT == 4, "playable cards first");
 static inline bool card_playable(const catan_state *s, const catan_player *pl)
 {
-	return !s->dev_played &&
-	       (pl->devs[0] | pl->devs[1] | pl->devs[2] | pl->devs[3]);
+	uint32_t four;
+	memcpy(&four, pl->devs, sizeof four);
+	return !s->dev_played && four;
 }
 
 /* Cards to play, when card_playable(). */
@@ -573,7 +579,7 @@ enum {
 typedef struct plan {
 	int n[SEC_COUNT]; /* the non-empty sections' sizes, in order */
 	uint8_t sec[SEC_COUNT];
-	int m;
+	int m, total;	    /* sections, and the sum of their sizes */
 	robber_plan robber; /* SEC_ROBBER or SEC_KNIGHT */
 	catan_eset roads;   /* SEC_ROAD */
 	uint64_t settlements[CATAN_VWORDS];
@@ -584,6 +590,7 @@ static inline void add(plan *pn, int sec, int n)
 	if (n > 0) {
 		pn->sec[pn->m] = (uint8_t)sec;
 		pn->n[pn->m++] = n;
+		pn->total += n;
 	}
 }
 
@@ -815,7 +822,25 @@ static void setup_nth(catan_action *out, const setup_plan *sp,
 				continue;
 			}
 		}
-		for (uint64_t m = sp->free[w]; m; m &= m - 1) {
+		/* Whole groups of 8 untouched vertices by byte counts. */
+		uint64_t m = sp->free[w];
+		for (int from = 0; from < 64; from += 8) {
+			uint64_t bits = 0xffull << from;
+			if (!(m & bits))
+				continue;
+			if (sp->touched[w] & bits)
+				break;
+			uint64_t plain = m & bits;
+			int c =
+			    ones8[(plain & board->vertex_deg[0].w[w]) >> from] +
+			    2 * ones8[(plain & board->vertex_deg[1].w[w]) >>
+				      from];
+			if (k < c)
+				break;
+			k -= c;
+			m &= ~bits;
+		}
+		for (; m; m &= m - 1) {
 			int v = 64 * w + __builtin_ctzll(m);
 			int c = setup_edges(board, s, sp, v);
 			if (k >= c) {
@@ -846,7 +871,7 @@ legal_random(catan_action *out, const catan_board *b, const catan_state *s,
 		return -1; /* dice, cards and steals stated: the full list */
 	const catan_player *pl = &s->players[actor];
 	plan pn;
-	pn.m = 0;
+	pn.m = pn.total = 0;
 	switch (s->phase) {
 	case CATAN_PHASE_SETUP: {
 		setup_plan sp;
@@ -910,9 +935,7 @@ legal_random(catan_action *out, const catan_board *b, const catan_state *s,
 	default:
 		return -1;
 	}
-	int n = 0, i = 0;
-	for (int j = 0; j < pn.m; j++)
-		n += pn.n[j];
+	int n = pn.total, i = 0;
 	if (n == 0 || n > cap)
 		return n ? -1 : 0;
 	int k = (int)catan_rng_below(rng, (uint32_t)n);
@@ -992,12 +1015,31 @@ draw_from_list(catan_action *out, const catan_board *b, const catan_state *s,
  * only where it gives up): the benchmark's and the playouts' hot path, so
  * the bot's call is a jump here rather than a frame of its own.
  */
-int catan_legal_draw(catan_action *out, const catan_board *b,
-		     const catan_state *s, int actor, unsigned flags,
-		     catan_rng *rng)
+static __attribute__((noinline)) int
+draw_counted(catan_action *out, const catan_board *b, const catan_state *s,
+	     int actor, unsigned flags, catan_rng *rng)
 {
 	int n = legal_random(out, b, s, actor, flags, rng, CATAN_BOT_BUF);
 	if (n >= 0)
 		return n ? CATAN_OK : CATAN_E_NOT_YOUR_TURN;
 	return draw_from_list(out, b, s, actor, flags, rng);
+}
+
+int catan_legal_draw(catan_action *out, const catan_board *b,
+		     const catan_state *s, int actor, unsigned flags,
+		     catan_rng *rng)
+{
+	/*
+	 * A third of the draws are a roll with no card to play (a list of
+	 * one, as legal_random() draws it), taken here without the frame
+	 * of the count, which the others get in a call of their own.
+	 */
+	if (s->phase == CATAN_PHASE_ROLL && actor == s->active &&
+	    actor < s->opt.nplayers && s->opt.dice != CATAN_DICE_MANUAL &&
+	    !card_playable(s, &s->players[actor])) {
+		catan_rng_below(rng, 1);
+		blank(out, CATAN_ACT_ROLL);
+		return CATAN_OK;
+	}
+	return draw_counted(out, b, s, actor, flags, rng);
 }

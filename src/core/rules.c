@@ -330,16 +330,16 @@ int catan_state_road_length(const catan_board *board, const catan_state *s,
 		if (comp[v] != CATAN_NONE)
 			continue;
 		id++;
-		/* Label v's component; count its vertices and road ends. */
-		int top = 0, nverts = 0, ends = 0;
-		bool has_start = false;
+		/* Label v's component; count its vertices, road ends and
+		 * branch vertices (ends and forks: degree 1 or 3). */
+		int top = 0, nverts = 0, ends = 0, branches = 0;
 		comp[v] = (uint8_t)id;
 		stack[top++] = (uint8_t)v;
 		while (top) {
 			int u = stack[--top];
 			nverts++;
 			ends += g.deg[u];
-			has_start |= g.deg[u] != 2;
+			branches += g.deg[u] != 2;
 			for (int i = 0; i < g.deg[u]; i++) {
 				int w = g.other[u][i];
 				if (comp[w] == CATAN_NONE) {
@@ -356,8 +356,14 @@ int catan_state_road_length(const catan_board *board, const catan_state *s,
 				g.best = d;
 			continue;
 		}
-		/* A bare cycle is one closed trail through every road. */
-		int d = has_start ? trail_cyclic(&g, comp, id) : ends / 2;
+		/*
+		 * A bare cycle is one closed trail through every road, and so
+		 * is any component with two branch vertices (a cycle with a
+		 * tail, two forks joined three ways): every vertex but two has
+		 * even degree, so one trail takes every road (Euler). Others
+		 * are searched.
+		 */
+		int d = branches > 2 ? trail_cyclic(&g, comp, id) : ends / 2;
 		if (d > g.best)
 			g.best = d;
 	}
@@ -412,28 +418,41 @@ static void update_roads(const catan_board *b, catan_state *s, unsigned mask)
  * Longest road from v in a forest: the most roads of `roads` a walk from v
  * can take without going back along `via` (a walk ends at a cut vertex).
  * Returns -1 when the walk meets a vertex of `seen` again, i.e. the roads
- * around v are not a forest.
+ * around v are not a forest. Depth first with a stack of its own rather
+ * than by recursion: in a forest every vertex is reached once, by one
+ * road, so the deepest vertex reached is the longest walk, and a vertex
+ * reached twice is a cycle (or the other end of the new road).
  */
 static int tree_reach(const catan_board *b, const catan_eset *roads,
 		      const catan_vset *cut, catan_vset *seen, int v, int via)
 {
-	int best = 0;
-	for (int i = 0; i < 3; i++) {
-		int e = b->vertex_edges[v][i];
-		if (e == CATAN_NONE || e == via || !catan_eset_has(roads, e))
-			continue;
-		int w = b->vertex_vertices[v][i]; /* across e */
-		int d = 0;
-		if (!catan_vset_has(cut, w)) {
-			if (catan_vset_has(seen, w))
+	/* Each entry is reached by a road of its own: at most 15. */
+	uint8_t at[CATAN_ROADS + 1], from[CATAN_ROADS + 1],
+	    depth[CATAN_ROADS + 1];
+	int top = 1, best = 0;
+	at[0] = (uint8_t)v;
+	from[0] = (uint8_t)via;
+	depth[0] = 0;
+	while (top) {
+		top--;
+		int u = at[top], back = from[top], d = depth[top] + 1;
+		for (int i = 0; i < 3; i++) {
+			int e = b->vertex_edges[u][i];
+			if (e == CATAN_NONE || e == back ||
+			    !catan_eset_has(roads, e))
+				continue;
+			if (d > best)
+				best = d;
+			int w = b->vertex_vertices[u][i]; /* across e */
+			if (catan_vset_has(cut, w))
+				continue;
+			if (catan_vset_has(seen, w) || top == CATAN_ROADS + 1)
 				return -1;
 			catan_vset_add(seen, w);
-			d = tree_reach(b, roads, cut, seen, w, e);
-			if (d < 0)
-				return -1;
+			at[top] = (uint8_t)w;
+			from[top] = (uint8_t)e;
+			depth[top++] = (uint8_t)d;
 		}
-		if (d + 1 > best)
-			best = d + 1;
 	}
 	return best;
 }
@@ -620,32 +639,58 @@ static void move_robber(catan_state *s, int p, const catan_action *a,
 }
 
 /*
+ * The actions of most turns (roll, end, bank trade) are inlined into
+ * catan_state_apply(); the others, and production, are called, so that
+ * apply's frame (its saved registers) is as small as those need: inlined,
+ * their register pressure made every action pay for the largest.
+ */
+#define OUT_OF_LINE __attribute__((noinline))
+
+/*
+ * What a vertex's building[] byte earns on a producing tile, as produce()
+ * adds it up: 1 (settlement) or 2 (city) in its owner's byte; 0 for no
+ * building (the values past the sixth player are never stored).
+ */
+static const uint64_t owe_table[32] = {
+    [1] = 1ull << 0,
+    [2] = 1ull << 8,
+    [3] = 1ull << 16,
+    [4] = 1ull << 24,
+    [5] = 1ull << 32,
+    [6] = 1ull << 40,
+    [CATAN_CITY_BIT | 1] = 2ull << 0,
+    [CATAN_CITY_BIT | 2] = 2ull << 8,
+    [CATAN_CITY_BIT | 3] = 2ull << 16,
+    [CATAN_CITY_BIT | 4] = 2ull << 24,
+    [CATAN_CITY_BIT | 5] = 2ull << 32,
+    [CATAN_CITY_BIT | 6] = 2ull << 40,
+};
+
+/*
  * Pays production for dice sum `n`, with the bank-shortage rule. What each
  * resource owes is one word, a byte per player (a tile has at most 3
  * buildings by the distance rule, so 6 cards, and a number at most 8
- * tiles: 48 < 256 in all), over the resources the roll touched only.
+ * tiles: 48 < 256 in all), summed over each rolled tile's six corners by
+ * owe_table (no branch per corner), then paid over the resources the roll
+ * touched only.
  */
-static void produce(const catan_board *b, catan_state *s, int n,
-		    catan_outcome *oc)
+static OUT_OF_LINE void produce(const catan_board *b, catan_state *s, int n,
+				catan_outcome *oc)
 {
-	uint64_t owed[CATAN_RES_COUNT];
+	uint64_t owed[CATAN_RES_COUNT] = {0};
 	unsigned hit = 0; /* resources with a word in owed[] */
 	for (int i = 0; i < b->token_ntiles[n]; i++) {
 		int t = b->token_tiles[n][i];
 		if (t == s->robber)
 			continue;
+		const uint8_t *tv = b->tile_vertices[t];
 		int r = b->tile_terrain[t];
-		uint64_t o = hit & (1u << r) ? owed[r] : 0;
-		for (int w = 0; w < CATAN_VWORDS; w++) {
-			uint64_t m = b->tile_vmask[t].w[w] & s->occupied.w[w];
-			for (; m; m &= m - 1) {
-				int bv =
-				    s->building[64 * w + __builtin_ctzll(m)];
-				o += (uint64_t)(bv & CATAN_CITY_BIT ? 2 : 1)
-				     << (8 * ((bv & 0x0f) - 1));
-			}
-		}
-		owed[r] = o;
+		owed[r] += owe_table[s->building[tv[0]] & 31] +
+			   owe_table[s->building[tv[1]] & 31] +
+			   owe_table[s->building[tv[2]] & 31] +
+			   owe_table[s->building[tv[3]] & 31] +
+			   owe_table[s->building[tv[4]] & 31] +
+			   owe_table[s->building[tv[5]] & 31];
 		hit |= 1u << r;
 	}
 	for (; hit; hit &= hit - 1) {
@@ -656,13 +701,17 @@ static void produce(const catan_board *b, catan_state *s, int n,
 		int total = (int)((o * 0x0101010101010101ull) >> 56);
 		int first = __builtin_ctzll(o) / 8;
 		if (total <= s->bank[r]) {
-			for (int p = first; o >> (8 * p); p++) {
-				int k = (int)((o >> (8 * p)) & 0xff);
+			s->bank[r] = (uint8_t)(s->bank[r] - total);
+			/* A byte a player, shifted out one at a time. */
+			int p = first;
+			for (uint64_t m = o >> (8 * first); m; m >>= 8, p++) {
+				uint8_t k = (uint8_t)m;
 				if (!k)
 					continue;
-				gain(s, &s->players[p], r, k);
+				s->players[p].hand[r] += k;
+				s->players[p].ncards += k;
 				if (oc)
-					oc->produced[p][r] = (uint8_t)k;
+					oc->produced[p][r] = k;
 			}
 			continue;
 		}
@@ -688,8 +737,9 @@ static void start_turn(catan_state *s, int p)
 
 /* ---- one function per action ---- */
 
-static int do_setup(catan_state *out, const catan_board *b,
-		    const catan_state *in, int p, const catan_action *a)
+static OUT_OF_LINE int do_setup(catan_state *out, const catan_board *b,
+				const catan_state *in, int p,
+				const catan_action *a)
 {
 	int v = a->vertex, e = a->edge, n = in->opt.nplayers;
 	if (v >= b->nvertices)
@@ -779,8 +829,8 @@ static int do_roll(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_discard(catan_state *out, const catan_state *in, int p,
-		      const catan_action *a)
+static OUT_OF_LINE int do_discard(catan_state *out, const catan_state *in,
+				  int p, const catan_action *a)
 {
 	if (in->phase != CATAN_PHASE_DISCARD)
 		return CATAN_E_WRONG_PHASE;
@@ -803,9 +853,9 @@ static int do_discard(catan_state *out, const catan_state *in, int p,
 	return CATAN_OK;
 }
 
-static int do_robber(catan_state *out, const catan_board *b,
-		     const catan_state *in, int p, const catan_action *a,
-		     catan_outcome *oc)
+static OUT_OF_LINE int do_robber(catan_state *out, const catan_board *b,
+				 const catan_state *in, int p,
+				 const catan_action *a, catan_outcome *oc)
 {
 	if (in->phase != CATAN_PHASE_ROBBER)
 		return CATAN_E_WRONG_PHASE;
@@ -819,8 +869,9 @@ static int do_robber(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_build_road(catan_state *out, const catan_board *b,
-			 const catan_state *in, int p, const catan_action *a)
+static OUT_OF_LINE int do_build_road(catan_state *out, const catan_board *b,
+				     const catan_state *in, int p,
+				     const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int e = a->edge;
@@ -853,9 +904,10 @@ static int do_build_road(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_build_settlement(catan_state *out, const catan_board *b,
-			       const catan_state *in, int p,
-			       const catan_action *a)
+static OUT_OF_LINE int do_build_settlement(catan_state *out,
+					   const catan_board *b,
+					   const catan_state *in, int p,
+					   const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int v = a->vertex;
@@ -883,8 +935,9 @@ static int do_build_settlement(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_build_city(catan_state *out, const catan_state *in, int p,
-			 const catan_action *a, const catan_board *b)
+static OUT_OF_LINE int do_build_city(catan_state *out, const catan_state *in,
+				     int p, const catan_action *a,
+				     const catan_board *b)
 {
 	const catan_player *pl = &in->players[p];
 	int v = a->vertex;
@@ -911,8 +964,9 @@ static int do_build_city(catan_state *out, const catan_state *in, int p,
 	return CATAN_OK;
 }
 
-static int do_buy_dev(catan_state *out, const catan_state *in, int p,
-		      const catan_action *a, catan_outcome *oc)
+static OUT_OF_LINE int do_buy_dev(catan_state *out, const catan_state *in,
+				  int p, const catan_action *a,
+				  catan_outcome *oc)
 {
 	const catan_player *pl = &in->players[p];
 	if (!phase_allows_build(in->phase))
@@ -977,9 +1031,9 @@ static void use_card(catan_state *s, int p, int d)
 	s->dev_played = 1;
 }
 
-static int do_knight(catan_state *out, const catan_board *b,
-		     const catan_state *in, int p, const catan_action *a,
-		     catan_outcome *oc)
+static OUT_OF_LINE int do_knight(catan_state *out, const catan_board *b,
+				 const catan_state *in, int p,
+				 const catan_action *a, catan_outcome *oc)
 {
 	int rc = check_card(in, p, CATAN_DEV_KNIGHT);
 	if (rc)
@@ -1003,8 +1057,9 @@ static int do_knight(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_road_building(catan_state *out, const catan_board *b,
-			    const catan_state *in, int p, const catan_action *a)
+static OUT_OF_LINE int do_road_building(catan_state *out, const catan_board *b,
+					const catan_state *in, int p,
+					const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int rc = check_card(in, p, CATAN_DEV_ROAD_BUILDING);
@@ -1050,8 +1105,9 @@ static int do_road_building(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_year_of_plenty(catan_state *out, const catan_state *in, int p,
-			     const catan_action *a)
+static OUT_OF_LINE int do_year_of_plenty(catan_state *out,
+					 const catan_state *in, int p,
+					 const catan_action *a)
 {
 	int rc = check_card(in, p, CATAN_DEV_YEAR_OF_PLENTY);
 	if (rc)
@@ -1078,8 +1134,8 @@ static int do_year_of_plenty(catan_state *out, const catan_state *in, int p,
 	return CATAN_OK;
 }
 
-static int do_monopoly(catan_state *out, const catan_state *in, int p,
-		       const catan_action *a)
+static OUT_OF_LINE int do_monopoly(catan_state *out, const catan_state *in,
+				   int p, const catan_action *a)
 {
 	int rc = check_card(in, p, CATAN_DEV_MONOPOLY);
 	if (rc)
@@ -1138,8 +1194,8 @@ static bool offer_shape_ok(const catan_action *a)
 	return true;
 }
 
-static int do_trade_offer(catan_state *out, const catan_state *in, int p,
-			  const catan_action *a)
+static OUT_OF_LINE int do_trade_offer(catan_state *out, const catan_state *in,
+				      int p, const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int to = a->player;
@@ -1182,8 +1238,8 @@ static void close_offer(catan_state *s)
 	memset(s->offer_get, 0, sizeof s->offer_get);
 }
 
-static int do_trade_answer(catan_state *out, const catan_state *in, int p,
-			   bool accept)
+static OUT_OF_LINE int do_trade_answer(catan_state *out, const catan_state *in,
+				       int p, bool accept)
 {
 	if (in->phase != CATAN_PHASE_OFFER)
 		return CATAN_E_NO_OFFER;
@@ -1254,13 +1310,14 @@ static int do_end(catan_state *out, const catan_state *in, int kind)
  */
 static void check_victory(catan_state *s)
 {
-	if (s->phase == CATAN_PHASE_SETUP || s->phase == CATAN_PHASE_OVER ||
+	/* The points first: after nearly every action they are short, and
+	 * the phases need not be looked at. */
+	if (catan_state_vp(s, s->active) < s->opt.vp_target ||
+	    s->phase == CATAN_PHASE_SETUP || s->phase == CATAN_PHASE_OVER ||
 	    s->phase == CATAN_PHASE_SPECIAL)
 		return;
-	if (catan_state_vp(s, s->active) >= s->opt.vp_target) {
-		s->winner = s->active;
-		s->phase = CATAN_PHASE_OVER;
-	}
+	s->winner = s->active;
+	s->phase = CATAN_PHASE_OVER;
 }
 
 static int dispatch(catan_state *out, const catan_board *b,
