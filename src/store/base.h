@@ -37,6 +37,12 @@
 #define STORE_MAX_OBJECT 65536
 
 /*
+ * The room of a commit message where form.c checks one: a message of this
+ * many bytes or more is refused, whatever CATAN_SYNC_MAX_MESSAGE says.
+ */
+#define STORE_MAX_MESSAGE 1024
+
+/*
  * What one peer may make a sync do (spec/replication.md, "Limits"): the
  * names are those of the environment variables that set them and of the
  * error messages that refuse work beyond them.
