@@ -466,6 +466,26 @@ static int fair_publish(store_fair *f, catan_store *s, int actor,
 	return 0;
 }
 
+/*
+ * Whether a signed game stopped at an equivocation (a verdict is recorded:
+ * a seat signed two different moves on one commit): -1 with err saying
+ * where and who, else 0. Nobody acts on a stopped game.
+ */
+static int game_stopped(catan_store *s, catan_err *err)
+{
+	store_verdict v;
+	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
+		return 0;
+	char m[GIT_OID_HEXSZ + 1], x[GIT_OID_HEXSZ + 1], y[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(m, sizeof m, &v.parent);
+	git_oid_tostr(x, sizeof x, &v.child[0]);
+	git_oid_tostr(y, sizeof y, &v.child[1]);
+	return store_fail(err,
+			  "the game stopped at %.10s: %s signed two "
+			  "different moves there (%.10s and %.10s)",
+			  m, s->game.names.name[v.seat], x, y);
+}
+
 int catan_store_act(catan_store *s, int actor, const catan_action *a,
 		    catan_outcome *outcome, catan_commit_id *id, catan_err *err)
 {
@@ -478,18 +498,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	if (actor < 0 || actor >= g->opt.nplayers)
 		return store_fail_code(err, CATAN_E_BAD_PLAYER,
 				       "no such player");
-	store_verdict v;
-	if (g->signed_game && store_verdict_read(s, &v) == 1) {
-		char m[GIT_OID_HEXSZ + 1], x[GIT_OID_HEXSZ + 1],
-		    y[GIT_OID_HEXSZ + 1];
-		git_oid_tostr(m, sizeof m, &v.parent);
-		git_oid_tostr(x, sizeof x, &v.child[0]);
-		git_oid_tostr(y, sizeof y, &v.child[1]);
-		return store_fail(err,
-				  "the game stopped at %.10s: %s signed two "
-				  "different moves there (%.10s and %.10s)",
-				  m, g->names.name[v.seat], x, y);
-	}
+	if (game_stopped(s, err))
+		return -1;
 	if (get_position(&pos, s, err))
 		return -1;
 	bool fair = g->opt.dice == CATAN_DICE_FAIR;

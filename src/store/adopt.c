@@ -321,6 +321,134 @@ static bool candidate(catan_store *s, const char *remote, int p,
 }
 
 /*
+ * The branches of one remote under verification: tips[p] its branch of
+ * player p where has[p]; local[p] the local tip; cand[p] the tip verified,
+ * the remote's while ahead[p], local[p] once dropped.
+ */
+typedef struct adopt_set {
+	const char *remote;
+	const git_oid *tips;
+	const bool *has;
+	int n;
+	git_oid local[CATAN_MAX_PLAYERS], cand[CATAN_MAX_PLAYERS];
+	bool ahead[CATAN_MAX_PLAYERS];
+} adopt_set;
+
+/* Candidate p is no longer verified: back to the local tip. */
+static void drop_candidate(adopt_set *c, int p)
+{
+	c->cand[p] = c->local[p];
+	c->ahead[p] = false;
+}
+
+/*
+ * Every candidate verified: each branch ahead moves to it (defer_move) and
+ * is reported adopted. Returns 0, or -1 with err when a branch cannot move.
+ */
+static int adopt_all(catan_store *s, const adopt_set *c, catan_sync_report *rep,
+		     catan_err *err)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	for (int p = 0; p < c->n; p++) {
+		if (!c->ahead[p])
+			continue;
+		if (defer_move(s, p, &c->local[p], &c->cand[p], err))
+			return -1;
+		git_oid_tostr(hex, sizeof hex, &c->cand[p]);
+		store_note(rep, "adopted %s from %s: now at %.10s",
+			   s->game.names.name[p], c->remote, hex);
+		rep->adopted++;
+	}
+	/* (store_verify_new kept the newest state it checked.) */
+	return 0;
+}
+
+/*
+ * A second signed child by the same seat (vr->fork): the proof against
+ * it is recorded (found_equivocation) and the candidates holding it, or
+ * voided by it, are dropped, nobody blamed. Returns 1 when vr was such a
+ * proof, 0 when it was not (nothing done), -1 with err when the proof
+ * cannot be recorded.
+ */
+static int drop_forked(catan_store *s, adopt_set *c,
+		       const catan_verify_report *vr, catan_sync_report *rep,
+		       catan_err *err)
+{
+	git_oid fa, fb;
+	store_verdict fv;
+	if (!vr->fork || git_oid_fromstr(&fa, vr->bad.hex) ||
+	    git_oid_fromstr(&fb, vr->fork_other.hex) ||
+	    !proof_of(s, &fb, &fa, &fv))
+		return 0;
+	if (found_equivocation(s, &fv, c->remote, rep, err))
+		return -1;
+	for (int p = 0; p < c->n; p++)
+		if (c->ahead[p] && (vr->holders & (1u << p) ||
+				    store_verdict_voids(s, &fv, &c->cand[p])))
+			drop_candidate(c, p);
+	return 1;
+}
+
+/*
+ * Every candidate holding the bad commit of vr is dropped (by
+ * reachability: verify says which). Should none be said to hold it, every
+ * candidate left is refused with the reason rather than verified again: a
+ * sync never ends without a word on what it fetched. A dropped branch is
+ * held back (held[p] set) when the commit is only off its author's branch
+ * and that branch is the remote's own, else quarantined and counted
+ * rejected. Cannot fail.
+ */
+static void drop_holders(catan_store *s, adopt_set *c,
+			 const catan_verify_report *vr, bool *held,
+			 catan_sync_report *rep)
+{
+	int n = c->n;
+	char hex[GIT_OID_HEXSZ + 1];
+	unsigned holds = vr->holders;
+	for (int p = 0; p < n; p++)
+		if (c->ahead[p] && (holds & (1u << p)))
+			break;
+		else if (p == n - 1)
+			holds = ~0u;
+	for (int p = 0; p < n; p++) {
+		if (!c->ahead[p] || !(holds & (1u << p)))
+			continue;
+		git_oid_tostr(hex, sizeof hex, &c->cand[p]);
+		/*
+		 * Held back only when the author's branch is the remote's own
+		 * (not one this sync dropped or found behind ours): then the
+		 * remote really lacks it.
+		 */
+		int a = vr->off_author;
+		if (vr->off_branch && a >= 0 && a < n && c->has[a] &&
+		    git_oid_equal(&c->cand[a], &c->tips[a]) &&
+		    store_hold_back(s, c->remote, p, &c->cand[p])) {
+			held[p] = true;
+			store_note(rep,
+				   "held back %s from %s: commit %.10s: %s "
+				   "there (tip %.10s); tried again at the "
+				   "next sync",
+				   s->game.names.name[p], c->remote,
+				   vr->bad.hex, vr->why, hex);
+		} else {
+			store_note(rep,
+				   "rejected %s from %s: commit %.10s: %s; "
+				   "kept as refs/catan/quarantine/%s/%s "
+				   "(tip %.10s)",
+				   s->game.names.name[p], c->remote,
+				   vr->bad.hex, vr->why, c->remote,
+				   s->game.names.name[p], hex);
+			git_oid badid;
+			git_oid_fromstr(&badid, vr->bad.hex);
+			store_quarantine(s, c->remote, p, &c->cand[p], &badid,
+					 vr->off_branch, vr->why, NULL);
+			rep->rejected++;
+		}
+		drop_candidate(c, p);
+	}
+}
+
+/*
  * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
  * player p where has[p]. Every object reachable from the tips is in the
  * object database on disk. The branches that move are written by settle;
@@ -332,23 +460,21 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			    catan_sync_report *rep, catan_err *err)
 {
 	int n = s->game.opt.nplayers;
-	git_oid local[CATAN_MAX_PLAYERS], cand[CATAN_MAX_PLAYERS];
-	bool ahead[CATAN_MAX_PLAYERS] = {false};
-	char hex[GIT_OID_HEXSZ + 1];
+	adopt_set c = {.remote = remote, .tips = tips, .has = has, .n = n};
 
 	for (int p = 0; p < n; p++) {
-		if (store_branch_tip(&local[p], s, p))
+		if (store_branch_tip(&c.local[p], s, p))
 			return store_fail(err,
 					  "branch refs/heads/%s is missing",
 					  s->game.names.name[p]);
-		cand[p] = local[p];
+		c.cand[p] = c.local[p];
 	}
 	for (int p = 0; p < n; p++) {
 		if (!has[p])
 			continue; /* this remote does not have the branch */
-		if (candidate(s, remote, p, &tips[p], local, rep)) {
-			cand[p] = tips[p];
-			ahead[p] = true;
+		if (candidate(s, remote, p, &tips[p], c.local, rep)) {
+			c.cand[p] = tips[p];
+			c.ahead[p] = true;
 		}
 	}
 	/*
@@ -358,28 +484,14 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 	for (int round = 0; round <= n; round++) {
 		bool any = false;
 		for (int p = 0; p < n; p++)
-			any |= ahead[p];
+			any |= c.ahead[p];
 		if (!any)
 			return 0;
 		catan_verify_report vr;
-		if (store_verify_new(s, cand, &vr, err))
+		if (store_verify_new(s, c.cand, &vr, err))
 			return -1;
-		if (vr.ok) {
-			for (int p = 0; p < n; p++) {
-				if (!ahead[p])
-					continue;
-				if (defer_move(s, p, &local[p], &cand[p], err))
-					return -1;
-				git_oid_tostr(hex, sizeof hex, &cand[p]);
-				store_note(rep,
-					   "adopted %s from %s: now at %.10s",
-					   s->game.names.name[p], remote, hex);
-				rep->adopted++;
-			}
-			/* (store_verify_new kept the newest state it checked.)
-			 */
-			return 0;
-		}
+		if (vr.ok)
+			return adopt_all(s, &c, rep, err);
 		if (vr.timed_out) {
 			/* No verdict: nothing is adopted or quarantined. */
 			store_note(rep, "gave up on %s: %s (at commit %.10s)",
@@ -387,77 +499,11 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			rep->refused++;
 			return 0;
 		}
-		/*
-		 * A second signed child by the same seat: the proof against
-		 * it; the candidates holding it are dropped, nobody blamed.
-		 */
-		git_oid fa, fb;
-		store_verdict fv;
-		if (vr.fork && !git_oid_fromstr(&fa, vr.bad.hex) &&
-		    !git_oid_fromstr(&fb, vr.fork_other.hex) &&
-		    proof_of(s, &fb, &fa, &fv)) {
-			if (found_equivocation(s, &fv, remote, rep, err))
-				return -1;
-			for (int p = 0; p < n; p++)
-				if (ahead[p] &&
-				    (vr.holders & (1u << p) ||
-				     store_verdict_voids(s, &fv, &cand[p]))) {
-					cand[p] = local[p];
-					ahead[p] = false;
-				}
-			continue;
-		}
-		/*
-		 * Every candidate holding the bad commit is dropped (by
-		 * reachability: verify says which). Should none be said to
-		 * hold it, every candidate left is refused with the reason
-		 * rather than verified again: a sync never ends without a
-		 * word on what it fetched.
-		 */
-		unsigned holds = vr.holders;
-		for (int p = 0; p < n; p++)
-			if (ahead[p] && (holds & (1u << p)))
-				break;
-			else if (p == n - 1)
-				holds = ~0u;
-		for (int p = 0; p < n; p++) {
-			if (!ahead[p] || !(holds & (1u << p)))
-				continue;
-			git_oid_tostr(hex, sizeof hex, &cand[p]);
-			/*
-			 * Held back only when the author's branch is the
-			 * remote's own (not one this sync dropped or found
-			 * behind ours): then the remote really lacks it.
-			 */
-			int a = vr.off_author;
-			if (vr.off_branch && a >= 0 && a < n && has[a] &&
-			    git_oid_equal(&cand[a], &tips[a]) &&
-			    store_hold_back(s, remote, p, &cand[p])) {
-				held[p] = true;
-				store_note(
-				    rep,
-				    "held back %s from %s: commit %.10s: %s "
-				    "there (tip %.10s); tried again at the "
-				    "next sync",
-				    s->game.names.name[p], remote, vr.bad.hex,
-				    vr.why, hex);
-			} else {
-				store_note(
-				    rep,
-				    "rejected %s from %s: commit %.10s: %s; "
-				    "kept as refs/catan/quarantine/%s/%s "
-				    "(tip %.10s)",
-				    s->game.names.name[p], remote, vr.bad.hex,
-				    vr.why, remote, s->game.names.name[p], hex);
-				git_oid badid;
-				git_oid_fromstr(&badid, vr.bad.hex);
-				store_quarantine(s, remote, p, &cand[p], &badid,
-						 vr.off_branch, vr.why, NULL);
-				rep->rejected++;
-			}
-			cand[p] = local[p];
-			ahead[p] = false;
-		}
+		int forked = drop_forked(s, &c, &vr, rep, err);
+		if (forked < 0)
+			return -1;
+		if (!forked)
+			drop_holders(s, &c, &vr, held, rep);
 	}
 	return 0;
 }

@@ -8,16 +8,27 @@
  *
  * The layers of src/store, lowest first (spec/format.md, "Layers";
  * tests/store/layering.sh checks that no file includes a header of a
- * layer above its own):
- *   0 base     base.h bytes.h oidmap.h codec_read.h (and the pure codec)
- *   1 leaves   net.h (net.c ssh.c) pack.h pack_internal.h (the pack files)
- *   2 repo     repo.h: the handle, locks, objects, refs, packed-refs,
- *              commit messages, ancestry
- *   3 codec    state.h: states as trees, commits written
+ * layer above its own, and that every file is named here):
+ *   0 base     base.h base.c bytes.h oidmap.h oidmap.c fuzz_internal.h;
+ *              the pure codec: codec.c codec_read.h codec_read.c
+ *              codec_game.c codec_state.c
+ *   1 leaves   sign.c (keys, signatures); net.h net.c ssh.c; http.h
+ *              http.c http_ca.c http_tls.c http_quick.c http_fetch.c
+ *              http_push.c; pack.h pack_internal.h pack.c pack_merge.c
+ *              pack_history.c delta.c (the pack files)
+ *   2 repo     repo.h repo.c lock.c odb.c refs.c packed_refs.c message.c
+ *              graph.c verdict.c: the handle, locks, objects, refs,
+ *              packed-refs, commit messages, ancestry, verdicts
+ *   3 codec    state.h state.c fair.c commit.c: states as trees, the
+ *              fair-dice chains, commits written
  *   4 log      act.c (commit an action, the discard fan-out, its merge)
- *   5 verify   verify.h verify_ctx.h
- *   6 exchange exchange.h: fetch, path remotes, copy, quarantine, adopt
- *   7 top      sync.c store.c join.c gc.c (no header: public API only)
+ *   5 verify   verify.h verify_ctx.h form.c verify.c verify_fair.c
+ *              verify_new.c
+ *   6 exchange exchange.h peer.c copy.c path_remote.c fetch.c
+ *              quarantine.c adopt.c repack.c: fetch, path remotes, copy,
+ *              quarantine, adopt
+ *   7 top      sync.c store.c join.c gc.c hook.c watch.c keys.h keys.c
+ *              (the public API; keys.h is shared by keys.c and store.c)
  */
 #ifndef CATAN_STORE_BASE_H
 #define CATAN_STORE_BASE_H
@@ -35,6 +46,12 @@
  * comes near it.
  */
 #define STORE_MAX_OBJECT 65536
+
+/*
+ * The room of a commit message where form.c checks one: a message of this
+ * many bytes or more is refused, whatever CATAN_SYNC_MAX_MESSAGE says.
+ */
+#define STORE_MAX_MESSAGE 1024
 
 /*
  * What one peer may make a sync do (spec/replication.md, "Limits"): the

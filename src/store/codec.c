@@ -225,6 +225,84 @@ bool codec_resuming(int phase)
 	       phase == CATAN_PHASE_OFFER;
 }
 
+/*
+ * The text of the file "now" into t: what most actions change, in one file
+ * so that a typical action rewrites one blob, and in an order that keeps a
+ * diff's hunks short (end: the first line; roll: the first line, dice,
+ * draws, hands). Lines that only hold a default are left out. An overflow
+ * is left in t for flush to report.
+ */
+static void now_text(textbuf *t, const catan_game *g, const catan_state *s)
+{
+	const catan_board *b = &g->board;
+	int n = s->opt.nplayers;
+
+	tprintf(t, "turn %d %s %s\n", s->turn, who(g, s->active),
+		catan_phase_name(s->phase));
+	/* Fair dice: a request waits (the phase it was made in counts). */
+	int ph = s->phase;
+	if (ph == CATAN_PHASE_REVEAL) {
+		catan_action a;
+		char text[96];
+		catan_action_init(&a, s->req_kind);
+		if (a.kind == CATAN_ACT_ROBBER ||
+		    a.kind == CATAN_ACT_PLAY_KNIGHT) {
+			a.tile = s->req_tile;
+			a.player = s->req_player;
+		}
+		catan_action_format(text, sizeof text, b, &g->names, &a);
+		ph = s->fair_phase;
+		tprintf(t, "request %s %s %s\n", who(g, s->requester),
+			catan_phase_name(ph), text);
+	}
+	if (ph == CATAN_PHASE_SPECIAL)
+		tprintf(t, "builder %s\n", who(g, s->builder));
+	if (s->phase == CATAN_PHASE_REVEAL && s->reveal_wait) {
+		tprintf(t, "waiting");
+		for (int p = 0; p < n; p++)
+			if ((s->reveal_wait >> p) & 1)
+				tprintf(t, " %s", who(g, p));
+		tprintf(t, "\n");
+	}
+	for (int p = 0; p < n; p++)
+		if (s->discard[p])
+			tprintf(t, "discard %s %d\n", who(g, p), s->discard[p]);
+	if (s->phase == CATAN_PHASE_OFFER) {
+		tprintf(t, "offer %s %s give ", who(g, s->offer_from),
+			who(g, s->offer_to));
+		cards_text(t, s->offer_give, CATAN_RES_COUNT, catan_res_name);
+		tprintf(t, " get ");
+		cards_text(t, s->offer_get, CATAN_RES_COUNT, catan_res_name);
+		tprintf(t, "\n");
+	}
+	if (codec_resuming(ph))
+		tprintf(t, "resume %s\n", catan_phase_name(s->resume));
+	if (s->dev_played)
+		tprintf(t, "card-played yes\n");
+	bool bought = false;
+	for (int d = 0; d < CATAN_DEV_COUNT; d++)
+		bought |= s->bought[d] != 0;
+	if (bought) {
+		tprintf(t, "bought ");
+		cards_text(t, s->bought, CATAN_DEV_COUNT, catan_dev_name);
+		tprintf(t, "\n");
+	}
+	if (s->offers)
+		tprintf(t, "offers %d\n", s->offers);
+	if (s->fair_events)
+		tprintf(t, "fair-events %d\n", s->fair_events);
+	uint64_t draws =
+	    (s->rng.s - codec_rng_start(s->opt.seed)) * rng_gamma_inverse();
+	tprintf(t, "dice %d %d\ndraws %llu\n", s->dice[0], s->dice[1],
+		(unsigned long long)draws);
+	/* Hands: counts of lumber brick wool grain ore (spec/format.md). */
+	for (int p = 0; p < n; p++) {
+		const uint8_t *h = s->players[p].hand;
+		tprintf(t, "%s %d %d %d %d %d\n", who(g, p), h[0], h[1], h[2],
+			h[3], h[4]);
+	}
+}
+
 int catan_codec_encode_state(catan_files *out, const catan_game *g,
 			     const catan_state *s)
 {
@@ -265,77 +343,7 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 		tprintf(&t, "%s %d\n", who(g, p), s->players[p].knights);
 	if (flush(out, "knights", &t))
 		return -1;
-	/*
-	 * now: what most actions change, in one file so that a typical action
-	 * rewrites one blob, and in an order that keeps a diff's hunks short
-	 * (end: the first line; roll: the first line, dice, draws, hands).
-	 * Lines that only hold a default are left out.
-	 */
-	tprintf(&t, "turn %d %s %s\n", s->turn, who(g, s->active),
-		catan_phase_name(s->phase));
-	/* Fair dice: a request waits (the phase it was made in counts). */
-	int ph = s->phase;
-	if (ph == CATAN_PHASE_REVEAL) {
-		catan_action a;
-		char text[96];
-		catan_action_init(&a, s->req_kind);
-		if (a.kind == CATAN_ACT_ROBBER ||
-		    a.kind == CATAN_ACT_PLAY_KNIGHT) {
-			a.tile = s->req_tile;
-			a.player = s->req_player;
-		}
-		catan_action_format(text, sizeof text, b, &g->names, &a);
-		ph = s->fair_phase;
-		tprintf(&t, "request %s %s %s\n", who(g, s->requester),
-			catan_phase_name(ph), text);
-	}
-	if (ph == CATAN_PHASE_SPECIAL)
-		tprintf(&t, "builder %s\n", who(g, s->builder));
-	if (s->phase == CATAN_PHASE_REVEAL && s->reveal_wait) {
-		tprintf(&t, "waiting");
-		for (int p = 0; p < n; p++)
-			if ((s->reveal_wait >> p) & 1)
-				tprintf(&t, " %s", who(g, p));
-		tprintf(&t, "\n");
-	}
-	for (int p = 0; p < n; p++)
-		if (s->discard[p])
-			tprintf(&t, "discard %s %d\n", who(g, p),
-				s->discard[p]);
-	if (s->phase == CATAN_PHASE_OFFER) {
-		tprintf(&t, "offer %s %s give ", who(g, s->offer_from),
-			who(g, s->offer_to));
-		cards_text(&t, s->offer_give, CATAN_RES_COUNT, catan_res_name);
-		tprintf(&t, " get ");
-		cards_text(&t, s->offer_get, CATAN_RES_COUNT, catan_res_name);
-		tprintf(&t, "\n");
-	}
-	if (codec_resuming(ph))
-		tprintf(&t, "resume %s\n", catan_phase_name(s->resume));
-	if (s->dev_played)
-		tprintf(&t, "card-played yes\n");
-	bool bought = false;
-	for (int d = 0; d < CATAN_DEV_COUNT; d++)
-		bought |= s->bought[d] != 0;
-	if (bought) {
-		tprintf(&t, "bought ");
-		cards_text(&t, s->bought, CATAN_DEV_COUNT, catan_dev_name);
-		tprintf(&t, "\n");
-	}
-	if (s->offers)
-		tprintf(&t, "offers %d\n", s->offers);
-	if (s->fair_events)
-		tprintf(&t, "fair-events %d\n", s->fair_events);
-	uint64_t draws =
-	    (s->rng.s - codec_rng_start(s->opt.seed)) * rng_gamma_inverse();
-	tprintf(&t, "dice %d %d\ndraws %llu\n", s->dice[0], s->dice[1],
-		(unsigned long long)draws);
-	/* Hands: counts of lumber brick wool grain ore (spec/format.md). */
-	for (int p = 0; p < n; p++) {
-		const uint8_t *h = s->players[p].hand;
-		tprintf(&t, "%s %d %d %d %d %d\n", who(g, p), h[0], h[1], h[2],
-			h[3], h[4]);
-	}
+	now_text(&t, g, s);
 	if (flush(out, "now", &t))
 		return -1;
 	for (int p = 0; p < n; p++)

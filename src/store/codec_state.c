@@ -274,20 +274,15 @@ static int hand_lines(reader *r, catan_state *out, const catan_game *g)
 }
 
 /*
- * The now file: "turn T ACTIVE PHASE"; the optional lines (discards owed
- * in player order, the offer, the resume phase, card-played yes, bought
- * CARDS, offers N), each only when it holds more than a default and in
- * that order; "dice D1 D2"; "draws K"; one hand per player.
+ * The head of the now file: "turn T ACTIVE PHASE", the request while fair
+ * dice wait for reveals, "builder PLAYER" in the special building phase.
+ * Sets *phase to the phase the rest of the file is read in (a request's
+ * phase while reveals are owed, else the phase). 0, or -1 with r's error.
  */
-static int decode_now(reader *r, catan_state *out, const catan_game *g,
-		      const catan_files *in, catan_codec_error *err)
+static int now_head(reader *r, catan_state *out, const catan_game *g,
+		    int *phase)
 {
-	int n = g->opt.nplayers;
-	long v;
-
-	if (codec_open_file(r, in, "now", err) || codec_need_line(r, "turn"))
-		return -1;
-	if (turn_line(r, out, g))
+	if (codec_need_line(r, "turn") || turn_line(r, out, g))
 		return -1;
 	int ph = out->phase; /* a request counts as made in its phase */
 	if (ph == CATAN_PHASE_REVEAL) {
@@ -301,7 +296,23 @@ static int decode_now(reader *r, catan_state *out, const catan_game *g,
 		if (out->builder == CATAN_NONE)
 			return codec_rfail(r, "builder must be a player");
 	}
-	/* Optional lines, each at most once and in this order. */
+	*phase = ph;
+	return 0;
+}
+
+/*
+ * The optional lines of the now file, each at most once and in this order:
+ * waiting (reveals owed), discards owed (player order), the offer, the
+ * resume phase (exactly in the phases codec_resuming names for ph),
+ * card-played yes, bought CARDS, offers N, fair-events N. Reads lines up
+ * to the first that is none of these, left in r->cur for the dice. 0, or
+ * -1 with r's error.
+ */
+static int now_optional(reader *r, catan_state *out, const catan_game *g,
+			int ph)
+{
+	int n = g->opt.nplayers;
+	long v;
 	enum {
 		WAITING,
 		DISCARD,
@@ -396,39 +407,62 @@ static int decode_now(reader *r, catan_state *out, const catan_game *g,
 			stage = EVENTS + 1;
 			continue;
 		}
-		break; /* the dice line, read below from r->cur */
+		break; /* the dice line, read by the caller from r->cur */
 	}
 	if (resume != codec_resuming(ph))
 		return codec_rfail(
 		    r, "a resume line belongs exactly to the discard, "
 		       "robber and offer phases");
-	{
-		int d1, d2, used = 0;
-		if (sscanf(r->cur, "dice %1d %1d%n", &d1, &d2, &used) != 2 ||
-		    r->cur[used] || d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0))
-			return codec_rfail(
-			    r,
-			    "expected a discard, offer, resume, "
-			    "card-played, bought or offers line in "
-			    "that order, or \"dice D1 D2\"; got "
-			    "\"%.40s\"",
-			    r->cur);
-		out->dice[0] = (uint8_t)d1;
-		out->dice[1] = (uint8_t)d2;
-	}
+	return 0;
+}
+
+/* The line "dice D1 D2" in r->cur (0 0: not rolled). 0, or -1 with r's
+ * error. */
+static int dice_line(reader *r, catan_state *out)
+{
+	int d1, d2, used = 0;
+	if (sscanf(r->cur, "dice %1d %1d%n", &d1, &d2, &used) != 2 ||
+	    r->cur[used] || d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0))
+		return codec_rfail(r,
+				   "expected a discard, offer, resume, "
+				   "card-played, bought or offers line in "
+				   "that order, or \"dice D1 D2\"; got "
+				   "\"%.40s\"",
+				   r->cur);
+	out->dice[0] = (uint8_t)d1;
+	out->dice[1] = (uint8_t)d2;
+	return 0;
+}
+
+/* The next line, "draws K": the RNG K draws past the game's seed. 0, or -1
+ * with r's error. */
+static int draws_line(reader *r, catan_state *out, const catan_game *g)
+{
 	const char *w;
+	unsigned long long k = 0;
 	if (codec_key_word(r, "draws", &w))
 		return -1;
-	{
-		unsigned long long k = 0;
-		if ((*w == '0' && w[1]) ||
-		    strspn(w, "0123456789") != strlen(w) || strlen(w) > 19)
-			return codec_rfail(r, "draws must be a whole number");
-		sscanf(w, "%llu", &k);
-		out->rng.s =
-		    codec_rng_start(g->opt.seed) + (uint64_t)k * RNG_GAMMA;
-	}
-	if (hand_lines(r, out, g))
+	if ((*w == '0' && w[1]) || strspn(w, "0123456789") != strlen(w) ||
+	    strlen(w) > 19)
+		return codec_rfail(r, "draws must be a whole number");
+	sscanf(w, "%llu", &k);
+	out->rng.s = codec_rng_start(g->opt.seed) + (uint64_t)k * RNG_GAMMA;
+	return 0;
+}
+
+/*
+ * The now file: "turn T ACTIVE PHASE"; the optional lines (discards owed
+ * in player order, the offer, the resume phase, card-played yes, bought
+ * CARDS, offers N), each only when it holds more than a default and in
+ * that order; "dice D1 D2"; "draws K"; one hand per player.
+ */
+static int decode_now(reader *r, catan_state *out, const catan_game *g,
+		      const catan_files *in, catan_codec_error *err)
+{
+	int ph = 0;
+	if (codec_open_file(r, in, "now", err) || now_head(r, out, g, &ph) ||
+	    now_optional(r, out, g, ph) || dice_line(r, out) ||
+	    draws_line(r, out, g) || hand_lines(r, out, g))
 		return -1;
 	return codec_expect_end(r);
 }

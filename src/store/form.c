@@ -175,36 +175,21 @@ static int form_headers(const char *raw, size_t len, bool signed_game,
 	return 0;
 }
 
-int store_commit_form(const catan_store *s, const char *raw, size_t len,
-		      char *why, size_t whylen)
+/*
+ * The message msg[0..mlen) of a commit, "SUBJECT\n\nPlayer: P\nTurn:
+ * N\n" and on a roll "Dice: A B\n", exactly as store_message writes it;
+ * a roll and only a roll with dice. subject and player (the name the
+ * message gives, not yet checked against the players or the author) are
+ * filled. 0, or 1 and why.
+ */
+static int form_message(const catan_game *g, const char *msg, size_t mlen,
+			char subject[STORE_MAX_MESSAGE],
+			char player[CATAN_NAME_MAX + 1], char *why,
+			size_t whylen)
 {
-	const catan_game *g = &s->game;
-	const char *end = raw + len;
-	long maxmsg = s->budget.lim.message > 0 ? s->budget.lim.message
-						: STORE_DEFAULT_MESSAGE;
-	long maxobj =
-	    s->budget.lim.object > 0 ? s->budget.lim.object : STORE_MAX_OBJECT;
-	unsigned np = 0;
-	if ((long)len > maxobj)
-		return store_form_bad(why, whylen,
-				      "commit of %zu bytes is over "
-				      "CATAN_SYNC_MAX_OBJECT (%ld)",
-				      len, maxobj);
-	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL}, *msg = end;
-	const char *sig[2] = {NULL, NULL};
-	int bad = form_headers(raw, len, g->signed_game, &np, line, lend, sig,
-			       &msg, why, whylen);
-	if (bad)
-		return bad;
-	size_t mlen = (size_t)(end - msg);
-	if ((long)mlen > maxmsg)
-		return store_form_bad(why, whylen,
-				      "commit message of %zu bytes is over "
-				      "CATAN_SYNC_MAX_MESSAGE (%ld)",
-				      mlen, maxmsg);
-	/* "SUBJECT\n\nPlayer: P\nTurn: N\n", P the author. */
-	char text[1024], subject[1024], player[CATAN_NAME_MAX + 1] = "";
-	char want[1100];
+	char text[STORE_MAX_MESSAGE];
+	/* One byte more than any text: a message cut short never matches. */
+	char want[STORE_MAX_MESSAGE + 1];
 	if (mlen >= sizeof text)
 		return store_form_bad(why, whylen,
 				      "commit message of %zu bytes is over "
@@ -220,7 +205,7 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 	subject[nl - text] = '\0';
 	if (!strncmp(nl, "\n\nPlayer: ", 10)) {
 		const char *pl = nl + 10, *ple = strchr(pl, '\n');
-		if (ple && (size_t)(ple - pl) < sizeof player) {
+		if (ple && (size_t)(ple - pl) < CATAN_NAME_MAX + 1) {
 			memcpy(player, pl, (size_t)(ple - pl));
 			player[ple - pl] = '\0';
 		}
@@ -249,6 +234,40 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		    roll ? "roll commit without a Dice trailer"
 			 : "a Dice trailer on a commit that does "
 			   "not roll");
+	return 0;
+}
+
+int store_commit_form(const catan_store *s, const char *raw, size_t len,
+		      char *why, size_t whylen)
+{
+	const catan_game *g = &s->game;
+	const char *end = raw + len;
+	long maxmsg = s->budget.lim.message > 0 ? s->budget.lim.message
+						: STORE_DEFAULT_MESSAGE;
+	long maxobj =
+	    s->budget.lim.object > 0 ? s->budget.lim.object : STORE_MAX_OBJECT;
+	unsigned np = 0;
+	if ((long)len > maxobj)
+		return store_form_bad(why, whylen,
+				      "commit of %zu bytes is over "
+				      "CATAN_SYNC_MAX_OBJECT (%ld)",
+				      len, maxobj);
+	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL}, *msg = end;
+	const char *sig[2] = {NULL, NULL};
+	int bad = form_headers(raw, len, g->signed_game, &np, line, lend, sig,
+			       &msg, why, whylen);
+	if (bad)
+		return bad;
+	size_t mlen = (size_t)(end - msg);
+	if ((long)mlen > maxmsg)
+		return store_form_bad(why, whylen,
+				      "commit message of %zu bytes is over "
+				      "CATAN_SYNC_MAX_MESSAGE (%ld)",
+				      mlen, maxmsg);
+	char subject[STORE_MAX_MESSAGE], player[CATAN_NAME_MAX + 1] = "";
+	int bad_msg = form_message(g, msg, mlen, subject, player, why, whylen);
+	if (bad_msg)
+		return bad_msg;
 	int p = catan_names_find(&g->names, player, strlen(player));
 	if (p < 0 || strcmp(player, g->names.name[p]))
 		return store_form_bad(

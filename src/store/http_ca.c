@@ -33,7 +33,7 @@
 
 static _Thread_local bool in_init; /* store_git_init under way here */
 static bool ca_deferred;	   /* libgit2 was kept from reading them */
-static char ca_deferred_path[4096]; /* the file it asked for */
+static char ca_deferred_path[STORE_PATH_MAX]; /* the file it asked for */
 
 int mbedtls_x509_crt_parse_file(mbedtls_x509_crt *chain, const char *path);
 int mbedtls_x509_crt_parse_file(mbedtls_x509_crt *chain, const char *path)
@@ -41,8 +41,9 @@ int mbedtls_x509_crt_parse_file(mbedtls_x509_crt *chain, const char *path)
 	static int (*real)(mbedtls_x509_crt *, const char *);
 	if (in_init) {
 		ca_deferred = true;
-		snprintf(ca_deferred_path, sizeof ca_deferred_path, "%s",
-			 path ? path : "");
+		/* (too long: "", which no file is) */
+		store_path(ca_deferred_path, sizeof ca_deferred_path, "%s",
+			   path ? path : "");
 		return 0;
 	}
 	if (!real)

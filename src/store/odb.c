@@ -52,7 +52,6 @@ static int entry_cmp(const void *a, const void *b)
 	return cx - cy;
 }
 
-/* Serialises entries as a Git tree; hashes it, and writes it if asked. */
 /*
  * Object writes without libgit2's fsync of each loose object (the file and
  * its directory: two flushes of the disk's cache per object, most of what
@@ -66,10 +65,20 @@ void store_objects_batch(bool on)
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, on ? 0 : 1);
 }
 
+/*
+ * The largest tree put_tree makes: a state's holds a few entries of short
+ * names (spec/format.md); one over it is refused.
+ */
+#define TREE_MAX 4096
+
+/*
+ * Serialises entries as a Git tree; hashes it, and writes it if asked.
+ * 0; -1 when it would be over TREE_MAX; libgit2's code when it fails.
+ */
 static int put_tree(git_oid *out, catan_store *s, tree_entry *e, int n,
 		    bool write)
 {
-	char buf[4096];
+	char buf[TREE_MAX];
 	size_t len = 0;
 	qsort(e, (size_t)n, sizeof *e, entry_cmp);
 	for (int i = 0; i < n; i++) {

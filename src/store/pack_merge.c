@@ -123,6 +123,22 @@ static const src_entry *entry_at(const src_entry *e, uint32_t n, uint64_t at)
 	return lo < n && e[lo].offset == at ? &e[lo] : NULL;
 }
 
+/*
+ * Writes the object count into the header of the pack `out` and appends
+ * the pack's SHA-1; out has the room for it (SHA1_DIGEST_SIZE). Cannot
+ * fail.
+ */
+static void seal(bytes *out, uint32_t count)
+{
+	for (int i = 0; i < 4; i++)
+		out->p[8 + i] = (unsigned char)(count >> (24 - 8 * i));
+	struct sha1_ctx ctx;
+	sha1_init(&ctx);
+	sha1_update(&ctx, out->len, out->p);
+	sha1_digest(&ctx, SHA1_DIGEST_SIZE, out->p + out->len);
+	out->len += SHA1_DIGEST_SIZE;
+}
+
 int store_pack_merge(const char *packdir, const char *const *stems, int n,
 		     char *name, catan_err *err)
 {
@@ -226,13 +242,7 @@ int store_pack_merge(const char *packdir, const char *const *stems, int n,
 	}
 	if (nix > UINT32_MAX || !bytes_reserve(&out, SHA1_DIGEST_SIZE))
 		goto oom;
-	for (int i = 0; i < 4; i++)
-		out.p[8 + i] = (unsigned char)(nix >> (24 - 8 * i));
-	struct sha1_ctx ctx;
-	sha1_init(&ctx);
-	sha1_update(&ctx, out.len, out.p);
-	sha1_digest(&ctx, SHA1_DIGEST_SIZE, out.p + out.len);
-	out.len += SHA1_DIGEST_SIZE;
+	seal(&out, (uint32_t)nix);
 	rc = store_pack_write_files(packdir, out.p, out.len, ix, nix, name,
 				    false, err);
 	goto done;

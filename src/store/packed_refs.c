@@ -199,6 +199,59 @@ static int read_old(const char *path, char **old, size_t *olen)
 }
 
 /*
+ * The traits line of the packed-refs text old[0..olen), if any: *peeled
+ * and *fully as it says (a file without the line: neither; an empty file:
+ * left as they are), *start where the records begin. 0, or -1 when the
+ * first line is a comment but not git's traits line.
+ */
+static int read_traits(char *old, size_t olen, bool *peeled, bool *fully,
+		       size_t *start)
+{
+	if (olen > 0 && old[0] == '#') {
+		char *nl = memchr(old, '\n', olen);
+		if (!nl || strncmp(old, PACKED_TRAITS, strlen(PACKED_TRAITS)))
+			return -1;
+		*nl = '\0';
+		*peeled = strstr(old, " peeled ") != NULL;
+		*fully = *peeled && strstr(old, " fully-peeled ") != NULL;
+		*nl = '\n';
+		*start = (size_t)(nl + 1 - old);
+	} else if (olen > 0) {
+		*peeled = *fully = false;
+	}
+	return 0;
+}
+
+/*
+ * Writes the traits line (with "sorted") and the records rec[0..nrec)
+ * (kept text as it was, new ones as "ID NAME") to the open file *fd, and
+ * closes it. *fd is -1 once a stream owns it (closed then, whatever
+ * happens); left open for the caller when the stream cannot be made.
+ * 0, or -1 with errno.
+ */
+static int write_records(int *fd, const packed *rec, size_t nrec, bool peeled,
+			 bool fully)
+{
+	FILE *w = fdopen(*fd, "wb");
+	if (!w)
+		return -1;
+	*fd = -1;
+	fprintf(w, "%s%s%s sorted \n", PACKED_TRAITS, peeled ? " peeled" : "",
+		fully ? " fully-peeled" : "");
+	for (size_t i = 0; i < nrec; i++) {
+		if (rec[i].text) {
+			fwrite(rec[i].text, 1, rec[i].len, w);
+		} else {
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(hex, sizeof hex, rec[i].id);
+			fprintf(w, "%s %.*s\n", hex, (int)rec[i].name_len,
+				rec[i].name);
+		}
+	}
+	return fclose(w) ? -1 : 0;
+}
+
+/*
  * Rewrites packed-refs with the refs t[0..n) at t[k].id, or at t[k].old
  * when `at_old` (their values do not change then: see write_packed): a
  * lock file, written, renamed over packed-refs. When `lo` is given, the
@@ -254,18 +307,8 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n, bool at_old,
 	 * they were (they say which records carry a "^" line); the records
 	 * are written sorted, and the file says so.
 	 */
-	if (olen > 0 && old[0] == '#') {
-		char *nl = memchr(old, '\n', olen);
-		if (!nl || strncmp(old, PACKED_TRAITS, strlen(PACKED_TRAITS)))
-			goto bad;
-		*nl = '\0';
-		peeled = strstr(old, " peeled ") != NULL;
-		fully = peeled && strstr(old, " fully-peeled ") != NULL;
-		*nl = '\n';
-		start = (size_t)(nl + 1 - old);
-	} else if (olen > 0) {
-		peeled = fully = false;
-	}
+	if (read_traits(old, olen, &peeled, &fully, &start))
+		goto bad;
 	size_t cap = (size_t)n + olen / 42 + 1;
 	if (!(rec = malloc(sizeof *rec * cap)))
 		goto done;
@@ -279,23 +322,7 @@ static int packed_rewrite(catan_store *s, const tracking *t, int n, bool at_old,
 		rec[nrec++] = r;
 	}
 	qsort(rec, nrec, sizeof *rec, by_name);
-	FILE *w = fdopen(fd, "wb");
-	if (!w)
-		goto done;
-	fd = -1;
-	fprintf(w, "%s%s%s sorted \n", PACKED_TRAITS, peeled ? " peeled" : "",
-		fully ? " fully-peeled" : "");
-	for (size_t i = 0; i < nrec; i++) {
-		if (rec[i].text) {
-			fwrite(rec[i].text, 1, rec[i].len, w);
-		} else {
-			char hex[GIT_OID_HEXSZ + 1];
-			git_oid_tostr(hex, sizeof hex, rec[i].id);
-			fprintf(w, "%s %.*s\n", hex, (int)rec[i].name_len,
-				rec[i].name);
-		}
-	}
-	if (fclose(w))
+	if (write_records(&fd, rec, nrec, peeled, fully))
 		goto done;
 	if (lo && log_branches(s, t, n, lo, why, whylen))
 		goto done_why;

@@ -32,6 +32,7 @@
  * usual: a file over 64 KiB, a line not as git writes it); -2 when it is
  * not a regular file.
  */
+#define PEER_PACKED_MAX 65536 /* (the 64 KiB above: a game's is a few KiB) */
 typedef struct peer_packed {
 	bool got[CATAN_MAX_PLAYERS];
 	int rc;
@@ -40,7 +41,7 @@ typedef struct peer_packed {
 
 static int read_packed(peer_packed *pk, const catan_store *s, store_peer *pe)
 {
-	char path[STORE_PATH_MAX], buf[65536];
+	char path[STORE_PATH_MAX], buf[PEER_PACKED_MAX];
 	memset(pk->got, 0, sizeof pk->got);
 	if (store_path(path, sizeof path, "%spacked-refs",
 		       git_repository_path(pe->repo)))

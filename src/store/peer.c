@@ -178,10 +178,11 @@ int store_peer_plain(const char *gitdir, char *why, size_t whylen)
 {
 	static const char *const files[] = {"HEAD", "config", "packed-refs",
 					    "objects/info/alternates"};
-	char path[4400];
+	char path[STORE_PATH_MAX];
 	struct stat sb;
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		snprintf(path, sizeof path, "%s/%s", gitdir, files[i]);
+		if (store_path(path, sizeof path, "%s/%s", gitdir, files[i]))
+			goto too_long;
 		if (lstat(path, &sb) && errno == ENOENT)
 			continue;
 		if (i == 3 || !S_ISREG(sb.st_mode)) {
@@ -195,7 +196,8 @@ int store_peer_plain(const char *gitdir, char *why, size_t whylen)
 	static const char *const dirs[] = {"objects", "objects/pack", "refs",
 					   "refs/heads"};
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
-		snprintf(path, sizeof path, "%s/%s", gitdir, dirs[i]);
+		if (store_path(path, sizeof path, "%s/%s", gitdir, dirs[i]))
+			goto too_long;
 		if (lstat(path, &sb) && errno == ENOENT)
 			continue;
 		if (!S_ISDIR(sb.st_mode)) {
@@ -206,22 +208,25 @@ int store_peer_plain(const char *gitdir, char *why, size_t whylen)
 			return -1;
 		}
 	}
-	snprintf(path, sizeof path, "%s/objects/pack", gitdir);
+	/* (fits: the loop above built it) */
+	store_path(path, sizeof path, "%s/objects/pack", gitdir);
 	DIR *d = opendir(path);
 	struct dirent *e;
 	int rc = 0;
 	while (d && rc == 0 && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof path, "%.4000s/objects/pack/%s", gitdir,
-			 e->d_name);
 		/* The directory's own word for its type when it has one (a
 		 * name's type never changes: a FIFO put there is another
 		 * entry, seen at the next check); else a look. */
 		if (e->d_type == DT_REG)
 			continue;
-		if (e->d_type != DT_UNKNOWN || lstat(path, &sb) ||
-		    !S_ISREG(sb.st_mode)) {
+		if (store_path(path, sizeof path, "%s/objects/pack/%s", gitdir,
+			       e->d_name)) {
+			snprintf(why, whylen, "%.300s: path too long", gitdir);
+			rc = -1;
+		} else if (e->d_type != DT_UNKNOWN || lstat(path, &sb) ||
+			   !S_ISREG(sb.st_mode)) {
 			snprintf(why, whylen,
 				 "%.300s is not a plain file of the "
 				 "repository",
@@ -232,6 +237,9 @@ int store_peer_plain(const char *gitdir, char *why, size_t whylen)
 	if (d)
 		closedir(d);
 	return rc;
+too_long:
+	snprintf(why, whylen, "%.300s: path too long", gitdir);
+	return -1;
 }
 
 /*

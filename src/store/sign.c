@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
+
 #define KEYTYPE	      "ssh-ed25519"
 #define SIG_MAGIC     "SSHSIG"
 #define SIG_NAMESPACE "git"
@@ -285,9 +287,8 @@ int catan_key_save(const catan_key *k, const char *path, const char *comment,
 	}
 	pub[pl++] = '\n';
 
-	char pubpath[4096];
-	if ((size_t)snprintf(pubpath, sizeof(pubpath), "%s.pub", path) >=
-	    sizeof(pubpath))
+	char pubpath[STORE_PATH_MAX];
+	if (store_path(pubpath, sizeof pubpath, "%s.pub", path))
 		return fail(why, "the key path is too long");
 	int ok = 0;
 	for (int i = 0; i < 2; i++) {

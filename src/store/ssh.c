@@ -92,10 +92,11 @@ bool store_url_endpoint(const char *url, char *host, size_t hn, char *port,
 	return true;
 }
 
+/* $HOME/.ssh/name into out[n] (store_path: "" when too long). */
 static void home_file(char *out, size_t n, const char *name)
 {
 	const char *home = getenv("HOME");
-	snprintf(out, n, "%s/.ssh/%s", home && *home ? home : ".", name);
+	store_path(out, n, "%s/.ssh/%s", home && *home ? home : ".", name);
 }
 
 static int credentials(git_credential **out, const char *url,
@@ -140,7 +141,7 @@ static int credentials(git_credential **out, const char *url,
 			snprintf(st->tried, sizeof st->tried, "the ssh agent");
 			return git_credential_ssh_key_from_agent(out, user);
 		}
-		char key[4096];
+		char key[STORE_PATH_MAX];
 		home_file(key, sizeof key, default_keys[k - TRY_ED25519]);
 		if (access(key, R_OK))
 			continue;
@@ -182,10 +183,10 @@ static int key_type(git_cert_ssh_raw_type_t t)
 int store_ssh_check_host(store_ssh *st, const char *host, int port,
 			 int raw_type, const char *key, size_t len)
 {
-	char file[4096];
+	char file[STORE_PATH_MAX];
 	const char *env = getenv("CATAN_SSH_KNOWN_HOSTS");
 	if (env && *env)
-		snprintf(file, sizeof file, "%s", env);
+		store_path(file, sizeof file, "%s", env);
 	else
 		home_file(file, sizeof file, "known_hosts");
 	int type = key_type((git_cert_ssh_raw_type_t)raw_type);

@@ -170,7 +170,7 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 		 s->game.signed_game ? "+" : "", s->game.names.name[me],
 		 s->game.names.name[me]);
 	if (git_remote_push(remote, &refspecs, &opt)) {
-		char why[1100];
+		char why[sizeof ssh.why]; /* (ssh's or https's reason whole) */
 		store_remote_why(&ssh, why, sizeof why);
 		store_note(rep, "could not push %s to %s: %s",
 			   s->game.names.name[me], name, why);

@@ -77,7 +77,7 @@ static int hash_file(uint64_t *h, const char *dir, const char *name,
 		return -1;
 	}
 	*h = fnv(*h, name, strlen(name) + 1);
-	char buf[4096];
+	char buf[4096]; /* (a read's chunk, not a limit: budget is) */
 	ssize_t n;
 	while ((n = read(fd, buf, sizeof buf)) > 0) {
 		if ((size_t)n > *budget) {

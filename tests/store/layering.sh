@@ -8,6 +8,7 @@
 #     N name   file file ...
 # This script reads that table and fails when
 #   - a file of STOREDIR is in no layer, or a listed file does not exist;
+#   - a file of STOREDIR is not named in base.h's opening comment;
 #   - a file includes a header of STOREDIR ("x.h") of a higher layer than
 #     its own: lower layers never see, and so never call, higher ones.
 # It prints each offence as FILE:LINE: and exits 1; 0 when there is none.
@@ -31,6 +32,14 @@ for path in "$dir"/*.c "$dir"/*.h; do
 	f=${path##*/}
 	if [ -z "$(layer_of "$f")" ]; then
 		echo "$f: in no layer of $spec (add it to the table)"
+		bad=1
+	fi
+done
+# base.h's opening comment draws the layers too: every file is named there.
+for path in "$dir"/*.c "$dir"/*.h; do
+	f=${path##*/}
+	if ! sed -n '1,/\*\//p' "$dir/base.h" | grep -qw -- "$f"; then
+		echo "$f: not named in base.h's comment on the layers"
 		bad=1
 	fi
 done
