@@ -13,6 +13,10 @@
 #      closed; a fetch is served throughout.
 #   5. The window (`catan play`, SDL's offscreen driver) is woken the same
 #      way: its sync interval is 20 s, the move shows at once.
+#   6. A connection that has sent part of a watch request costs the server
+#      no CPU while it waits for the rest (it used to be looked at again
+#      in a busy loop for 5 s, its bytes being unread), and a request that
+#      comes in two pieces is still answered.
 # Usage: test_watch.sh CATAN_BINARY
 set -euo pipefail
 catan=$(realpath "$1")
@@ -36,6 +40,7 @@ serve() {
 	local port
 	port=$(free_port)
 	$catan -C "$1" serve --port "$port" >"$2" 2>&1 &
+	serve_pid=$!
 	pids+=($!)
 	for _ in $(seq 100); do grep -q serving "$2" && break; sleep 0.05; done
 	grep -q serving "$2" || fail "catan serve did not start: $(cat "$2")"
@@ -60,6 +65,8 @@ cpu_ticks() { # utime + stime of a process, in clock ticks
 d=$tmp/g
 $catan new "$d/red" --players red,blue --me red --seed 3 >/dev/null 2>&1
 serve "$d/red" "$tmp/serve.log"
+red_serve=$serve_pid
+red_url=$url
 $catan join "$url" "$d/blue" --as blue >/dev/null
 
 # 1. Blue's peer: every interval 20 s. Red moves once blue waits.
@@ -178,3 +185,28 @@ wait_for "$tmp/window.state" . 10 ||
 	fail "the window did not see red's move (its interval is 20 s): $(cat "$tmp/window.log")"
 wait "$win" || fail "the window failed: $(cat "$tmp/window.log")"
 echo "ok 5 - the window is woken by a move over git:// within $((SECONDS - t0)) s (its interval: 20 s)"
+
+# 6. Part of a request, then nothing (one connection keeps quiet, another
+#    closes its side): the server waits without spinning.
+python3 - "${red_url#git://}" "$red_serve" "$(getconf CLK_TCK)" <<'EOF' || fail "a part of a watch request"
+import socket, sys, time
+host, port = sys.argv[1].rstrip("/").split(":")
+addr, pid, hz = (host, int(port)), sys.argv[2], int(sys.argv[3])
+def ticks():
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(f[11]) + int(f[12])
+quiet = socket.create_connection(addr); quiet.sendall(b"0021catan")
+gone = socket.create_connection(addr); gone.sendall(b"0021catan-wa")
+gone.shutdown(socket.SHUT_WR)
+time.sleep(0.3)
+before = ticks(); time.sleep(2); used = ticks() - before
+assert used * 10 < hz, f"catan serve used {used} ticks (of {hz} a second) in 2 s waiting for the rest of a request"
+# A request in two pieces is answered as one.
+s = socket.create_connection(addr); s.sendall(b"0021catan-wat")
+time.sleep(0.2)
+s.sendall(b"ch " + b"0" * 16 + b"\n"); s.settimeout(5)
+ans = s.recv(64)
+assert ans.startswith(b"0021catan-moved "), ans
+for c in (quiet, gone, s): c.close()
+EOF
+echo "ok 6 - part of a watch request: the server waits for the rest without spinning; a request in two pieces is answered"
