@@ -17,6 +17,11 @@
 #      no CPU while it waits for the rest (it used to be looked at again
 #      in a busy loop for 5 s, its bytes being unread), and a request that
 #      comes in two pieces is still answered.
+#   7. A server that answers every watch request "moved" at once (a lying
+#      or broken peer): after two wake-ups that brought nothing, a waiting
+#      peer syncs no more often than its --interval would have polled; it
+#      used to sync in a loop without pause, each sync a fetch from every
+#      remote.
 # Usage: test_watch.sh CATAN_BINARY
 set -euo pipefail
 catan=$(realpath "$1")
@@ -210,3 +215,54 @@ assert ans.startswith(b"0021catan-moved "), ans
 for c in (quiet, gone, s): c.close()
 EOF
 echo "ok 6 - part of a watch request: the server waits for the rest without spinning; a request in two pieces is answered"
+
+# 7. A liar: every watch request answered "moved" (a new digest each
+#    time), every other connection closed. Blue's peer, whose only remote
+#    it is, polls every 0.5 s at most.
+d7=$tmp/g7
+$catan join "$red_url" "$d7" --as blue >/dev/null
+liar_port=$(free_port)
+python3 - "$liar_port" 4 >"$tmp/liar.log" 2>&1 <<'EOF' &
+import socket, sys, time, os
+srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", int(sys.argv[1]))); srv.listen(64)
+print("listening", flush=True)
+srv.settimeout(0.1)
+watches, end = 0, time.time() + float(sys.argv[2]) + 30
+start = None
+while time.time() < end:
+    try:
+        c, _ = srv.accept()
+    except socket.timeout:
+        continue
+    c.settimeout(1)
+    try:
+        req = c.recv(64)
+        if req.startswith(b"0021catan-watch "):
+            if start is None:
+                start = time.time()
+            if time.time() - start < float(sys.argv[2]):
+                watches += 1
+            c.sendall(b"0021catan-moved %016x\n" % int.from_bytes(os.urandom(8), "big"))
+            if start and time.time() - start >= float(sys.argv[2]):
+                print("watches", watches, flush=True)
+                end = 0
+    except OSError:
+        pass
+    c.close()
+EOF
+liar=$!
+pids+=($liar)
+wait_for "$tmp/liar.log" listening 10 || fail "the liar did not start: $(cat "$tmp/liar.log")"
+git -C "$d7" remote set-url origin "git://127.0.0.1:$liar_port/"
+$catan -C "$d7" peer --interval 0.5 --max-interval 0.5 --watch-interval 30 \
+	>"$tmp/blue7.log" 2>&1 &
+peer=$!
+pids+=($peer)
+wait_for "$tmp/liar.log" "^watches" 20 || fail "the liar saw no watch requests: $(cat "$tmp/liar.log") $(cat "$tmp/blue7.log")"
+kill "$peer"
+wait "$peer" 2>/dev/null || true
+watches=$(sed -n 's/^watches //p' "$tmp/liar.log")
+# 4 s at one sync per 0.5 s: 9 requests at most (a few more for slack).
+((watches <= 12)) || fail "a lying server woke the peer $watches times in 4 s (its interval: 0.5 s)"
+echo "ok 7 - a server answering every watch request at once woke the peer $watches times in 4 s (interval 0.5 s)"
