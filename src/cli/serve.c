@@ -88,10 +88,14 @@ static pid_t spawn_daemon(int c, const char *daemon, char *base_arg)
 	posix_spawnattr_t at;
 	sigset_t dflt;
 	pid_t pid = -1;
-	char *direct[] = {(char *)daemon, "--inetd", "--export-all", base_arg,
-			  NULL};
-	char *front[] = {"git",	 "daemon",	   "--inetd",
-			 "--export-all", base_arg, NULL};
+	/* --init-timeout: a connection that sends no request is given up
+	 * (the ones beyond PENDING_MAX come here unread, and git daemon
+	 * would otherwise wait for ever, a process each). */
+	char *direct[] = {(char *)daemon,     "--inetd", "--export-all",
+			  "--init-timeout=5", base_arg,	 NULL};
+	char *front[] = {
+	    "git",    "daemon", "--inetd", "--export-all", "--init-timeout=5",
+	    base_arg, NULL};
 
 	if (posix_spawn_file_actions_init(&fa))
 		return -1;
@@ -128,7 +132,9 @@ static pid_t spawn_daemon(int c, const char *daemon, char *base_arg)
  * "Waking peers over git://") makes it a watcher, anything else goes to
  * git daemon with its bytes unread. Bounded: PENDING_MAX connections
  * pending (each for PENDING_MS at most), WATCHERS_MAX watchers (each
- * answered within CATAN_WATCH_MS); a connection beyond either is closed.
+ * answered within CATAN_WATCH_MS); a watcher beyond is closed, a
+ * connection beyond the pending ones goes to git daemon at once (which
+ * gives it up after its --init-timeout when it sends nothing).
  */
 enum { PENDING_MAX = 32, WATCHERS_MAX = 64, PENDING_MS = 5000 };
 enum { REQ_LEN = 33 }; /* "0021catan-watch <16 hex>\n" */

@@ -25,6 +25,9 @@
 #   8. A server that answers every watch request "same" at once is asked
 #      again a second later at the soonest: the watch used to ask again at
 #      once, a connection after another for the whole wait.
+#   9. Silent connections beyond the 32 pending go to git daemon, which
+#      gives them up after its --init-timeout (it used to wait for ever, a
+#      process each).
 # Usage: test_watch.sh CATAN_BINARY
 set -euo pipefail
 catan=$(realpath "$1")
@@ -288,3 +291,29 @@ for word in moved same; do
 		echo "ok 8 - a server answering every watch request \"same\" at once was asked $watches times in 4 s"
 	fi
 done
+
+# 9. More silent connections than may be pending (32): the ones beyond go
+#    to git daemon at once, which must not wait for their request for
+#    ever (a process each, as many as a client opens).
+python3 - "${red_url#git://}" "$red_serve" <<'EOF' || fail "silent connections beyond the pending ones"
+import os, socket, sys, time
+host, port = sys.argv[1].rstrip("/").split(":")
+addr, pid = (host, int(port)), sys.argv[2]
+def children():
+    n = 0
+    for d in os.listdir("/proc"):
+        try:
+            if d.isdigit() and open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1] == pid:
+                n += 1
+        except OSError:
+            pass
+    return n
+quiet = [socket.create_connection(addr) for _ in range(40)]
+time.sleep(1)
+assert children() >= 4, f"{children()} children: the connections beyond 32 did not go to git daemon"
+time.sleep(8)
+left = children()
+assert left == 0, f"{left} git daemons still wait for a request 9 s after a silent connection"
+for c in quiet: c.close()
+EOF
+echo "ok 9 - silent connections beyond the pending ones: git daemon gives them up after --init-timeout"
