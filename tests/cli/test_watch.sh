@@ -28,6 +28,9 @@
 #   9. Silent connections beyond the 32 pending go to git daemon, which
 #      gives them up after its --init-timeout (it used to wait for ever, a
 #      process each).
+#  10. The window's waker against a server answering "moved" at once: it
+#      waits for the sync a wake-up asked for and then paces them as the
+#      peer does (7.); it used to ask again at once, without end.
 # Usage: test_watch.sh CATAN_BINARY
 set -euo pipefail
 catan=$(realpath "$1")
@@ -317,3 +320,24 @@ assert left == 0, f"{left} git daemons still wait for a request 9 s after a sile
 for c in quiet: c.close()
 EOF
 echo "ok 9 - silent connections beyond the pending ones: git daemon gives them up after --init-timeout"
+
+# 10. The window against the liar ("moved" at once, every time): its waker
+#     waits for the sync each wake-up asked for, then paces them as the
+#     peer does (it used to ask again at once, thousands of requests).
+d10=$tmp/g10
+$catan join "$red_url" "$d10" --as blue >/dev/null
+git -C "$d10" remote set-url origin "git://127.0.0.1:$liar_port/"
+liar 4 moved "$tmp/liar_win.log"
+printf 'wait 7000\nquit\n' >"$tmp/window10.script"
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME=$tmp/config $catan play "$d10" \
+	--interval 0.5 --pace 0 --script "$tmp/window10.script" >"$tmp/window10.log" 2>&1 &
+win=$!
+pids+=($win)
+wait_for "$tmp/liar_win.log" "^watches" 20 ||
+	fail "the liar saw no watch requests from the window: $(cat "$tmp/liar_win.log") $(cat "$tmp/window10.log")"
+kill "$liar_pid" 2>/dev/null || true
+wait "$win" || fail "the window failed: $(cat "$tmp/window10.log")"
+watches=$(sed -n 's/^watches //p' "$tmp/liar_win.log")
+((watches <= 12)) || fail "a lying server was asked $watches times in 4 s by the window (its interval: 0.5 s)"
+echo "ok 10 - the window against a server answering \"moved\" at once: $watches requests in 4 s (interval 0.5 s)"
