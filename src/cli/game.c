@@ -1180,6 +1180,10 @@ int cli_peer(const char *dir, int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &moved);
 	char last[256] = "", last_why[256] = "";
 	static char last_log[sizeof(((catan_sync_report *)0)->log)];
+	/* The last wait ended in a wake-up; wake-ups in a row whose sync
+	 * adopted nothing (see the wait below). */
+	bool woken = false;
+	int fruitless = 0;
 	catan_watch *watch = catan_watch_new();
 	if (!watch) {
 		fprintf(stderr, "catan peer: out of memory\n");
@@ -1216,6 +1220,9 @@ int cli_peer(const char *dir, int argc, char **argv)
 		} else if (!rep.log[0]) {
 			last_log[0] = 0;
 		}
+		if (woken)
+			fruitless = rep.adopted ? 0 : fruitless + 1;
+		woken = false;
 		if (catan_store_current(&st, NULL, s, &err)) {
 			fprintf(stderr, "catan peer: %s\n", err.msg);
 			catan_store_free(s);
@@ -1350,7 +1357,23 @@ int cli_peer(const char *dir, int argc, char **argv)
 		} else {
 			wait = wait * 2 < max_interval ? wait * 2 : max_interval;
 		}
-		catan_watch_wait(watch, (int)(wait * 1000));
+		/*
+		 * A wake-up is a server's word, and a server may say "moved" at
+		 * every request (a broken or lying peer): after two wake-ups in
+		 * a row that brought nothing (one may be this peer's own move
+		 * coming back), each waits --interval, doubling up to
+		 * --max-interval, as polling would; never a loop of syncs.
+		 */
+		woken = catan_watch_wait(watch, (int)(wait * 1000)) == 1;
+		if (woken && fruitless >= 2) {
+			double d = interval;
+			for (int k = 2; k < fruitless && d < max_interval; k++)
+				d *= 2;
+			d = d < max_interval ? d : max_interval;
+			struct timespec ts = {
+			    (time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+			nanosleep(&ts, NULL);
+		}
 		const char *why = catan_watch_why(watch);
 		if (why[0] && strcmp(why, last_why)) {
 			printf("not watched, polled instead: %s\n", why);

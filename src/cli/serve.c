@@ -88,10 +88,14 @@ static pid_t spawn_daemon(int c, const char *daemon, char *base_arg)
 	posix_spawnattr_t at;
 	sigset_t dflt;
 	pid_t pid = -1;
-	char *direct[] = {(char *)daemon, "--inetd", "--export-all", base_arg,
-			  NULL};
-	char *front[] = {"git",	 "daemon",	   "--inetd",
-			 "--export-all", base_arg, NULL};
+	/* --init-timeout: a connection that sends no request is given up
+	 * (the ones beyond PENDING_MAX come here unread, and git daemon
+	 * would otherwise wait for ever, a process each). */
+	char *direct[] = {(char *)daemon,     "--inetd", "--export-all",
+			  "--init-timeout=5", base_arg,	 NULL};
+	char *front[] = {
+	    "git",    "daemon", "--inetd", "--export-all", "--init-timeout=5",
+	    base_arg, NULL};
 
 	if (posix_spawn_file_actions_init(&fa))
 		return -1;
@@ -128,15 +132,26 @@ static pid_t spawn_daemon(int c, const char *daemon, char *base_arg)
  * "Waking peers over git://") makes it a watcher, anything else goes to
  * git daemon with its bytes unread. Bounded: PENDING_MAX connections
  * pending (each for PENDING_MS at most), WATCHERS_MAX watchers (each
- * answered within CATAN_WATCH_MS); a connection beyond either is closed.
+ * answered within CATAN_WATCH_MS); a watcher beyond is closed, a
+ * connection beyond the pending ones goes to git daemon at once (which
+ * gives it up after its --init-timeout when it sends nothing).
  */
 enum { PENDING_MAX = 32, WATCHERS_MAX = 64, PENDING_MS = 5000 };
 enum { REQ_LEN = 33 }; /* "0021catan-watch <16 hex>\n" */
+/*
+ * A pending connection whose first bytes are only a part of a watch
+ * request: its bytes stay unread (git daemon may need them), so poll()
+ * would report it readable at once, every round; it is peeked again
+ * every PEEK_MS instead.
+ */
+enum { PEEK_MS = 20 };
 
 typedef struct {
 	int fd;
 	long long until; /* ms: answered (watcher) or closed (pending) */
 	uint64_t digest; /* a watcher's: what it saw */
+	bool partial;	 /* pending: a part of a request seen, unread */
+	long long again; /* pending and partial: when to peek next */
 } conn;
 
 typedef struct {
@@ -251,7 +266,10 @@ static void classify(server *sv, int i, long long now)
 	} else if (memcmp(buf, word, cmp)) {
 		to_daemon(sv, fd);
 	} else if (k < REQ_LEN) {
-		sv->pending[sv->npending++] = (conn){fd, until, 0};
+		sv->pending[sv->npending++] = (conn){.fd = fd,
+						     .until = until,
+						     .partial = true,
+						     .again = now + PEEK_MS};
 	} else {
 		uint64_t d;
 		if (recv(fd, buf, REQ_LEN, MSG_DONTWAIT) != REQ_LEN ||
@@ -261,7 +279,7 @@ static void classify(server *sv, int i, long long now)
 			return;
 		}
 		sv->watchers[sv->nwatchers++] =
-		    (conn){fd, now + sv->watch_ms, d};
+		    (conn){.fd = fd, .until = now + sv->watch_ms, .digest = d};
 		look(sv);
 	}
 }
@@ -300,14 +318,19 @@ static int serve_round(server *sv, int lfd)
 	}
 	int first_pending = np;
 	for (int i = 0; i < sv->npending; i++)
-		pf[np++] = (struct pollfd){sv->pending[i].fd, POLLIN, 0};
+		pf[np++] = (struct pollfd){
+		    sv->pending[i].fd, sv->pending[i].partial ? 0 : POLLIN, 0};
 	int first_watcher = np;
 	for (int i = 0; i < sv->nwatchers; i++)
 		pf[np++] = (struct pollfd){sv->watchers[i].fd, POLLIN, 0};
 	long long now = now_ms(), next = -1;
-	for (int i = 0; i < sv->npending; i++)
-		if (next < 0 || sv->pending[i].until < next)
-			next = sv->pending[i].until;
+	for (int i = 0; i < sv->npending; i++) {
+		const conn *p = &sv->pending[i];
+		long long at =
+		    p->partial && p->again < p->until ? p->again : p->until;
+		if (next < 0 || at < next)
+			next = at;
+	}
 	for (int i = 0; i < sv->nwatchers; i++)
 		if (next < 0 || sv->watchers[i].until < next)
 			next = sv->watchers[i].until;
@@ -333,7 +356,9 @@ static int serve_round(server *sv, int lfd)
 		look(sv);
 	for (int k = first_watcher - 1; k >= first_pending; k--) {
 		int i = k - first_pending;
-		if (pf[k].revents || now >= sv->pending[i].until)
+		const conn *p = &sv->pending[i];
+		if (pf[k].revents || now >= p->until ||
+		    (p->partial && now >= p->again))
 			classify(sv, i, now);
 	}
 	if (pf[0].revents) {
@@ -346,7 +371,7 @@ static int serve_round(server *sv, int lfd)
 			to_daemon(sv, c);
 		else
 			sv->pending[sv->npending++] =
-			    (conn){c, now + PENDING_MS, 0};
+			    (conn){.fd = c, .until = now + PENDING_MS};
 	}
 	return 0;
 }

@@ -91,5 +91,8 @@ bool store_http_url_split(const char *url, store_http_url *u);
  * out: the 4 digits, then the text; the line's length (http_quick.c). */
 void store_http_pkt_len(char *out, size_t n);
 size_t store_http_pkt_line(char *out, const char *text);
+/* The milliseconds in environment variable name (0 to 3,600,000), else
+ * dflt. */
+int store_http_env_ms(const char *name, int dflt);
 
 #endif

@@ -252,6 +252,14 @@ static int post(git_repository *repo, const store_http_url *u, const char *auth,
 		git_odb_free(odb);
 		return bad(r, "cannot write a pack here");
 	}
+	/* A join has no sync deadline (deadline_ms 0): the one a fetch through
+	 * libgit2 has on its connection then (net.c), so that a host that
+	 * trickles its answer cannot keep it reading for hours. */
+	double until =
+	    r->b->deadline_ms > 0
+		? r->b->deadline_ms
+		: store_now_ms() +
+		      store_http_env_ms("CATAN_NET_DEADLINE_MS", 120000);
 	int status = -1;
 	for (int tries = 0; tries < 2 && status < 0 && !r->got && !r->nhex &&
 			    !r->state && !r->why[0];
@@ -265,13 +273,16 @@ static int post(git_repository *repo, const store_http_url *u, const char *auth,
 		    "Accept: application/x-git-upload-pack-result\r\n"
 		    "Git-Protocol: version=2\r\n",
 		    body, len, answer_sink, r,
-		    (size_t)r->b->lim.fetch_bytes * 2 + PKT_MAX * 4,
-		    r->b->deadline_ms);
+		    (size_t)r->b->lim.fetch_bytes * 2 + PKT_MAX * 4, until);
 		if (!kept)
 			break;
 	}
 	if (status < 0 && !r->why[0] && store_past_deadline(r->b)) {
 		limit(r);
+	} else if (status < 0 && !r->why[0] && store_now_ms() > until) {
+		snprintf(r->why, r->whyn,
+			 "no whole answer within CATAN_NET_DEADLINE_MS (%d ms)",
+			 store_http_env_ms("CATAN_NET_DEADLINE_MS", 120000));
 	} else if (status == 200 && r->state == 2) {
 		if (r->wp->commit(r->wp, &r->stats) == 0)
 			rc = 0;

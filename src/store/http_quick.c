@@ -69,7 +69,7 @@ static struct {
 } full[FULL_URLS];
 static int nfull;
 
-static int env_ms(const char *name, int dflt)
+int store_http_env_ms(const char *name, int dflt)
 {
 	const char *v = getenv(name);
 	char *end;
@@ -81,7 +81,7 @@ static int env_ms(const char *name, int dflt)
 static bool full_due(git_repository *repo, const char *url)
 {
 	double now = store_now_ms();
-	int every = env_ms("CATAN_HTTP_FULL_MS", 2000);
+	int every = store_http_env_ms("CATAN_HTTP_FULL_MS", 2000);
 	char key[sizeof full[0].key];
 	int k =
 	    snprintf(key, sizeof key, "%s %s", git_repository_path(repo), url);
@@ -252,7 +252,8 @@ bool store_http_list(git_repository *repo, const char *url, store_http_heads *h)
 			: "Accept: */*\r\n",
 		    due ? body : NULL, due ? bl : 0, list_sink, &lb,
 		    LIST_MAX - 1,
-		    store_now_ms() + env_ms("CATAN_IO_TIMEOUT_MS", 15000));
+		    store_now_ms() +
+			store_http_env_ms("CATAN_IO_TIMEOUT_MS", 15000));
 		if (!kept)
 			break;
 	}

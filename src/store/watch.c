@@ -40,6 +40,9 @@ enum {
 	WATCH_STALE_MS = 60000,	  /* a request unanswered this long is asked
 				     again (a link that died silently) */
 	WATCH_REFS_MAX = 1 << 20, /* bytes of refs read for a digest */
+	WATCH_SAME_MS = 1000,	  /* a "same" sooner than this after the
+				     request (not catan serve's time limit):
+				     asked again only then */
 };
 
 /* FNV-1a, 64 bits: the digest only decides when to look, never what. */
@@ -203,6 +206,7 @@ typedef struct {
 	uint64_t digest;
 	long long retry_at; /* not watchable before (CLOCK_MONOTONIC ms) */
 	long long asked_at; /* when the open request was sent */
+	long long hold;	    /* not asked again before (an early "same") */
 	char got[64];	    /* the answer so far */
 	size_t ngot;
 } target;
@@ -374,6 +378,11 @@ static int hear(catan_watch *w, target *t)
 	drop(t);
 	t->digest = d;
 	t->known = true;
+	/* catan serve says "same" after its time limit: one that says it
+	 * at once (broken, or lying) would be asked again at once, a
+	 * connection after another for the whole wait. */
+	if (!moved && mono_ms() - t->asked_at < WATCH_SAME_MS)
+		t->hold = t->asked_at + WATCH_SAME_MS;
 	return moved;
 }
 
@@ -391,7 +400,8 @@ int catan_watch_wait(catan_watch *w, int timeout_ms)
 			 * request older than this went down with its link. */
 			if (t->fd >= 0 && now - t->asked_at > WATCH_STALE_MS)
 				drop(t);
-			if (t->fd < 0 && t->retry_at <= now && ask(w, t))
+			if (t->fd < 0 && t->retry_at <= now && t->hold <= now &&
+			    ask(w, t))
 				continue;
 			if (t->fd >= 0) {
 				pf[np].fd = t->fd;
@@ -408,14 +418,22 @@ int catan_watch_wait(catan_watch *w, int timeout_ms)
 		for (int k = 0; k < np; k++)
 			if (w->t[idx[k]].asked_at + WATCH_STALE_MS < wake)
 				wake = w->t[idx[k]].asked_at + WATCH_STALE_MS + 1;
-		int left = (int)(wake - now);
+		for (int i = 0; i < w->n; i++)
+			if (w->t[i].fd < 0 && w->t[i].retry_at <= now &&
+			    w->t[i].hold > now && w->t[i].hold < wake)
+				wake = w->t[i].hold;
+		/* (a request gone stale while another was asked: at once; a
+		 * negative time would be poll's "for ever") */
+		int left = wake > now ? (int)(wake - now) : 0;
 		if (np == 0) {
-			/* Nothing to watch: the caller's wait, as a sleep. */
-			left = (int)(until - now);
+			/* Nothing to watch: the caller's wait, as a sleep, or
+			 * up to a request held back. */
 			struct timespec ts = {left / 1000,
 					      (long)(left % 1000) * 1000000L};
 			nanosleep(&ts, NULL);
-			return 0;
+			if (wake >= until)
+				return 0;
+			continue;
 		}
 		int r = poll(pf, (nfds_t)np, left);
 		if (r < 0 && errno != EINTR)

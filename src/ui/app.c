@@ -336,6 +336,10 @@ typedef struct app {
 	 * used by the waker thread only; all_watched under mx. */
 	catan_watch *watch;
 	bool all_watched;
+	/* Syncs the worker made, and whether the last one adopted anything
+	 * (under mx): the waker paces wake-ups that bring nothing. */
+	unsigned syncs;
+	bool adopted;
 } app;
 
 /* Brings a->hist up to the log in `l`. Called with a->repo held. */
@@ -390,7 +394,8 @@ static int refresh(app *a, bool sync, catan_err *err)
 		time_t now = time(NULL);
 		char hm[16];
 		strftime(hm, sizeof hm, "%H:%M:%S", localtime(&now));
-		if (catan_store_sync(st, NULL, 0, &rep, &serr) == 0)
+		bool synced = catan_store_sync(st, NULL, 0, &rep, &serr) == 0;
+		if (synced)
 			snprintf(tmp.sync, sizeof tmp.sync,
 				 "sync %s: %d peer%s reached, %d unreachable, %d adopted%s",
 				 hm, rep.fetched, rep.fetched == 1 ? "" : "s",
@@ -399,6 +404,10 @@ static int refresh(app *a, bool sync, catan_err *err)
 		else
 			snprintf(tmp.sync, sizeof tmp.sync, "sync %s failed: %.150s",
 				 hm, serr.msg);
+		SDL_LockMutex(a->mx);
+		a->syncs++;
+		a->adopted = synced && rep.adopted > 0;
+		SDL_UnlockMutex(a->mx);
 	}
 	int rc = catan_store_current(&tmp.s, NULL, st, err);
 	entry_list l = {0};
@@ -496,9 +505,29 @@ static int worker(void *ctx)
  * The waker: waits on the watched git:// remotes and wakes the worker when
  * one moves; while every remote is watched the worker does not poll.
  */
+/*
+ * Waits until the worker made a sync after the one numbered `since`, at
+ * most ms (0: none after), or the window closes; true when it closes.
+ */
+static bool waker_pause(app *a, unsigned since, double ms)
+{
+	for (double waited = 0;; waited += 20) {
+		SDL_LockMutex(a->mx);
+		bool quit = a->quit, done = a->syncs != since;
+		SDL_UnlockMutex(a->mx);
+		if (quit)
+			return true;
+		if (ms > 0 ? waited >= ms : done)
+			return false;
+		SDL_Delay(20);
+	}
+}
+
 static int waker(void *ctx)
 {
 	app *a = ctx;
+	double interval = a->o->interval > 0 ? a->o->interval : 0.5;
+	int fruitless = 0; /* wake-ups in a row whose sync adopted nothing */
 	for (;;) {
 		SDL_LockMutex(a->mx);
 		bool quit = a->quit;
@@ -510,11 +539,33 @@ static int waker(void *ctx)
 		bool all = catan_watch_all(a->watch);
 		SDL_LockMutex(a->mx);
 		a->all_watched = all;
+		unsigned syncs = a->syncs;
 		if (r == 1) {
 			a->wake = true;
 			SDL_CondSignal(a->cv);
 		}
 		SDL_UnlockMutex(a->mx);
+		if (r != 1)
+			continue;
+		/*
+		 * A wake-up is a server's word, and a server may say "moved"
+		 * at every request (broken, or a lying peer): the next request
+		 * waits for the sync this one asked for, and after two in a
+		 * row that adopted nothing, --interval more, doubling up to
+		 * 5 s, as polling would (catan peer does the same).
+		 */
+		if (waker_pause(a, syncs, 0))
+			break;
+		SDL_LockMutex(a->mx);
+		fruitless = a->adopted ? 0 : fruitless + 1;
+		SDL_UnlockMutex(a->mx);
+		if (fruitless >= 2) {
+			double d = interval;
+			for (int k = 2; k < fruitless && d < 5; k++)
+				d *= 2;
+			if (waker_pause(a, syncs, (d < 5 ? d : 5) * 1000))
+				break;
+		}
 	}
 	return 0;
 }

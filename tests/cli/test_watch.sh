@@ -13,6 +13,24 @@
 #      closed; a fetch is served throughout.
 #   5. The window (`catan play`, SDL's offscreen driver) is woken the same
 #      way: its sync interval is 20 s, the move shows at once.
+#   6. A connection that has sent part of a watch request costs the server
+#      no CPU while it waits for the rest (it used to be looked at again
+#      in a busy loop for 5 s, its bytes being unread), and a request that
+#      comes in two pieces is still answered.
+#   7. A server that answers every watch request "moved" at once (a lying
+#      or broken peer): after two wake-ups that brought nothing, a waiting
+#      peer syncs no more often than its --interval would have polled; it
+#      used to sync in a loop without pause, each sync a fetch from every
+#      remote.
+#   8. A server that answers every watch request "same" at once is asked
+#      again a second later at the soonest: the watch used to ask again at
+#      once, a connection after another for the whole wait.
+#   9. Silent connections beyond the 32 pending go to git daemon, which
+#      gives them up after its --init-timeout (it used to wait for ever, a
+#      process each).
+#  10. The window's waker against a server answering "moved" at once: it
+#      waits for the sync a wake-up asked for and then paces them as the
+#      peer does (7.); it used to ask again at once, without end.
 # Usage: test_watch.sh CATAN_BINARY
 set -euo pipefail
 catan=$(realpath "$1")
@@ -36,6 +54,7 @@ serve() {
 	local port
 	port=$(free_port)
 	$catan -C "$1" serve --port "$port" >"$2" 2>&1 &
+	serve_pid=$!
 	pids+=($!)
 	for _ in $(seq 100); do grep -q serving "$2" && break; sleep 0.05; done
 	grep -q serving "$2" || fail "catan serve did not start: $(cat "$2")"
@@ -60,6 +79,8 @@ cpu_ticks() { # utime + stime of a process, in clock ticks
 d=$tmp/g
 $catan new "$d/red" --players red,blue --me red --seed 3 >/dev/null 2>&1
 serve "$d/red" "$tmp/serve.log"
+red_serve=$serve_pid
+red_url=$url
 $catan join "$url" "$d/blue" --as blue >/dev/null
 
 # 1. Blue's peer: every interval 20 s. Red moves once blue waits.
@@ -178,3 +199,145 @@ wait_for "$tmp/window.state" . 10 ||
 	fail "the window did not see red's move (its interval is 20 s): $(cat "$tmp/window.log")"
 wait "$win" || fail "the window failed: $(cat "$tmp/window.log")"
 echo "ok 5 - the window is woken by a move over git:// within $((SECONDS - t0)) s (its interval: 20 s)"
+
+# 6. Part of a request, then nothing (one connection keeps quiet, another
+#    closes its side): the server waits without spinning.
+python3 - "${red_url#git://}" "$red_serve" "$(getconf CLK_TCK)" <<'EOF' || fail "a part of a watch request"
+import socket, sys, time
+host, port = sys.argv[1].rstrip("/").split(":")
+addr, pid, hz = (host, int(port)), sys.argv[2], int(sys.argv[3])
+def ticks():
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(f[11]) + int(f[12])
+quiet = socket.create_connection(addr); quiet.sendall(b"0021catan")
+gone = socket.create_connection(addr); gone.sendall(b"0021catan-wa")
+gone.shutdown(socket.SHUT_WR)
+time.sleep(0.3)
+before = ticks(); time.sleep(2); used = ticks() - before
+assert used * 10 < hz, f"catan serve used {used} ticks (of {hz} a second) in 2 s waiting for the rest of a request"
+# A request in two pieces is answered as one.
+s = socket.create_connection(addr); s.sendall(b"0021catan-wat")
+time.sleep(0.2)
+s.sendall(b"ch " + b"0" * 16 + b"\n"); s.settimeout(5)
+ans = s.recv(64)
+assert ans.startswith(b"0021catan-moved "), ans
+for c in (quiet, gone, s): c.close()
+EOF
+echo "ok 6 - part of a watch request: the server waits for the rest without spinning; a request in two pieces is answered"
+
+# 7. and 8. A liar: every watch request answered at once, "moved" (a new
+#    digest each time) or "same", every other connection closed.
+#    liar SECONDS WORD LOG: counts the requests of the first SECONDS s.
+liar() {
+	python3 - "$liar_port" "$1" "$2" >"$3" 2>&1 <<'EOF' &
+import socket, sys, time, os
+srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", int(sys.argv[1]))); srv.listen(64)
+print("listening", flush=True)
+srv.settimeout(0.1)
+secs, word = float(sys.argv[2]), sys.argv[3]
+watches, end = 0, time.time() + secs + 30
+start = None
+while time.time() < end:
+    try:
+        c, _ = srv.accept()
+    except socket.timeout:
+        continue
+    c.settimeout(1)
+    try:
+        req = c.recv(64)
+        if req.startswith(b"0021catan-watch "):
+            if start is None:
+                start = time.time()
+            if time.time() - start < secs:
+                watches += 1
+            d = int.from_bytes(os.urandom(8), "big")
+            if word == "moved":
+                c.sendall(b"0021catan-moved %016x\n" % d)
+            else:
+                c.sendall(b"0020catan-same %016x\n" % d)
+            if time.time() - start >= secs:
+                print("watches", watches, flush=True)
+                end = 0
+    except OSError:
+        pass
+    c.close()
+EOF
+	liar_pid=$!
+	pids+=($liar_pid)
+	wait_for "$3" listening 10 || fail "the liar did not start: $(cat "$3")"
+}
+# (blue's peer, whose only remote is the liar: it polls every 0.5 s at most)
+d7=$tmp/g7
+$catan join "$red_url" "$d7" --as blue >/dev/null
+liar_port=$(free_port)
+git -C "$d7" remote set-url origin "git://127.0.0.1:$liar_port/"
+for word in moved same; do
+	liar 4 $word "$tmp/liar_$word.log"
+	$catan -C "$d7" peer --interval 0.5 --max-interval 0.5 --watch-interval 30 \
+		>"$tmp/blue_$word.log" 2>&1 &
+	peer=$!
+	pids+=($peer)
+	wait_for "$tmp/liar_$word.log" "^watches" 20 ||
+		fail "the liar ($word) saw no watch requests: $(cat "$tmp/liar_$word.log") $(cat "$tmp/blue_$word.log")"
+	kill "$peer" "$liar_pid" 2>/dev/null || true
+	wait "$peer" "$liar_pid" 2>/dev/null || true
+	watches=$(sed -n 's/^watches //p' "$tmp/liar_$word.log")
+	if [[ $word == moved ]]; then
+		# 4 s at one sync per 0.5 s: 9 requests at most (a few more for
+		# slack).
+		((watches <= 12)) || fail "a lying server woke the peer $watches times in 4 s (its interval: 0.5 s)"
+		echo "ok 7 - a server answering every watch request \"moved\" at once woke the peer $watches times in 4 s (interval 0.5 s)"
+	else
+		# One request a second: 5 at most (a few more for slack).
+		((watches <= 8)) || fail "a server answering \"same\" at once was asked $watches times in 4 s"
+		echo "ok 8 - a server answering every watch request \"same\" at once was asked $watches times in 4 s"
+	fi
+done
+
+# 9. More silent connections than may be pending (32): the ones beyond go
+#    to git daemon at once, which must not wait for their request for
+#    ever (a process each, as many as a client opens).
+python3 - "${red_url#git://}" "$red_serve" <<'EOF' || fail "silent connections beyond the pending ones"
+import os, socket, sys, time
+host, port = sys.argv[1].rstrip("/").split(":")
+addr, pid = (host, int(port)), sys.argv[2]
+def children():
+    n = 0
+    for d in os.listdir("/proc"):
+        try:
+            if d.isdigit() and open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1] == pid:
+                n += 1
+        except OSError:
+            pass
+    return n
+quiet = [socket.create_connection(addr) for _ in range(40)]
+time.sleep(1)
+assert children() >= 4, f"{children()} children: the connections beyond 32 did not go to git daemon"
+time.sleep(8)
+left = children()
+assert left == 0, f"{left} git daemons still wait for a request 9 s after a silent connection"
+for c in quiet: c.close()
+EOF
+echo "ok 9 - silent connections beyond the pending ones: git daemon gives them up after --init-timeout"
+
+# 10. The window against the liar ("moved" at once, every time): its waker
+#     waits for the sync each wake-up asked for, then paces them as the
+#     peer does (it used to ask again at once, thousands of requests).
+d10=$tmp/g10
+$catan join "$red_url" "$d10" --as blue >/dev/null
+git -C "$d10" remote set-url origin "git://127.0.0.1:$liar_port/"
+liar 4 moved "$tmp/liar_win.log"
+printf 'wait 7000\nquit\n' >"$tmp/window10.script"
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME=$tmp/config $catan play "$d10" \
+	--interval 0.5 --pace 0 --script "$tmp/window10.script" >"$tmp/window10.log" 2>&1 &
+win=$!
+pids+=($win)
+wait_for "$tmp/liar_win.log" "^watches" 20 ||
+	fail "the liar saw no watch requests from the window: $(cat "$tmp/liar_win.log") $(cat "$tmp/window10.log")"
+kill "$liar_pid" 2>/dev/null || true
+wait "$win" || fail "the window failed: $(cat "$tmp/window10.log")"
+watches=$(sed -n 's/^watches //p' "$tmp/liar_win.log")
+((watches <= 12)) || fail "a lying server was asked $watches times in 4 s by the window (its interval: 0.5 s)"
+echo "ok 10 - the window against a server answering \"moved\" at once: $watches requests in 4 s (interval 0.5 s)"
