@@ -16,6 +16,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -287,6 +288,25 @@ static bool number(const char *s, int base, unsigned long long *out)
 	return !errno && (!*end || (base == 16 && *end == ';'));
 }
 
+/*
+ * The status code of an HTTP/1.x status line ("HTTP/1.1 200 OK"): three
+ * digits after the version and one space, then a space or the end; -1
+ * for any other line (the line is read no further than its end).
+ */
+static int status_code(const char *line)
+{
+	if (strncmp(line, "HTTP/1.", 7) || !isdigit((unsigned char)line[7]) ||
+	    line[8] != ' ')
+		return -1;
+	int code = 0;
+	for (int i = 9; i < 12; i++) {
+		if (!isdigit((unsigned char)line[i]))
+			return -1;
+		code = code * 10 + (line[i] - '0');
+	}
+	return line[12] == ' ' || !line[12] ? code : -1;
+}
+
 /* The response: its status line, headers, and body to sink. */
 static int read_response(store_tls_sink sink, void *ctx, size_t max)
 {
@@ -294,8 +314,7 @@ static int read_response(store_tls_sink sink, void *ctx, size_t max)
 	int status = -1, lines = 0;
 	unsigned long long cl = 0;
 	bool has_cl = false, chunked = false, close_after = false;
-	if (!in_line(line, sizeof line) || strncmp(line, "HTTP/1.", 7) ||
-	    sscanf(line + 8, " %d", &status) != 1 || status < 200)
+	if (!in_line(line, sizeof line) || (status = status_code(line)) < 200)
 		return -1;
 	for (;;) {
 		if (!in_line(line, sizeof line) || ++lines > 100)
