@@ -239,6 +239,12 @@ secs, word = float(sys.argv[2]), sys.argv[3]
 watches, end = 0, time.time() + secs + 30
 start = None
 while time.time() < end:
+    # The count is told once secs have passed since the first request,
+    # whether or not another request comes (a client that paces itself
+    # well may send none before it quits).
+    if start is not None and time.time() - start >= secs:
+        print("watches", watches, flush=True)
+        break
     try:
         c, _ = srv.accept()
     except socket.timeout:
@@ -256,9 +262,6 @@ while time.time() < end:
                 c.sendall(b"0021catan-moved %016x\n" % d)
             else:
                 c.sendall(b"0020catan-same %016x\n" % d)
-            if time.time() - start >= secs:
-                print("watches", watches, flush=True)
-                end = 0
     except OSError:
         pass
     c.close()
@@ -328,7 +331,7 @@ d10=$tmp/g10
 $catan join "$red_url" "$d10" --as blue >/dev/null
 git -C "$d10" remote set-url origin "git://127.0.0.1:$liar_port/"
 liar 4 moved "$tmp/liar_win.log"
-printf 'wait 7000\nquit\n' >"$tmp/window10.script"
+printf 'wait 9000\nquit\n' >"$tmp/window10.script"
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME=$tmp/config $catan play "$d10" \
 	--interval 0.5 --pace 0 --script "$tmp/window10.script" >"$tmp/window10.log" 2>&1 &
