@@ -228,7 +228,8 @@ typedef struct catan_log_entry {
 	char subject[160];
 	char author[CATAN_NAME_MAX];
 	int turn;
-	bool merge;
+	bool merge; /* the join of a 7's discards, which is no action (a fair
+		     * outcome's completion, also a merge, is its action) */
 	uint8_t dice[2]; /* a roll's Dice trailer; 0,0 on any other commit */
 } catan_log_entry;
 

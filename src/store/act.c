@@ -625,7 +625,11 @@ int catan_store_log(catan_store *s,
 			 a && a->name ? a->name : "?");
 		e.turn = store_trailer_int(git_commit_message(c), "Turn");
 		store_trailer_dice(git_commit_message(c), e.dice);
-		e.merge = git_commit_parentcount(c) > 1;
+		/* Only the join of the discards is a merge without an action;
+		 * a fair outcome's completion also has several parents but is
+		 * the roll, draw or robbery itself. */
+		e.merge = git_commit_parentcount(c) > 1 &&
+			  !strcmp(e.subject, STORE_MERGE_SUBJECT);
 		git_commit_free(c);
 		rc = fn(&e, ctx);
 	}

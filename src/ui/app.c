@@ -112,14 +112,13 @@ static int event_build(ui_event *ev, catan_store *st, const catan_game *g,
 	ev->actor = player_index(g, e->author);
 	if (ev->actor < 0)
 		ev->actor = CATAN_NONE;
-	/* A merge is internal (the discards after a 7) unless its subject is
-	 * an action: a fair outcome's completion merges the reveals it
-	 * waited for and is the roll, draw or robbery itself. */
+	/* The join of the discards after a 7 is no action (e->merge); a
+	 * fair outcome's completion, a merge too, is the roll itself. */
 	catan_parse_error pe;
-	bool parsed = prev && ev->actor != CATAN_NONE &&
+	ev->merge = e->merge;
+	bool parsed = !e->merge && prev && ev->actor != CATAN_NONE &&
 		      catan_action_parse(&ev->action, &g->board, &g->names,
 					 e->subject, &pe) == 0;
-	ev->merge = e->merge && !parsed;
 	if (parsed) {
 		ev->has_action = true;
 		if (catan_state_apply(&ev->after, &g->board, prev, ev->actor,

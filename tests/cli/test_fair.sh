@@ -137,6 +137,10 @@ git -C "$d/red" cat-file commit red | grep -c "^parent" | grep -qx 2 ||
 	fail "the completion does not merge the two reveals"
 rolled=$(git -C "$d/red" log -1 --format=%s red)
 [[ $rolled =~ ^roll\ [1-6]\ [1-6]$ ]] || fail "completion: $rolled"
+# catan log tells the completion as the roll, not as the join of a 7's
+# discards (merge: false), which is what the window reads too.
+$catan -C "$d/red" log --json | grep -q "\"id\":\"$honest\".*\"merge\":false" ||
+	fail "log --json takes the completion for a discard merge: $($catan -C "$d/red" log --json | grep "$honest")"
 ok "with every value in, red's completion merges the reveals and states the roll they give ($rolled)"
 
 # What red knew when it asked does not determine the roll: the roll hashes
