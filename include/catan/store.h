@@ -397,4 +397,13 @@ bool catan_watch_all(const catan_watch *w);
 const char *catan_watch_why(const catan_watch *w);
 void catan_watch_free(catan_watch *w);
 
+/*
+ * A wake-up is a server's word, and a server may say "moved" at every
+ * request (broken, or a lying peer). After `fruitless` wake-ups in a row
+ * whose sync adopted nothing, the seconds to wait before the next request:
+ * none for the first two (one may be the peer's own move coming back),
+ * then `interval`, doubling, up to `max_interval`, as polling would.
+ */
+double catan_watch_pause(int fruitless, double interval, double max_interval);
+
 #endif

@@ -1357,19 +1357,11 @@ int cli_peer(const char *dir, int argc, char **argv)
 		} else {
 			wait = wait * 2 < max_interval ? wait * 2 : max_interval;
 		}
-		/*
-		 * A wake-up is a server's word, and a server may say "moved" at
-		 * every request (a broken or lying peer): after two wake-ups in
-		 * a row that brought nothing (one may be this peer's own move
-		 * coming back), each waits --interval, doubling up to
-		 * --max-interval, as polling would; never a loop of syncs.
-		 */
+		/* Wake-ups that bring nothing are paced as polling would be
+		 * (catan_watch_pause): never a loop of syncs. */
 		woken = catan_watch_wait(watch, (int)(wait * 1000)) == 1;
-		if (woken && fruitless >= 2) {
-			double d = interval;
-			for (int k = 2; k < fruitless && d < max_interval; k++)
-				d *= 2;
-			d = d < max_interval ? d : max_interval;
+		double d = catan_watch_pause(fruitless, interval, max_interval);
+		if (woken && d > 0) {
 			struct timespec ts = {
 			    (time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
 			nanosleep(&ts, NULL);

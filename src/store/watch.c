@@ -386,6 +386,16 @@ static int hear(catan_watch *w, target *t)
 	return moved;
 }
 
+double catan_watch_pause(int fruitless, double interval, double max_interval)
+{
+	if (fruitless < 2)
+		return 0;
+	double d = interval;
+	for (int k = 2; k < fruitless && d < max_interval; k++)
+		d *= 2;
+	return d < max_interval ? d : max_interval;
+}
+
 int catan_watch_wait(catan_watch *w, int timeout_ms)
 {
 	long long until = mono_ms() + timeout_ms;

@@ -547,24 +547,18 @@ static int waker(void *ctx)
 		if (r != 1)
 			continue;
 		/*
-		 * A wake-up is a server's word, and a server may say "moved"
-		 * at every request (broken, or a lying peer): the next request
-		 * waits for the sync this one asked for, and after two in a
-		 * row that adopted nothing, --interval more, doubling up to
-		 * 5 s, as polling would (catan peer does the same).
+		 * The next request waits for the sync this wake-up asked for,
+		 * and wake-ups that adopted nothing are paced as polling
+		 * would be, up to 5 s (catan_watch_pause; catan peer too).
 		 */
 		if (waker_pause(a, syncs, 0))
 			break;
 		SDL_LockMutex(a->mx);
 		fruitless = a->adopted ? 0 : fruitless + 1;
 		SDL_UnlockMutex(a->mx);
-		if (fruitless >= 2) {
-			double d = interval;
-			for (int k = 2; k < fruitless && d < 5; k++)
-				d *= 2;
-			if (waker_pause(a, syncs, (d < 5 ? d : 5) * 1000))
-				break;
-		}
+		double d = catan_watch_pause(fruitless, interval, 5);
+		if (d > 0 && waker_pause(a, syncs, d * 1000))
+			break;
 	}
 	return 0;
 }

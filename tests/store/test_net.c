@@ -3,7 +3,8 @@
  * sync sees them: a git:// peer that accepts and then says nothing, one
  * that trickles a byte now and then, and a port nobody listens on. Each
  * is reported unreachable within its limit with an error naming the host
- * and port, and the local repository is left exactly as it was.
+ * and port, and the local repository is left exactly as it was. And how
+ * the watch paces wake-ups that bring nothing.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -156,6 +157,24 @@ static void test_net__closed_port(void **st)
 }
 
 /*
+ * Wake-ups that brought nothing (a lying git:// server says "moved" at
+ * every request) are paced as polling is: none for the first two, then
+ * the interval, doubling, never past the maximum.
+ */
+static void test_net__watch_pause(void **st)
+{
+	(void)st;
+	assert_true(catan_watch_pause(0, 0.5, 5) == 0);
+	assert_true(catan_watch_pause(1, 0.5, 5) == 0);
+	assert_true(catan_watch_pause(2, 0.5, 5) == 0.5);
+	assert_true(catan_watch_pause(3, 0.5, 5) == 1);
+	assert_true(catan_watch_pause(5, 0.5, 5) == 4);
+	assert_true(catan_watch_pause(6, 0.5, 5) == 5);
+	assert_true(catan_watch_pause(1000000, 0.5, 5) == 5);
+	assert_true(catan_watch_pause(2, 8, 5) == 5);
+}
+
+/*
  * "ssh" runs only the ssh:// tests, "git" all the others, nothing both:
  * ctest runs the two apart, because libgit2's ssh transport leaks on a
  * failed handshake and the sanitizer build suppresses that leak for the
@@ -177,6 +196,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_net__silent_ssh_peer),
 	    cmocka_unit_test(test_net__trickling_ssh_peer),
 	    cmocka_unit_test(test_net__closed_port),
+	    cmocka_unit_test(test_net__watch_pause),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
