@@ -20,10 +20,10 @@ per=${2:-8}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=lib.sh
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
 if ! strace -o /dev/null true 2>/dev/null; then
-	echo "# skipped: strace cannot trace here"
-	echo "0 passed, 0 failed"
-	exit 0
+	skip_all 1 "strace cannot trace here (the faults are injected with it)"
 fi
 
 b=$tmp/base

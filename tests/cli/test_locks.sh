@@ -15,6 +15,8 @@ tmp=$(mktemp -d)
 gitpid=
 trap '[[ -n $gitpid ]] && kill $gitpid 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=lib.sh
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
 passed=0
 ok() { passed=$((passed + 1)); echo "ok $passed - $*"; }
 
@@ -149,7 +151,7 @@ if strace -o /dev/null true 2>/dev/null; then
 	$catan -C "$r" verify >/dev/null || fail "verify after the killed sync"
 	ok "a killed catan's own lock files are removed by the next writer, git's older one kept"
 else
-	echo "# skipped 2: strace cannot trace here"
+	skip_part 2 "strace cannot trace here"
 fi
 # 3. packed-refs.lock held by git while a sync would rewrite packed-refs:
 #    held throughout, the lock stays as it was (the sync moves the one

@@ -10,6 +10,8 @@ catan=$bin/catan
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=lib.sh
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 # Column $2 of CSV $1 by its header name, for the row whose game is $3.
@@ -240,7 +242,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	done <"$tmp/rep/groups.tsv"
 	ok "report (with a --peers group): 4 figures as SVG and PNG, index.md with the thesis column; games-K.tsv, hist-K.tsv and groups.tsv hold stats' numbers"
 else
-	echo "ok - report skipped: no gnuplot (tools/deps.sh installs gnuplot-nox)"
+	skip_part report "no gnuplot (tools/deps.sh installs gnuplot-nox)"
 fi
 
 echo "$n passed, 0 failed"
