@@ -22,6 +22,7 @@
 
 #include "catan/bot.h"
 #include "catan/state.h"
+#include "recorded.h"
 
 typedef struct recipe {
 	const char *name;
@@ -83,15 +84,7 @@ static int write_game(const char *dir, const recipe *r, FILE *counts)
 	fprintf(f,
 		"# A recorded game, replayed by tests/core/test_golden.c.\n"
 		"# Regenerate with: catan-golden tests/data\n");
-	if (r->random_board)
-		fprintf(f, "board random %d\n", r->random_board);
-	else
-		fprintf(f, "board beginner\n");
-	fprintf(f, "players %d\nseed %" PRIu64 "\nphases %s\ndice %s\n",
-		r->players, r->seed,
-		r->phases == CATAN_PHASES_CLASSIC ? "classic" : "combined",
-		r->dice == CATAN_DICE_MANUAL ? "manual" : "seeded");
-	fprintf(f, "offer-limit %d\n", r->offer_limit);
+	recorded_header_write(f, r->random_board, &o);
 	long n = 0;
 	while (s.phase != CATAN_PHASE_OVER) {
 		catan_action buf[2048];

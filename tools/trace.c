@@ -53,6 +53,7 @@
 
 #include "catan/codec.h"
 #include "catan/store.h"
+#include "recorded.h"
 
 /* The model's invariants and actions, generated from spec/catan.tla. */
 typedef struct {
@@ -465,16 +466,29 @@ static int trace_commit(tracer *t, git_commit *c)
 					"merge parent is not a discard or a ",
 					"reveal");
 		}
-		int rc = state_of(t, c, git_commit_parent_id(first, 0), &want);
+		git_oid base;
+		git_oid_cpy(&base, git_commit_parent_id(first, 0));
 		git_commit_free(first);
-		if (rc)
+		if (state_of(t, c, &base, &want))
 			return 1;
+		int rc = 0;
 		for (unsigned i = 0; i < np; i++) {
 			git_commit *pc = NULL;
 			if (git_commit_parent(&pc, c, i))
 				return complain(t, c, "%s%s",
 						"cannot read a merge ",
 						"parent");
+			/* Each parent is one step from the same base: a
+			 * parent from elsewhere would be applied to a state
+			 * it was not made on. */
+			if (git_commit_parentcount(pc) != 1 ||
+			    !git_oid_equal(git_commit_parent_id(pc, 0),
+					   &base)) {
+				git_commit_free(pc);
+				return complain(t, c, "%s%s",
+						"merge parents do not share ",
+						"one fan-out commit");
+			}
 			rc = step(t, pc, &want, seat_of(g, pc),
 				  git_commit_summary(pc), &name);
 			git_commit_free(pc);
@@ -574,30 +588,21 @@ static int from_log(const char *log, const char *out)
 		char key[32] = "", val[64] = "";
 		sscanf(line, "%31s %63s", key, val);
 		if (!s) {
-			if (!strcmp(key, "board") && !strcmp(val, "random")) {
-				int seed = 0;
-				sscanf(line, "board random %d", &seed);
-				catan_board_random(&g.board, (uint64_t)seed);
-			} else if (!strcmp(key, "players")) {
-				g.opt.nplayers = (uint8_t)atoi(val);
-			} else if (!strcmp(key, "seed")) {
-				g.opt.seed = strtoull(val, NULL, 10);
-			} else if (!strcmp(key, "phases")) {
-				g.opt.phases = !strcmp(val, "classic")
-						   ? CATAN_PHASES_CLASSIC
-						   : CATAN_PHASES_COMBINED;
-			} else if (!strcmp(key, "dice")) {
-				g.opt.dice = !strcmp(val, "manual")
-						 ? CATAN_DICE_MANUAL
-						 : CATAN_DICE_SEEDED;
-			} else if (!strcmp(key, "offer-limit")) {
-				g.opt.offer_limit = (uint8_t)atoi(val);
-				catan_names_default(&g.names, g.opt.nplayers);
-				if (catan_store_create_ext(
-					&s, out, &g, CATAN_TIME_DETERMINISTIC,
-					true, &err))
-					goto fail;
+			int h = recorded_header_line(line, &g.board, &g.opt);
+			if (h < 0) {
+				fprintf(stderr,
+					"catan-trace: %s: bad header line "
+					"\"%s\"\n",
+					log, line);
+				goto done;
 			}
+			if (h == 0)
+				continue;
+			catan_names_default(&g.names, g.opt.nplayers);
+			if (catan_store_create_ext(&s, out, &g,
+						   CATAN_TIME_DETERMINISTIC,
+						   true, &err))
+				goto fail;
 			continue;
 		}
 		if (!strcmp(key, "final")) {
@@ -619,12 +624,15 @@ static int from_log(const char *log, const char *out)
 		}
 		if (!strcmp(key, "winner"))
 			continue;
-		int who = catan_names_find(&g.names, key, strlen(key));
+		/* "<player> <action>": the action is what follows the
+		 * name (nothing, for a line holding only a name). */
+		const char *name = line + strspn(line, " \t");
+		size_t len = strcspn(name, " \t");
+		int who = catan_names_find(&g.names, name, len);
 		catan_action a;
 		catan_parse_error pe;
-		if (who < 0 ||
-		    catan_action_parse(&a, &g.board, &g.names,
-				       line + strlen(key) + 1, &pe)) {
+		if (who < 0 || catan_action_parse(&a, &g.board, &g.names,
+						  name + len, &pe)) {
 			fprintf(stderr, "catan-trace: %s: bad line \"%s\"\n",
 				log, line);
 			goto done;

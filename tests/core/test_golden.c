@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "recorded.h"
 
 #ifndef CATAN_TEST_DATA
 #define CATAN_TEST_DATA "tests/data"
@@ -76,26 +77,9 @@ static long replay(const char *path, const char *game)
 		char key[32] = "", val[64] = "";
 		sscanf(line, "%31s %63s", key, val);
 		if (!started) {
-			if (!strcmp(key, "board") && !strcmp(val, "random")) {
-				int seed = 0;
-				sscanf(line, "board random %d", &seed);
-				catan_board_random(&b, (uint64_t)seed);
-			} else if (!strcmp(key, "players")) {
-				o.nplayers = (uint8_t)atoi(val);
-			} else if (!strcmp(key, "seed")) {
-				o.seed = strtoull(val, NULL, 10);
-			} else if (!strcmp(key, "phases")) {
-				o.phases = !strcmp(val, "classic")
-						   ? CATAN_PHASES_CLASSIC
-						   : CATAN_PHASES_COMBINED;
-			} else if (!strcmp(key, "dice")) {
-				o.dice = !strcmp(val, "manual")
-						 ? CATAN_DICE_MANUAL
-						 : CATAN_DICE_SEEDED;
-			} else if (!strcmp(key, "offer-limit")) {
-				o.offer_limit = (uint8_t)atoi(val);
-			}
-			if (strcmp(key, "offer-limit"))
+			int h = recorded_header_line(line, &b, &o);
+			assert_true(h >= 0);
+			if (h == 0)
 				continue;
 			catan_names_default(&names, o.nplayers);
 			assert_int_equal(catan_state_init(&s, &b, &o), CATAN_OK);
