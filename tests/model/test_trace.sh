@@ -8,9 +8,10 @@
 # with and without the special building phase, and with FAIR_BENCH
 # (catan-fair-bench) a signed 4-player game with fair dice (reveals
 # merged into each chance action's completion). Then it proves the tracer
-# can fail: three repositories corrupted with stock git (a card created
-# from nothing; a commit whose tree is not its action's result; an action
-# by a player who may not act) must be refused, each naming the commit
+# can fail: repositories corrupted with stock git (a card created from
+# nothing; an unearned trophy; a commit whose tree is not its action's
+# result; an action by a player who may not act; a merge of two discards
+# that are not siblings) must be refused, each naming the commit
 # and the invariant or action; and the table generator must refuse a model
 # whose invariant has no C check. About 30 s on 2 cores.
 set -euo pipefail
@@ -115,6 +116,22 @@ cp -a "$g" "$tmp/bad3"
 bad=$(forge "$tmp/bad3" "$(git -C "$g" rev-parse "$tip^{tree}")" "$tip")
 git -C "$tmp/bad3" update-ref refs/heads/red "$bad"
 refused "an action out of turn" "$tmp/bad3" "$bad" "precondition of End fails: MayAct"
+# 4. A discard merge whose parents are not siblings: the second discard
+# re-made on top of the first (its tree then the merge's), merged with the
+# first. Each discard applies, and so do both in turn from the 7's state,
+# but the merge does not join a fan-out (MergeDiscards' parents).
+m=$(git -C "$g" rev-list --merges -1 refs/heads/red)
+read -r p1 p2 < <(git -C "$g" log -1 --format=%P "$m")
+cp -a "$g" "$tmp/bad4"
+who=$(git -C "$g" log -1 --format=%an "$p2")
+chained=$(GIT_AUTHOR_NAME=$who GIT_AUTHOR_EMAIL=$who@catan GIT_COMMITTER_NAME=$who \
+	GIT_COMMITTER_EMAIL=$who@catan git -C "$tmp/bad4" commit-tree "$m^{tree}" -p "$p1" \
+	-m "$(git -C "$g" log -1 --format=%B "$p2")")
+bad=$(GIT_AUTHOR_NAME=red GIT_AUTHOR_EMAIL=red@catan GIT_COMMITTER_NAME=red \
+	GIT_COMMITTER_EMAIL=red@catan git -C "$tmp/bad4" commit-tree "$m^{tree}" -p "$p1" \
+	-p "$chained" -m "$(git -C "$g" log -1 --format=%B "$m")")
+git -C "$tmp/bad4" update-ref refs/heads/red "$bad"
+refused "a merge of chained discards" "$tmp/bad4" "$bad" "merge parents do not share one fan-out commit"
 
 # The table generator refuses a model invariant without a C check.
 sed '/^\\\* C: " cards in play"/d' "$src/spec/catan.tla" >"$tmp/nocheck.tla"
