@@ -8,6 +8,8 @@
  * connecting, and for ever once connected. A peer stuck in such a fetch
  * cannot play. This file registers our own standard stream in its place
  * (git_stream_register, GIT_STREAM_STANDARD), which
+ *   - looks the host's name up on a thread of its own and stops waiting
+ *     after CATAN_RESOLVE_TIMEOUT_MS (5,000 ms unless set);
  *   - connects without blocking and gives up after CATAN_CONNECT_TIMEOUT_MS
  *     (1,000 ms unless set), trying each address the name resolves to;
  *   - sets SO_RCVTIMEO and SO_SNDTIMEO to CATAN_IO_TIMEOUT_MS (15,000 ms
@@ -256,22 +258,136 @@ static int connect_within(int fd, const struct addrinfo *ai, int ms)
 }
 
 /*
- * A TCP connection to host:port within connect_ms, with TCP_NODELAY and
- * send and receive timeouts of io_ms: its descriptor, or -1 and the
- * reason set as libgit2's error.
+ * A name looked up on a thread of its own, so that the caller can stop
+ * waiting: getaddrinfo has no time limit of ours (the resolver's own,
+ * resolv.conf's timeout times attempts times servers, can be a minute).
+ * Whoever of the two lets go of it last frees it.
  */
-static int dial(const char *host, const char *port, int connect_ms, int io_ms)
+typedef struct lookup {
+	pthread_mutex_t mx;
+	pthread_cond_t cv;
+	int refs; /* 2 while both hold it */
+	bool done;
+	int gai;
+	struct addrinfo *res;
+	char *host, *port;
+} lookup;
+
+static void lookup_release(lookup *l)
 {
+	/* Called with l->mx held; unlocks it. */
+	bool last = --l->refs == 0;
+	pthread_mutex_unlock(&l->mx);
+	if (!last)
+		return;
+	if (l->res)
+		freeaddrinfo(l->res);
+	pthread_cond_destroy(&l->cv);
+	pthread_mutex_destroy(&l->mx);
+	free(l->host);
+	free(l->port);
+	free(l);
+}
+
+static void *lookup_run(void *arg)
+{
+	lookup *l = arg;
 	struct addrinfo hints, *res = NULL;
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
-	int gai = getaddrinfo(host, port, &hints, &res);
-	if (gai) {
+	int gai = getaddrinfo(l->host, l->port, &hints, &res);
+	pthread_mutex_lock(&l->mx);
+	l->gai = gai;
+	l->res = gai ? NULL : res;
+	l->done = true;
+	pthread_cond_signal(&l->cv);
+	lookup_release(l);
+	return NULL;
+}
+
+/*
+ * host:port's addresses within ms (CATAN_RESOLVE_TIMEOUT_MS): 0 and *res,
+ * or -1 with the reason set as libgit2's error. An address written as
+ * numbers needs no lookup.
+ */
+static int resolve(const char *host, const char *port, int ms,
+		   struct addrinfo **res)
+{
+	struct addrinfo hints;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICHOST;
+	if (getaddrinfo(host, port, &hints, res) == 0)
+		return 0;
+	lookup *l = calloc(1, sizeof *l);
+	pthread_t t;
+	pthread_attr_t attr;
+	if (!l || !(l->host = strdup(host)) || !(l->port = strdup(port)) ||
+	    pthread_mutex_init(&l->mx, NULL)) {
+		if (l) {
+			free(l->host);
+			free(l->port);
+		}
+		free(l);
 		git_error_set(GIT_ERROR_NET, "cannot resolve %s: %s", host,
-			      gai_strerror(gai));
+			      strerror(ENOMEM));
 		return -1;
 	}
+	pthread_cond_init(&l->cv, NULL);
+	l->refs = 2;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	int e = pthread_create(&t, &attr, lookup_run, l);
+	pthread_attr_destroy(&attr);
+	pthread_mutex_lock(&l->mx);
+	if (e) {
+		l->refs = 1;
+		lookup_release(l);
+		git_error_set(GIT_ERROR_NET, "cannot resolve %s: %s", host,
+			      strerror(e));
+		return -1;
+	}
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	while (!l->done &&
+	       pthread_cond_timedwait(&l->cv, &l->mx, &until) != ETIMEDOUT)
+		;
+	int rc = 0;
+	if (!l->done) {
+		git_error_set(GIT_ERROR_NET, "cannot resolve %s within %d ms",
+			      host, ms);
+		rc = -1;
+	} else if (l->gai) {
+		git_error_set(GIT_ERROR_NET, "cannot resolve %s: %s", host,
+			      gai_strerror(l->gai));
+		rc = -1;
+	} else {
+		*res = l->res;
+		l->res = NULL;
+	}
+	lookup_release(l);
+	return rc;
+}
+
+/*
+ * A TCP connection to host:port within connect_ms (after the name's
+ * lookup, within resolve_ms), with TCP_NODELAY and send and receive
+ * timeouts of io_ms: its descriptor, or -1 and the reason set as
+ * libgit2's error.
+ */
+static int dial(const char *host, const char *port, int connect_ms, int io_ms)
+{
+	struct addrinfo *res = NULL;
+	if (resolve(host, port, env_ms("CATAN_RESOLVE_TIMEOUT_MS", 5000), &res))
+		return -1;
 	int e = EHOSTUNREACH, s = -1;
 	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
