@@ -434,18 +434,18 @@ static void lobby_hold(catan_store *s, adopt_set *c, catan_sync_report *rep)
 {
 	if (!s->game.open || c->ahead[0])
 		return;
-	int me = -1;
 	git_config *cfg = NULL;
 	git_buf buf = {NULL, 0, 0};
-	if (git_repository_config_snapshot(&cfg, s->repo) == 0 &&
-	    git_config_get_string_buf(&buf, cfg, "catan.me") == 0)
-		me = catan_names_find(&s->game.names, buf.ptr, strlen(buf.ptr));
+	bool host = git_repository_config_snapshot(&cfg, s->repo) == 0 &&
+		    git_config_get_string_buf(&buf, cfg, "catan.me") == 0 &&
+		    !strcmp(buf.ptr, s->game.names.name[0]);
 	git_buf_dispose(&buf);
 	git_config_free(cfg);
-	if (me == 0)
-		return; /* the host */
+	if (host)
+		return;
+	/* (A joiner's own claim is written here, never adopted.) */
 	for (int p = 1; p < c->n; p++)
-		if (c->ahead[p] && p != me) {
+		if (c->ahead[p]) {
 			c->ahead[p] = false;
 			drop_candidate(c, p);
 			store_note(rep,

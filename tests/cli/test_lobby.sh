@@ -71,7 +71,8 @@ expect_refusal() { # PEER PLAYER COMMIT WANT
 }
 
 # commit_as PLAYER KEY TREE SUBJECT TURN PARENT...: a commit as catan
-# writes it, signed with KEY by stock git (in the hub).
+# writes it, signed with KEY by stock git (in the repository $forge).
+forge=$d/hub.git
 commit_as() {
 	local who=$1 key=$2 tree=$3 subject=$4 turn=$5
 	shift 5
@@ -82,25 +83,25 @@ commit_as() {
 			GIT_COMMITTER_NAME=$who GIT_COMMITTER_EMAIL=$who@catan \
 			GIT_AUTHOR_DATE="1795000000 +0000" \
 			GIT_COMMITTER_DATE="1795000000 +0000" \
-			git -C "$d/hub.git" -c gpg.format=ssh \
+			git -C "$forge" -c gpg.format=ssh \
 			-c user.signingkey="$d/key_$key" commit-tree -S "$tree" "${ps[@]}"
 }
 # game_tree SIGNERS_LINES OPEN_LINES: the genesis tree with that game/.
 game_tree() {
 	local signers open gt entries
-	signers=$(printf '%s' "$1" | git -C "$d/hub.git" hash-object -w --stdin)
+	signers=$(printf '%s' "$1" | git -C "$forge" hash-object -w --stdin)
 	{
-		git -C "$d/hub.git" ls-tree "$genesis:game" | grep -v -e '	signers$' -e '	open$'
+		git -C "$forge" ls-tree "$genesis:game" | grep -v -e '	signers$' -e '	open$'
 		printf '100644 blob %s\tsigners\n' "$signers"
 		if [[ -n $2 ]]; then
-			open=$(printf '%s' "$2" | git -C "$d/hub.git" hash-object -w --stdin)
+			open=$(printf '%s' "$2" | git -C "$forge" hash-object -w --stdin)
 			printf '100644 blob %s\topen\n' "$open"
 		fi
 	} >"$d/game_entries"
-	gt=$(git -C "$d/hub.git" mktree <"$d/game_entries")
-	git -C "$d/hub.git" ls-tree "$genesis" | grep -v '	game$' >"$d/entries"
+	gt=$(git -C "$forge" mktree <"$d/game_entries")
+	git -C "$forge" ls-tree "$genesis" | grep -v '	game$' >"$d/entries"
 	printf '040000 tree %s\tgame\n' "$gt" >>"$d/entries"
-	git -C "$d/hub.git" mktree <"$d/entries"
+	git -C "$forge" mktree <"$d/entries"
 }
 line() { # SEAT KEY: its allowed_signers line
 	echo "$1@catan namespaces=\"git\" $(cut -d' ' -f1,2 "$d/key_$2.pub")"
@@ -236,3 +237,42 @@ ok "the three play on after the start; identical tips at every peer"
 count=$(git_verify_all "$d/red" red blue white)
 verify_everywhere "$catan" "$d" "${players[@]}"
 ok "all $count commits (genesis, claims, start, actions) pass git verify-commit with the final game/signers; catan verify and git fsck --strict pass at every peer"
+
+# A shared repository with the host hook: honest claims and the start pass
+# it; a claim for a bound seat and a second claim for a seat are refused
+# at the push, with the reason git shows.
+git init -q --bare "$d/hooked.git"
+$catan new "$d/red2" --players red,blue,white --me red --seed 6 --dice seeded \
+	--key "$d/key_red" --open blue --open white >/dev/null
+$catan -C "$d/red2" remote add hub "$d/hooked.git" --push
+$catan -C "$d/red2" sync >/dev/null
+$catan host-hook install "$d/hooked.git" >/dev/null
+genesis=$(git -C "$d/red2" rev-parse red)
+forge=$d/hooked.git
+for p in blue white; do
+	$catan join "$d/hooked.git" "$d/${p}2" --as $p --key "$d/key_$p" >/dev/null
+	$catan -C "$d/${p}2" remote push origin
+	$catan -C "$d/${p}2" sync | grep -q "pushed $p to origin" || fail "hook refused $p's claim"
+done
+tree=$(game_tree "$red_line"$'\n' $'blue\nwhite\n')
+bound=$(commit_as red eve "$tree" claim 0 "$genesis")
+out=$(git -C "$d/hooked.git" push -f "$d/hooked.git" "$bound:refs/heads/red" 2>&1) &&
+	fail "hook took a claim for a bound seat"
+grep -q "claim for seat red, which the genesis binds" <<<"$out" || fail "hook: $out"
+tree=$(game_tree "$red_line"$'\n'"$(line blue eve)"$'\n' $'white\n')
+second=$(commit_as blue eve "$tree" claim 0 "$genesis")
+out=$(git -C "$d/hooked.git" push -f "$d/hooked.git" "$second:refs/heads/blue" 2>&1) &&
+	fail "hook took a second claim for blue"
+grep -q "refused" <<<"$out" || fail "hook: $out"
+$catan -C "$d/red2" sync | grep -q "started the game" || fail "no start behind the hook"
+[[ $(git -C "$d/hooked.git" rev-parse red) == $(git -C "$d/red2" rev-parse red) ]] ||
+	fail "the hook refused the start"
+for round in 1 2 3; do
+	for p in red2 blue2 white2; do
+		$catan -C "$d/$p" sync >/dev/null 2>&1 || true
+		$catan -C "$d/$p" step >/dev/null 2>&1 || true
+		$catan -C "$d/$p" sync | grep -q "could not push" && fail "hook refused $p"
+	done
+done
+verify_everywhere "$catan" "$d" red2 blue2 white2
+ok "behind the host hook: honest claims, the start and moves pass; a claim for a bound seat and a second claim for a seat are refused at the push"
