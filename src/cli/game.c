@@ -1119,7 +1119,8 @@ int cli_step(const char *dir, int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		if (!catan_state_may_act(&st, me))
+		/* The lobby: nobody acts before the start. */
+		if (g->open || !catan_state_may_act(&st, me))
 			break;
 		catan_rng rng;
 		catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);
@@ -1277,7 +1278,7 @@ int cli_peer(const char *dir, int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		if (seat.cmd && catan_state_may_act(&st, me)) {
+		if (seat.cmd && !g->open && catan_state_may_act(&st, me)) {
 			catan_action a;
 			catan_outcome oc;
 			/*
@@ -1335,7 +1336,8 @@ int cli_peer(const char *dir, int argc, char **argv)
 			} else {
 				fprintf(stderr, "catan peer: %s\n", err.msg);
 			}
-		} else if (bot && me >= 0 && catan_state_may_act(&st, me)) {
+		} else if (bot && me >= 0 && !g->open &&
+			   catan_state_may_act(&st, me)) {
 			catan_rng rng;
 			catan_action a;
 			catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);

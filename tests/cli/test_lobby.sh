@@ -47,6 +47,8 @@ $catan -C "$d/red" show | grep -q "waits for seats blue, white to be claimed" ||
 	fail "show does not say the game waits"
 refused "has not started: it waits for seats blue, white" \
 	$catan -C "$d/red" act --as red "$($catan -C "$d/red" legal --as red | head -1)"
+$catan -C "$d/red" step >/dev/null || fail "catan step before the start"
+[[ $(git -C "$d/red" rev-parse red) == "$genesis" ]] || fail "a step acted before the start"
 refused "open PLAYER\|first seat\|seat is yours" $catan new "$d/x" \
 	--players red,blue --me red --key "$d/key_red" --open red
 refused "already" $catan new "$d/y" --players red,blue --me red \
