@@ -47,6 +47,7 @@ $catan -C "$d/red" show | grep -q "waits for seats blue, white to be claimed" ||
 	fail "show does not say the game waits"
 refused "has not started: it waits for seats blue, white" \
 	$catan -C "$d/red" act --as red "$($catan -C "$d/red" legal --as red | head -1)"
+$catan -C "$d/red" key list | grep -q "^blue open" || fail "key list: blue not open"
 $catan -C "$d/red" step >/dev/null || fail "catan step before the start"
 [[ $(git -C "$d/red" rev-parse red) == "$genesis" ]] || fail "a step acted before the start"
 refused "open PLAYER\|first seat\|seat is yours" $catan new "$d/x" \
@@ -195,6 +196,8 @@ for p in blue white; do
 	$catan -C "$d/$p" sync >/dev/null
 	[[ $(git -C "$d/$p" rev-parse red) == "$start" ]] || fail "$p has no start"
 done
+$catan -C "$d/white" key list | grep -qF "blue $(cut -d' ' -f1,2 "$d/key_blue.pub")" ||
+	fail "key list after the start"
 ok "once every open seat is claimed the host's sync writes the start (a merge of the claims); game/signers binds every seat"
 
 # A start that changes a bound key (red's, to eve's), signed by red:
