@@ -177,10 +177,16 @@ static bool rival_claim(catan_store *s, int p, const git_oid *r,
 	char a[CATAN_FINGERPRINT_TEXT], b[CATAN_FINGERPRINT_TEXT];
 	catan_pubkey_fingerprint(a, bound);
 	catan_pubkey_fingerprint(b, g.keys[p]);
-	snprintf(why, n,
-		 "seat %s is already claimed by key %s; a second key %s is "
-		 "refused",
-		 s->game.names.name[p], a, b);
+	if (memcmp(bound, g.keys[p], sizeof bound))
+		snprintf(why, n,
+			 "seat %s is already claimed by key %s; a second key "
+			 "%s is refused",
+			 s->game.names.name[p], a, b);
+	else
+		snprintf(why, n,
+			 "seat %s is already claimed by key %s, by another "
+			 "claim; a second claim is refused",
+			 s->game.names.name[p], a);
 	rival = true;
 done:
 	git_commit_free(c);
@@ -210,12 +216,15 @@ static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
 		goto done;
 	/*
 	 * One key, too: two claims of a lobby's open seat by two keys are
-	 * two joiners, not one seat's two moves (the second is refused as
-	 * a second key, rival_claim below).
+	 * two joiners, not one seat's two moves. And two claims are no
+	 * moves at all: a second claim, even by the same key (a joiner who
+	 * joined again), is refused as a second claim (rival_claim below),
+	 * not taken for an equivocation that would stop the game.
 	 */
 	unsigned char kx[CATAN_PUBKEY_LEN], ky[CATAN_PUBKEY_LEN];
 	if (s->lobby.open &&
-	    (key_of(kx, s, x) || key_of(ky, s, y) || memcmp(kx, ky, sizeof kx)))
+	    (!strcmp(git_commit_summary(a), STORE_CLAIM_SUBJECT) ||
+	     key_of(kx, s, x) || key_of(ky, s, y) || memcmp(kx, ky, sizeof kx)))
 		goto done;
 	v->seat = p;
 	v->parent = *git_commit_parent_id(a, 0);

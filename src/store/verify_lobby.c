@@ -131,7 +131,7 @@ int verify_check_claim(ctx *c, git_commit *commit)
 				  "refused",
 				  name, other, fp);
 	}
-	seen *r = s->game.open & bit ? rival_claim(c, id, p) : NULL;
+	seen *r = rival_claim(c, id, p);
 	if (r && memcmp(r->key, key, CATAN_PUBKEY_LEN)) {
 		catan_pubkey_fingerprint(other, r->key);
 		return verify_bad(c, id,
@@ -139,9 +139,16 @@ int verify_check_claim(ctx *c, git_commit *commit)
 				  "second key %s is refused",
 				  name, other, fp);
 	}
-	/* The same key twice on the genesis: a fork by that seat. */
-	if (verify_check_fork(c, id, &s->genesis, p))
-		return 1;
+	/*
+	 * The same key twice (a joiner who joined again): a second claim,
+	 * refused, but no fork: a claim is no move, and taking it for an
+	 * equivocation would stop a game that has not begun.
+	 */
+	if (r)
+		return verify_bad(c, id,
+				  "seat %s is already claimed by key %s, by "
+				  "another claim; a second claim is refused",
+				  name, fp);
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
 		return verify_bad(c, id, "out of memory");

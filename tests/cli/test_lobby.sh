@@ -164,7 +164,16 @@ git -C "$d/red" for-each-ref refs/catan/equivocation | grep -q . &&
 refused "seat blue is already claimed by key $(fp eve)" \
 	$catan join "$d/hub.git" "$d/eve" --as blue --key "$d/key_eve"
 git -C "$d/hub.git" update-ref refs/heads/blue "$claim_blue"
-ok "a second key presented for a claimed seat before the start is refused (by the host's sync, and by catan join)"
+# Blue's own key claiming again (a joiner who joined again elsewhere): a
+# second claim, refused, but no equivocation (a claim is no move).
+tree=$(game_tree "$red_line"$'\n'"$(line blue blue)"$'\n' $'white\n')
+again=$(commit_as blue blue "$tree" claim 0 "$genesis")
+git -C "$d/hub.git" update-ref refs/heads/blue "$again"
+expect_refusal red blue "$again" "seat blue is already claimed by key $(fp blue), by another claim"
+git -C "$d/red" for-each-ref refs/catan/equivocation | grep -q . &&
+	fail "a second claim by one key taken for an equivocation"
+git -C "$d/hub.git" update-ref refs/heads/blue "$claim_blue"
+ok "a second key presented for a claimed seat before the start is refused (by the host's sync, and by catan join); so is a second claim by the same key, without stopping the game"
 
 # White joins; before the host syncs, blue forges a start of its own.
 $catan join "$d/hub.git" "$d/white" --as white --key "$d/key_white" |
