@@ -222,8 +222,10 @@ static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
 	 * not taken for an equivocation that would stop the game.
 	 */
 	unsigned char kx[CATAN_PUBKEY_LEN], ky[CATAN_PUBKEY_LEN];
+	/* (A seat still open here has no key to hold anything against.) */
 	if (s->lobby.open &&
-	    (!strcmp(git_commit_summary(a), STORE_CLAIM_SUBJECT) ||
+	    ((s->game.open & (1u << p)) ||
+	     !strcmp(git_commit_summary(a), STORE_CLAIM_SUBJECT) ||
 	     key_of(kx, s, x) || key_of(ky, s, y) || memcmp(kx, ky, sizeof kx)))
 		goto done;
 	v->seat = p;
