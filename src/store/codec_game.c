@@ -235,10 +235,10 @@ static int decode_signers(reader *r, catan_game *out, const catan_files *in)
 		return codec_rfail(r, "fair dice need game/signers (each "
 				      "seat's secrets come from its key)");
 	}
-	if (!f)
-		return 0;
 	if (decode_open(r, out, in))
 		return -1;
+	if (!f)
+		return 0;
 	const char *names[CATAN_MAX_PLAYERS];
 	unsigned char keys[CATAN_MAX_PLAYERS][32];
 	int seat[CATAN_MAX_PLAYERS], nb = 0;
