@@ -32,6 +32,14 @@ typedef struct catan_game {
 	 */
 	bool signed_game;
 	unsigned char keys[CATAN_MAX_PLAYERS][32];
+	/*
+	 * The lobby (spec/replication.md, "Keys and signatures"): the seats,
+	 * one bit each (1u << p), that a signed genesis leaves open for a
+	 * joiner to claim (game/open); their keys[] are zero and their
+	 * lines absent from game/signers. 0 once the start binds every seat,
+	 * and in every game without a lobby. Never the first seat.
+	 */
+	unsigned open;
 } catan_game;
 
 /* One file of a tree: path relative to the root, and its bytes. */

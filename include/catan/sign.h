@@ -69,6 +69,15 @@ int catan_key_load(catan_key *out, const char *path, catan_sign_why *why);
 void catan_pubkey_format(char *out, const unsigned char pk[CATAN_PUBKEY_LEN]);
 
 /*
+ * Writes the key's fingerprint as `ssh-keygen -l` prints it, "SHA256:"
+ * and 43 base64 characters, into `out` (CATAN_FINGERPRINT_TEXT bytes).
+ * Cannot fail.
+ */
+#define CATAN_FINGERPRINT_TEXT 52
+void catan_pubkey_fingerprint(char *out,
+			      const unsigned char pk[CATAN_PUBKEY_LEN]);
+
+/*
  * Reads `ssh-ed25519 <base64>` from the start of `text` (len bytes; a
  * comment after a space is ignored). Sets *used to the bytes of the two
  * words when `used` is not NULL. Returns 0 or -1.

@@ -304,6 +304,17 @@ int catan_store_create_signed(catan_store **out, const char *path,
 int catan_store_use_key(catan_store *s, const char *path, catan_err *err);
 
 /*
+ * The lobby (spec/replication.md, "Keys and signatures"): claims the seat
+ * this repository plays (catan.me), open in the game, with the private
+ * key file at `path`: writes the claim (a commit on the genesis
+ * presenting the key, signed by it) on that seat's branch and records
+ * the key as catan_store_use_key does. Refused when the seat is bound,
+ * claimed here already, or shown claimed at a remote (err names the
+ * key). 0 or -1.
+ */
+int catan_store_claim(catan_store *s, const char *path, catan_err *err);
+
+/*
  * catan_store_create_ext for a signed game (g->signed_game), its genesis
  * signed with `first`, the first seat's secret key (the benchmarks and
  * tests, which hold every seat's key in memory: catan_store_set_key).

@@ -85,11 +85,13 @@ static int choose(const char *opt, const char *val, const char *a,
 
 /*
  * A signed game's keys: the creator's (the first seat's) from its private
- * key file, every other seat's from a --seat PLAYER=PUBKEY. 0, or -1 after
- * a sentence.
+ * key file, every other seat's from a --seat PLAYER=PUBKEY, or left open
+ * for a joiner to claim with --open PLAYER (the lobby, spec/replication.md
+ * "Keys and signatures"). 0, or -1 after a sentence.
  */
 static int new_keys(catan_game *g, int mine, const char *keyfile,
-		    const char **seats, int nseats)
+		    const char **seats, int nseats, const char **opens,
+		    int nopens)
 {
 	catan_key k;
 	catan_sign_why sw = {{0}};
@@ -128,13 +130,27 @@ static int new_keys(catan_game *g, int mine, const char *keyfile,
 		}
 		have[p] = true;
 	}
+	for (int i = 0; i < nopens; i++) {
+		int p = catan_names_find(&g->names, opens[i], strlen(opens[i]));
+		if (p < 0 || have[p] || strcmp(opens[i], g->names.name[p])) {
+			fprintf(stderr, "catan new: --open %s: %s\n", opens[i],
+				p < 0 || strcmp(opens[i], g->names.name[p])
+				    ? "not one of the players"
+				: p == 0 ? "that seat is yours (--key)"
+					 : "that seat is given already");
+			return -1;
+		}
+		have[p] = true;
+		g->open |= 1u << p;
+	}
 	for (int p = 0; p < g->opt.nplayers; p++)
 		if (!have[p]) {
 			fprintf(stderr,
 				"catan new: a signed game needs every seat's "
 				"key: no --seat %s=PUBKEY (its player runs "
-				"catan key show)\n",
-				g->names.name[p]);
+				"catan key show) or --open %s (its player "
+				"claims it with catan join)\n",
+				g->names.name[p], g->names.name[p]);
 			return -1;
 		}
 	g->signed_game = true;
@@ -147,8 +163,8 @@ int cli_new(int argc, char **argv)
 	uint64_t seed = 1, v;
 	int random_board = 0, k, special = -1; /* -1: by player count */
 	const char *dir = NULL, *me = NULL, *board_file = NULL, *keyfile = NULL;
-	const char *seats[CATAN_MAX_PLAYERS];
-	int nseats = 0;
+	const char *seats[CATAN_MAX_PLAYERS], *opens[CATAN_MAX_PLAYERS];
+	int nseats = 0, nopens = 0;
 	bool balanced = false, board_asked = false;
 	bool names_set = false, dice_set = false;
 
@@ -248,6 +264,14 @@ int cli_new(int argc, char **argv)
 				return 2;
 			}
 			seats[nseats++] = val;
+		} else if (!strcmp(a, "--open")) {
+			if (!val || nopens == CATAN_MAX_PLAYERS) {
+				fprintf(stderr, "catan new: --open wants a "
+						"PLAYER whose seat a joiner "
+						"claims\n");
+				return 2;
+			}
+			opens[nopens++] = val;
 		} else {
 			fprintf(stderr, "catan new: unknown option \"%s\"\n", a);
 			return 2;
@@ -261,7 +285,8 @@ int cli_new(int argc, char **argv)
 				"[--phases combined|classic] "
 				"[--dice seeded|manual|fair] [--vp N] "
 				"[--offer-limit N] [--[no-]special-build] "
-				"[--key FILE --seat PLAYER=PUBKEY...]\n");
+				"[--key FILE --seat PLAYER=PUBKEY... "
+				"--open PLAYER...]\n");
 		return 2;
 	}
 	if (!names_set)
@@ -335,14 +360,15 @@ int cli_new(int argc, char **argv)
 		return 2;
 	}
 	char keypath[4096];
-	if (nseats && !keyfile) {
+	if ((nseats || nopens) && !keyfile) {
 		if (cli_default_key(keypath, sizeof keypath)) {
 			fprintf(stderr, "catan new: --seat needs --key FILE\n");
 			return 2;
 		}
 		keyfile = keypath;
 	}
-	if (keyfile && new_keys(&g, mine, keyfile, seats, nseats))
+	if (keyfile &&
+	    new_keys(&g, mine, keyfile, seats, nseats, opens, nopens))
 		return 2;
 	/* Players who do not trust each other: nobody computes a roll. */
 	if (!dice_set && g.signed_game)
@@ -445,6 +471,17 @@ static int player_arg(const catan_game *g, int argc, char **argv, int *who)
 /* "red to roll", "blue, white to discard", ... */
 static void waiting_for(FILE *f, const catan_game *g, const catan_state *s)
 {
+	if (g->open) {
+		/* The lobby (spec/replication.md, "Keys and signatures"). */
+		fprintf(f, "the game has not started: it waits for seats ");
+		for (int p = 0, n = 0; p < g->opt.nplayers; p++)
+			if (g->open & (1u << p))
+				fprintf(f, "%s%s", n++ ? ", " : "",
+					g->names.name[p]);
+		fprintf(f, " to be claimed, then for %s to start it",
+			g->names.name[0]);
+		return;
+	}
 	if (s->phase == CATAN_PHASE_OVER) {
 		fprintf(f, "%s has won", g->names.name[s->winner]);
 		return;
@@ -884,17 +921,28 @@ int cli_join(int argc, char **argv)
 		if (!keyfile && !cli_default_key(keypath, sizeof keypath) &&
 		    !stat(keypath, &st))
 			keyfile = keypath;
+		/* An open seat: the key claims it (the lobby). */
+		int who = catan_store_me(s);
+		bool open = who >= 0 && (catan_store_game(s)->open >> who) & 1;
 		if (!keyfile)
 			fprintf(stderr,
 				"catan join: a signed game: give your key "
 				"with catan -C %s key use FILE before you "
-				"act\n",
-				dir);
-		else if (catan_store_use_key(s, keyfile, &err)) {
+				"act%s\n",
+				dir,
+				open ? " (your seat is open: join again "
+				       "with --key FILE to claim it)"
+				     : "");
+		else if (open ? catan_store_claim(s, keyfile, &err)
+			      : catan_store_use_key(s, keyfile, &err)) {
 			fprintf(stderr, "catan join: %s\n", err.msg);
 			catan_store_free(s);
 			return 1;
-		}
+		} else if (open)
+			printf("claimed seat %s with %s: push it (catan sync "
+			       "with a push remote) and wait for %s to start "
+			       "the game\n",
+			       me, keyfile, catan_store_game(s)->names.name[0]);
 	}
 	catan_state st;
 	if (!catan_store_current(&st, NULL, s, &err)) {
@@ -1071,7 +1119,8 @@ int cli_step(const char *dir, int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		if (!catan_state_may_act(&st, me))
+		/* The lobby: nobody acts before the start. */
+		if (g->open || !catan_state_may_act(&st, me))
 			break;
 		catan_rng rng;
 		catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);
@@ -1229,7 +1278,7 @@ int cli_peer(const char *dir, int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		if (seat.cmd && catan_state_may_act(&st, me)) {
+		if (seat.cmd && !g->open && catan_state_may_act(&st, me)) {
 			catan_action a;
 			catan_outcome oc;
 			/*
@@ -1287,7 +1336,8 @@ int cli_peer(const char *dir, int argc, char **argv)
 			} else {
 				fprintf(stderr, "catan peer: %s\n", err.msg);
 			}
-		} else if (bot && me >= 0 && catan_state_may_act(&st, me)) {
+		} else if (bot && me >= 0 && !g->open &&
+			   catan_state_may_act(&st, me)) {
 			catan_rng rng;
 			catan_action a;
 			catan_rng_seed(&rng, catan_state_hash(&st) ^ (uint64_t)me);

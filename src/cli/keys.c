@@ -157,7 +157,13 @@ int cli_key(const char *dir, int argc, char **argv)
 			for (int p = 0; p < g->opt.nplayers; p++) {
 				char pub[CATAN_PUBKEY_TEXT];
 				catan_pubkey_format(pub, g->keys[p]);
-				printf("%s %s\n", g->names.name[p], pub);
+				/* A lobby's open seat has no key before the
+				 * start. */
+				printf("%s %s\n", g->names.name[p],
+				       g->open & (1u << p)
+					   ? "open (claimed in the game; bound "
+					     "at the start)"
+					   : pub);
 			}
 		catan_store_free(s);
 		return rc;

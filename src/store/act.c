@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "lobby.h"
 
 typedef struct position {
 	catan_state state;
@@ -207,6 +207,14 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	int rc = -1;
 
 	memset(pos, 0, sizeof *pos);
+	/* A lobby: the genesis's state until the start (lobby.c). */
+	if (s->game.open) {
+		git_oid_cpy(&pos->head, &s->genesis);
+		return catan_state_init(&pos->state, &s->game.board,
+					&s->game.opt)
+			   ? store_fail(err, "game options out of range")
+			   : 0;
+	}
 	for (int p = 0; p < n; p++)
 		if (store_branch_tip(&tips[p], s, p))
 			return store_fail_code(
@@ -500,6 +508,16 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 				       "no such player");
 	if (game_stopped(s, err))
 		return -1;
+	if (g->open) {
+		char waits[CATAN_MAX_PLAYERS * (CATAN_NAME_MAX + 2)];
+		store_lobby_waits(waits, sizeof waits, g);
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "the game has not started: it waits for "
+				       "seats %s to be claimed (catan join "
+				       "... --as SEAT --key FILE) and for %s "
+				       "to start it",
+				       waits, g->names.name[0]);
+	}
 	if (get_position(&pos, s, err))
 		return -1;
 	bool fair = g->opt.dice == CATAN_DICE_FAIR;

@@ -24,6 +24,7 @@
 #include <zlib.h>
 
 #include "exchange.h"
+#include "lobby.h"
 
 /*
  * Moves the branch of player p from `old` to `id` (a descendant) for the
@@ -127,6 +128,71 @@ static int signed_author(catan_store *s, const git_oid *id)
 	return p;
 }
 
+/* The key that signed commit id (any key): 0, or -1. */
+static int key_of(unsigned char pk[CATAN_PUBKEY_LEN], catan_store *s,
+		  const git_oid *id)
+{
+	git_odb_object *o = NULL;
+	if (git_odb_read(&o, s->odb, id))
+		return -1;
+	int rc = store_commit_signer(pk, s, git_odb_object_data(o),
+				     git_odb_object_size(o));
+	git_odb_object_free(o);
+	return rc;
+}
+
+/*
+ * A lobby's claim r of seat p where p's seat is taken here already (by
+ * the start, or by the claim local holds): the reason into why, naming
+ * both keys; false when r is no such claim.
+ */
+static bool rival_claim(catan_store *s, int p, const git_oid *r,
+			const git_oid *local, char *why, size_t n)
+{
+	git_commit *c = NULL;
+	catan_game g;
+	git_oid gt;
+	catan_err err;
+	unsigned char bound[CATAN_PUBKEY_LEN];
+	bool rival = false;
+	if (!s->lobby.open || git_commit_lookup(&c, s->repo, r) ||
+	    strcmp(git_commit_summary(c), STORE_CLAIM_SUBJECT) ||
+	    store_game_of_tree(&g, &gt, s, git_commit_tree_id(c), &err))
+		goto done;
+	if (!(s->game.open & (1u << p))) {
+		memcpy(bound, s->game.keys[p], sizeof bound);
+	} else {
+		git_commit *lc = NULL;
+		catan_game lg;
+		if (git_oid_equal(local, &s->genesis) ||
+		    git_commit_lookup(&lc, s->repo, local))
+			goto done;
+		int bad = store_game_of_tree(&lg, &gt, s,
+					     git_commit_tree_id(lc), &err);
+		git_commit_free(lc);
+		if (bad)
+			goto done;
+		memcpy(bound, lg.keys[p], sizeof bound);
+	}
+	char a[CATAN_FINGERPRINT_TEXT], b[CATAN_FINGERPRINT_TEXT];
+	catan_pubkey_fingerprint(a, bound);
+	catan_pubkey_fingerprint(b, g.keys[p]);
+	if (memcmp(bound, g.keys[p], sizeof bound))
+		snprintf(why, n,
+			 "seat %s is already claimed by key %s; a second key "
+			 "%s is refused",
+			 s->game.names.name[p], a, b);
+	else
+		snprintf(why, n,
+			 "seat %s is already claimed by key %s, by another "
+			 "claim; a second claim is refused",
+			 s->game.names.name[p], a);
+	rival = true;
+done:
+	git_commit_free(c);
+	return rival;
+}
+
 /*
  * Two different commits signed by one seat, with one first parent: the
  * proof against that seat, into *v. Whoever relayed them is not to blame:
@@ -147,6 +213,20 @@ static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
 		goto done;
 	int p = signed_author(s, x);
 	if (p < 0 || signed_author(s, y) != p)
+		goto done;
+	/*
+	 * One key, too: two claims of a lobby's open seat by two keys are
+	 * two joiners, not one seat's two moves. And two claims are no
+	 * moves at all: a second claim, even by the same key (a joiner who
+	 * joined again), is refused as a second claim (rival_claim below),
+	 * not taken for an equivocation that would stop the game.
+	 */
+	unsigned char kx[CATAN_PUBKEY_LEN], ky[CATAN_PUBKEY_LEN];
+	/* (A seat still open here has no key to hold anything against.) */
+	if (s->lobby.open &&
+	    ((s->game.open & (1u << p)) ||
+	     !strcmp(git_commit_summary(a), STORE_CLAIM_SUBJECT) ||
+	     key_of(kx, s, x) || key_of(ky, s, y) || memcmp(kx, ky, sizeof kx)))
 		goto done;
 	v->seat = p;
 	v->parent = *git_commit_parent_id(a, 0);
@@ -247,6 +327,18 @@ static bool candidate(catan_store *s, const char *remote, int p,
 			store_note(rep, "could not record it: %s", err.msg);
 		return false;
 	}
+	char cwhy[240];
+	if (!forward && rival_claim(s, p, r, &local[p], cwhy, sizeof cwhy)) {
+		git_oid_tostr(hex2, sizeof hex2, r);
+		store_note(rep,
+			   "rejected %s from %s: commit %.10s: %s; kept as "
+			   "refs/catan/quarantine/%s/%s",
+			   s->game.names.name[p], remote, hex2, cwhy, remote,
+			   s->game.names.name[p]);
+		store_quarantine(s, remote, p, r, r, false, cwhy, NULL);
+		rep->rejected++;
+		return false;
+	}
 	if (!forward) {
 		git_oid_tostr(hex, sizeof hex, &local[p]);
 		git_oid_tostr(hex2, sizeof hex2, r);
@@ -339,6 +431,41 @@ static void drop_candidate(adopt_set *c, int p)
 {
 	c->cand[p] = c->local[p];
 	c->ahead[p] = false;
+}
+
+/*
+ * Before the start only the host adopts another seat's claim (the first
+ * it sees per seat is the one its start merges): any other peer takes a
+ * claim only with a start that merges it, so that no branch of its holds
+ * a claim the start may pass over, which would then look like a rewrite.
+ * Claims of this remote that come without its start are left where they
+ * are, said in rep, and looked at again at the next sync.
+ */
+static void lobby_hold(catan_store *s, adopt_set *c, catan_sync_report *rep)
+{
+	if (!s->game.open || c->ahead[0])
+		return;
+	git_config *cfg = NULL;
+	git_buf buf = {NULL, 0, 0};
+	bool host = git_repository_config_snapshot(&cfg, s->repo) == 0 &&
+		    git_config_get_string_buf(&buf, cfg, "catan.me") == 0 &&
+		    !strcmp(buf.ptr, s->game.names.name[0]);
+	git_buf_dispose(&buf);
+	git_config_free(cfg);
+	if (host)
+		return;
+	/* (A joiner's own claim is written here, never adopted.) */
+	for (int p = 1; p < c->n; p++)
+		if (c->ahead[p]) {
+			c->ahead[p] = false;
+			drop_candidate(c, p);
+			store_note(rep,
+				   "left %s's claim at %s: before the start "
+				   "only %s adopts claims (it comes with the "
+				   "start)",
+				   s->game.names.name[p], c->remote,
+				   s->game.names.name[0]);
+		}
 }
 
 /*
@@ -477,6 +604,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			c.ahead[p] = true;
 		}
 	}
+	lobby_hold(s, &c, rep);
 	/*
 	 * Verify all candidates together (they may build on each other);
 	 * when a commit fails, drop the candidates holding it and retry.

@@ -21,9 +21,10 @@
  *              packed-refs, commit messages, ancestry, verdicts
  *   3 codec    state.h state.c fair.c commit.c: states as trees, the
  *              fair-dice chains, commits written
- *   4 log      act.c (commit an action, the discard fan-out, its merge)
+ *   4 log      act.c (commit an action, the discard fan-out, its merge);
+ *              lobby.h lobby.c (a lobby's claims and start written)
  *   5 verify   verify.h verify_ctx.h form.c verify.c verify_fair.c
- *              verify_new.c
+ *              verify_new.c verify_lobby.c (a lobby's claims and start)
  *   6 exchange exchange.h peer.c copy.c path_remote.c fetch.c
  *              quarantine.c adopt.c repack.c: fetch, path remotes, copy,
  *              quarantine, adopt

@@ -174,6 +174,15 @@ int catan_codec_encode_game(catan_files *out, const catan_game *g)
 	}
 	if (flush(out, "game/board", &t))
 		return -1;
+	/* The lobby's open seats, in player order (path order: board, open,
+	 * options, signers). */
+	if (g->signed_game && g->open) {
+		for (int p = 0; p < g->opt.nplayers; p++)
+			if (g->open & (1u << p))
+				tprintf(&t, "%s\n", g->names.name[p]);
+		if (flush(out, "game/open", &t))
+			return -1;
+	}
 	tprintf(&t, "players");
 	for (int p = 0; p < g->opt.nplayers; p++)
 		tprintf(&t, " %s", g->names.name[p]);
@@ -192,12 +201,17 @@ int catan_codec_encode_game(catan_files *out, const catan_game *g)
 		return -1;
 	if (!g->signed_game)
 		return 0;
+	/* One line per bound seat: an open seat has no key yet. */
 	const char *names[CATAN_MAX_PLAYERS];
+	unsigned char keys[CATAN_MAX_PLAYERS][32];
+	int nb = 0;
 	for (int p = 0; p < g->opt.nplayers; p++)
-		names[p] = g->names.name[p];
+		if (!(g->open & (1u << p))) {
+			names[nb] = g->names.name[p];
+			memcpy(keys[nb++], g->keys[p], 32);
+		}
 	int n = catan_signers_format(t.buf, sizeof t.buf, names,
-				     (const unsigned char(*)[32])g->keys,
-				     g->opt.nplayers);
+				     (const unsigned char(*)[32])keys, nb);
 	if (n < 0)
 		return -1;
 	t.len = (size_t)n;

@@ -175,8 +175,46 @@ static int robber_start(reader *r, catan_board *b, int q, int rr, int line)
 }
 
 /*
- * game/signers, when there: the seats' keys (a signed game). No other file
- * but board and options may stand in game/.
+ * game/open, when there: the seats a lobby leaves open, one name a line in
+ * player order, never the first seat (which signs the genesis). Only in a
+ * signed game; the canonical check (canonical_game) refuses any other
+ * spelling.
+ */
+static int decode_open(reader *r, catan_game *out, const catan_files *in)
+{
+	const catan_file *f = catan_files_get(in, "game/open");
+	if (!f)
+		return 0;
+	r->path = "game/open";
+	r->line = 0;
+	if (!catan_files_get(in, "game/signers"))
+		return codec_rfail(r, "open seats need game/signers (a lobby "
+				      "is a signed game's)");
+	const char *d = f->data, *end = f->data + f->len;
+	while (d < end) {
+		const char *nl = memchr(d, '\n', (size_t)(end - d));
+		r->line++;
+		if (!nl)
+			return codec_rfail(r, "the last line has no end");
+		int p = catan_names_find(&out->names, d, (size_t)(nl - d));
+		if (p <= 0 || (size_t)(nl - d) != strlen(out->names.name[p]))
+			return codec_rfail(r,
+					   "\"%.*s\" is no seat a lobby can "
+					   "leave open (a player but the "
+					   "first)",
+					   (int)(nl - d > 20 ? 20 : nl - d), d);
+		out->open |= 1u << p;
+		d = nl + 1;
+	}
+	if (!out->open)
+		return codec_rfail(r, "no open seat");
+	return 0;
+}
+
+/*
+ * game/signers, when there: the seats' keys (a signed game), one line per
+ * seat not open. No other file but board, open and options may stand in
+ * game/.
  */
 static int decode_signers(reader *r, catan_game *out, const catan_files *in)
 {
@@ -184,7 +222,7 @@ static int decode_signers(reader *r, catan_game *out, const catan_files *in)
 		const char *path = in->file[i].path;
 		if (!strncmp(path, "game/", 5) && strcmp(path, "game/board") &&
 		    strcmp(path, "game/options") &&
-		    strcmp(path, "game/signers")) {
+		    strcmp(path, "game/signers") && strcmp(path, "game/open")) {
 			r->path = path;
 			r->line = 0;
 			return codec_rfail(r, "unexpected file in game/");
@@ -197,19 +235,27 @@ static int decode_signers(reader *r, catan_game *out, const catan_files *in)
 		return codec_rfail(r, "fair dice need game/signers (each "
 				      "seat's secrets come from its key)");
 	}
+	if (decode_open(r, out, in))
+		return -1;
 	if (!f)
 		return 0;
 	const char *names[CATAN_MAX_PLAYERS];
+	unsigned char keys[CATAN_MAX_PLAYERS][32];
+	int seat[CATAN_MAX_PLAYERS], nb = 0;
 	catan_sign_why why = {{0}};
 	for (int p = 0; p < out->opt.nplayers; p++)
-		names[p] = out->names.name[p];
+		if (!(out->open & (1u << p))) {
+			seat[nb] = p;
+			names[nb++] = out->names.name[p];
+		}
 	r->path = "game/signers";
 	r->line = 0;
 	if (f->len > 4096 ||
-	    catan_signers_parse(out->keys, f->data, f->len, names,
-				out->opt.nplayers, &why))
+	    catan_signers_parse(keys, f->data, f->len, names, nb, &why))
 		return codec_rfail(r, "%s",
 				   f->len > 4096 ? "over 4 KiB" : why.msg);
+	for (int i = 0; i < nb; i++)
+		memcpy(out->keys[seat[i]], keys[i], 32);
 	out->signed_game = true;
 	return 0;
 }

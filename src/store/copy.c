@@ -198,8 +198,9 @@ int store_commit_form_id(catan_store *s, const git_oid *id, const char *raw,
 	if (store_oidmap_has(&s->form_ok, id))
 		return 0;
 	int rc = store_commit_form(s, raw, len, why, whylen);
-	if (rc == 0)
-		(void)store_oidmap_add(&s->form_ok, id); /* (a cache) */
+	/* (A cache; not of a pass that awaits the lobby's start: form.c.) */
+	if (rc == 0 && !s->game.open)
+		(void)store_oidmap_add(&s->form_ok, id);
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lobby.h"
 #include "verify_ctx.h"
 
 /* The identity line "P <P@catan> SECONDS +HHMM" after "author "/"committer ".
@@ -46,11 +47,15 @@ int store_form_bad(char *why, size_t whylen, const char *fmt, ...)
 /*
  * The gpgsig header [sig_at, sig_end) of the raw commit holds an SSH
  * signature, by seat p's key, of the commit without that header. 0, or 1
- * with the reason (whose key signed, when it is another's).
+ * with the reason (whose key signed, when it is another's). With `any`
+ * (a claim of a lobby's open seat) any key's valid signature passes:
+ * verify_lobby.c then compares the signer with the key the claim
+ * presents (store_commit_signer).
  */
-static int check_signature(const catan_game *g, int p, const char *raw,
-			   size_t len, const char *sig_at, const char *sig_end,
-			   char *why, size_t whylen)
+static int check_signature(const catan_game *g, int p, bool any,
+			   unsigned char signer[CATAN_PUBKEY_LEN],
+			   const char *raw, size_t len, const char *sig_at,
+			   const char *sig_end, char *why, size_t whylen)
 {
 	char armor[CATAN_SSHSIG_MAX + 1], small[4096];
 	size_t al = 0;
@@ -70,7 +75,6 @@ static int check_signature(const catan_game *g, int p, const char *raw,
 	memcpy(payload, raw, (size_t)(sig_at - raw));
 	memcpy(payload + (sig_at - raw), sig_end,
 	       (size_t)(raw + len - sig_end));
-	unsigned char signer[CATAN_PUBKEY_LEN];
 	catan_sign_why sw = {{0}};
 	int bad = catan_sshsig_verify(signer, armor, al, payload, pl, &sw);
 	if (payload != small)
@@ -78,7 +82,7 @@ static int check_signature(const catan_game *g, int p, const char *raw,
 	if (bad)
 		return store_form_bad(why, whylen, "bad signature by %s: %s",
 				      g->names.name[p], sw.msg);
-	if (!memcmp(signer, g->keys[p], CATAN_PUBKEY_LEN))
+	if (any || !memcmp(signer, g->keys[p], CATAN_PUBKEY_LEN))
 		return 0;
 	for (int q = 0; q < g->opt.nplayers; q++)
 		if (!memcmp(signer, g->keys[q], CATAN_PUBKEY_LEN))
@@ -290,9 +294,28 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		    "author and committer of a commit by %s must "
 		    "be \"%s <%s@catan> SECONDS +HHMM\"",
 		    player, player, player);
-	if (sig[0] &&
-	    check_signature(g, p, raw, len, sig[0], sig[1], why, whylen))
+	/* A lobby's claim and start (verify_lobby.c checks the rest). */
+	bool claim =
+	    s->lobby.open && np == 1 && !strcmp(subject, STORE_CLAIM_SUBJECT);
+	unsigned char signer[CATAN_PUBKEY_LEN];
+	if (claim && !(s->lobby.open & (1u << p)))
+		return store_form_bad(why, whylen,
+				      "a claim for seat %s, which the genesis "
+				      "binds (only an open seat is claimed)",
+				      player);
+	/*
+	 * Before this handle knows the start, a seat still open has no key
+	 * to check against: any valid signature passes here, and the
+	 * verification checks the form again once the start it walks
+	 * through binds the seat (store_commit_form_id keeps no such pass).
+	 */
+	bool unbound = (s->game.open & (1u << p)) != 0;
+	if (sig[0] && check_signature(g, p, claim || unbound, signer, raw, len,
+				      sig[0], sig[1], why, whylen))
 		return 1;
+	if (claim ||
+	    (s->lobby.open && np >= 1 && !strcmp(subject, STORE_START_SUBJECT)))
+		return 0;
 	if (np == 0)
 		return strcmp(subject, "genesis")
 			   ? store_form_bad(why, whylen,
@@ -318,4 +341,19 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		    why, whylen, "subject \"%.60s\" is not canonical (\"%s\")",
 		    subject, canon);
 	return 0;
+}
+
+int store_commit_signer(unsigned char signer[CATAN_PUBKEY_LEN],
+			const catan_store *s, const char *raw, size_t len)
+{
+	const char *line[2] = {NULL, NULL}, *lend[2] = {NULL, NULL};
+	const char *sig[2] = {NULL, NULL}, *msg = NULL;
+	unsigned np = 0;
+	char why[300];
+	return form_headers(raw, len, true, &np, line, lend, sig, &msg, why,
+			    sizeof why) ||
+		       check_signature(&s->game, 0, true, signer, raw, len,
+				       sig[0], sig[1], why, sizeof why)
+		   ? -1
+		   : 0;
 }

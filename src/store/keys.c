@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "keys.h"
+#include "lobby.h"
 
 #include <limits.h>
 #include <sodium.h>
@@ -68,12 +69,12 @@ static bool has_value(git_config *cfg, const char *v)
 	return found;
 }
 
+static int record_key(catan_store *s, const char *path, catan_err *err);
+
 int catan_store_use_key(catan_store *s, const char *path, catan_err *err)
 {
 	catan_key k;
 	catan_sign_why why = {{0}};
-	char abs[PATH_MAX];
-	git_config *cfg = NULL;
 	int rc = -1, p;
 	if (!s->game.signed_game)
 		return store_fail(err, "this game is not signed (its genesis "
@@ -96,6 +97,21 @@ int catan_store_use_key(catan_store *s, const char *path, catan_err *err)
 	}
 	if (catan_store_set_key(s, p, &k, err))
 		goto done;
+	rc = record_key(s, path, err);
+done:
+	sodium_memzero(&k, sizeof k);
+	return rc;
+}
+
+/*
+ * Records the key file's path in the repository's config (catan.key), once.
+ * 0, or -1 with err.
+ */
+static int record_key(catan_store *s, const char *path, catan_err *err)
+{
+	char abs[PATH_MAX];
+	git_config *cfg = NULL;
+	int rc = -1;
 	if (!realpath(path, abs)) {
 		store_fail(err, "%s: cannot resolve the path", path);
 		goto done;
@@ -119,6 +135,76 @@ int catan_store_use_key(catan_store *s, const char *path, catan_err *err)
 	store_intent_done(s, mark);
 done:
 	git_config_free(cfg);
+	return rc;
+}
+
+/*
+ * Whether a remote already shows seat p taken (refs/remotes/R/<p> off the
+ * genesis, its game/ binding p): err then names the key. 1, else 0.
+ */
+static int taken_at_remote(catan_store *s, int p, catan_err *err)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	int taken = 0;
+	if (git_reference_iterator_glob_new(&it, s->repo, "refs/remotes/*"))
+		return 0;
+	while (!taken && git_reference_next(&ref, it) == 0) {
+		const char *name = git_reference_name(ref);
+		const char *slash = strrchr(name, '/');
+		const git_oid *to = git_reference_target(ref);
+		git_commit *c = NULL;
+		catan_game g;
+		git_oid gt;
+		catan_err ignored;
+		if (slash && to && !strcmp(slash + 1, s->game.names.name[p]) &&
+		    !git_oid_equal(to, &s->genesis) &&
+		    git_commit_lookup(&c, s->repo, to) == 0 &&
+		    store_game_of_tree(&g, &gt, s, git_commit_tree_id(c),
+				       &ignored) == 0 &&
+		    !(g.open & (1u << p))) {
+			char fp[CATAN_FINGERPRINT_TEXT];
+			catan_pubkey_fingerprint(fp, g.keys[p]);
+			store_fail_code(err, CATAN_STORE_E_DENIED,
+					"seat %s is already claimed by key %s "
+					"(%.*s)",
+					s->game.names.name[p], fp,
+					(int)(slash - name - 13), name + 13);
+			taken = 1;
+		}
+		git_commit_free(c);
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	return taken;
+}
+
+int catan_store_claim(catan_store *s, const char *path, catan_err *err)
+{
+	catan_key k;
+	catan_sign_why why = {{0}};
+	git_oid id;
+	int me = catan_store_me(s), rc = -1;
+	if (me < 0)
+		return store_fail(err, "this repository plays no seat "
+				       "(catan join ... --as PLAYER)");
+	if (!(s->game.open & (1u << me)))
+		return store_fail_code(err, CATAN_STORE_E_DENIED,
+				       "seat %s is not open: the game binds "
+				       "its key (catan show --signers)",
+				       s->game.names.name[me]);
+	if (catan_key_load(&k, path, &why))
+		return store_fail(err, "%s", why.msg);
+	if (taken_at_remote(s, me, err) ||
+	    store_lobby_claim(&id, s, me, &k, err))
+		goto done;
+	if (!s->keys[me] && !(s->keys[me] = malloc(sizeof k))) {
+		store_fail(err, "out of memory");
+		goto done;
+	}
+	*s->keys[me] = k;
+	rc = record_key(s, path, err);
+done:
 	sodium_memzero(&k, sizeof k);
 	return rc;
 }

@@ -182,18 +182,27 @@ int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
 	return put_tree(out, s, root, nroot, write);
 }
 
+int store_game_tree_id(git_oid *out, catan_store *s, const catan_files *files,
+		       bool write)
+{
+	/* board, options and, in a signed game, signers (and a lobby's open) */
+	tree_entry e[4];
+	int ne = 0;
+	for (int i = 0; i < files->n && ne < 4; i++) {
+		if (strncmp(files->file[i].path, "game/", 5))
+			continue;
+		snprintf(e[ne].name, sizeof e[ne].name, "%s",
+			 files->file[i].path + 5);
+		e[ne].dir = false;
+		if (put_blob(&e[ne].id, s, CATAN_FILES_MAX, &files->file[i],
+			     write))
+			return -1;
+		ne++;
+	}
+	return put_tree(out, s, e, ne, write);
+}
+
 int store_game_tree(catan_store *s, const catan_files *files)
 {
-	/* board, options and, in a signed game, signers */
-	tree_entry e[3];
-	int ne = files->n < 3 ? files->n : 3;
-	for (int i = 0; i < ne; i++) {
-		snprintf(e[i].name, sizeof e[i].name, "%s",
-			 files->file[i].path + 5);
-		e[i].dir = false;
-		if (put_blob(&e[i].id, s, CATAN_FILES_MAX, &files->file[i],
-			     true))
-			return -1;
-	}
-	return put_tree(&s->game_tree, s, e, ne, true);
+	return store_game_tree_id(&s->game_tree, s, files, true);
 }

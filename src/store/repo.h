@@ -77,6 +77,16 @@ struct catan_store {
 	uint8_t (*fair_chain[CATAN_MAX_PLAYERS])[32];
 	git_oid genesis;
 	git_oid game_tree; /* id of game/, shared by every state tree */
+	/*
+	 * A lobby (spec/replication.md, "Keys and signatures"): the game the
+	 * genesis holds (lobby.open: its open seats; 0 when it has no lobby)
+	 * and its game/. Until the start binds every seat, game and
+	 * game_tree are these; once the start is known (on the first seat's
+	 * branch, or checked by a verification under way) they are the
+	 * start's (lobby.c, store_lobby_load).
+	 */
+	catan_game lobby;
+	git_oid lobby_tree;
 	catan_time_mode time;
 
 	/*
@@ -262,6 +272,9 @@ int store_tree_of(git_oid *out, catan_store *s, const catan_files *files,
  * catan_codec_encode_game makes them) into s->game_tree. 0 or -1.
  */
 int store_game_tree(catan_store *s, const catan_files *files);
+/* The same for any game's files, into *out; hashed only unless write. */
+int store_game_tree_id(git_oid *out, catan_store *s, const catan_files *files,
+		       bool write);
 
 /* ---- refs.c ---- */
 

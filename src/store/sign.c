@@ -205,6 +205,19 @@ void catan_pubkey_format(char *out, const unsigned char pk[CATAN_PUBKEY_LEN])
 			  sodium_base64_VARIANT_ORIGINAL);
 }
 
+void catan_pubkey_fingerprint(char *out,
+			      const unsigned char pk[CATAN_PUBKEY_LEN])
+{
+	unsigned char blob[64], h[crypto_hash_sha256_BYTES];
+	wbuf w = {blob, 0, sizeof(blob), 0};
+	put_str(&w, KEYTYPE, strlen(KEYTYPE));
+	put_str(&w, pk, CATAN_PUBKEY_LEN);
+	crypto_hash_sha256(h, blob, w.len);
+	memcpy(out, "SHA256:", 7);
+	sodium_bin2base64(out + 7, CATAN_FINGERPRINT_TEXT - 7, h, sizeof h,
+			  sodium_base64_VARIANT_ORIGINAL_NO_PADDING);
+}
+
 int catan_pubkey_parse(unsigned char pk[CATAN_PUBKEY_LEN], const char *text,
 		       size_t len, size_t *used, catan_sign_why *why)
 {

@@ -174,7 +174,14 @@ int store_read_state(catan_state *out, store_fair *fair, catan_store *s,
 		goto done;
 	}
 	const git_tree_entry *game = git_tree_entry_byname(t, "game");
-	if (!game || !git_oid_equal(git_tree_entry_id(game), &s->game_tree)) {
+	/*
+	 * In a game with a lobby the genesis, each claim and the start hold
+	 * game/s of their own (the seats bound so far): the state files are
+	 * read against the board and options they all share, and whoever
+	 * checks such a commit compares its whole tree id (verify_lobby.c).
+	 */
+	if (!game || (!git_oid_equal(git_tree_entry_id(game), &s->game_tree) &&
+		      !s->lobby.open)) {
 		store_fail_code(err, CATAN_STORE_E_CORRUPT,
 				"game/ differs from the genesis (the board, "
 				"options and players never change)");

@@ -25,6 +25,7 @@
 
 #include "exchange.h"
 #include "keys.h"
+#include "lobby.h"
 
 int catan_store_batch(catan_store *s, catan_err *err)
 {
@@ -240,7 +241,8 @@ int store_create(catan_store **out, const char *path, const catan_game *g,
 				  g->names.name[0]);
 	for (int p = 0; g->signed_game && p < g->opt.nplayers; p++)
 		for (int q = 0; q < p; q++)
-			if (!memcmp(g->keys[p], g->keys[q], CATAN_PUBKEY_LEN))
+			if (!((g->open >> p | g->open >> q) & 1) &&
+			    !memcmp(g->keys[p], g->keys[q], CATAN_PUBKEY_LEN))
 				return store_fail(
 				    err,
 				    "%s and %s have the same key: "
@@ -301,6 +303,8 @@ int store_create(catan_store **out, const char *path, const catan_game *g,
 		store_git_fail(err, "writing game/");
 		goto done;
 	}
+	s->lobby = *g;
+	s->lobby_tree = s->game_tree;
 	if (store_state_tree(&tree_id, s, &st, NULL, true)) {
 		store_git_fail(err, "writing the genesis tree");
 		goto done;
@@ -381,6 +385,9 @@ int catan_store_open_ext(catan_store **out, const char *path, bool readonly,
 			       &ce, err))
 		goto done;
 	git_oid_cpy(&s->genesis, &id);
+	s->lobby = s->game;
+	s->lobby_tree = s->game_tree;
+	store_lobby_load(s);
 	s->time = CATAN_TIME_NOW;
 	if (s->game.signed_game && !readonly)
 		store_keys_load(s);

@@ -24,6 +24,7 @@
 #include <zlib.h>
 
 #include "exchange.h"
+#include "lobby.h"
 
 /* The time of remote `name` starts now. */
 static void start_clock(catan_store *s)
@@ -203,6 +204,35 @@ static const char **unique_names(const char *const *names, int n, int *nout)
 }
 
 /*
+ * The host's side of a lobby (lobby.c): once every open seat's branch
+ * holds a claim, this peer, playing the first seat, writes the start and
+ * pushes it where it pushes. 0, or -1 when the start could not be
+ * written.
+ */
+static int lobby_start(catan_store *s, git_config *cfg,
+		       const char *const *remotes, int nremotes,
+		       catan_sync_report *rep, catan_err *err)
+{
+	bool wrote = false;
+	if (!s->game.open || catan_store_me(s) != 0)
+		return 0;
+	if (store_lobby_start(s, &wrote, err))
+		return -1;
+	if (!wrote)
+		return 0;
+	git_oid tip;
+	char hex[GIT_OID_HEXSZ + 1] = "";
+	if (store_branch_tip(&tip, s, 0) == 0)
+		git_oid_tostr(hex, sizeof hex, &tip);
+	store_note(rep, "started the game: every seat is bound (start %.10s)",
+		   hex);
+	for (int i = 0; i < nremotes; i++)
+		if (push_allowed(cfg, remotes[i]))
+			push_own(s, remotes[i], rep);
+	return 0;
+}
+
+/*
  * The fetch of one remote (fast 0: a path remote, read already; 2: one
  * refused), then its verify and adopt, then the push of this peer's own
  * branch where allowed. An unreachable or refused peer is noted in rep,
@@ -350,6 +380,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	for (int i = 0; i < nremotes && rc == 0; i++)
 		rc = fetch_one(s, cfg, remotes[i], pend[i].fast, track, rep,
 			       err);
+	if (rc == 0)
+		rc = lobby_start(s, cfg, remotes, nremotes, rep, err);
 	free(pend);
 	free(track);
 	free(uniq);

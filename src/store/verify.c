@@ -14,12 +14,18 @@
 #include <string.h>
 
 #include "fuzz_internal.h"
+#include "lobby.h"
 #include "verify_ctx.h"
 
 /* The i-th entry put (i < t->n). Cannot fail. */
 static seen *table_at(const table *t, size_t i)
 {
 	return &t->block[i / TABLE_BLOCK][i % TABLE_BLOCK];
+}
+
+seen *verify_table_at(const table *t, size_t i)
+{
+	return table_at(t, i);
 }
 
 seen *verify_table_get(const table *t, const git_oid *id)
@@ -104,6 +110,19 @@ seen *verify_known(ctx *c, const git_oid *id)
 		e->discard = sum && (!strncmp(sum, "discard ", 8) ||
 				     !strcmp(sum, "reveal"));
 		e->trusted = true;
+		/* The lobby (verify_lobby.c): the genesis and the claims. */
+		e->claim = c->s->lobby.open && sum &&
+			   !strcmp(sum, STORE_CLAIM_SUBJECT);
+		e->lobby = e->claim || (c->s->lobby.open &&
+					git_oid_equal(id, &c->s->genesis));
+		if (e->claim) {
+			catan_game cg;
+			git_oid cgt;
+			if (store_game_of_tree(&cg, &cgt, c->s,
+					       git_commit_tree_id(commit),
+					       &err) == 0)
+				memcpy(e->key, cg.keys[author], 32);
+		}
 		if (git_commit_parentcount(commit))
 			git_oid_cpy(&e->parent,
 				    git_commit_parent_id(commit, 0));
@@ -129,7 +148,7 @@ int verify_bad(ctx *c, const git_oid *id, const char *fmt, ...)
  * "Dice: A B" or nothing; dice[] says which (0,0: no Dice trailer). Whether
  * the commit may carry dice, and which, is the caller's (the action's).
  */
-static int check_message(ctx *c, git_commit *commit, int *author,
+int verify_check_message(ctx *c, git_commit *commit, int *author,
 			 const char **subject_out, char *subject, size_t size,
 			 uint8_t dice[2])
 {
@@ -224,20 +243,31 @@ static int check_genesis(ctx *c, git_commit *commit)
 	uint8_t dice[2];
 	if (!git_oid_equal(id, &c->s->genesis))
 		return verify_bad(c, id, "a second root commit");
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
+	if (verify_check_message(c, commit, &author, &subject, buf, sizeof buf,
+				 dice))
 		return 1;
 	if (strcmp(subject, "genesis") || author != 0 || dice[0])
 		return verify_bad(c, id,
 				  "the root commit must be \"genesis\" by %s",
 				  c->s->game.names.name[0]);
 	catan_state_init(&st, &c->s->game.board, &c->s->game.opt);
-	if (verify_check_tree(c, id, commit, &st, NULL))
+	if (c->s->lobby.open) {
+		/* A lobby's genesis holds the lobby's game/, open seats. */
+		git_oid want, gt;
+		if (store_lobby_tree(&want, &gt, c->s, &c->s->lobby, false))
+			return verify_bad(c, id, "cannot encode the genesis");
+		if (!git_oid_equal(&want, git_commit_tree_id(commit)))
+			return verify_bad(c, id,
+					  "the genesis tree is not its game/ "
+					  "and the initial state");
+	} else if (verify_check_tree(c, id, commit, &st, NULL))
 		return 1;
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
 		return verify_bad(c, id, "out of memory");
 	e->state = st;
 	e->author = author;
+	e->lobby = c->s->lobby.open != 0;
 	return 0;
 }
 
@@ -280,7 +310,7 @@ static bool trusted_child(ctx *c, git_oid *out, const git_oid *parent,
 }
 
 /* Only one child of a commit per author (forks are refused). */
-static int check_fork(ctx *c, const git_oid *id, const git_oid *parent,
+int verify_check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 		      int author)
 {
 	git_oid other;
@@ -406,13 +436,24 @@ int verify_check_action(ctx *c, git_commit *commit)
 	const char *subject;
 	int author;
 	uint8_t dice[2];
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
+	if (verify_check_message(c, commit, &author, &subject, buf, sizeof buf,
+				 dice))
 		return 1;
 	seen *parent = verify_known(c, pid);
 	if (!parent)
 		return verify_bad(c, id, "parent was not checked");
 	const catan_state *ps = &parent->state;
 	catan_action a;
+	if (parent->lobby) {
+		char waits[CATAN_MAX_PLAYERS * (CATAN_NAME_MAX + 2)];
+		store_lobby_waits(waits, sizeof waits, &c->s->lobby);
+		return verify_bad(c, id,
+				  "%s acts before the start: the game waits "
+				  "for seats %s to be claimed and for %s to "
+				  "start it",
+				  g->names.name[author], waits,
+				  g->names.name[0]);
+	}
 	if (verify_subject(c, commit, subject, ps->turn, &a))
 		return 1;
 	if (!catan_state_may_act(ps, author))
@@ -453,7 +494,7 @@ int verify_check_action(ctx *c, git_commit *commit)
 		return verify_bad(c, id,
 				  "builds on a reveal while reveals are "
 				  "pending");
-	if (check_fork(c, id, pid, author) ||
+	if (verify_check_fork(c, id, pid, author) ||
 	    verify_check_tree(c, id, commit, &next, &fair))
 		return 1;
 	seen *e = verify_table_put(&c->t, id);
@@ -476,7 +517,8 @@ int verify_check_merge(ctx *c, git_commit *commit)
 	const char *subject;
 	int author;
 	uint8_t dice[2];
-	if (check_message(c, commit, &author, &subject, buf, sizeof buf, dice))
+	if (verify_check_message(c, commit, &author, &subject, buf, sizeof buf,
+				 dice))
 		return 1;
 	if (g->opt.dice == CATAN_DICE_FAIR &&
 	    strcmp(subject, STORE_MERGE_SUBJECT))
@@ -677,6 +719,18 @@ int verify_check_new_on_own_branch(ctx *c)
 	return 0;
 }
 
+int verify_check_commit(ctx *c, git_commit *commit)
+{
+	const char *sum = git_commit_summary(commit);
+	if (c->s->lobby.open && sum && !strcmp(sum, STORE_CLAIM_SUBJECT))
+		return verify_check_claim(c, commit);
+	if (c->s->lobby.open && sum && !strcmp(sum, STORE_START_SUBJECT))
+		return verify_check_start(c, commit);
+	return git_commit_parentcount(commit) == 1
+		   ? verify_check_action(c, commit)
+		   : verify_check_merge(c, commit);
+}
+
 /*
  * Checks every commit `walk` yields (parents first): the genesis, an
  * action or a discard merge. A root is only acceptable in a full check;
@@ -694,11 +748,10 @@ int verify_check_walk(ctx *c, git_revwalk *walk)
 		if (git_commit_lookup(&commit, c->s->repo, &id))
 			return verify_bad(c, &id, "unreadable commit");
 		unsigned n = git_commit_parentcount(commit);
-		rc = n == 0   ? (c->incremental
-				     ? verify_bad(c, &id, "a second root commit")
-				     : check_genesis(c, commit))
-		     : n == 1 ? verify_check_action(c, commit)
-			      : verify_check_merge(c, commit);
+		rc = n > 0 ? verify_check_commit(c, commit)
+		     : c->incremental
+			 ? verify_bad(c, &id, "a second root commit")
+			 : check_genesis(c, commit);
 		git_commit_free(commit);
 		c->rep->commits++;
 	}
@@ -721,7 +774,8 @@ int store_fuzz_check_message(const catan_game *g, git_commit *commit,
 	s->game = *g;
 	ctx c = {s, {{NULL, NULL, 0, 0}, NULL, 0, 0}, &rep, false, NULL};
 	uint8_t dice[2];
-	rc = check_message(&c, commit, author, &sub, subject, size, dice);
+	rc =
+	    verify_check_message(&c, commit, author, &sub, subject, size, dice);
 	snprintf(why, whylen, "%s", rc ? rep.why : "");
 	free(s);
 	return rc;

@@ -27,6 +27,13 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 		      char *why, size_t whylen);
 
 /*
+ * The key whose valid SSH signature the signed raw commit carries (any
+ * key). 0, or -1 when it carries none that verifies. form.c.
+ */
+int store_commit_signer(unsigned char signer[CATAN_PUBKEY_LEN],
+			const catan_store *s, const char *raw, size_t len);
+
+/*
  * Verifies the commits reachable from newtips[p] (one per player) that the
  * local branches do not hold yet, trusting the local branches (verified
  * when they were adopted). Reads only the repository; when every new

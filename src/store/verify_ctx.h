@@ -14,6 +14,9 @@ typedef struct seen {
 	git_oid parent; /* first parent (for fork detection) */
 	int author;	/* player index */
 	bool discard;	/* a discard or a fair reveal: a commit of a fan */
+	bool lobby;	/* the genesis of a lobby, or a claim: not started */
+	bool claim;	/* a claim (lobby.h) */
+	unsigned char key[32]; /* the key a claim presents */
 	bool trusted;	/* verified before, loaded from the repository */
 	bool used;
 	catan_state state;
@@ -35,6 +38,8 @@ typedef struct table {
 
 /* The entry of id, or NULL. Cannot fail. */
 seen *verify_table_get(const table *t, const git_oid *id);
+/* The i-th entry put (i < t->n). Cannot fail. */
+seen *verify_table_at(const table *t, size_t i);
 /* A new entry for id (zeroed but for id and used); NULL when out of memory. */
 seen *verify_table_put(table *t, const git_oid *id);
 void verify_table_free(table *t);
@@ -68,6 +73,11 @@ int verify_bad(ctx *c, const git_oid *id, const char *fmt, ...)
  */
 int verify_check_form(ctx *c, const git_oid *id);
 int verify_check_action(ctx *c, git_commit *commit);
+/*
+ * A commit with parents: a lobby's claim or start, an action, or a merge
+ * (whichever it says it is).
+ */
+int verify_check_commit(ctx *c, git_commit *commit);
 int verify_check_merge(ctx *c, git_commit *commit);
 /*
  * The table entry of commit id: checked earlier in this run, or (in
@@ -114,6 +124,20 @@ int verify_check_branches(ctx *c);
 int verify_check_new_on_own_branch(ctx *c);
 /* Every commit of walk, in topological order. */
 int verify_check_walk(ctx *c, git_revwalk *walk);
+/*
+ * The lobby (verify_lobby.c), each 0 or 1 as the checks above: a claim
+ * (a joiner's key for an open seat, on the genesis, signed by that key)
+ * and the start (the host's merge of one claim per open seat).
+ */
+int verify_check_claim(ctx *c, git_commit *commit);
+int verify_check_start(ctx *c, git_commit *commit);
+/* Only one child of a commit per author (forks are refused). verify.c. */
+int verify_check_fork(ctx *c, const git_oid *id, const git_oid *parent,
+		      int author);
+/* The author and subject of a commit's message (checked). verify.c. */
+int verify_check_message(ctx *c, git_commit *commit, int *author,
+			 const char **subject_out, char *subject, size_t size,
+			 uint8_t dice[2]);
 /* Fills why with a formatted sentence; returns 1. */
 int store_form_bad(char *why, size_t whylen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lobby.h"
 #include "verify_ctx.h"
 
 /*
@@ -296,9 +297,14 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 			break;
 		}
 		unsigned np = git_commit_parentcount(commit);
-		rc = np == 0   ? verify_bad(&c, &ids[i], "a second root commit")
-		     : np == 1 ? verify_check_action(&c, commit)
-			       : verify_check_merge(&c, commit);
+		/*
+		 * A lobby's commits were form-checked when copied, maybe
+		 * before the start bound their authors' keys: again, now
+		 * that the walk went through the start (form.c).
+		 */
+		rc = s->lobby.open && verify_check_form(&c, &ids[i]) ? 1
+		     : np == 0 ? verify_bad(&c, &ids[i], "a second root commit")
+			       : verify_check_commit(&c, commit);
 		git_commit_free(commit);
 		rep->commits++;
 		last = ids[i];
@@ -332,6 +338,9 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 	}
 	free(ids);
 	verify_table_free(&c.t);
+	/* A start checked here is the handle's only once adopted. */
+	if (rc)
+		store_lobby_load(s);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -354,5 +363,7 @@ int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)
 	if (rc == 0)
 		verify_check_branches(&c);
 	verify_table_free(&c.t);
+	if (!rep->ok)
+		store_lobby_load(s);
 	return 0;
 }

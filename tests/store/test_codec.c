@@ -1014,6 +1014,78 @@ static void test_codec__rejects_non_canonical_board(void **st)
 	catan_files_free(&f);
 }
 
+/*
+ * A lobby's game/ (spec/format.md, game/open): the open seats in
+ * game/open, the bound ones only in game/signers; round trip, and the
+ * refusals: the first seat open, a seat that is no player, open seats
+ * out of order, game/open without game/signers.
+ */
+static void test_codec__lobby_open_seats(void **st)
+{
+	catan_game g, back;
+	catan_files f, nf;
+	catan_codec_error err;
+	(void)st;
+	sh_game(&g, 3, SH_BOARD_BEGINNER, CATAN_PHASES_COMBINED,
+		CATAN_DICE_SEEDED, 7);
+	g.signed_game = true;
+	memset(g.keys, 0, sizeof g.keys);
+	g.keys[0][0] = 1;
+	g.open = 1u << 1 | 1u << 2;
+	catan_files_init(&f);
+	assert_int_equal(catan_codec_encode_game(&f, &g), 0);
+	const catan_file *open = catan_files_get(&f, "game/open");
+	assert_non_null(open);
+	assert_string_equal(open->data, "blue\nwhite\n");
+	const catan_file *signers = catan_files_get(&f, "game/signers");
+	assert_non_null(signers);
+	assert_non_null(strstr(signers->data, "red@catan"));
+	assert_null(strstr(signers->data, "blue@catan"));
+	memset(&err, 0, sizeof err);
+	if (catan_codec_decode_game(&back, &f, &err))
+		fail_msg("decode: %s:%d: %s", err.path, err.line, err.msg);
+	assert_int_equal(back.open, g.open);
+	assert_memory_equal(back.keys, g.keys, sizeof g.keys);
+
+	static const struct {
+		const char *text, *why;
+		int line;
+	} bad[] = {
+	    {"red\nblue\n", "no seat a lobby can leave open", 1},
+	    {"blue\norange\n", "no seat a lobby can leave open", 2},
+	    {"white\nblue\n", "not canonical", 1},
+	    {"blue\nwhite", "no end", 2},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		catan_files_init(&nf);
+		for (int k = 0; k < f.n; k++) {
+			const catan_file *e = &f.file[k];
+			const char *d = strcmp(e->path, "game/open")
+					    ? e->data
+					    : bad[i].text;
+			assert_int_equal(
+			    catan_files_add(&nf, e->path, d,
+					    strcmp(e->path, "game/open")
+						? e->len
+						: strlen(d)),
+			    0);
+		}
+		expect_game_error(&nf, "game/open", bad[i].line, bad[i].why);
+		catan_files_free(&nf);
+	}
+	/* game/open in a game without keys */
+	catan_files_init(&nf);
+	for (int k = 0; k < f.n; k++)
+		if (strcmp(f.file[k].path, "game/signers"))
+			assert_int_equal(catan_files_add(&nf, f.file[k].path,
+							 f.file[k].data,
+							 f.file[k].len),
+					 0);
+	expect_game_error(&nf, "game/open", 0, "need game/signers");
+	catan_files_free(&nf);
+	catan_files_free(&f);
+}
+
 static void test_codec__rejects_bad_options(void **st)
 {
 	catan_game g;
@@ -1065,28 +1137,29 @@ static void test_codec__rejects_bad_options(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_codec__initial_state_round_trip),
-		cmocka_unit_test(test_codec__initial_files_are_as_documented),
-		cmocka_unit_test(test_codec__every_state_of_random_games),
-		cmocka_unit_test(test_codec__pending_offer_round_trip),
-		cmocka_unit_test(test_codec__game_round_trip_beginner),
-		cmocka_unit_test(test_codec__game_round_trip_largest_seeds),
-		cmocka_unit_test(test_codec__game_round_trip_random),
-		cmocka_unit_test(test_codec__game_round_trip_hexagon3),
-		cmocka_unit_test(test_codec__game_round_trip_six_players),
-		cmocka_unit_test(test_codec__rejects_missing_file),
-		cmocka_unit_test(test_codec__rejects_stray_file),
-		cmocka_unit_test(test_codec__rejects_line_out_of_order),
-		cmocka_unit_test(test_codec__rejects_number_out_of_range),
-		cmocka_unit_test(test_codec__rejects_non_canonical_number),
-		cmocka_unit_test(test_codec__rejects_trailing_space),
-		cmocka_unit_test(test_codec__rejects_missing_final_newline),
-		cmocka_unit_test(test_codec__rejects_twenty_lumber),
-		cmocka_unit_test(test_codec__rejects_bad_vertex_name),
-		cmocka_unit_test(test_codec__rejects_unknown_player),
-		cmocka_unit_test(test_codec__rejects_tiles_out_of_order),
-		cmocka_unit_test(test_codec__rejects_non_canonical_board),
-		cmocka_unit_test(test_codec__rejects_bad_options),
+	    cmocka_unit_test(test_codec__initial_state_round_trip),
+	    cmocka_unit_test(test_codec__initial_files_are_as_documented),
+	    cmocka_unit_test(test_codec__every_state_of_random_games),
+	    cmocka_unit_test(test_codec__pending_offer_round_trip),
+	    cmocka_unit_test(test_codec__game_round_trip_beginner),
+	    cmocka_unit_test(test_codec__game_round_trip_largest_seeds),
+	    cmocka_unit_test(test_codec__game_round_trip_random),
+	    cmocka_unit_test(test_codec__game_round_trip_hexagon3),
+	    cmocka_unit_test(test_codec__game_round_trip_six_players),
+	    cmocka_unit_test(test_codec__rejects_missing_file),
+	    cmocka_unit_test(test_codec__rejects_stray_file),
+	    cmocka_unit_test(test_codec__rejects_line_out_of_order),
+	    cmocka_unit_test(test_codec__rejects_number_out_of_range),
+	    cmocka_unit_test(test_codec__rejects_non_canonical_number),
+	    cmocka_unit_test(test_codec__rejects_trailing_space),
+	    cmocka_unit_test(test_codec__rejects_missing_final_newline),
+	    cmocka_unit_test(test_codec__rejects_twenty_lumber),
+	    cmocka_unit_test(test_codec__rejects_bad_vertex_name),
+	    cmocka_unit_test(test_codec__rejects_unknown_player),
+	    cmocka_unit_test(test_codec__rejects_tiles_out_of_order),
+	    cmocka_unit_test(test_codec__rejects_non_canonical_board),
+	    cmocka_unit_test(test_codec__rejects_bad_options),
+	    cmocka_unit_test(test_codec__lobby_open_seats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

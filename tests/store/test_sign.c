@@ -279,6 +279,32 @@ static void test_sign__signers_file(void **st)
 	assert_memory_not_equal(pk, a.pk, 32);
 }
 
+/* The fingerprint is ssh-keygen -l's (catan names keys by it). */
+static void test_sign__fingerprint_equals_ssh_keygen(void **st)
+{
+	(void)st;
+	catan_key k;
+	catan_sign_why why = {{0}};
+	char path[300], fp[CATAN_FINGERPRINT_TEXT];
+	assert_int_equal(
+	    sh("ssh-keygen -q -t ed25519 -N '' -C x -f %s/fp", dir), 0);
+	assert_int_equal(
+	    sh("ssh-keygen -l -f %s/fp.pub | cut -d' ' -f2 > %s/fp.txt", dir,
+	       dir),
+	    0);
+	snprintf(path, sizeof(path), "%s/fp", dir);
+	assert_int_equal(catan_key_load(&k, path, &why), 0);
+	catan_pubkey_fingerprint(fp, k.pk);
+	snprintf(path, sizeof(path), "%s/fp.txt", dir);
+	size_t n;
+	char *want = slurp(path, &n);
+	assert_non_null(want);
+	assert_true(n > 1 && want[n - 1] == '\n');
+	want[n - 1] = 0;
+	assert_string_equal(fp, want);
+	free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +313,7 @@ int main(void)
 	    cmocka_unit_test(test_sign__verify_refuses),
 	    cmocka_unit_test(test_sign__other_namespace_refused),
 	    cmocka_unit_test(test_sign__signers_file),
+	    cmocka_unit_test(test_sign__fingerprint_equals_ssh_keygen),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

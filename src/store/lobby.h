@@ -1,0 +1,65 @@
+/*
+ * lobby.h - layer 4 (log) of src/store: the lobby of a signed game
+ * (spec/replication.md, "Keys and signatures"). A genesis may leave seats
+ * open (game/open); a joiner claims one with a commit on the genesis that
+ * presents its key and is signed by it; the first seat's player (the
+ * host) merges one claim per open seat into the start, whose game/ binds
+ * every seat. lobby.c writes claims and the start and says which game a
+ * handle plays; verify_lobby.c checks them.
+ */
+#ifndef CATAN_STORE_LOBBY_H
+#define CATAN_STORE_LOBBY_H
+
+#include "state.h"
+
+/* The subjects of a claim and of the start. */
+#define STORE_CLAIM_SUBJECT "claim"
+#define STORE_START_SUBJECT "start"
+
+/*
+ * Reads and decodes the game/ of the root tree `tree` into *out (strictly,
+ * as a genesis's) and its id into *game_tree. 0, or -1 with err.
+ */
+int store_game_of_tree(catan_game *out, git_oid *game_tree, catan_store *s,
+		       const git_oid *tree, catan_err *err);
+
+/*
+ * The tree of game g (its game/ plus the initial state, as the genesis,
+ * a claim and the start hold), into *out, game/'s id into *game_tree;
+ * hashed only unless write. 0 or -1.
+ */
+int store_lobby_tree(git_oid *out, git_oid *game_tree, catan_store *s,
+		     const catan_game *g, bool write);
+
+/*
+ * Sets s->game and s->game_tree to the start's when the first seat's
+ * branch holds it (its tip's game/ binds every seat), else to the
+ * lobby's. Nothing to do in a game without a lobby. Cannot fail (an
+ * unreadable tip leaves the lobby's game).
+ */
+void store_lobby_load(catan_store *s);
+
+/* The open seats of g, "blue, white", into out. Cannot fail. */
+void store_lobby_waits(char *out, size_t n, const catan_game *g);
+
+/*
+ * Writes seat p's claim with key k: a commit by p on the genesis, its
+ * tree the genesis's with p bound to k (game/signers gains p's line,
+ * game/open loses p), signed by k; moves p's branch from the genesis to
+ * it. 0, or -1 with err (p not open, k already a seat's, the branch not
+ * at the genesis).
+ */
+int store_lobby_claim(git_oid *out, catan_store *s, int p, const catan_key *k,
+		      catan_err *err);
+
+/*
+ * The host's start: when this handle plays the first seat, the game has
+ * not started and every open seat's branch holds a claim, writes the
+ * start (parents: the claims in player order; tree: game/ binding every
+ * seat plus the initial state), moves the first seat's branch to it and
+ * makes its game the handle's. *wrote says whether it did. 0, or -1
+ * with err.
+ */
+int store_lobby_start(catan_store *s, bool *wrote, catan_err *err);
+
+#endif
