@@ -25,7 +25,9 @@
  *     states' encodings equal byte for byte), which also satisfies every
  *     invariant. A discard merge is the parents' discards applied to the
  *     7-roll state (the discards commute: DiscardsCommute); a fair-dice
- *     merge applies the reveals, then its own action.
+ *     merge applies the reveals, then its own action. The lobby's claims
+ *     (on the genesis) and start (on the claims) bind keys and leave the
+ *     model's variables as they were: stuttering steps.
  *
  * With --json the trace is written to FILE ("-": stdout), one JSON object
  * a commit: its id, parents, author, the model's action and its text, and
@@ -435,6 +437,34 @@ static void json_line(const tracer *t, git_commit *c, const char *action,
 		s->dice[0], s->dice[1]);
 }
 
+/*
+ * Whether c is one of the lobby's commits (spec/format.md): 1 for a claim
+ * whose one parent is the genesis or a start whose parents are all such
+ * claims, -1 for a commit with either subject elsewhere, 0 for any other.
+ */
+static int lobby_step(git_commit *c)
+{
+	const char *subject = git_commit_summary(c);
+	bool claim = !strcmp(subject, "claim");
+	if (!claim && strcmp(subject, "start"))
+		return 0;
+	unsigned np = git_commit_parentcount(c);
+	if (claim && np != 1)
+		return -1;
+	for (unsigned i = 0; i < np; i++) {
+		git_commit *p = NULL;
+		if (git_commit_parent(&p, c, i))
+			return -1;
+		int ok = claim ? git_commit_parentcount(p) == 0
+			       : lobby_step(p) == 1 &&
+				     !strcmp(git_commit_summary(p), "claim");
+		git_commit_free(p);
+		if (!ok)
+			return -1;
+	}
+	return np ? 1 : -1;
+}
+
 /* One commit: 0, or 1 after reporting what is wrong. */
 static int trace_commit(tracer *t, git_commit *c)
 {
@@ -451,6 +481,17 @@ static int trace_commit(tracer *t, git_commit *c)
 		if (catan_state_init(&want, &g->board, &g->opt))
 			return complain(t, c, "%s%s", "the options are not ",
 					"the model's");
+	} else if (lobby_step(c)) {
+		/* The lobby's claims and start bind keys to seats
+		 * (spec/replication.md): the game's variables do not change,
+		 * a step the model stutters on. */
+		if (lobby_step(c) < 0)
+			return complain(t, c, "%s%s",
+					"a claim not on the genesis or a ",
+					"start not on claims");
+		if (state_of(t, c, git_commit_parent_id(c, 0), &want))
+			return 1;
+		name = *git_commit_summary(c) == 'c' ? "Claim" : "Start";
 	} else if (np == 1) {
 		if (state_of(t, c, git_commit_parent_id(c, 0), &want) ||
 		    step(t, c, &want, seat_of(g, c), git_commit_summary(c),

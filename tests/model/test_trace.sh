@@ -61,6 +61,30 @@ if [[ -n $fair ]]; then
 	echo "test_trace: a fair-dice game traced ($(wc -l <"$tmp/fair.jsonl") commits, $reveals reveals)"
 fi
 
+# A signed game whose seats were claimed in its lobby: the claims and the
+# start change no variable of the model (stuttering steps), then play.
+lob=$tmp/lobby
+mkdir "$lob"
+for p in red blue white; do "$catan" key new "$lob/k_$p" >/dev/null 2>&1; done
+"$catan" new "$lob/red" --players red,blue,white --me red --key "$lob/k_red" \
+	--open blue --open white >/dev/null 2>&1
+for p in blue white; do
+	"$catan" join "$lob/red" "$lob/$p" --as "$p" --key "$lob/k_$p" >/dev/null
+	"$catan" -C "$lob/red" remote add "$p" "$lob/$p" >/dev/null
+done
+"$catan" -C "$lob/red" sync >/dev/null
+for i in 1 2 3; do
+	next=$("$catan" -C "$lob/red" show --json | sed -n 's/.*"next":"\([a-z]*\)".*/\1/p')
+	[[ $next == red ]] || break
+	"$catan" -C "$lob/red" act $("$catan" -C "$lob/red" legal --as red | head -1) >/dev/null
+done
+[[ $(git -C "$lob/red" log --format=%s red | grep -cx 'start\|claim') == 3 ]] ||
+	{ echo "test_trace: the lobby game has no start on two claims" >&2; exit 1; }
+"$trace" --quiet --json "$tmp/lobby.jsonl" "$lob/red"
+grep -q '"action":"Start"' "$tmp/lobby.jsonl" ||
+	{ echo "test_trace: no Start in the lobby game's trace" >&2; exit 1; }
+echo "test_trace: a game started in its lobby traced ($(wc -l <"$tmp/lobby.jsonl") commits)"
+
 # The tracer refuses corrupted histories, naming commit and invariant.
 g=$tmp/golden-greedy-4p-beginner
 tip=$(git -C "$g" rev-parse refs/heads/red)
