@@ -61,36 +61,6 @@ static bool in_grid(int q, int r)
 	       r >= -CATAN_GRID_OFF && r <= CATAN_GRID_OFF;
 }
 
-static int key_cmp(key a, key b)
-{
-	if (a.r != b.r)
-		return a.r < b.r ? -1 : 1;
-	if (a.q != b.q)
-		return a.q < b.q ? -1 : 1;
-	return a.d - b.d;
-}
-
-/*
- * Inserts k into the sorted array keys[0..*n-1] unless present (found by
- * bisection: a random board is built for every benchmark game).
- */
-static void key_insert(key *keys, int *n, key k)
-{
-	int lo = 0, hi = *n; /* k's place is in keys[lo..hi] */
-	while (lo < hi) {
-		int mid = (lo + hi) / 2, c = key_cmp(keys[mid], k);
-		if (c == 0)
-			return;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	memmove(keys + lo + 1, keys + lo, (size_t)(*n - lo) * sizeof *keys);
-	keys[lo] = k;
-	(*n)++;
-}
-
 int catan_board_tile(const catan_board *b, int q, int r)
 {
 	if (!in_grid(q, r)) /* compares only: no overflow */
@@ -208,6 +178,43 @@ static void push_unique(uint8_t *list, int id)
 	}
 }
 
+/*
+ * Marks of the keys present, by grid cell (q, then r) and direction, as
+ * tile_at, vertex_at and edge_at index them: an id is given to
+ * each in (r, q, d) order by one scan of the grid (a random board is built
+ * for every benchmark game, so no sorting).
+ */
+typedef struct key_marks {
+	uint8_t tile[CATAN_GRID * CATAN_GRID];
+	uint8_t vertex[CATAN_GRID * CATAN_GRID * 2];
+	uint8_t edge[CATAN_GRID * CATAN_GRID * 3];
+} key_marks;
+
+/* Marks k in `cells` (a key_marks table); true if it was not marked yet. */
+static bool key_mark(uint8_t *cells, int ndirs, key k)
+{
+	int cell = (k.q + CATAN_GRID_OFF) * CATAN_GRID + k.r + CATAN_GRID_OFF;
+	uint8_t *m = &cells[cell * ndirs + k.d];
+	if (*m)
+		return false;
+	*m = 1;
+	return true;
+}
+
+/* The marked keys of `cells` in (r, q, d) order into keys[]; their count. */
+static int key_list(key *keys, const uint8_t *cells, int ndirs)
+{
+	int n = 0;
+	for (int r = 0; r < CATAN_GRID; r++)
+		for (int q = 0; q < CATAN_GRID; q++)
+			for (int d = 0; d < ndirs; d++)
+				if (cells[(q * CATAN_GRID + r) * ndirs + d])
+					keys[n++] =
+					    (key){q - CATAN_GRID_OFF,
+						  r - CATAN_GRID_OFF, d};
+	return n;
+}
+
 int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 {
 	static const int corner_dirs[6] = {CATAN_VDIR_N,  CATAN_VDIR_NE,
@@ -219,34 +226,38 @@ int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 	/* Corner index pairs (into corner_dirs) bounding each side. */
 	static const int side_corners[6][2] = {{0, 1}, {1, 2}, {2, 3},
 					       {3, 4}, {4, 5}, {5, 0}};
-	/* One spare slot each: insert first, then test the capacity. */
-	key tiles[CATAN_MAX_TILES + 1], verts[CATAN_MAX_VERTICES + 1],
-		edges[CATAN_MAX_EDGES + 1];
-	int nt = 0, nv = 0, ne = 0;
+	key tiles[CATAN_MAX_TILES], verts[CATAN_MAX_VERTICES],
+	    edges[CATAN_MAX_EDGES];
+	key_marks marks;
+	int nt, nv = 0, ne = 0;
 
 	if (n < 1 || n > CATAN_MAX_TILES)
 		return CATAN_E_CAPACITY;
+	memset(&marks, 0, sizeof marks);
 	for (int i = 0; i < n; i++) {
 		int q = hexes[i].q, r = hexes[i].r;
 		/* Corners and sides reach one hex out: keep them in the grid. */
 		if (q <= -CATAN_GRID_OFF || q >= CATAN_GRID_OFF ||
 		    r <= -CATAN_GRID_OFF || r >= CATAN_GRID_OFF)
 			return CATAN_E_CAPACITY;
-		for (int j = 0; j < nt; j++)
-			if (tiles[j].q == q && tiles[j].r == r)
-				return CATAN_E_BAD_TILE;
-		key_insert(tiles, &nt, (key){q, r, 0});
+		if (!key_mark(marks.tile, 1, (key){q, r, 0}))
+			return CATAN_E_BAD_TILE;
 		for (int c = 0; c < 6; c++) {
-			key_insert(verts, &nv, vertex_key(q, r, corner_dirs[c]));
+			nv += key_mark(marks.vertex, 2,
+				       vertex_key(q, r, corner_dirs[c]));
 			if (nv > CATAN_MAX_VERTICES)
 				return CATAN_E_CAPACITY;
 		}
 		for (int s = 0; s < 6; s++) {
-			key_insert(edges, &ne, edge_key(q, r, side_dirs[s]));
+			ne += key_mark(marks.edge, 3,
+				       edge_key(q, r, side_dirs[s]));
 			if (ne > CATAN_MAX_EDGES)
 				return CATAN_E_CAPACITY;
 		}
 	}
+	nt = key_list(tiles, marks.tile, 1);
+	key_list(verts, marks.vertex, 2);
+	key_list(edges, marks.edge, 3);
 
 	catan_board *b = out;
 	memset(b, 0, sizeof *b);
