@@ -64,8 +64,10 @@ static int run(result *res, bool random_board, int players, uint64_t seed,
 			catan_action a;
 			int who = catan_state_next_actor(&s);
 			if (catan_bot_choose(&a, CATAN_BOT_RANDOM, &board, &s,
-					     who, &bot, CATAN_LEGAL_NO_OFFERS) ||
-			    catan_state_apply(&s, &board, &s, who, &a, NULL)) {
+					     who, &bot,
+					     CATAN_LEGAL_NO_OFFERS) ||
+			    catan_state_apply_legal(&s, &board, &s, who, &a,
+						    NULL)) {
 				fprintf(stderr, "game %" PRIu64 ": rejected\n",
 					g);
 				return 1;

@@ -164,6 +164,19 @@ int catan_state_apply(catan_state *out, const catan_board *board,
 		      catan_outcome *outcome);
 
 /*
+ * catan_state_apply() for an action known to be legal: one that
+ * catan_legal_actions() lists for `actor` in `in` (as every bot's choice
+ * is), applied without the checks, with the same result. For the loops
+ * that play many games (benchmarks, the search bot's playouts); anything
+ * read from outside (a commit, a typed action, an agent) goes through
+ * catan_state_apply(). Debug builds (NDEBUG not defined) apply it both
+ * ways and trap when the rules reject it or the results differ.
+ */
+int catan_state_apply_legal(catan_state *out, const catan_board *board,
+			    const catan_state *in, int actor,
+			    const catan_action *a, catan_outcome *outcome);
+
+/*
  * Is `actor` allowed to act at all in this state? (The active player, the
  * target of a pending offer, a player owing a discard, or in the special
  * building phase the builder.)

@@ -61,36 +61,6 @@ static bool in_grid(int q, int r)
 	       r >= -CATAN_GRID_OFF && r <= CATAN_GRID_OFF;
 }
 
-static int key_cmp(key a, key b)
-{
-	if (a.r != b.r)
-		return a.r < b.r ? -1 : 1;
-	if (a.q != b.q)
-		return a.q < b.q ? -1 : 1;
-	return a.d - b.d;
-}
-
-/*
- * Inserts k into the sorted array keys[0..*n-1] unless present (found by
- * bisection: a random board is built for every benchmark game).
- */
-static void key_insert(key *keys, int *n, key k)
-{
-	int lo = 0, hi = *n; /* k's place is in keys[lo..hi] */
-	while (lo < hi) {
-		int mid = (lo + hi) / 2, c = key_cmp(keys[mid], k);
-		if (c == 0)
-			return;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	memmove(keys + lo + 1, keys + lo, (size_t)(*n - lo) * sizeof *keys);
-	keys[lo] = k;
-	(*n)++;
-}
-
 int catan_board_tile(const catan_board *b, int q, int r)
 {
 	if (!in_grid(q, r)) /* compares only: no overflow */
@@ -196,57 +166,107 @@ int catan_board_rate(const catan_board *b, const catan_vset *owned, int res)
 	return 4;
 }
 
-static void push_unique(uint8_t *list, int id)
+/*
+ * Marks of the keys present, by grid cell (q, then r) and direction, as
+ * tile_at, vertex_at and edge_at index them: an id is given to
+ * each in (r, q, d) order by one scan of the grid (a random board is built
+ * for every benchmark game, so no sorting).
+ */
+typedef struct key_marks {
+	uint8_t tile[CATAN_GRID * CATAN_GRID];
+	uint8_t vertex[CATAN_GRID * CATAN_GRID * 2];
+	uint8_t edge[CATAN_GRID * CATAN_GRID * 3];
+} key_marks;
+
+/* The key `k` of hex (0,0) (a corner or side) moved to hex (q, r). */
+static key key_near(const key *k, int q, int r)
 {
-	for (int i = 0; i < 3; i++) {
-		if (list[i] == id)
-			return;
-		if (list[i] == CATAN_NONE) {
-			list[i] = (uint8_t)id;
-			return;
-		}
-	}
+	return (key){q + k->q, r + k->r, k->d};
+}
+
+/* Marks k in `cells` (a key_marks table); true if it was not marked yet. */
+static bool key_mark(uint8_t *cells, int ndirs, key k)
+{
+	int cell = (k.q + CATAN_GRID_OFF) * CATAN_GRID + k.r + CATAN_GRID_OFF;
+	uint8_t *m = &cells[cell * ndirs + k.d];
+	if (*m)
+		return false;
+	*m = 1;
+	return true;
+}
+
+/*
+ * The marked keys of `cells` in (r, q, d) order into keys[]; their count.
+ * Only the cells from `lo` to `hi` (grid indices, d unused) hold marks.
+ */
+static int key_list(key *keys, const uint8_t *cells, int ndirs, key lo, key hi)
+{
+	int n = 0;
+	for (int r = lo.r; r <= hi.r; r++)
+		for (int q = lo.q; q <= hi.q; q++)
+			for (int d = 0; d < ndirs; d++)
+				if (cells[(q * CATAN_GRID + r) * ndirs + d])
+					keys[n++] =
+					    (key){q - CATAN_GRID_OFF,
+						  r - CATAN_GRID_OFF, d};
+	return n;
 }
 
 int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 {
-	static const int corner_dirs[6] = {CATAN_VDIR_N,  CATAN_VDIR_NE,
-					   CATAN_VDIR_SE, CATAN_VDIR_S,
-					   CATAN_VDIR_SW, CATAN_VDIR_NW};
-	static const int side_dirs[6] = {CATAN_EDIR_NE, CATAN_EDIR_E,
-					 CATAN_EDIR_SE, CATAN_EDIR_SW,
-					 CATAN_EDIR_W,	CATAN_EDIR_NW};
-	/* Corner index pairs (into corner_dirs) bounding each side. */
+	/* The canonical keys (vertex_key(), edge_key()) of the corners N,
+	 * NE, SE, S, SW, NW and the sides NE, E, SE, SW, W, NW of (q, r):
+	 * (q + dq, r + dr, d). */
+	static const key corner_keys[6] = {
+	    {0, 0, CATAN_VDIR_N}, {1, -1, CATAN_VDIR_S}, {0, 1, CATAN_VDIR_N},
+	    {0, 0, CATAN_VDIR_S}, {-1, 1, CATAN_VDIR_N}, {0, -1, CATAN_VDIR_S},
+	};
+	static const key side_keys[6] = {
+	    {0, 0, CATAN_EDIR_NE},  {1, 0, CATAN_EDIR_W}, {0, 1, CATAN_EDIR_NW},
+	    {-1, 1, CATAN_EDIR_NE}, {0, 0, CATAN_EDIR_W}, {0, 0, CATAN_EDIR_NW},
+	};
+	/* Corner index pairs (into corner_keys) bounding each side. */
 	static const int side_corners[6][2] = {{0, 1}, {1, 2}, {2, 3},
 					       {3, 4}, {4, 5}, {5, 0}};
-	/* One spare slot each: insert first, then test the capacity. */
-	key tiles[CATAN_MAX_TILES + 1], verts[CATAN_MAX_VERTICES + 1],
-		edges[CATAN_MAX_EDGES + 1];
-	int nt = 0, nv = 0, ne = 0;
+	key tiles[CATAN_MAX_TILES], verts[CATAN_MAX_VERTICES],
+	    edges[CATAN_MAX_EDGES];
+	key_marks marks;
+	int nt, nv = 0, ne = 0;
+	/* The grid cells the keys are in: the tiles' and one hex around. */
+	key lo = {CATAN_GRID, CATAN_GRID, 0}, hi = {0, 0, 0};
 
 	if (n < 1 || n > CATAN_MAX_TILES)
 		return CATAN_E_CAPACITY;
+	memset(&marks, 0, sizeof marks);
 	for (int i = 0; i < n; i++) {
 		int q = hexes[i].q, r = hexes[i].r;
 		/* Corners and sides reach one hex out: keep them in the grid. */
 		if (q <= -CATAN_GRID_OFF || q >= CATAN_GRID_OFF ||
 		    r <= -CATAN_GRID_OFF || r >= CATAN_GRID_OFF)
 			return CATAN_E_CAPACITY;
-		for (int j = 0; j < nt; j++)
-			if (tiles[j].q == q && tiles[j].r == r)
-				return CATAN_E_BAD_TILE;
-		key_insert(tiles, &nt, (key){q, r, 0});
+		if (!key_mark(marks.tile, 1, (key){q, r, 0}))
+			return CATAN_E_BAD_TILE;
+		int gq = q + CATAN_GRID_OFF, gr = r + CATAN_GRID_OFF;
+		lo.q = gq - 1 < lo.q ? gq - 1 : lo.q;
+		lo.r = gr - 1 < lo.r ? gr - 1 : lo.r;
+		hi.q = gq + 1 > hi.q ? gq + 1 : hi.q;
+		hi.r = gr + 1 > hi.r ? gr + 1 : hi.r;
 		for (int c = 0; c < 6; c++) {
-			key_insert(verts, &nv, vertex_key(q, r, corner_dirs[c]));
+			nv += key_mark(marks.vertex, 2,
+				       key_near(&corner_keys[c], q, r));
 			if (nv > CATAN_MAX_VERTICES)
 				return CATAN_E_CAPACITY;
 		}
 		for (int s = 0; s < 6; s++) {
-			key_insert(edges, &ne, edge_key(q, r, side_dirs[s]));
+			ne += key_mark(marks.edge, 3,
+				       key_near(&side_keys[s], q, r));
 			if (ne > CATAN_MAX_EDGES)
 				return CATAN_E_CAPACITY;
 		}
 	}
+	nt = key_list(tiles, marks.tile, 1, lo, hi);
+	key_list(verts, marks.vertex, 2, lo, hi);
+	key_list(edges, marks.edge, 3, lo, hi);
 
 	catan_board *b = out;
 	memset(b, 0, sizeof *b);
@@ -292,18 +312,27 @@ int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 			  [edges[e].r + CATAN_GRID_OFF][edges[e].d] = (uint8_t)e;
 	}
 
-	/* Tile corners and sides; vertex tiles; edge endpoints. */
+	/*
+	 * Tile corners and sides; vertex tiles; edge endpoints. A tile's
+	 * corners are distinct, and so are the two ends of an edge and the
+	 * edges themselves: each list below gets an id once (no test for
+	 * duplicates), in increasing order of what it is listed from.
+	 */
+	uint8_t ntv[CATAN_MAX_VERTICES] = {0}, deg[CATAN_MAX_VERTICES] = {0};
 	for (int t = 0; t < nt; t++) {
-		int q = tiles[t].q, r = tiles[t].r;
+		int q = tiles[t].q + CATAN_GRID_OFF,
+		    r = tiles[t].r + CATAN_GRID_OFF;
 		for (int c = 0; c < 6; c++) {
-			int v = catan_board_vertex(b, q, r, corner_dirs[c]);
+			const key *k = &corner_keys[c];
+			int v = b->vertex_at[q + k->q][r + k->r][k->d];
 			b->tile_vertices[t][c] = (uint8_t)v;
-			push_unique(b->vertex_tiles[v], t);
+			b->vertex_tiles[v][ntv[v]++] = (uint8_t)t;
 			b->vertex_tmask[v] |= 1ull << t;
 			catan_vset_add(&b->tile_vmask[t], v);
 		}
 		for (int s = 0; s < 6; s++) {
-			int e = catan_board_edge(b, q, r, side_dirs[s]);
+			const key *k = &side_keys[s];
+			int e = b->edge_at[q + k->q][r + k->r][k->d];
 			int v0 = b->tile_vertices[t][side_corners[s][0]];
 			int v1 = b->tile_vertices[t][side_corners[s][1]];
 			b->tile_edges[t][s] = (uint8_t)e;
@@ -314,23 +343,19 @@ int catan_board_init_shape(catan_board *out, const catan_hex *hexes, int n)
 	}
 	for (int e = 0; e < ne; e++) {
 		int v0 = b->edge_vertices[e][0], v1 = b->edge_vertices[e][1];
-		push_unique(b->vertex_edges[v0], e);
-		push_unique(b->vertex_edges[v1], e);
-		push_unique(b->vertex_vertices[v0], v1);
-		push_unique(b->vertex_vertices[v1], v0);
+		b->vertex_edges[v0][deg[v0]] = (uint8_t)e;
+		b->vertex_vertices[v0][deg[v0]++] = (uint8_t)v1;
+		b->vertex_edges[v1][deg[v1]] = (uint8_t)e;
+		b->vertex_vertices[v1][deg[v1]++] = (uint8_t)v0;
 		catan_vset_add(&b->vertex_nbrs[v0], v1);
 		catan_vset_add(&b->vertex_nbrs[v1], v0);
 		catan_eset_add(&b->vertex_emask[v0], e);
 		catan_eset_add(&b->vertex_emask[v1], e);
 	}
-	for (int v = 0; v < nv; v++) {
-		int deg = 0;
-		for (int i = 0; i < 3; i++)
-			deg += b->vertex_edges[v][i] != CATAN_NONE;
+	for (int v = 0; v < nv; v++)
 		for (int j = 0; j < 2; j++)
-			if (deg >> j & 1)
+			if (deg[v] >> j & 1)
 				catan_vset_add(&b->vertex_deg[j], v);
-	}
 	catan_board_finish(b);
 	return CATAN_OK;
 }

@@ -570,6 +570,7 @@ enum {
 	SEC_CITY,
 	SEC_DEV,
 	SEC_KNIGHT,
+	SEC_ROAD_BUILDING,
 	SEC_PLENTY,
 	SEC_MONOPOLY,
 	SEC_END,
@@ -582,6 +583,7 @@ typedef struct plan {
 	int m, total;	    /* sections, and the sum of their sizes */
 	robber_plan robber; /* SEC_ROBBER or SEC_KNIGHT */
 	catan_eset roads;   /* SEC_ROAD */
+	catan_eset first;   /* SEC_ROAD_BUILDING: the first road's spots */
 	uint64_t settlements[CATAN_VWORDS];
 } plan;
 
@@ -728,23 +730,67 @@ static int plenty_walk(catan_action *out, const catan_state *s, int k)
 	return n;
 }
 
-/* Counts the cards' sections; false when road building is playable (its
- * pairs are left to the full list). */
-static bool card_count(plan *pn, const catan_board *b, const catan_state *s,
+/*
+ * Road building's roads, as road_building_moves() lists them: each first
+ * road e1 alone when no second can follow it (or p has one road left),
+ * else with each second road. The second road's spots are those of the
+ * first (`first`, all but e1) and the free sides at e1's ends that no
+ * building occupies (catan_road_spots() with e1 built, without the walk
+ * over all sources). Returns how many; with `out`, also writes the k-th.
+ */
+static int road_building_walk(catan_action *out, const catan_board *b,
+			      const catan_state *s, int p,
+			      const catan_eset *first, int k)
+{
+	int n = 0;
+	bool two = s->players[p].roads_left >= 2;
+	CATAN_FOR_BITS(e1, first->w, CATAN_EWORDS)
+	{
+		catan_eset second = *first;
+		for (int i = 0; i < 2; i++) {
+			int v = b->edge_vertices[e1][i];
+			if (catan_vset_has(&s->occupied, v))
+				continue;
+			for (int w = 0; w < CATAN_EWORDS; w++)
+				second.w[w] |= b->vertex_emask[v].w[w];
+		}
+		for (int w = 0; w < CATAN_EWORDS; w++)
+			second.w[w] &= ~s->roads.w[w];
+		second.w[e1 >> 6] &= ~(1ull << (e1 & 63));
+		int c = two ? catan_eset_count(&second) : 0;
+		if (out && k < (c ? c : 1)) {
+			blank(out, CATAN_ACT_PLAY_ROAD_BUILDING);
+			out->edge = (uint8_t)e1;
+			if (c)
+				out->edge2 =
+				    (uint8_t)nth_bit(second.w, CATAN_EWORDS, k);
+			return n + k + 1;
+		}
+		n += c ? c : 1; /* the pairs with e1 first, or e1 alone */
+		k -= c ? c : 1;
+	}
+	return n;
+}
+
+/* Counts the cards' sections. */
+static void card_count(plan *pn, const catan_board *b, const catan_state *s,
 		       int p)
 {
 	const catan_player *pl = &s->players[p];
-	if (pl->devs[CATAN_DEV_ROAD_BUILDING] >
-	    s->bought[CATAN_DEV_ROAD_BUILDING])
-		return false;
 	if (pl->devs[CATAN_DEV_KNIGHT] > s->bought[CATAN_DEV_KNIGHT])
 		add(pn, SEC_KNIGHT, robber_count(&pn->robber, b, s, p));
+	if (pl->devs[CATAN_DEV_ROAD_BUILDING] >
+		s->bought[CATAN_DEV_ROAD_BUILDING] &&
+	    pl->roads_left) {
+		catan_road_spots(&pn->first, b, s, p, &pl->reach, &s->roads);
+		add(pn, SEC_ROAD_BUILDING,
+		    road_building_walk(NULL, b, s, p, &pn->first, 0));
+	}
 	if (pl->devs[CATAN_DEV_YEAR_OF_PLENTY] >
 	    s->bought[CATAN_DEV_YEAR_OF_PLENTY])
 		add(pn, SEC_PLENTY, plenty_walk(NULL, s, -1));
 	if (pl->devs[CATAN_DEV_MONOPOLY] > s->bought[CATAN_DEV_MONOPOLY])
 		add(pn, SEC_MONOPOLY, CATAN_RES_COUNT);
-	return true;
 }
 
 /*
@@ -889,8 +935,7 @@ legal_random(catan_action *out, const catan_board *b, const catan_state *s,
 			return 1;
 		}
 		add(&pn, SEC_ROLL, 1);
-		if (!card_count(&pn, b, s, actor))
-			return -1;
+		card_count(&pn, b, s, actor);
 		break;
 	case CATAN_PHASE_ROBBER:
 		add(&pn, SEC_ROBBER, robber_count(&pn.robber, b, s, actor));
@@ -923,8 +968,8 @@ legal_random(catan_action *out, const catan_board *b, const catan_state *s,
 		}
 		if (phase_allows_build(s->phase))
 			build_count(&pn, b, s, actor);
-		if (card_playable(s, pl) && !card_count(&pn, b, s, actor))
-			return -1;
+		if (card_playable(s, pl))
+			card_count(&pn, b, s, actor);
 		add(&pn, SEC_END, 1);
 		break;
 	}
@@ -972,6 +1017,9 @@ legal_random(catan_action *out, const catan_board *b, const catan_state *s,
 		break;
 	case SEC_KNIGHT:
 		robber_nth(out, &pn.robber, CATAN_ACT_PLAY_KNIGHT, k);
+		break;
+	case SEC_ROAD_BUILDING:
+		road_building_walk(out, b, s, actor, &pn.first, k);
 		break;
 	case SEC_PLENTY:
 		plenty_walk(out, s, k);

@@ -640,11 +640,13 @@ static void move_robber(catan_state *s, int p, const catan_action *a,
 
 /*
  * The actions of most turns (roll, end, bank trade) are inlined into
- * catan_state_apply(); the others, and production, are called, so that
+ * catan_state_apply() and catan_state_apply_legal() (IN_LINE: with two
+ * callers GCC would call them); the others, and production, are called, so that
  * apply's frame (its saved registers) is as small as those need: inlined,
  * their register pressure made every action pay for the largest.
  */
 #define OUT_OF_LINE __attribute__((noinline))
+#define IN_LINE	    inline __attribute__((always_inline))
 
 /*
  * What a vertex's building[] byte earns on a producing tile, as produce()
@@ -782,11 +784,8 @@ static OUT_OF_LINE int do_setup(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static int do_roll(catan_state *out, const catan_board *b,
-		   const catan_state *in, int p, const catan_action *a,
-		   catan_outcome *oc)
+static int check_roll(const catan_state *in, const catan_action *a)
 {
-	(void)p;
 	if (in->phase != CATAN_PHASE_ROLL)
 		return CATAN_E_WRONG_PHASE;
 	bool stated = a->dice[0] || a->dice[1];
@@ -799,6 +798,16 @@ static int do_roll(catan_state *out, const catan_board *b,
 	} else if (stated) {
 		return CATAN_E_DICE_NOT_ALLOWED;
 	}
+	return CATAN_OK;
+}
+
+static IN_LINE int do_roll(catan_state *out, const catan_board *b,
+			   const catan_state *in, const catan_action *a,
+			   catan_outcome *oc, bool legal)
+{
+	int rc = legal ? CATAN_OK : check_roll(in, a);
+	if (rc)
+		return rc;
 
 	begin(out, in);
 	if (out->opt.dice == CATAN_DICE_MANUAL) {
@@ -829,8 +838,7 @@ static int do_roll(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static OUT_OF_LINE int do_discard(catan_state *out, const catan_state *in,
-				  int p, const catan_action *a)
+static int check_discard(const catan_state *in, int p, const catan_action *a)
 {
 	if (in->phase != CATAN_PHASE_DISCARD)
 		return CATAN_E_WRONG_PHASE;
@@ -842,6 +850,15 @@ static OUT_OF_LINE int do_discard(catan_state *out, const catan_state *in,
 			return CATAN_E_CANNOT_AFFORD;
 	if (sum5(a->give) != in->discard[p])
 		return CATAN_E_DISCARD_COUNT;
+	return CATAN_OK;
+}
+
+static OUT_OF_LINE int do_discard(catan_state *out, const catan_state *in,
+				  int p, const catan_action *a, bool legal)
+{
+	int rc = legal ? CATAN_OK : check_discard(in, p, a);
+	if (rc)
+		return rc;
 
 	begin(out, in);
 	pay(out, &out->players[p], a->give);
@@ -853,13 +870,20 @@ static OUT_OF_LINE int do_discard(catan_state *out, const catan_state *in,
 	return CATAN_OK;
 }
 
-static OUT_OF_LINE int do_robber(catan_state *out, const catan_board *b,
-				 const catan_state *in, int p,
-				 const catan_action *a, catan_outcome *oc)
+static int check_robber_move(const catan_board *b, const catan_state *in, int p,
+			     const catan_action *a)
 {
 	if (in->phase != CATAN_PHASE_ROBBER)
 		return CATAN_E_WRONG_PHASE;
-	int rc = check_robber(b, in, p, a);
+	return check_robber(b, in, p, a);
+}
+
+static OUT_OF_LINE int do_robber(catan_state *out, const catan_board *b,
+				 const catan_state *in, int p,
+				 const catan_action *a, catan_outcome *oc,
+				 bool legal)
+{
+	int rc = legal ? CATAN_OK : check_robber_move(b, in, p, a);
 	if (rc)
 		return rc;
 	begin(out, in);
@@ -869,9 +893,8 @@ static OUT_OF_LINE int do_robber(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static OUT_OF_LINE int do_build_road(catan_state *out, const catan_board *b,
-				     const catan_state *in, int p,
-				     const catan_action *a)
+static int check_build_road(const catan_board *b, const catan_state *in, int p,
+			    const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int e = a->edge;
@@ -896,6 +919,17 @@ static OUT_OF_LINE int do_build_road(catan_state *out, const catan_board *b,
 	}
 	if (!connected)
 		return CATAN_E_NOT_CONNECTED;
+	return CATAN_OK;
+}
+
+static OUT_OF_LINE int do_build_road(catan_state *out, const catan_board *b,
+				     const catan_state *in, int p,
+				     const catan_action *a, bool legal)
+{
+	int e = a->edge;
+	int rc = legal ? CATAN_OK : check_build_road(b, in, p, a);
+	if (rc)
+		return rc;
 
 	begin(out, in);
 	pay(out, &out->players[p], catan_cost_road);
@@ -904,10 +938,8 @@ static OUT_OF_LINE int do_build_road(catan_state *out, const catan_board *b,
 	return CATAN_OK;
 }
 
-static OUT_OF_LINE int do_build_settlement(catan_state *out,
-					   const catan_board *b,
-					   const catan_state *in, int p,
-					   const catan_action *a)
+static int check_build_settlement(const catan_board *b, const catan_state *in,
+				  int p, const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	int v = a->vertex;
@@ -925,6 +957,18 @@ static OUT_OF_LINE int do_build_settlement(catan_state *out,
 		return CATAN_E_DISTANCE_RULE;
 	if (!catan_vset_has(&pl->reach, v))
 		return CATAN_E_NOT_CONNECTED;
+	return CATAN_OK;
+}
+
+static OUT_OF_LINE int do_build_settlement(catan_state *out,
+					   const catan_board *b,
+					   const catan_state *in, int p,
+					   const catan_action *a, bool legal)
+{
+	int v = a->vertex;
+	int rc = legal ? CATAN_OK : check_build_settlement(b, in, p, a);
+	if (rc)
+		return rc;
 
 	begin(out, in);
 	pay(out, &out->players[p], catan_cost_settlement);
@@ -935,9 +979,8 @@ static OUT_OF_LINE int do_build_settlement(catan_state *out,
 	return CATAN_OK;
 }
 
-static OUT_OF_LINE int do_build_city(catan_state *out, const catan_state *in,
-				     int p, const catan_action *a,
-				     const catan_board *b)
+static int check_build_city(const catan_state *in, int p, const catan_action *a,
+			    const catan_board *b)
 {
 	const catan_player *pl = &in->players[p];
 	int v = a->vertex;
@@ -951,6 +994,17 @@ static OUT_OF_LINE int do_build_city(catan_state *out, const catan_state *in,
 		return CATAN_E_NO_PIECES;
 	if (!can_afford(pl, catan_cost_city))
 		return CATAN_E_CANNOT_AFFORD;
+	return CATAN_OK;
+}
+
+static OUT_OF_LINE int do_build_city(catan_state *out, const catan_state *in,
+				     int p, const catan_action *a,
+				     const catan_board *b, bool legal)
+{
+	int v = a->vertex;
+	int rc = legal ? CATAN_OK : check_build_city(in, p, a, b);
+	if (rc)
+		return rc;
 
 	begin(out, in);
 	catan_player *o = &out->players[p];
@@ -964,17 +1018,14 @@ static OUT_OF_LINE int do_build_city(catan_state *out, const catan_state *in,
 	return CATAN_OK;
 }
 
-static OUT_OF_LINE int do_buy_dev(catan_state *out, const catan_state *in,
-				  int p, const catan_action *a,
-				  catan_outcome *oc)
+static int check_buy_dev(const catan_state *in, int p, const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	if (!phase_allows_build(in->phase))
 		return CATAN_E_WRONG_PHASE;
 	if (!can_afford(pl, catan_cost_dev))
 		return CATAN_E_CANNOT_AFFORD;
-	int left = sum5(in->deck);
-	if (left == 0)
+	if (sum5(in->deck) == 0)
 		return CATAN_E_DECK_EMPTY;
 	if (in->opt.dice == CATAN_DICE_MANUAL) {
 		if (a->dev == CATAN_NONE)
@@ -984,6 +1035,17 @@ static OUT_OF_LINE int do_buy_dev(catan_state *out, const catan_state *in,
 	} else if (a->dev != CATAN_NONE) {
 		return CATAN_E_DRAW_NOT_ALLOWED;
 	}
+	return CATAN_OK;
+}
+
+static OUT_OF_LINE int do_buy_dev(catan_state *out, const catan_state *in,
+				  int p, const catan_action *a,
+				  catan_outcome *oc, bool legal)
+{
+	int rc = legal ? CATAN_OK : check_buy_dev(in, p, a);
+	if (rc)
+		return rc;
+	int left = sum5(in->deck);
 
 	begin(out, in);
 	pay(out, &out->players[p], catan_cost_dev);
@@ -1033,12 +1095,11 @@ static void use_card(catan_state *s, int p, int d)
 
 static OUT_OF_LINE int do_knight(catan_state *out, const catan_board *b,
 				 const catan_state *in, int p,
-				 const catan_action *a, catan_outcome *oc)
+				 const catan_action *a, catan_outcome *oc,
+				 bool legal)
 {
-	int rc = check_card(in, p, CATAN_DEV_KNIGHT);
-	if (rc)
-		return rc;
-	if ((rc = check_robber(b, in, p, a)))
+	int rc = legal ? CATAN_OK : check_card(in, p, CATAN_DEV_KNIGHT);
+	if (rc || (!legal && (rc = check_robber(b, in, p, a))))
 		return rc;
 
 	begin(out, in);
@@ -1158,8 +1219,7 @@ static OUT_OF_LINE int do_monopoly(catan_state *out, const catan_state *in,
 	return CATAN_OK;
 }
 
-static int do_trade_bank(catan_state *out, const catan_state *in, int p,
-			 const catan_action *a)
+static int check_trade_bank(const catan_state *in, int p, const catan_action *a)
 {
 	const catan_player *pl = &in->players[p];
 	if (!phase_allows_trade(in->phase))
@@ -1173,6 +1233,15 @@ static int do_trade_bank(catan_state *out, const catan_state *in, int p,
 		return CATAN_E_CANNOT_AFFORD;
 	if (in->bank[a->res2] == 0)
 		return CATAN_E_BANK_EMPTY;
+	return CATAN_OK;
+}
+
+static IN_LINE int do_trade_bank(catan_state *out, const catan_state *in, int p,
+				 const catan_action *a, bool legal)
+{
+	int rc = legal ? CATAN_OK : check_trade_bank(in, p, a);
+	if (rc)
+		return rc;
 
 	begin(out, in);
 	catan_player *o = &out->players[p];
@@ -1268,10 +1337,11 @@ static OUT_OF_LINE int do_trade_answer(catan_state *out, const catan_state *in,
 	return CATAN_OK;
 }
 
-static int do_end(catan_state *out, const catan_state *in, int kind)
+static IN_LINE int do_end(catan_state *out, const catan_state *in, int kind,
+			  bool legal)
 {
 	if (kind == CATAN_ACT_END_TRADE) {
-		if (in->phase != CATAN_PHASE_TRADE)
+		if (!legal && in->phase != CATAN_PHASE_TRADE)
 			return CATAN_E_WRONG_PHASE;
 		begin(out, in);
 		out->phase = CATAN_PHASE_BUILD;
@@ -1290,7 +1360,8 @@ static int do_end(catan_state *out, const catan_state *in, int kind)
 		start_turn(out, (out->active + 1) % n);
 		return CATAN_OK;
 	}
-	if (in->phase != CATAN_PHASE_MAIN && in->phase != CATAN_PHASE_BUILD)
+	if (!legal && in->phase != CATAN_PHASE_MAIN &&
+	    in->phase != CATAN_PHASE_BUILD)
 		return CATAN_E_WRONG_PHASE;
 	begin(out, in);
 	if (out->opt.special_build) {
@@ -1320,16 +1391,21 @@ static void check_victory(catan_state *s)
 	s->phase = CATAN_PHASE_OVER;
 }
 
-static int dispatch(catan_state *out, const catan_board *b,
-		    const catan_state *in, int p, const catan_action *a,
-		    catan_outcome *oc)
+/*
+ * The action's rules: checked and applied, or with `legal` (a constant in
+ * each of its two callers) applied without the checks.
+ */
+static inline __attribute__((always_inline)) int
+dispatch(catan_state *out, const catan_board *b, const catan_state *in, int p,
+	 const catan_action *a, catan_outcome *oc, bool legal)
 {
 	int ph = in->phase;
 	/* The phases that limit the kinds of action, tested one by one only
 	 * when the phase is one of them (one mask test for the others). */
-	if ((1u << (ph & 31)) &
-	    (1u << CATAN_PHASE_SETUP | 1u << CATAN_PHASE_OFFER |
-	     1u << CATAN_PHASE_DISCARD | 1u << CATAN_PHASE_SPECIAL)) {
+	if (!legal &&
+	    (1u << (ph & 31)) &
+		(1u << CATAN_PHASE_SETUP | 1u << CATAN_PHASE_OFFER |
+		 1u << CATAN_PHASE_DISCARD | 1u << CATAN_PHASE_SPECIAL)) {
 		if (ph == CATAN_PHASE_SETUP)
 			return a->kind == CATAN_ACT_SETUP
 				   ? do_setup(out, b, in, p, a)
@@ -1349,23 +1425,27 @@ static int dispatch(catan_state *out, const catan_board *b,
 		    a->kind != CATAN_ACT_BUY_DEV && a->kind != CATAN_ACT_END)
 			return CATAN_E_WRONG_PHASE;
 	}
+	/* Set-up, road building, year of plenty, monopoly and domestic
+	 * trades (a few a game) are checked either way. */
+	if (legal && ph == CATAN_PHASE_SETUP)
+		return do_setup(out, b, in, p, a);
 	switch (a->kind) {
 	case CATAN_ACT_ROLL:
-		return do_roll(out, b, in, p, a, oc);
+		return do_roll(out, b, in, a, oc, legal);
 	case CATAN_ACT_DISCARD:
-		return do_discard(out, in, p, a);
+		return do_discard(out, in, p, a, legal);
 	case CATAN_ACT_ROBBER:
-		return do_robber(out, b, in, p, a, oc);
+		return do_robber(out, b, in, p, a, oc, legal);
 	case CATAN_ACT_BUILD_ROAD:
-		return do_build_road(out, b, in, p, a);
+		return do_build_road(out, b, in, p, a, legal);
 	case CATAN_ACT_BUILD_SETTLEMENT:
-		return do_build_settlement(out, b, in, p, a);
+		return do_build_settlement(out, b, in, p, a, legal);
 	case CATAN_ACT_BUILD_CITY:
-		return do_build_city(out, in, p, a, b);
+		return do_build_city(out, in, p, a, b, legal);
 	case CATAN_ACT_BUY_DEV:
-		return do_buy_dev(out, in, p, a, oc);
+		return do_buy_dev(out, in, p, a, oc, legal);
 	case CATAN_ACT_PLAY_KNIGHT:
-		return do_knight(out, b, in, p, a, oc);
+		return do_knight(out, b, in, p, a, oc, legal);
 	case CATAN_ACT_PLAY_ROAD_BUILDING:
 		return do_road_building(out, b, in, p, a);
 	case CATAN_ACT_PLAY_YEAR_OF_PLENTY:
@@ -1373,7 +1453,7 @@ static int dispatch(catan_state *out, const catan_board *b,
 	case CATAN_ACT_PLAY_MONOPOLY:
 		return do_monopoly(out, in, p, a);
 	case CATAN_ACT_TRADE_BANK:
-		return do_trade_bank(out, in, p, a);
+		return do_trade_bank(out, in, p, a, legal);
 	case CATAN_ACT_TRADE_OFFER:
 		return do_trade_offer(out, in, p, a);
 	case CATAN_ACT_TRADE_ACCEPT:
@@ -1382,7 +1462,7 @@ static int dispatch(catan_state *out, const catan_board *b,
 		return do_trade_answer(out, in, p, false);
 	case CATAN_ACT_END_TRADE:
 	case CATAN_ACT_END:
-		return do_end(out, in, a->kind);
+		return do_end(out, in, a->kind, legal);
 	case CATAN_ACT_SETUP:
 		return CATAN_E_WRONG_PHASE;
 	default:
@@ -1589,9 +1669,44 @@ int catan_state_apply(catan_state *out, const catan_board *board,
 	}
 	int rc = __builtin_expect(in->opt.dice == CATAN_DICE_FAIR, 0)
 		     ? fair_apply(out, board, in, actor, a, outcome)
-		     : dispatch(out, board, in, actor, a, outcome);
+		     : dispatch(out, board, in, actor, a, outcome, false);
 	if (rc == CATAN_OK)
 		check_victory(out);
+	return rc;
+}
+
+/*
+ * In debug builds (sanitizer builds among them) apply_legal checks its
+ * promise: catan_state_apply accepts the action, with the same result.
+ * (A trap, not assert(): the core calls nothing outside itself.)
+ */
+#ifdef NDEBUG
+#define CHECK_LEGAL 0
+#else
+#define CHECK_LEGAL 1
+#endif
+
+int catan_state_apply_legal(catan_state *out, const catan_board *board,
+			    const catan_state *in, int actor,
+			    const catan_action *a, catan_outcome *outcome)
+{
+	/* Fair dice turn requests into reveals: the full rules. */
+	if (__builtin_expect(in->opt.dice == CATAN_DICE_FAIR, 0))
+		return catan_state_apply(out, board, in, actor, a, outcome);
+	catan_state want;
+	if (CHECK_LEGAL &&
+	    catan_state_apply(&want, board, in, actor, a, NULL) != CATAN_OK)
+		__builtin_trap();
+	if (outcome) {
+		memset(outcome, 0, sizeof *outcome);
+		outcome->stolen = CATAN_NONE;
+		outcome->drawn = CATAN_NONE;
+	}
+	int rc = dispatch(out, board, in, actor, a, outcome, true);
+	if (rc == CATAN_OK)
+		check_victory(out);
+	if (CHECK_LEGAL && (rc != CATAN_OK || memcmp(&want, out, sizeof want)))
+		__builtin_trap();
 	return rc;
 }
 

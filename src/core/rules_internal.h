@@ -160,7 +160,7 @@ static inline bool bank_rate_ok(const catan_player *pl, int r, int count)
  * catan_rng_below(rng, n) of its n actions, drawing from rng exactly as
  * that would, without listing them. Returns n (0: no action and no draw),
  * or -1 (no draw made) when n > cap or the case is left to the full list
- * (manual dice, discards, offers pending, road building playable).
+ * (manual dice, discards, offers pending).
  */
 int catan_legal_random(catan_action *out, const catan_board *b,
 		       const catan_state *s, int actor, unsigned flags,

@@ -162,7 +162,10 @@ static bool listed(const legal_list *l, const catan_action *a)
 		       cmp_action) != NULL;
 }
 
-/* Every listed action applies, in place or not, to a valid state. */
+/*
+ * Every listed action applies, in place or not, to a valid state, and
+ * catan_state_apply_legal() gives the same state and outcome.
+ */
 static void check_sound(const catan_board *b, const catan_state *s, int actor,
 			const legal_list *l, catan_rng *rng, int limit)
 {
@@ -191,6 +194,22 @@ static void check_sound(const catan_board *b, const catan_state *s, int actor,
 		    catan_state_apply(&inplace, b, &inplace, actor, a, NULL),
 		    CATAN_OK);
 		assert_memory_equal(&inplace, &out, sizeof out);
+		/* Applied as known legal: the same state and outcome. */
+		catan_state fast, with_oc;
+		catan_outcome want_oc, got_oc;
+		assert_int_equal(
+		    catan_state_apply(&with_oc, b, s, actor, a, &want_oc),
+		    CATAN_OK);
+		assert_int_equal(
+		    catan_state_apply_legal(&fast, b, s, actor, a, &got_oc),
+		    CATAN_OK);
+		assert_memory_equal(&fast, &out, sizeof out);
+		assert_memory_equal(&got_oc, &want_oc, sizeof got_oc);
+		fast = *s;
+		assert_int_equal(
+		    catan_state_apply_legal(&fast, b, &fast, actor, a, NULL),
+		    CATAN_OK);
+		assert_memory_equal(&fast, &out, sizeof out);
 		g_stats.kind_ok[a->kind]++;
 	}
 }
