@@ -154,8 +154,12 @@ int store_lobby_start(catan_store *s, bool *wrote, catan_err *err)
 	git_oid claims[CATAN_MAX_PLAYERS], tree, gt, tip0;
 	int n = 0;
 	catan_state st;
+	store_verdict v;
 	*wrote = false;
 	if (!s->lobby.open || !s->game.open)
+		return 0;
+	/* A game an equivocation stopped is started by nobody. */
+	if (store_verdict_read(s, &v) != 0)
 		return 0;
 	for (int p = 0; p < g.opt.nplayers; p++) {
 		if (!(g.open & (1u << p)))
@@ -181,6 +185,14 @@ int store_lobby_start(catan_store *s, bool *wrote, catan_err *err)
 					  "%s's branch holds no claim where "
 					  "the start needs one",
 					  g.names.name[p]);
+		for (int q = 0; q < p; q++)
+			if ((g.open & (1u << q)) &&
+			    !memcmp(g.keys[q], cg.keys[p], CATAN_PUBKEY_LEN))
+				return store_fail(err,
+						  "the claims of %s and %s "
+						  "present one key: no start",
+						  g.names.name[q],
+						  g.names.name[p]);
 		memcpy(g.keys[p], cg.keys[p], CATAN_PUBKEY_LEN);
 		n++;
 	}

@@ -165,10 +165,14 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	/*
 	 * In a signed game only this peer can write a valid commit on its
 	 * branch: whatever else stands there at the remote (a forgery pushed
-	 * by another player) is overwritten.
+	 * by another player) is overwritten. Not before this peer knows the
+	 * start of a lobby: until then an open seat has as many possible
+	 * writers as joiners, and the remote may hold the claim the host
+	 * took, which this peer's own, passed over, must not replace.
 	 */
+	bool force = s->game.signed_game && !s->game.open;
 	snprintf(spec, sizeof spec, "%srefs/heads/%s:refs/heads/%s",
-		 s->game.signed_game ? "+" : "", s->game.names.name[me],
+		 force ? "+" : "", s->game.names.name[me],
 		 s->game.names.name[me]);
 	if (git_remote_push(remote, &refspecs, &opt)) {
 		char why[sizeof ssh.why]; /* (ssh's or https's reason whole) */

@@ -47,6 +47,35 @@ static seen *rival_claim(ctx *c, const git_oid *id, int p)
 	return e && e->claim ? e : NULL;
 }
 
+/*
+ * A claim held for another seat than p (checked earlier in this run, or
+ * in incremental mode on that seat's local branch) presenting `key`, or
+ * NULL: one key claiming two seats would give one joiner two votes, and
+ * the start could never merge both.
+ */
+static seen *other_seat_claim(ctx *c, int p, const unsigned char *key)
+{
+	for (size_t i = 0; i < c->t.n; i++) {
+		seen *e = verify_table_at(&c->t, i);
+		if (e->claim && e->author != p &&
+		    !memcmp(e->key, key, CATAN_PUBKEY_LEN))
+			return e;
+	}
+	if (!c->incremental)
+		return NULL;
+	for (int q = 0; q < c->s->lobby.opt.nplayers; q++) {
+		git_oid tip;
+		if (q == p || !(c->s->lobby.open & (1u << q)) ||
+		    store_branch_tip(&tip, c->s, q) ||
+		    git_oid_equal(&tip, &c->s->genesis))
+			continue;
+		seen *e = verify_known(c, &tip);
+		if (e && e->claim && !memcmp(e->key, key, CATAN_PUBKEY_LEN))
+			return e;
+	}
+	return NULL;
+}
+
 int verify_check_claim(ctx *c, git_commit *commit)
 {
 	catan_store *s = c->s;
@@ -98,6 +127,21 @@ int verify_check_claim(ctx *c, git_commit *commit)
 					  "%s's claim presents %s's key %s "
 					  "(every seat needs its own)",
 					  name, lg->names.name[q], fp);
+	/* Nor a key a start bound to another seat, nor another's claim. */
+	for (int q = 0; q < lg->opt.nplayers; q++)
+		if (q != p && !(s->game.open & (1u << q)) &&
+		    !memcmp(s->game.keys[q], key, CATAN_PUBKEY_LEN))
+			return verify_bad(c, id,
+					  "%s's claim presents %s's key %s "
+					  "(every seat needs its own)",
+					  name, lg->names.name[q], fp);
+	seen *twin = other_seat_claim(c, p, key);
+	if (twin)
+		return verify_bad(c, id,
+				  "%s's claim presents key %s, which %s's "
+				  "claim holds already (every seat needs its "
+				  "own)",
+				  name, fp, lg->names.name[twin->author]);
 	memcpy(want.keys[p], key, CATAN_PUBKEY_LEN);
 	want.open &= ~bit;
 	if (store_lobby_tree(&tree, &gt, s, &want, false))

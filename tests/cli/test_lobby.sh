@@ -175,6 +175,20 @@ git -C "$d/red" for-each-ref refs/catan/equivocation | grep -q . &&
 git -C "$d/hub.git" update-ref refs/heads/blue "$claim_blue"
 ok "a second key presented for a claimed seat before the start is refused (by the host's sync, and by catan join); so is a second claim by the same key, without stopping the game"
 
+# One key claiming two seats: blue's key, claimed already for blue, now
+# for white too (one joiner, two votes; no start could merge both).
+tree=$(game_tree "$red_line"$'\n'"$(line white blue)"$'\n' $'blue\n')
+twin=$(commit_as white blue "$tree" claim 0 "$genesis")
+git -C "$d/hub.git" update-ref refs/heads/white "$twin"
+expect_refusal red white "$twin" "white's claim presents key $(fp blue), which blue's claim holds already"
+git -C "$d/hub.git" update-ref refs/heads/white "$genesis"
+ok "one key claiming a second seat is refused and quarantined"
+
+# Eve claims white too, in her own repository, and pushes only later.
+$catan join "$d/hub.git" "$d/eve2" --as white --key "$d/key_eve" |
+	grep -q "claimed seat white" || fail "eve's claim"
+$catan -C "$d/eve2" remote push origin
+
 # White joins; before the host syncs, blue forges a start of its own.
 $catan join "$d/hub.git" "$d/white" --as white --key "$d/key_white" |
 	grep -q "claimed seat white" || fail "white's claim"
@@ -208,6 +222,17 @@ done
 $catan -C "$d/white" key list | grep -qF "blue $(cut -d' ' -f1,2 "$d/key_blue.pub")" ||
 	fail "key list after the start"
 ok "once every open seat is claimed the host's sync writes the start (a merge of the claims); game/signers binds every seat"
+
+# Eve pushes her claim after the start took white's: her sync refuses the
+# start (it merges another key's claim for her seat) and must not push
+# her claim over white's at the hub, where every other peer would then
+# find the start's claim off white's branch.
+hub_white=$(git -C "$d/hub.git" rev-parse white)
+$catan -C "$d/eve2" sync >"$d/eve.out" 2>&1 || true
+grep -q "pushed white" "$d/eve.out" && fail "eve's passed-over claim pushed: $(cat "$d/eve.out")"
+[[ $(git -C "$d/hub.git" rev-parse white) == "$hub_white" ]] ||
+	fail "the hub's white moved from the claim the start merges"
+ok "a joiner whose claim the start passed over does not push it over the one it merges"
 
 # A start that changes a bound key (red's, to eve's), signed by red:
 # only the host could write it, and even the host may not.
@@ -289,4 +314,17 @@ for round in 1 2 3; do
 	done
 done
 verify_everywhere "$catan" "$d" red2 blue2 white2
-ok "behind the host hook: honest claims, the start and moves pass; a claim for a bound seat and a second claim for a seat are refused at the push"
+# catan sync pushes to a path remote through libgit2, which writes the
+# repository itself and runs no hook (git runs hooks in receive-pack):
+# the same history pushed by stock git, through the hook, to a copy that
+# holds only the genesis: the claims, the start and the moves all pass.
+git init -q --bare "$d/hooked2.git"
+git -C "$d/red2" push -q "$d/hooked2.git" "$genesis:refs/heads/red"
+$catan host-hook install "$d/hooked2.git" >/dev/null
+git -C "$d/red2" push "$d/hooked2.git" red blue white >"$d/push.out" 2>&1 ||
+	fail "the hook refused the claims, the start or the moves: $(cat "$d/push.out")"
+for p in red blue white; do
+	[[ $(git -C "$d/hooked2.git" rev-parse $p) == $(git -C "$d/red2" rev-parse $p) ]] ||
+		fail "the hook's copy is not at $p's tip"
+done
+ok "behind the host hook: honest claims, the start and moves pass (stock git pushes, which run it); a claim for a bound seat and a second claim for a seat are refused at the push"
