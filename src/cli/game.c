@@ -935,7 +935,11 @@ int cli_join(int argc, char **argv)
 				     : "");
 		else if (open ? catan_store_claim(s, keyfile, &err)
 			      : catan_store_use_key(s, keyfile, &err)) {
-			fprintf(stderr, "catan join: %s\n", err.msg);
+			fprintf(stderr,
+				"catan join: %s\n"
+				"catan join: %s holds the game, but no seat of "
+				"yours: remove it before you join again\n",
+				err.msg, dir);
 			catan_store_free(s);
 			return 1;
 		} else if (open)

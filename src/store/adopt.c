@@ -177,7 +177,14 @@ static bool rival_claim(catan_store *s, int p, const git_oid *r,
 	char a[CATAN_FINGERPRINT_TEXT], b[CATAN_FINGERPRINT_TEXT];
 	catan_pubkey_fingerprint(a, bound);
 	catan_pubkey_fingerprint(b, g.keys[p]);
-	if (memcmp(bound, g.keys[p], sizeof bound))
+	if (memcmp(bound, g.keys[p], sizeof bound) && catan_store_me(s) == p &&
+	    (s->game.open & (1u << p)))
+		snprintf(why, n,
+			 "seat %s went to another joiner's claim, with key "
+			 "%s; this repository's claim, with key %s, lost it "
+			 "(join another seat or game)",
+			 s->game.names.name[p], b, a);
+	else if (memcmp(bound, g.keys[p], sizeof bound))
 		snprintf(why, n,
 			 "seat %s is already claimed by key %s; a second key "
 			 "%s is refused",

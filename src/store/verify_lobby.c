@@ -176,6 +176,19 @@ int verify_check_claim(ctx *c, git_commit *commit)
 				  name, other, fp);
 	}
 	seen *r = rival_claim(c, id, p);
+	git_oid mine;
+	if (r && memcmp(r->key, key, CATAN_PUBKEY_LEN) &&
+	    catan_store_me(s) == p && !store_branch_tip(&mine, s, p) &&
+	    git_oid_equal(&mine, &r->id)) {
+		/* This repository's own claim was passed over. */
+		catan_pubkey_fingerprint(other, r->key);
+		return verify_bad(c, id,
+				  "seat %s went to another joiner's claim, "
+				  "with key %s; this repository's claim, "
+				  "with key %s, lost it (join another seat "
+				  "or game)",
+				  name, fp, other);
+	}
 	if (r && memcmp(r->key, key, CATAN_PUBKEY_LEN)) {
 		catan_pubkey_fingerprint(other, r->key);
 		return verify_bad(c, id,

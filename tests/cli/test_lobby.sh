@@ -230,6 +230,8 @@ ok "once every open seat is claimed the host's sync writes the start (a merge of
 hub_white=$(git -C "$d/hub.git" rev-parse white)
 $catan -C "$d/eve2" sync >"$d/eve.out" 2>&1 || true
 grep -q "pushed white" "$d/eve.out" && fail "eve's passed-over claim pushed: $(cat "$d/eve.out")"
+grep -q "seat white went to another joiner's claim, with key $(fp white); this repository's claim, with key $(fp eve), lost it" "$d/eve.out" ||
+	fail "eve is not told she lost the seat: $(cat "$d/eve.out")"
 [[ $(git -C "$d/hub.git" rev-parse white) == "$hub_white" ]] ||
 	fail "the hub's white moved from the claim the start merges"
 ok "a joiner whose claim the start passed over does not push it over the one it merges"
