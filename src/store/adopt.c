@@ -128,19 +128,6 @@ static int signed_author(catan_store *s, const git_oid *id)
 	return p;
 }
 
-/* The key that signed commit id (any key): 0, or -1. */
-static int key_of(unsigned char pk[CATAN_PUBKEY_LEN], catan_store *s,
-		  const git_oid *id)
-{
-	git_odb_object *o = NULL;
-	if (git_odb_read(&o, s->odb, id))
-		return -1;
-	int rc = store_commit_signer(pk, s, git_odb_object_data(o),
-				     git_odb_object_size(o));
-	git_odb_object_free(o);
-	return rc;
-}
-
 /*
  * A lobby's claim r of seat p where p's seat is taken here already (by
  * the start, or by the claim local holds): the reason into why, naming
@@ -179,21 +166,13 @@ static bool rival_claim(catan_store *s, int p, const git_oid *r,
 	catan_pubkey_fingerprint(b, g.keys[p]);
 	if (memcmp(bound, g.keys[p], sizeof bound) && catan_store_me(s) == p &&
 	    (s->game.open & (1u << p)))
-		snprintf(why, n,
-			 "seat %s went to another joiner's claim, with key "
-			 "%s; this repository's claim, with key %s, lost it "
-			 "(join another seat or game)",
-			 s->game.names.name[p], b, a);
+		snprintf(why, n, LOBBY_WHY_LOST, s->game.names.name[p], b, a);
 	else if (memcmp(bound, g.keys[p], sizeof bound))
-		snprintf(why, n,
-			 "seat %s is already claimed by key %s; a second key "
-			 "%s is refused",
-			 s->game.names.name[p], a, b);
+		snprintf(why, n, LOBBY_WHY_SECOND_KEY, s->game.names.name[p], a,
+			 b);
 	else
-		snprintf(why, n,
-			 "seat %s is already claimed by key %s, by another "
-			 "claim; a second claim is refused",
-			 s->game.names.name[p], a);
+		snprintf(why, n, LOBBY_WHY_SECOND_CLAIM, s->game.names.name[p],
+			 a);
 	rival = true;
 done:
 	git_commit_free(c);
@@ -233,7 +212,8 @@ static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
 	if (s->lobby.open &&
 	    ((s->game.open & (1u << p)) ||
 	     !strcmp(git_commit_summary(a), STORE_CLAIM_SUBJECT) ||
-	     key_of(kx, s, x) || key_of(ky, s, y) || memcmp(kx, ky, sizeof kx)))
+	     store_commit_signer_of(kx, s, x) ||
+	     store_commit_signer_of(ky, s, y) || memcmp(kx, ky, sizeof kx)))
 		goto done;
 	v->seat = p;
 	v->parent = *git_commit_parent_id(a, 0);

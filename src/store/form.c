@@ -357,3 +357,15 @@ int store_commit_signer(unsigned char signer[CATAN_PUBKEY_LEN],
 		   ? -1
 		   : 0;
 }
+
+int store_commit_signer_of(unsigned char signer[CATAN_PUBKEY_LEN],
+			   catan_store *s, const git_oid *id)
+{
+	git_odb_object *o = NULL;
+	if (git_odb_read(&o, s->odb, id))
+		return -1;
+	int rc = store_commit_signer(signer, s, git_odb_object_data(o),
+				     git_odb_object_size(o));
+	git_odb_object_free(o);
+	return rc;
+}

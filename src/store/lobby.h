@@ -17,6 +17,22 @@
 #define STORE_START_SUBJECT "start"
 
 /*
+ * The reasons a rival claim is refused, in the verification of a claim
+ * (verify_lobby.c) and where a seat's branch would move to one (adopt.c):
+ * the seat, then the key that holds it, then the other.
+ */
+#define LOBBY_WHY_SECOND_KEY                                                   \
+	"seat %s is already claimed by key %s; a second key %s is refused"
+#define LOBBY_WHY_SECOND_CLAIM                                                 \
+	"seat %s is already claimed by key %s, by another claim; a second "    \
+	"claim is refused"
+/* This repository's own claim passed over: the seat, the winner's key, its
+ * own key. */
+#define LOBBY_WHY_LOST                                                         \
+	"seat %s went to another joiner's claim, with key %s; this "           \
+	"repository's claim, with key %s, lost it (join another seat or game)"
+
+/*
  * Reads and decodes the game/ of the root tree `tree` into *out (strictly,
  * as a genesis's) and its id into *game_tree. 0, or -1 with err.
  */

@@ -32,6 +32,9 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
  */
 int store_commit_signer(unsigned char signer[CATAN_PUBKEY_LEN],
 			const catan_store *s, const char *raw, size_t len);
+/* The same for the stored commit `id`. 0, or -1. form.c. */
+int store_commit_signer_of(unsigned char signer[CATAN_PUBKEY_LEN],
+			   catan_store *s, const git_oid *id);
 
 /*
  * Verifies the commits reachable from newtips[p] (one per player) that the

@@ -15,19 +15,6 @@
 #include "lobby.h"
 #include "verify_ctx.h"
 
-/* The key whose signature the stored commit id carries: 0, or -1. */
-static int signer_of(unsigned char pk[CATAN_PUBKEY_LEN], catan_store *s,
-		     const git_oid *id)
-{
-	git_odb_object *o = NULL;
-	if (git_odb_read(&o, s->odb, id))
-		return -1;
-	int rc = store_commit_signer(pk, s, git_odb_object_data(o),
-				     git_odb_object_size(o));
-	git_odb_object_free(o);
-	return rc;
-}
-
 /*
  * The claim of seat p already held (checked earlier in this run, or in
  * incremental mode on p's local branch) other than id, or NULL.
@@ -155,7 +142,7 @@ int verify_check_claim(ctx *c, git_commit *commit)
 				  name, name);
 	/* Proof of possession: signed by the key it presents. */
 	unsigned char signer[CATAN_PUBKEY_LEN];
-	if (signer_of(signer, s, id))
+	if (store_commit_signer_of(signer, s, id))
 		return verify_bad(c, id, "%s's claim is not signed", name);
 	if (memcmp(signer, key, CATAN_PUBKEY_LEN)) {
 		catan_pubkey_fingerprint(other, signer);
@@ -182,19 +169,11 @@ int verify_check_claim(ctx *c, git_commit *commit)
 	    git_oid_equal(&mine, &r->id)) {
 		/* This repository's own claim was passed over. */
 		catan_pubkey_fingerprint(other, r->key);
-		return verify_bad(c, id,
-				  "seat %s went to another joiner's claim, "
-				  "with key %s; this repository's claim, "
-				  "with key %s, lost it (join another seat "
-				  "or game)",
-				  name, fp, other);
+		return verify_bad(c, id, LOBBY_WHY_LOST, name, fp, other);
 	}
 	if (r && memcmp(r->key, key, CATAN_PUBKEY_LEN)) {
 		catan_pubkey_fingerprint(other, r->key);
-		return verify_bad(c, id,
-				  "seat %s is already claimed by key %s; a "
-				  "second key %s is refused",
-				  name, other, fp);
+		return verify_bad(c, id, LOBBY_WHY_SECOND_KEY, name, other, fp);
 	}
 	/*
 	 * The same key twice (a joiner who joined again): a second claim,
@@ -202,10 +181,7 @@ int verify_check_claim(ctx *c, git_commit *commit)
 	 * equivocation would stop a game that has not begun.
 	 */
 	if (r)
-		return verify_bad(c, id,
-				  "seat %s is already claimed by key %s, by "
-				  "another claim; a second claim is refused",
-				  name, fp);
+		return verify_bad(c, id, LOBBY_WHY_SECOND_CLAIM, name, fp);
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
 		return verify_bad(c, id, "out of memory");
