@@ -72,6 +72,14 @@ expect_refusal() { # PEER PLAYER COMMIT WANT
 	$catan -C "$d/$peer" verify >/dev/null || fail "$peer broken by $want"
 	last_out=$out
 }
+# at_hub PEER PLAYER COMMIT WANT THEN: the hub's branch of PLAYER moved
+# to COMMIT with stock git, refused by PEER's sync (expect_refusal), then
+# moved to THEN.
+at_hub() {
+	git -C "$d/hub.git" update-ref "refs/heads/$2" "$3"
+	expect_refusal "$1" "$2" "$3" "$4"
+	git -C "$d/hub.git" update-ref "refs/heads/$2" "$5"
+}
 
 # commit_as PLAYER KEY TREE SUBJECT TURN PARENT...: a commit as catan
 # writes it, signed with KEY by stock git (in the repository $forge).
@@ -132,25 +140,19 @@ refused "has not started" $catan -C "$d/red" act --as red "$($catan -C "$d/red" 
 # An action before the start (a legal first move, signed by red).
 move=$($catan -C "$d/red" legal --as red | head -1)
 early=$(commit_as red red "$genesis^{tree}" "$move" 0 "$genesis")
-git -C "$d/hub.git" update-ref refs/heads/red "$early"
-expect_refusal blue red "$early" "acts before the start"
-git -C "$d/hub.git" update-ref refs/heads/red "$genesis"
+at_hub blue red "$early" "acts before the start" "$genesis"
 ok "an action before the start is refused and quarantined"
 
 # A claim for a bound seat: red's, by eve.
 tree=$(game_tree "$red_line"$'\n' $'blue\nwhite\n')
 bound=$(commit_as red eve "$tree" claim 0 "$genesis")
-git -C "$d/hub.git" update-ref refs/heads/red "$bound"
-expect_refusal blue red "$bound" "claim for seat red, which the genesis binds"
-git -C "$d/hub.git" update-ref refs/heads/red "$genesis"
+at_hub blue red "$bound" "claim for seat red, which the genesis binds" "$genesis"
 ok "a claim for a bound seat is refused and quarantined"
 
 # A claim for white presenting eve's key, signed by mallory's.
 tree=$(game_tree "$red_line"$'\n'"$(line white eve)"$'\n' $'blue\n')
 notself=$(commit_as white mallory "$tree" claim 0 "$genesis")
-git -C "$d/hub.git" update-ref refs/heads/white "$notself"
-expect_refusal red white "$notself" "is signed by $(fp mallory) (a claim is signed by the key it presents)"
-git -C "$d/hub.git" update-ref refs/heads/white "$genesis"
+at_hub red white "$notself" "is signed by $(fp mallory) (a claim is signed by the key it presents)" "$genesis"
 ok "a claim not signed by the key it presents is refused and quarantined"
 
 # A second key for blue's seat before the start: eve's own claim, signed
@@ -168,20 +170,16 @@ git -C "$d/hub.git" update-ref refs/heads/blue "$claim_blue"
 # second claim, refused, but no equivocation (a claim is no move).
 tree=$(game_tree "$red_line"$'\n'"$(line blue blue)"$'\n' $'white\n')
 again=$(commit_as blue blue "$tree" claim 0 "$genesis")
-git -C "$d/hub.git" update-ref refs/heads/blue "$again"
-expect_refusal red blue "$again" "seat blue is already claimed by key $(fp blue), by another claim"
+at_hub red blue "$again" "seat blue is already claimed by key $(fp blue), by another claim" "$claim_blue"
 git -C "$d/red" for-each-ref refs/catan/equivocation | grep -q . &&
 	fail "a second claim by one key taken for an equivocation"
-git -C "$d/hub.git" update-ref refs/heads/blue "$claim_blue"
 ok "a second key presented for a claimed seat before the start is refused (by the host's sync, and by catan join); so is a second claim by the same key, without stopping the game"
 
 # One key claiming two seats: blue's key, claimed already for blue, now
 # for white too (one joiner, two votes; no start could merge both).
 tree=$(game_tree "$red_line"$'\n'"$(line white blue)"$'\n' $'blue\n')
 twin=$(commit_as white blue "$tree" claim 0 "$genesis")
-git -C "$d/hub.git" update-ref refs/heads/white "$twin"
-expect_refusal red white "$twin" "white's claim presents key $(fp blue), which blue's claim holds already"
-git -C "$d/hub.git" update-ref refs/heads/white "$genesis"
+at_hub red white "$twin" "white's claim presents key $(fp blue), which blue's claim holds already" "$genesis"
 ok "one key claiming a second seat is refused and quarantined"
 
 # Eve claims white too, in her own repository, and pushes only later.
@@ -198,11 +196,9 @@ claim_white=$(git -C "$d/white" rev-parse white)
 git -C "$d/hub.git" cat-file -e "$claim_white" || fail "white's push"
 full=$(game_tree "$red_line"$'\n'"$(line blue blue)"$'\n'"$(line white white)"$'\n' "")
 forged=$(commit_as blue blue "$full" start 0 "$claim_blue" "$claim_white")
-git -C "$d/hub.git" update-ref refs/heads/blue "$forged"
-expect_refusal red blue "$forged" "a start by blue: only red"
+at_hub red blue "$forged" "a start by blue: only red" "$claim_blue"
 grep -q "started the game: every seat is bound" <<<"$last_out" ||
 	fail "no start: $last_out"
-git -C "$d/hub.git" update-ref refs/heads/blue "$claim_blue"
 ok "a start by a player other than the host is refused and quarantined"
 
 # The host's sync that refused blue's start adopted white's claim and
@@ -251,9 +247,7 @@ git -C "$d/hub.git" update-ref refs/heads/red "$start"
 ok "a start that changes a key the genesis binds is refused"
 
 # A second key for blue after the start.
-git -C "$d/hub.git" update-ref refs/heads/blue "$second"
-expect_refusal white blue "$second" "seat blue is already claimed by key $(fp blue)"
-git -C "$d/hub.git" update-ref refs/heads/blue "$claim_blue"
+at_hub white blue "$second" "seat blue is already claimed by key $(fp blue)" "$claim_blue"
 ok "a second key presented for a claimed seat after the start is refused and quarantined"
 
 # They play: a few rounds of bot moves, every peer syncing.
