@@ -7,7 +7,8 @@ output of `strace -f`:
     python3 tools/sync_syscalls.py /tmp/pb.strace
 
 A sync runs from its intent "refs/catan/" written at the start of
-catan.lock to catan.lock emptied again (src/store/lock.c); a commit's
+catan.lock to catan.lock emptied again (src/store/lock.c: truncated, or
+since 2026-11-28 its lines blanked with newlines); a commit's
 intents name other refs. Prints, per sync and for each part: system
 calls, files created (O_CREAT|O_EXCL: loose objects' and packs'
 temporary files, lock files), directories created, renames, unlinks and
@@ -42,7 +43,11 @@ for line in open(sys.argv[1], errors='replace'):
         c['unlinks'] += 1
     elif call in ('syncfs', 'fsync', 'fdatasync'):
         c['flushes'] += 1
-    elif call == 'ftruncate' and re.match(r'\d+, 0\)', rest):
+    elif ((call == 'ftruncate' and re.match(r'\d+, 0\)', rest)) or
+          (call == 'pwrite64' and re.match(r'\d+, "(\\n)+"(\.\.\.)?, \d+, 0\)',
+                                          rest))):
+        # (catan.lock emptied: truncated before 2026-11-28, its lines
+        # blanked with newlines since)
         in_sync[key] = False
 print('syncs: %d' % syncs)
 for part in ('sync', 'other'):
