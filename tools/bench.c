@@ -44,18 +44,19 @@ typedef struct result {
 static int run(result *res, bool random_board, int players, uint64_t seed,
 	       uint64_t games, bool check)
 {
-	catan_board board;
+	catan_board board, topology;
 	catan_options opt;
 	catan_options_default(&opt);
 	opt.nplayers = (uint8_t)players;
 	memset(res, 0, sizeof *res);
 	catan_board_beginner(&board);
+	catan_board_standard_topology(&topology);
 	double t0 = now();
 	for (uint64_t g = 0; g < games; g++) {
 		catan_state s;
 		catan_rng bot;
 		if (random_board)
-			catan_board_random(&board, seed + g);
+			catan_board_random_on(&board, &topology, seed + g);
 		opt.seed = seed + g;
 		catan_state_init(&s, &board, &opt);
 		catan_rng_seed(&bot, ~(seed + g));

@@ -187,6 +187,23 @@ void catan_board_beginner(catan_board *out);
 void catan_board_random(catan_board *out, uint64_t seed);
 
 /*
+ * What catan_board_random() lays a board out on: the radius-2 hexagon's
+ * topology with the standard harbour sides (kinds unset, no terrain).
+ * Cannot fail.
+ */
+void catan_board_standard_topology(catan_board *out);
+
+/*
+ * catan_board_random() on a topology built beforehand by
+ * catan_board_standard_topology(), which a caller laying out many boards
+ * builds once (building it costs about a tenth of a random game's
+ * instructions). `topology` may be `out`. Same board as
+ * catan_board_random(out, seed), byte for byte. Cannot fail.
+ */
+void catan_board_random_on(catan_board *out, const catan_board *topology,
+			   uint64_t seed);
+
+/*
  * Recomputes the derived tables (token lists, harbour masks, robber start)
  * after the caller changed tile_terrain, tile_token or the harbour lists.
  */

@@ -475,7 +475,24 @@ static bool red_numbers_apart(const catan_board *b)
 	return true;
 }
 
+void catan_board_standard_topology(catan_board *out)
+{
+	catan_board_init_hexagon(out, 2);
+	out->nharbours = 9;
+	for (int h = 0; h < 9; h++)
+		out->harbour_edge[h] = (uint8_t)catan_board_edge(
+		    out, catan_std_harbours[h].q, catan_std_harbours[h].r,
+		    catan_std_harbours[h].dir);
+}
+
 void catan_board_random(catan_board *out, uint64_t seed)
+{
+	catan_board_standard_topology(out);
+	catan_board_random_on(out, out, seed);
+}
+
+void catan_board_random_on(catan_board *out, const catan_board *topology,
+			   uint64_t seed)
 {
 	uint8_t terrain[19] = {
 		CATAN_LUMBER, CATAN_LUMBER, CATAN_LUMBER, CATAN_LUMBER,
@@ -494,7 +511,8 @@ void catan_board_random(catan_board *out, uint64_t seed)
 	};
 	catan_rng rng;
 	catan_rng_seed(&rng, seed);
-	catan_board_init_hexagon(out, 2);
+	if (out != topology)
+		*out = *topology;
 	shuffle(terrain, 19, &rng);
 	for (int t = 0; t < 19; t++)
 		out->tile_terrain[t] = terrain[t];
@@ -510,12 +528,7 @@ void catan_board_random(catan_board *out, uint64_t seed)
 						     : tokens[i++];
 	} while (!red_numbers_apart(out));
 	shuffle(kinds, 9, &rng);
-	out->nharbours = 9;
-	for (int h = 0; h < 9; h++) {
-		out->harbour_edge[h] = (uint8_t)catan_board_edge(
-			out, catan_std_harbours[h].q, catan_std_harbours[h].r,
-			catan_std_harbours[h].dir);
+	for (int h = 0; h < 9; h++)
 		out->harbour_kind[h] = kinds[h];
-	}
 	catan_board_finish(out);
 }

@@ -1076,6 +1076,48 @@ static void test_board__random_same_seed_same_board(void **state)
 	free(a);
 }
 
+/*
+ * catan_board_random_on() on a topology built once gives, byte for byte,
+ * what building the topology for each board gives (the radius-2 hexagon,
+ * the beginner board's harbour sides, the random layout, the derived
+ * tables), and what catan_board_random() gives; so does laying a board
+ * out over the previous one (`topology` == `out`).
+ */
+static void test_board__random_on_is_built_topology(void **state)
+{
+	catan_board *b = new_board(), *want = new_board(), *beg = new_board();
+	catan_board *topo = new_board(), *again = new_board();
+
+	(void)state;
+	catan_board_beginner(beg);
+	catan_board_standard_topology(topo);
+	catan_board_standard_topology(again);
+	for (uint64_t seed = 0; seed < 50; seed++) {
+		catan_board_random_on(b, topo, seed);
+		assert_int_equal(catan_board_init_hexagon(want, 2), CATAN_OK);
+		memcpy(want->tile_terrain, b->tile_terrain,
+		       sizeof want->tile_terrain);
+		memcpy(want->tile_token, b->tile_token,
+		       sizeof want->tile_token);
+		want->nharbours = 9;
+		memcpy(want->harbour_edge, beg->harbour_edge,
+		       sizeof want->harbour_edge);
+		memcpy(want->harbour_kind, b->harbour_kind,
+		       sizeof want->harbour_kind);
+		catan_board_finish(want);
+		assert_memory_equal(b, want, sizeof *b);
+		catan_board_random(want, seed);
+		assert_memory_equal(b, want, sizeof *b);
+		catan_board_random_on(again, again, seed);
+		assert_memory_equal(b, again, sizeof *b);
+	}
+	free(again);
+	free(topo);
+	free(beg);
+	free(want);
+	free(b);
+}
+
 /* A board's layout as text: terrain letters, tokens, harbour kinds. */
 static void layout_text(char *buf, size_t size, const catan_board *b)
 {
@@ -1160,6 +1202,7 @@ int main(void)
 	    cmocka_unit_test(test_board__finish_recomputes),
 	    cmocka_unit_test(test_board__random_rules_2000_seeds),
 	    cmocka_unit_test(test_board__random_same_seed_same_board),
+	    cmocka_unit_test(test_board__random_on_is_built_topology),
 	    cmocka_unit_test(test_board__random_seeds_differ),
 	    cmocka_unit_test(test_board__random_seed1_golden),
 	    /* Last: a sanitizer abort here must not hide the others. */
