@@ -80,6 +80,76 @@ static void test_store__genesis_then_reopen(void **st)
 	free(tmp);
 }
 
+/* What the repository's configuration records as catan.genesis ("" if none). */
+static void recorded_genesis(char *out, size_t size, const char *dir)
+{
+	if (sh_run(out, size, "git -C '%s' config catan.genesis", dir))
+		out[0] = '\0';
+	else
+		out[strcspn(out, "\n")] = '\0';
+}
+
+/*
+ * A writer records the genesis in the repository's configuration (an open
+ * then reads it there instead of walking the whole history): at creation,
+ * and at the first writable open of a repository that has none; a read-only
+ * open writes nothing. A recorded id that is not a root commit here
+ * (nonsense, a missing object, a commit with parents) is ignored: the open
+ * walks the history as before, opens the same game and records the right id.
+ */
+static void test_store__genesis_recorded(void **st)
+{
+	char *tmp = sh_tmpdir("store");
+	char dir[512], out[4096], genesis[64];
+	catan_game g;
+	catan_state cur;
+	catan_commit_id head, head2;
+	catan_rng rng;
+	catan_err err;
+	(void)st;
+	snprintf(dir, sizeof dir, "%s/game", tmp);
+	sh_game(&g, 3, SH_BOARD_RANDOM, CATAN_PHASES_CLASSIC, CATAN_DICE_SEEDED,
+		78);
+	catan_store *s = sh_create(dir, &g);
+	catan_rng_seed(&rng, 5);
+	assert_true(sh_play(s, 30, &rng, 0, NULL, NULL) == 30);
+	sh_current(s, &cur, &head);
+	catan_store_free(s);
+	sh_must(genesis, sizeof genesis,
+		"git -C '%s' rev-list --max-parents=0 --all", dir);
+	genesis[strcspn(genesis, "\n")] = '\0';
+	recorded_genesis(out, sizeof out, dir);
+	assert_string_equal(out, genesis);
+
+	sh_must(out, sizeof out, "git -C '%s' config --unset catan.genesis",
+		dir);
+	assert_int_equal(catan_store_open_ext(&s, dir, true, &err), 0);
+	catan_store_free(s);
+	recorded_genesis(out, sizeof out, dir);
+	assert_string_equal(out, "");
+	s = sh_open(dir);
+	catan_store_free(s);
+	recorded_genesis(out, sizeof out, dir);
+	assert_string_equal(out, genesis);
+
+	const char *bad[] = {"nonsense", head.hex,
+			     "0123456789abcdef0123456789abcdef01234567"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		sh_must(out, sizeof out,
+			"git -C '%s' config catan.genesis '%s'", dir, bad[i]);
+		s = sh_open(dir);
+		assert_memory_equal(&catan_store_game(s)->board, &g.board,
+				    sizeof g.board);
+		sh_current(s, &cur, &head2);
+		assert_string_equal(head.hex, head2.hex);
+		catan_store_free(s);
+		recorded_genesis(out, sizeof out, dir);
+		assert_string_equal(out, genesis);
+	}
+	sh_rmrf(tmp);
+	free(tmp);
+}
+
 /* A game played at a table (real time) keeps a reflog for every branch. */
 static void test_store__real_time_game_keeps_reflogs(void **st)
 {
@@ -842,6 +912,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_store__genesis_then_reopen),
+	    cmocka_unit_test(test_store__genesis_recorded),
 	    cmocka_unit_test(test_store__create_refuses_non_empty_directory),
 	    cmocka_unit_test(test_store__real_time_game_keeps_reflogs),
 	    cmocka_unit_test(test_store__commit_layout),
