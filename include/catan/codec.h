@@ -98,6 +98,9 @@ int catan_codec_encode_state(catan_files *out, const catan_game *g,
 int catan_codec_decode_game(catan_game *out, const catan_files *in,
 			    catan_codec_error *err);
 
+/* `e` as a message: "path:line: why", or "path: why" about a whole file. */
+void catan_codec_error_text(char *out, size_t size, const catan_codec_error *e);
+
 /*
  * Decodes the state files of `in` for game `g`: every expected file must be
  * present, no other file may be, each must be exactly canonical, and the

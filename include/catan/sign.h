@@ -40,6 +40,7 @@ typedef struct catan_key {
 /* A reason for a refusal, for the caller to put into its own message. */
 typedef struct catan_sign_why {
 	char msg[160];
+	int line; /* catan_signers_parse: the line at fault (1-based), or 0 */
 } catan_sign_why;
 
 /* Makes a new key from the system's random source. Returns 0 or -1. */

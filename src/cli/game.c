@@ -94,7 +94,7 @@ static int new_keys(catan_game *g, int mine, const char *keyfile,
 		    int nopens)
 {
 	catan_key k;
-	catan_sign_why sw = {{0}};
+	catan_sign_why sw = {{0}, 0};
 	char why[256];
 	bool have[CATAN_MAX_PLAYERS] = {false};
 	if (mine > 0) {

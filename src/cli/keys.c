@@ -33,7 +33,7 @@ int cli_read_pubkey(unsigned char pk[32], const char *what, char *why,
 		    size_t whylen)
 {
 	char text[512];
-	catan_sign_why sw = {{0}};
+	catan_sign_why sw = {{0}, 0};
 	const char *t = what;
 	if (strncmp(what, "ssh-ed25519 ", 12)) {
 		FILE *f = fopen(what, "r");
@@ -105,7 +105,7 @@ int cli_key(const char *dir, int argc, char **argv)
 			return 2;
 		}
 		catan_key k;
-		catan_sign_why why = {{0}};
+		catan_sign_why why = {{0}, 0};
 		char pub[CATAN_PUBKEY_TEXT];
 		if (sub[0] == 'n') {
 			if (mkdirs(path) || catan_key_generate(&k, &why) ||

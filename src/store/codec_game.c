@@ -242,7 +242,7 @@ static int decode_signers(reader *r, catan_game *out, const catan_files *in)
 	const char *names[CATAN_MAX_PLAYERS];
 	unsigned char keys[CATAN_MAX_PLAYERS][32];
 	int seat[CATAN_MAX_PLAYERS], nb = 0;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	for (int p = 0; p < out->opt.nplayers; p++)
 		if (!(out->open & (1u << p))) {
 			seat[nb] = p;
@@ -250,10 +250,12 @@ static int decode_signers(reader *r, catan_game *out, const catan_files *in)
 		}
 	r->path = "game/signers";
 	r->line = 0;
-	if (f->len > 4096 ||
-	    catan_signers_parse(keys, f->data, f->len, names, nb, &why))
-		return codec_rfail(r, "%s",
-				   f->len > 4096 ? "over 4 KiB" : why.msg);
+	if (f->len > 4096)
+		return codec_rfail(r, "over 4 KiB");
+	if (catan_signers_parse(keys, f->data, f->len, names, nb, &why)) {
+		r->line = why.line;
+		return codec_rfail(r, "%s", why.msg);
+	}
 	for (int i = 0; i < nb; i++)
 		memcpy(out->keys[seat[i]], keys[i], 32);
 	out->signed_game = true;

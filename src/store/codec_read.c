@@ -25,6 +25,14 @@ int codec_rfail(reader *r, const char *fmt, ...)
 	return -1;
 }
 
+void catan_codec_error_text(char *out, size_t size, const catan_codec_error *e)
+{
+	if (e->line > 0)
+		snprintf(out, size, "%s:%d: %s", e->path, e->line, e->msg);
+	else
+		snprintf(out, size, "%s: %s", e->path, e->msg);
+}
+
 int codec_open_file(reader *r, const catan_files *in, const char *path,
 		    catan_codec_error *err)
 {

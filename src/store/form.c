@@ -75,7 +75,7 @@ static int check_signature(const catan_game *g, int p, bool any,
 	memcpy(payload, raw, (size_t)(sig_at - raw));
 	memcpy(payload + (sig_at - raw), sig_end,
 	       (size_t)(raw + len - sig_end));
-	catan_sign_why sw = {{0}};
+	catan_sign_why sw = {{0}, 0};
 	int bad = catan_sshsig_verify(signer, armor, al, payload, pl, &sw);
 	if (payload != small)
 		free(payload);

@@ -37,7 +37,7 @@ void store_keys_load(catan_store *s)
 		goto done;
 	while (git_config_next(&e, it) == 0) {
 		catan_key k;
-		catan_sign_why why = {{0}};
+		catan_sign_why why = {{0}, 0};
 		int p;
 		if (catan_key_load(&k, e->value, &why))
 			snprintf(s->key_note, sizeof s->key_note,
@@ -74,7 +74,7 @@ static int record_key(catan_store *s, const char *path, catan_err *err);
 int catan_store_use_key(catan_store *s, const char *path, catan_err *err)
 {
 	catan_key k;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	int rc = -1, p;
 	if (!s->game.signed_game)
 		return store_fail(err, "this game is not signed (its genesis "
@@ -182,7 +182,7 @@ static int taken_at_remote(catan_store *s, int p, catan_err *err)
 int catan_store_claim(catan_store *s, const char *path, catan_err *err)
 {
 	catan_key k;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	git_oid id;
 	int me = catan_store_me(s), rc = -1;
 	if (me < 0)
@@ -214,7 +214,7 @@ int catan_store_create_signed(catan_store **out, const char *path,
 			      catan_err *err)
 {
 	catan_key k;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	*out = NULL;
 	if (!g->signed_game)
 		return store_fail(err, "no keys for the seats");

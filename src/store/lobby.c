@@ -34,8 +34,9 @@ int store_game_of_tree(catan_game *out, git_oid *game_tree, catan_store *s,
 				 err))
 		goto done;
 	if (catan_codec_decode_game(out, &files, &ce)) {
-		store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s:%d: %s",
-				ce.path, ce.line, ce.msg);
+		char text[sizeof ce.path + sizeof ce.msg + 16];
+		catan_codec_error_text(text, sizeof text, &ce);
+		store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s", text);
 		goto done;
 	}
 	git_oid_cpy(game_tree, git_tree_entry_id(game));

@@ -557,14 +557,17 @@ int catan_signers_parse(unsigned char (*keys)[CATAN_PUBKEY_LEN],
 			int count, catan_sign_why *why)
 {
 	size_t at = 0;
+	why->line = 0;
 	for (int i = 0; i < count; i++) {
 		size_t nl = strlen(names[i]), ml = strlen(SIGNER_MID), used;
+		why->line = i + 1;
 		if (len - at < nl + ml || memcmp(text + at, names[i], nl) ||
 		    memcmp(text + at + nl, SIGNER_MID, ml)) {
 			snprintf(why->msg, sizeof(why->msg),
-				 "line %d: expected `%s@catan "
-				 "namespaces=\"git\" ssh-ed25519 ...`",
-				 i + 1, names[i]);
+				 "expected `%s@catan namespaces=\"git\" "
+				 "ssh-ed25519 ...` (the seats' lines in "
+				 "game/options' order)",
+				 names[i]);
 			return -1;
 		}
 		at += nl + ml;
@@ -572,22 +575,20 @@ int catan_signers_parse(unsigned char (*keys)[CATAN_PUBKEY_LEN],
 				       why))
 			return -1;
 		at += used;
-		if (at >= len || text[at] != '\n') {
-			snprintf(why->msg, sizeof(why->msg),
-				 "line %d: the line must end after the key",
-				 i + 1);
-			return -1;
-		}
+		if (at >= len || text[at] != '\n')
+			return fail(why, "the line must end after the key");
 		at++;
 		for (int j = 0; j < i; j++)
 			if (!memcmp(keys[j], keys[i], CATAN_PUBKEY_LEN)) {
 				snprintf(why->msg, sizeof(why->msg),
-					 "line %d: %s has the same key as %s",
-					 i + 1, names[i], names[j]);
+					 "%s has the same key as %s", names[i],
+					 names[j]);
 				return -1;
 			}
 	}
+	why->line = count + 1;
 	if (at != len)
-		return fail(why, "lines after the last player");
+		return fail(why, "a line after the last seat's");
+	why->line = 0;
 	return 0;
 }

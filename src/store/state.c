@@ -256,8 +256,9 @@ int store_read_genesis(catan_game *out, git_oid *game_tree,
 		goto done;
 	}
 	if (catan_codec_decode_game(out, &files, ce)) {
-		store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s:%d: %s",
-				ce->path, ce->line, ce->msg);
+		char text[sizeof ce->path + sizeof ce->msg + 16];
+		catan_codec_error_text(text, sizeof text, ce);
+		store_fail_code(err, CATAN_STORE_E_CORRUPT, "%s", text);
 		rc = STORE_GENESIS_DECODE;
 		goto done;
 	}

@@ -1086,6 +1086,64 @@ static void test_codec__lobby_open_seats(void **st)
 	catan_files_free(&f);
 }
 
+/*
+ * A defect in game/signers is named by its line (1-based) and what is
+ * wrong there; catan_codec_error_text says "path:line: why", or "path:
+ * why" about the whole file.
+ */
+static void test_codec__signers_errors_name_the_line(void **st)
+{
+	catan_game g;
+	catan_files f, nf;
+	char text[400];
+	(void)st;
+	sh_game(&g, 3, SH_BOARD_BEGINNER, CATAN_PHASES_COMBINED,
+		CATAN_DICE_SEEDED, 7);
+	g.signed_game = true;
+	memset(g.keys, 0, sizeof g.keys);
+	for (int p = 0; p < 3; p++)
+		g.keys[p][0] = (unsigned char)(p + 1);
+	catan_files_init(&f);
+	assert_int_equal(catan_codec_encode_game(&f, &g), 0);
+	const catan_file *signers = catan_files_get(&f, "game/signers");
+	assert_non_null(signers);
+	const char *second = strchr(signers->data, '\n') + 1;
+	const char *third = strchr(second, '\n') + 1;
+	char bad[3][1024];
+	/* blue's line names white; white's line cut; a line too many */
+	snprintf(bad[0], sizeof bad[0], "%.*swhite%s",
+		 (int)(second - signers->data), signers->data, second + 4);
+	snprintf(bad[1], sizeof bad[1], "%.*s%.20s\n",
+		 (int)(third - signers->data), signers->data, third);
+	snprintf(bad[2], sizeof bad[2], "%sred\n", signers->data);
+	static const struct {
+		int line;
+		const char *why;
+	} want[] = {
+	    {2, "expected `blue@catan"}, {3, ""}, {4, "after the last seat"}};
+	for (int i = 0; i < 3; i++) {
+		catan_files_init(&nf);
+		for (int k = 0; k < f.n; k++) {
+			const catan_file *e = &f.file[k];
+			bool it = !strcmp(e->path, "game/signers");
+			assert_int_equal(
+			    catan_files_add(&nf, e->path, it ? bad[i] : e->data,
+					    it ? strlen(bad[i]) : e->len),
+			    0);
+		}
+		expect_game_error(&nf, "game/signers", want[i].line,
+				  want[i].why);
+		catan_files_free(&nf);
+	}
+	catan_codec_error e = {"game/signers", 2, "bad"};
+	catan_codec_error_text(text, sizeof text, &e);
+	assert_string_equal(text, "game/signers:2: bad");
+	e.line = 0;
+	catan_codec_error_text(text, sizeof text, &e);
+	assert_string_equal(text, "game/signers: bad");
+	catan_files_free(&f);
+}
+
 static void test_codec__rejects_bad_options(void **st)
 {
 	catan_game g;
@@ -1158,6 +1216,7 @@ int main(void)
 	    cmocka_unit_test(test_codec__rejects_unknown_player),
 	    cmocka_unit_test(test_codec__rejects_tiles_out_of_order),
 	    cmocka_unit_test(test_codec__rejects_non_canonical_board),
+	    cmocka_unit_test(test_codec__signers_errors_name_the_line),
 	    cmocka_unit_test(test_codec__rejects_bad_options),
 	    cmocka_unit_test(test_codec__lobby_open_seats),
 	};

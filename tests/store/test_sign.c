@@ -62,7 +62,7 @@ static void test_sign__keygen_readable_by_ssh(void **st)
 {
 	(void)st;
 	catan_key k;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	char path[300];
 	snprintf(path, sizeof(path), "%s/mine", dir);
 	assert_int_equal(catan_key_generate(&k, &why), 0);
@@ -97,7 +97,7 @@ static void test_sign__signature_equals_ssh_keygen(void **st)
 {
 	(void)st;
 	catan_key k;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	assert_int_equal(
 	    sh("ssh-keygen -q -t ed25519 -N '' -C x -f %s/ssh", dir), 0);
 	char path[300];
@@ -147,7 +147,7 @@ static void test_sign__verify_refuses(void **st)
 {
 	(void)st;
 	catan_key k, other;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	unsigned char signer[CATAN_PUBKEY_LEN];
 	assert_int_equal(catan_key_generate(&k, &why), 0);
 	assert_int_equal(catan_key_generate(&other, &why), 0);
@@ -200,7 +200,7 @@ static void test_sign__verify_refuses(void **st)
 static void test_sign__other_namespace_refused(void **st)
 {
 	(void)st;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	assert_int_equal(sh("ssh-keygen -q -t ed25519 -N '' -f %s/ns", dir), 0);
 	assert_int_equal(sh("echo hi > %s/m && ssh-keygen -q -Y sign -f %s/ns "
 			    "-n file %s/m 2>/dev/null",
@@ -234,7 +234,7 @@ static void test_sign__signers_file(void **st)
 {
 	(void)st;
 	catan_key a, b;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	catan_key_generate(&a, &why);
 	catan_key_generate(&b, &why);
 	unsigned char keys[2][CATAN_PUBKEY_LEN], back[2][CATAN_PUBKEY_LEN];
@@ -253,13 +253,17 @@ static void test_sign__signers_file(void **st)
 	const char *swapped[] = {"blue", "red"};
 	assert_int_equal(
 	    catan_signers_parse(back, text, (size_t)n, swapped, 2, &why), -1);
+	assert_int_equal(why.line, 1);
+	assert_non_null(strstr(why.msg, "blue@catan"));
 	assert_int_equal(
 	    catan_signers_parse(back, text, (size_t)n - 1, names, 2, &why), -1);
+	assert_int_equal(why.line, 2);
 	char more[1100];
 	memcpy(more, text, (size_t)n);
 	memcpy(more + n, "x\n", 2);
 	assert_int_equal(
 	    catan_signers_parse(back, more, (size_t)n + 2, names, 2, &why), -1);
+	assert_int_equal(why.line, 3);
 	/* one key for two seats */
 	memcpy(keys[1], a.pk, 32);
 	n = catan_signers_format(text, sizeof(text), names,
@@ -267,6 +271,7 @@ static void test_sign__signers_file(void **st)
 	assert_int_equal(
 	    catan_signers_parse(back, text, (size_t)n, names, 2, &why), -1);
 	assert_non_null(strstr(why.msg, "same key"));
+	assert_int_equal(why.line, 2);
 	/* a public key with a non-canonical last base64 character */
 	char pub[CATAN_PUBKEY_TEXT];
 	unsigned char pk[32];
@@ -284,7 +289,7 @@ static void test_sign__fingerprint_equals_ssh_keygen(void **st)
 {
 	(void)st;
 	catan_key k;
-	catan_sign_why why = {{0}};
+	catan_sign_why why = {{0}, 0};
 	char path[300], fp[CATAN_FINGERPRINT_TEXT];
 	assert_int_equal(
 	    sh("ssh-keygen -q -t ed25519 -N '' -C x -f %s/fp", dir), 0);
