@@ -195,10 +195,11 @@ static int by_string(const void *a, const void *b)
 
 /*
  * The remotes the configuration snapshot cfg names (those with a
- * remote.<name>.url or .pushurl), sorted, each once, as git_remote_list
- * gives them; that one compiles a regular expression and reads the whole
- * configuration again at every call, a tenth of a millisecond per sync.
- * 0, or -1 (out of memory, or the snapshot unreadable).
+ * remote.<name>.url or .pushurl), sorted as git_remote_list gives them
+ * (a name with both is there twice); that one compiles a regular
+ * expression and reads the whole configuration again at every call, a
+ * tenth of a millisecond per sync. 0, or -1 (out of memory, or the
+ * snapshot unreadable).
  */
 static int remote_names(git_config *cfg, git_strarray *out)
 {
@@ -226,16 +227,10 @@ static int remote_names(git_config *cfg, git_strarray *out)
 			goto done;
 		n++;
 	}
+	/* Sorted; a remote with both a url and a pushurl is listed twice,
+	 * and catan_store_sync syncs each name once (unique_names). */
 	if (n)
 		qsort(names, n, sizeof *names, by_string);
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (k > 0 && !strcmp(names[k - 1], names[i]))
-			free(names[i]);
-		else
-			names[k++] = names[i];
-	}
-	n = k;
 	out->strings = names;
 	out->count = n;
 	names = NULL;
