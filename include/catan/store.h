@@ -369,6 +369,13 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		     const char *me, catan_sync_report *rep, catan_err *err);
 
 /*
+ * Undoes a join the caller refuses after it (a key that cannot take the
+ * seat): frees `s` and removes `path`, which catan_store_join made, or
+ * found empty, as a failed join removes it.
+ */
+void catan_store_join_abandon(catan_store *s, const char *path);
+
+/*
  * Waking a waiting peer when a git:// remote moves (src/store/watch.c,
  * spec/replication.md "Waking peers over git://"). `catan serve` answers a
  * watch request, the digest of the branches the watcher last saw, as soon

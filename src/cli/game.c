@@ -914,7 +914,6 @@ int cli_join(int argc, char **argv)
 		fprintf(stderr, "catan join: %s\n", err.msg);
 		return 1;
 	}
-	print_sync(&rep);
 	char keypath[4096];
 	if (catan_store_game(s)->signed_game) {
 		struct stat st;
@@ -937,10 +936,9 @@ int cli_join(int argc, char **argv)
 			      : catan_store_use_key(s, keyfile, &err)) {
 			fprintf(stderr,
 				"catan join: %s\n"
-				"catan join: %s holds the game, but no seat of "
-				"yours: remove it before you join again\n",
+				"catan join: nothing joined: %s removed\n",
 				err.msg, dir);
-			catan_store_free(s);
+			catan_store_join_abandon(s, dir);
 			return 1;
 		} else if (open)
 			printf("claimed seat %s with %s: push it (catan sync "
@@ -948,6 +946,7 @@ int cli_join(int argc, char **argv)
 			       "the game\n",
 			       me, keyfile, catan_store_game(s)->names.name[0]);
 	}
+	print_sync(&rep);
 	catan_state st;
 	if (!catan_store_current(&st, NULL, s, &err)) {
 		printf("joined as %s; now: ", me);

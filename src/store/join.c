@@ -31,6 +31,12 @@ static int remove_one(const char *p, const struct stat *sb, int flag,
 	return flag == FTW_DP ? rmdir(p) : unlink(p);
 }
 
+void catan_store_join_abandon(catan_store *s, const char *path)
+{
+	catan_store_free(s);
+	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /*
  * Points a branch for every player of the game the genesis `root` holds
  * at it, and HEAD at the first player's: the game read by the same

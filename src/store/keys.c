@@ -81,14 +81,30 @@ int catan_store_use_key(catan_store *s, const char *path, catan_err *err)
 				       "binds no keys to seats)");
 	if (catan_key_load(&k, path, &why))
 		return store_fail(err, "%s", why.msg);
-	if ((p = seat_of(&s->game, &k)) < 0) {
+	int me = catan_store_me(s);
+	if ((p = seat_of(&s->game, &k)) < 0 && me >= 0) {
+		/* The seat asked for is bound: say so, and what is open. */
+		char open[CATAN_MAX_PLAYERS * (CATAN_NAME_MAX + 2) + 32] = "";
+		for (int q = 0, n = 0; q < s->game.opt.nplayers; q++)
+			if ((s->game.open >> q) & 1)
+				snprintf(open + strlen(open),
+					 sizeof open - strlen(open), "%s%s",
+					 n++ ? ", " : "; open seats: ",
+					 s->game.names.name[q]);
+		store_fail(err,
+			   "the key %s is not %s's: seat %s is bound to "
+			   "another key%s",
+			   path, s->game.names.name[me], s->game.names.name[me],
+			   *open ? open : " (no seat is open)");
+		goto done;
+	}
+	if (p < 0) {
 		store_fail(err,
 			   "the key %s is no seat's key in this game "
 			   "(catan show --signers lists them)",
 			   path);
 		goto done;
 	}
-	int me = catan_store_me(s);
 	if (me >= 0 && me != p) {
 		store_fail(err,
 			   "the key %s is %s's, but this repository plays %s",

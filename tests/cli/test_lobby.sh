@@ -56,6 +56,13 @@ refused "already" $catan new "$d/y" --players red,blue --me red \
 	--key "$d/key_red" --seat blue="$d/key_blue.pub" --open blue
 ok "catan new --open: the genesis lists the open seats (game/open) and binds the host's key only; nobody acts before the start"
 
+# A seat bound to another key is not joined with yours: the join says
+# whose seat it is and which are open, and keeps nothing.
+refused "key_eve is not red's: seat red is bound to another key; open seats: blue, white" \
+	$catan join "$d/hub.git" "$d/eve0" --as red --key "$d/key_eve"
+[[ ! -e $d/eve0 ]] || fail "a refused join left $d/eve0 behind"
+ok "a join with a key that is not the seat's is refused, saying whose seat it is and which are open, and leaves no directory"
+
 # Refusal checks: a branch of the hub moved by stock git, then a peer's
 # sync must refuse it naming the player, the commit and the reason, keep
 # a quarantine record, and adopt nothing.

@@ -57,7 +57,7 @@ refused() { # WANT COMMAND...: the command fails saying WANT
 }
 refused "white's, but this repository plays blue" \
 	$catan -C "$d/blue" key use "$d/key_white"
-refused "no seat's key" $catan -C "$d/blue" key use "$d/key_outsider"
+refused "is not blue's: seat blue is bound to another key" $catan -C "$d/blue" key use "$d/key_outsider"
 refused "first seat" $catan new "$d/x" --players red,blue --me blue \
 	--key "$d/key_blue" --seat red="$d/key_red.pub"
 refused "no --seat blue" $catan new "$d/y" --players red,blue --me red \
