@@ -84,18 +84,14 @@ int catan_store_use_key(catan_store *s, const char *path, catan_err *err)
 	int me = catan_store_me(s);
 	if ((p = seat_of(&s->game, &k)) < 0 && me >= 0) {
 		/* The seat asked for is bound: say so, and what is open. */
-		char open[CATAN_MAX_PLAYERS * (CATAN_NAME_MAX + 2) + 32] = "";
-		for (int q = 0, n = 0; q < s->game.opt.nplayers; q++)
-			if ((s->game.open >> q) & 1)
-				snprintf(open + strlen(open),
-					 sizeof open - strlen(open), "%s%s",
-					 n++ ? ", " : "; open seats: ",
-					 s->game.names.name[q]);
+		char open[CATAN_MAX_PLAYERS * (CATAN_NAME_MAX + 2)];
+		store_lobby_waits(open, sizeof open, &s->game);
 		store_fail(err,
 			   "the key %s is not %s's: seat %s is bound to "
-			   "another key%s",
+			   "another key%s%s",
 			   path, s->game.names.name[me], s->game.names.name[me],
-			   *open ? open : " (no seat is open)");
+			   *open ? "; open seats: " : " (no seat is open)",
+			   open);
 		goto done;
 	}
 	if (p < 0) {

@@ -557,7 +557,6 @@ int catan_signers_parse(unsigned char (*keys)[CATAN_PUBKEY_LEN],
 			int count, catan_sign_why *why)
 {
 	size_t at = 0;
-	why->line = 0;
 	for (int i = 0; i < count; i++) {
 		size_t nl = strlen(names[i]), ml = strlen(SIGNER_MID), used;
 		why->line = i + 1;
