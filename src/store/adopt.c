@@ -179,10 +179,18 @@ done:
 	return rival;
 }
 
+static bool is_start(git_commit *c)
+{
+	const char *sum = git_commit_summary(c);
+	return git_commit_parentcount(c) && sum &&
+	       !strcmp(sum, STORE_START_SUBJECT);
+}
+
 /*
- * Two different commits signed by one seat, with one first parent: the
- * proof against that seat, into *v. Whoever relayed them is not to blame:
- * a signature says who wrote a commit, not who passed it on.
+ * Two different commits signed by one seat, with one first parent (or two
+ * starts of the lobby, children of its genesis): the proof against that
+ * seat, into *v. Whoever relayed them is not to blame: a signature says
+ * who wrote a commit, not who passed it on.
  */
 static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
 		     store_verdict *v)
@@ -193,9 +201,17 @@ static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
 	    git_commit_lookup(&a, s->repo, x) ||
 	    git_commit_lookup(&b, s->repo, y))
 		goto done;
-	if (!git_commit_parentcount(a) || !git_commit_parentcount(b) ||
-	    !git_oid_equal(git_commit_parent_id(a, 0),
-			   git_commit_parent_id(b, 0)))
+	/*
+	 * Two starts of one lobby are two children of its genesis, whatever
+	 * claims each merges: the host told some peers that one game began
+	 * and others that another did. Both then name the genesis as the
+	 * parent, by whichever path the peer found them.
+	 */
+	bool starts = s->lobby.open && is_start(a) && is_start(b);
+	if (!starts &&
+	    (!git_commit_parentcount(a) || !git_commit_parentcount(b) ||
+	     !git_oid_equal(git_commit_parent_id(a, 0),
+			    git_commit_parent_id(b, 0))))
 		goto done;
 	int p = signed_author(s, x);
 	if (p < 0 || signed_author(s, y) != p)
@@ -216,7 +232,7 @@ static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
 	     store_commit_signer_of(ky, s, y) || memcmp(kx, ky, sizeof kx)))
 		goto done;
 	v->seat = p;
-	v->parent = *git_commit_parent_id(a, 0);
+	v->parent = starts ? s->genesis : *git_commit_parent_id(a, 0);
 	v->child[0] = *x;
 	v->child[1] = *y;
 	ok = true;
@@ -248,6 +264,18 @@ static int child_toward(catan_store *s, const git_oid *tip, const git_oid *base,
 		at = up;
 	}
 	return -1;
+}
+
+/*
+ * Whether lines a and b (tips of the first seat's branch) hold two
+ * different starts of this lobby: the proof then into *v.
+ */
+static bool two_starts(catan_store *s, const git_oid *a, const git_oid *b,
+		       store_verdict *v)
+{
+	git_oid x, y;
+	return s->lobby.open && !store_lobby_start_on(s, a, &x) &&
+	       !store_lobby_start_on(s, b, &y) && proof_of(s, &x, &y, v);
 }
 
 /*
@@ -307,9 +335,10 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	/* (One walk through the turns since local[p] for both questions.) */
 	bool forward = store_is_ancestor(s, &local[p], r) == 1;
 	if (!forward && s->game.signed_game &&
-	    !git_merge_base(&base, s->repo, &local[p], r) &&
-	    !child_toward(s, &local[p], &base, &x) &&
-	    !child_toward(s, r, &base, &y) && proof_of(s, &x, &y, &v)) {
+	    (two_starts(s, &local[p], r, &v) ||
+	     (!git_merge_base(&base, s->repo, &local[p], r) &&
+	      !child_toward(s, &local[p], &base, &x) &&
+	      !child_toward(s, r, &base, &y) && proof_of(s, &x, &y, &v)))) {
 		if (found_equivocation(s, &v, remote, rep, &err))
 			store_note(rep, "could not record it: %s", err.msg);
 		return false;

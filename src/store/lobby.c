@@ -214,3 +214,28 @@ int store_lobby_start(catan_store *s, bool *wrote, catan_err *err)
 	*wrote = true;
 	return 0;
 }
+
+int store_lobby_start_on(catan_store *s, const git_oid *tip, git_oid *out)
+{
+	git_oid at = *tip;
+	/* (A game is some thousand commits: the bound only stops a loop.) */
+	for (long i = 0; i < 1000000 && !git_oid_equal(&at, &s->genesis); i++) {
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, s->repo, &at))
+			return -1;
+		const char *sum = git_commit_summary(c);
+		bool start = sum && !strcmp(sum, STORE_START_SUBJECT);
+		bool root = !git_commit_parentcount(c);
+		git_oid here = at;
+		if (!root)
+			at = *git_commit_parent_id(c, 0);
+		git_commit_free(c);
+		if (start) {
+			*out = here;
+			return 0;
+		}
+		if (root)
+			return -1;
+	}
+	return -1;
+}

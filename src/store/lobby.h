@@ -78,4 +78,12 @@ int store_lobby_claim(git_oid *out, catan_store *s, int p, const catan_key *k,
  */
 int store_lobby_start(catan_store *s, bool *wrote, catan_err *err);
 
+/*
+ * The start on tip's first-parent line (tip itself, or the commit its
+ * first parents lead to whose subject is the start's), into *out: 0, or
+ * -1 when the line reaches the genesis (or a root, or cannot be read)
+ * before one. In a lobby game only the first seat's branch holds one.
+ */
+int store_lobby_start_on(catan_store *s, const git_oid *tip, git_oid *out);
+
 #endif

@@ -772,7 +772,7 @@ int store_fuzz_check_message(const catan_game *g, git_commit *commit,
 		return 1;
 	}
 	s->game = *g;
-	ctx c = {s, {{NULL, NULL, 0, 0}, NULL, 0, 0}, &rep, false, NULL};
+	ctx c = {.s = s, .rep = &rep};
 	uint8_t dice[2];
 	rc =
 	    verify_check_message(&c, commit, author, &sub, subject, size, dice);

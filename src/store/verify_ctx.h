@@ -57,6 +57,9 @@ typedef struct ctx {
 	 */
 	bool incremental;
 	const git_oid *newtips;
+	/* The start this verification accepted, if it accepted one. */
+	bool started;
+	git_oid start;
 } ctx;
 
 /*

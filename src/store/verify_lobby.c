@@ -288,13 +288,34 @@ int verify_check_start(ctx *c, git_commit *commit)
 		return verify_bad(c, id, "cannot encode the start");
 	if (!git_oid_equal(&tree, git_commit_tree_id(commit)))
 		return bad_start_tree(c, commit);
-	if (!s->game.open && !git_oid_equal(&gt, &s->game_tree))
+	/*
+	 * A start other than the one this peer holds (or accepted earlier in
+	 * this verification): the host signed two, a fork of the genesis and
+	 * the proof against the host (adopt.c records it), whatever claims
+	 * each merges.
+	 */
+	git_oid tip, held;
+	bool holds = c->started;
+	if (holds)
+		held = c->start;
+	else if (!s->game.open)
+		holds = !store_branch_tip(&tip, s, 0) &&
+			!store_lobby_start_on(s, &tip, &held);
+	if (!s->game.open && !(holds && git_oid_equal(&held, id))) {
+		if (holds) {
+			c->rep->fork = true;
+			store_oid_hex(&c->rep->fork_other, &held);
+		}
 		return verify_bad(c, id,
-				  "a second start: it binds other keys than "
-				  "the start this peer holds");
+				  "a second start: %s signed another, which "
+				  "this peer holds",
+				  lg->names.name[0]);
+	}
 	if (verify_check_fork(c, id, git_commit_parent_id(commit, 0), 0))
 		return 1;
 	/* From here on the handle plays the started game. */
+	c->started = true;
+	c->start = *id;
 	s->game = want;
 	s->game_tree = gt;
 	seen *e = verify_table_put(&c->t, id);

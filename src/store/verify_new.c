@@ -272,7 +272,7 @@ static int holders(catan_store *s, const git_oid *newtips, const git_oid *ids,
 int store_verify_new(catan_store *s, const git_oid *newtips,
 		     catan_verify_report *rep, catan_err *err)
 {
-	ctx c = {s, {{NULL, NULL, 0, 0}, NULL, 0, 0}, rep, true, newtips};
+	ctx c = {.s = s, .rep = rep, .incremental = true, .newtips = newtips};
 	git_oid *ids = NULL, last;
 	size_t n = 0;
 	int rc = 0;
@@ -346,7 +346,7 @@ int store_verify_new(catan_store *s, const git_oid *newtips,
 
 int catan_store_verify(catan_store *s, catan_verify_report *rep, catan_err *err)
 {
-	ctx c = {s, {{NULL, NULL, 0, 0}, NULL, 0, 0}, rep, false, NULL};
+	ctx c = {.s = s, .rep = rep};
 	git_revwalk *walk = NULL;
 	int rc = 0;
 

@@ -4,7 +4,9 @@
 # the other to blue. Once red and blue sync with each other, both hold the
 # same verdict (white, the commit, both moves), the same tips of the honest
 # players' branches, neither blames the other (the relayer), and the game
-# stops there: no one can act on. An unsigned game keeps calling a fork a
+# stops there: no one can act on. A host that signs two starts of one
+# lobby is caught the same way, the genesis being the parent of both
+# (however they are met). An unsigned game keeps calling a fork a
 # rewritten history from whoever relayed it (the hole signatures close).
 # Usage: test_equivocation.sh CATAN_BINARY
 set -euo pipefail
@@ -100,6 +102,119 @@ grep -q "the game stopped at ${fork:0:10}: white signed two different moves" <<<
 out=$($catan -C "$g/blue" sync 2>&1) || fail "sync after the verdict: $out"
 grep -q "rejected [a-z]* from" <<<"$out" && fail "after the verdict: $out"
 ok "the game stops at the fork: acting is refused, naming white and both moves; later syncs blame nobody"
+
+# The host equivocates before the game begins: two starts of one lobby.
+# Red leaves blue's seat open and keeps two copies of its repository, one
+# pushing to hub1, one to hub2; blue joins through hub1, eve (as blue)
+# through hub2; each copy starts the game with the claim it saw, and both
+# sides play on. Once blue and eve fetch the other hub, both record the
+# same proof against red, parent the genesis (two starts are two children
+# of it, whatever claims they merge), undo their moves and cannot act.
+g=$d/starts
+mkdir -p "$g"
+$catan key new "$d/key_eve" >/dev/null 2>&1
+git init -q --bare "$g/hub1.git"
+git init -q --bare "$g/hub2.git"
+$catan new "$g/red" --players red,blue --me red --seed 5 --dice seeded \
+	--key "$d/key_red" --open blue >/dev/null
+genesis=$(git -C "$g/red" rev-parse red)
+cp -a "$g/red" "$g/red2"
+$catan -C "$g/red" remote add hub1 "$g/hub1.git" --push
+$catan -C "$g/red2" remote add hub2 "$g/hub2.git" --push
+for r in red red2; do $catan -C "$g/$r" sync >/dev/null; done
+$catan join "$g/hub1.git" "$g/blue" --as blue --key "$d/key_blue" >/dev/null
+$catan join "$g/hub2.git" "$g/eve" --as blue --key "$d/key_eve" >/dev/null
+for j in blue eve; do
+	$catan -C "$g/$j" remote push origin
+	$catan -C "$g/$j" sync >/dev/null
+done
+for r in red red2; do
+	$catan -C "$g/$r" sync | grep -q "started the game" || fail "$r did not start"
+	$catan -C "$g/$r" step >/dev/null
+	$catan -C "$g/$r" sync >/dev/null
+done
+start_of() { git -C "$1" log --first-parent --format='%H %s' red | awk '$2 == "start" { print $1 }'; }
+s1=$(start_of "$g/red")
+s2=$(start_of "$g/red2")
+[[ -n $s1 && -n $s2 && $s1 != "$s2" ]] || fail "no two starts"
+for j in blue eve; do
+	$catan -C "$g/$j" sync >/dev/null
+	claim=$(git -C "$g/$j" rev-parse blue)
+	$catan -C "$g/$j" step >/dev/null
+	$catan -C "$g/$j" sync >/dev/null
+	eval "claim_$j=$claim"
+done
+$catan -C "$g/blue" remote add hub2 "$g/hub2.git"
+$catan -C "$g/eve" remote add hub1 "$g/hub1.git"
+out_b=$($catan -C "$g/blue" sync hub2 2>&1 || true)
+out_e=$($catan -C "$g/eve" sync hub1 2>&1 || true)
+for out in "$out_b" "$out_e"; do
+	grep -q "equivocation: red signed two different moves on ${genesis:0:10}" <<<"$out" ||
+		fail "no verdict on the two starts: $out"
+	grep -q "rejected red from" <<<"$out" && fail "a relayer of red's starts was blamed: $out"
+done
+[[ $(git -C "$g/blue" cat-file -p refs/catan/equivocation) == \
+	$(git -C "$g/eve" cat-file -p refs/catan/equivocation) ]] || fail "verdicts on the starts differ"
+git -C "$g/blue" cat-file -p refs/catan/equivocation | grep -q "^parent $genesis" ||
+	fail "the verdict's parent is not the genesis"
+for j in blue eve; do
+	eval "want=\$claim_$j"
+	[[ $(git -C "$g/$j" rev-parse blue) == "$want" ]] || fail "$j's move after its start stays"
+	v=$($catan -C "$g/$j" verify) || fail "verify at $j: $v"
+	grep -q "^stopped: red signed two different moves on ${genesis:0:10}" <<<"$v" ||
+		fail "verify at $j does not say it stopped: $v"
+	out=$($catan -C "$g/$j" act --as blue end 2>&1 || true)
+	grep -q "the game stopped at ${genesis:0:10}: red signed" <<<"$out" ||
+		fail "$j may act on: $out"
+	git -C "$g/$j" for-each-ref "refs/catan/quarantine/*/red" | grep -q . &&
+		fail "$j quarantined red's branch of a relayer"
+	git -C "$g/$j" fsck --strict >/dev/null 2>&1 || fail "fsck at $j"
+done
+ok "the host signs two starts of one lobby (each merging another joiner's claim) and shows one to each side: both sides record the same proof against it, parent the genesis, undo what they built on their start, blame no relayer, and cannot act"
+
+# Two starts merging the same claim, met in the verification of another
+# seat's move: red, white (bound at genesis) and blue (open). Blue's claim
+# reaches both of red's copies, each starts (two commits, one tree); red2
+# and white play on the second start; a relay that holds white's branch
+# only (hub3) shows blue white's move. The proof is the same: parent the
+# genesis, not the claim both starts merge.
+g=$d/starts2
+mkdir -p "$g"
+for h in hub1 hub2 hub3; do git init -q --bare "$g/$h.git"; done
+$catan new "$g/red" --players red,white,blue --me red --seed 5 --dice seeded \
+	--key "$d/key_red" --open blue --seat white="$d/key_white.pub" >/dev/null
+genesis=$(git -C "$g/red" rev-parse red)
+cp -a "$g/red" "$g/red2"
+$catan -C "$g/red" remote add hub1 "$g/hub1.git" --push
+$catan -C "$g/red2" remote add hub2 "$g/hub2.git" --push
+for r in red red2; do $catan -C "$g/$r" sync >/dev/null; done
+$catan join "$g/hub1.git" "$g/blue" --as blue --key "$d/key_blue" >/dev/null
+$catan -C "$g/blue" remote push origin
+git -C "$g/blue" push -q "$g/hub2.git" blue
+$catan -C "$g/blue" sync >/dev/null
+$catan -C "$g/red" sync | grep -q "started the game" || fail "red did not start"
+sleep 1 # (a second start, not the same commit)
+$catan -C "$g/red2" sync | grep -q "started the game" || fail "red2 did not start"
+$catan join "$g/hub2.git" "$g/white" --as white --key "$d/key_white" >/dev/null
+for r in red red2; do
+	$catan -C "$g/$r" step >/dev/null
+	$catan -C "$g/$r" sync >/dev/null
+done
+$catan -C "$g/white" sync >/dev/null
+$catan -C "$g/white" step >/dev/null
+git -C "$g/white" push -q "$g/hub3.git" white
+$catan -C "$g/blue" sync >/dev/null
+[[ $(git -C "$g/blue" rev-parse white) == "$genesis" ]] || fail "white moved at blue"
+$catan -C "$g/blue" remote add hub3 "$g/hub3.git"
+out=$($catan -C "$g/blue" sync hub3 2>&1) || fail "blue's sync with hub3: $out"
+grep -q "equivocation: red signed two different moves on ${genesis:0:10}" <<<"$out" ||
+	fail "no verdict on two starts of one claim: $out"
+git -C "$g/blue" cat-file -p refs/catan/equivocation | grep -q "^parent $genesis" ||
+	fail "the verdict's parent is not the genesis: $(git -C "$g/blue" cat-file -p refs/catan/equivocation)"
+[[ $(git -C "$g/blue" rev-parse white) == "$genesis" ]] || fail "white's move on the second start adopted"
+v=$($catan -C "$g/blue" verify) || fail "verify at blue: $v"
+git -C "$g/blue" for-each-ref refs/catan/quarantine | grep -q . && fail "blue blamed the relay"
+ok "two starts merging the same claim, the second met under another seat's move from a relay that holds only that seat's branch: the same proof, parent the genesis, nothing adopted, no relay blamed"
 
 # The same in an unsigned game: no proof, the relayer is blamed.
 g=$d/unsigned
