@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -428,8 +429,9 @@ int cli_board(int argc, char **argv)
 		rc = catan_boardfile_parse(&b, text, &err);
 		free(text);
 		if (rc) {
-			fprintf(stderr, "catan board: %s:%d: %s\n", what,
-				err.line, err.msg);
+			char why[PATH_MAX + sizeof err.msg + 16];
+			catan_boardfile_error_text(why, sizeof why, what, &err);
+			fprintf(stderr, "catan board: %s\n", why);
 			return 2;
 		}
 	}

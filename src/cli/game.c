@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,8 +327,10 @@ int cli_new(int argc, char **argv)
 			return 2;
 		}
 		if (catan_boardfile_parse(&g.board, text, &be)) {
-			fprintf(stderr, "catan new: %s:%d: %s\n", board_file,
-				be.line, be.msg);
+			char why[PATH_MAX + sizeof be.msg + 16];
+			catan_boardfile_error_text(why, sizeof why, board_file,
+						   &be);
+			fprintf(stderr, "catan new: %s\n", why);
 			return 2;
 		}
 	} else if (balanced) {

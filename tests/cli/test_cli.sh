@@ -68,6 +68,11 @@ echo junk >"$tmp/bad.board"
 if $catan new "$tmp/nope" --board "$tmp/bad.board" 2>"$tmp/err"; then fail "bad board file accepted"; fi
 grep -q "bad.board:1" "$tmp/err" || fail "bad board file: no line named"
 [[ ! -e $tmp/nope ]] || fail "a refused new left a directory"
+: >"$tmp/empty.board"
+if $catan new "$tmp/nope" --board "$tmp/empty.board" 2>"$tmp/err"; then fail "empty board file accepted"; fi
+grep -q "empty.board: empty file" "$tmp/err" || fail "empty board file: $(cat "$tmp/err")"
+if $catan board show "$tmp/empty.board" 2>"$tmp/err"; then fail "board show: empty file accepted"; fi
+grep -q "empty.board: empty file" "$tmp/err" || fail "board show, empty file: $(cat "$tmp/err")"
 ok "new --board FILE (radius 3) and --board balanced; a bad board file is refused with its line"
 
 # A bad player list and a non-empty target directory are refused.
