@@ -214,8 +214,8 @@ static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
 			    git_commit_parent_id(b, 0))))
 		goto done;
 	int p = signed_author(s, x);
-	if (p < 0 || signed_author(s, y) != p)
-		goto done;
+	if (p < 0 || signed_author(s, y) != p || (starts && p != 0))
+		goto done; /* (only the first seat starts: another's is none) */
 	/*
 	 * One key, too: two claims of a lobby's open seat by two keys are
 	 * two joiners, not one seat's two moves. And two claims are no
