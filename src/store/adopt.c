@@ -179,11 +179,57 @@ done:
 	return rival;
 }
 
-static bool is_start(git_commit *c)
+/*
+ * Whether c is a sound start of this lobby, judged by it alone (so every
+ * peer judges it alike): the first seat's, its parents one signed claim
+ * for each open seat (on the genesis) in player order, no key twice, its
+ * tree the genesis's game with those keys bound and the initial state.
+ * What the claims are up against in a peer's own lobby does not count
+ * here: two sound starts are the host's proof whatever claims they merge.
+ */
+static bool is_start(catan_store *s, git_commit *c)
 {
 	const char *sum = git_commit_summary(c);
-	return git_commit_parentcount(c) && sum &&
-	       !strcmp(sum, STORE_START_SUBJECT);
+	unsigned n = git_commit_parentcount(c), bound = 0;
+	if (!s->lobby.open || !n || !sum || strcmp(sum, STORE_START_SUBJECT))
+		return false;
+	catan_game want = s->lobby;
+	int last = -1;
+	for (unsigned i = 0; i < n; i++) {
+		const git_oid *pid = git_commit_parent_id(c, i);
+		git_commit *pc = NULL;
+		catan_game cg;
+		git_oid cgt;
+		catan_err err;
+		int q = signed_author(s, pid);
+		bool ok =
+		    q > last && (s->lobby.open & (1u << q)) &&
+		    git_commit_lookup(&pc, s->repo, pid) == 0 &&
+		    git_commit_parentcount(pc) == 1 &&
+		    git_oid_equal(git_commit_parent_id(pc, 0), &s->genesis) &&
+		    git_commit_summary(pc) &&
+		    !strcmp(git_commit_summary(pc), STORE_CLAIM_SUBJECT) &&
+		    !store_game_of_tree(&cg, &cgt, s, git_commit_tree_id(pc),
+					&err);
+		git_commit_free(pc);
+		unsigned char signer[CATAN_PUBKEY_LEN];
+		if (!ok || store_commit_signer_of(signer, s, pid) ||
+		    memcmp(signer, cg.keys[q], CATAN_PUBKEY_LEN))
+			return false; /* (a claim is signed by its key) */
+		for (int k = 0; k < want.opt.nplayers; k++)
+			if (((bound & (1u << k)) || !(want.open & (1u << k))) &&
+			    !memcmp(want.keys[k], cg.keys[q], CATAN_PUBKEY_LEN))
+				return false;
+		memcpy(want.keys[q], cg.keys[q], CATAN_PUBKEY_LEN);
+		bound |= 1u << q;
+		last = q;
+	}
+	if (bound != s->lobby.open)
+		return false;
+	want.open = 0;
+	git_oid tree, gt;
+	return store_lobby_tree(&tree, &gt, s, &want, false) == 0 &&
+	       git_oid_equal(&tree, git_commit_tree_id(c));
 }
 
 /*
@@ -207,7 +253,7 @@ static bool proof_of(catan_store *s, const git_oid *x, const git_oid *y,
 	 * and others that another did. Both then name the genesis as the
 	 * parent, by whichever path the peer found them.
 	 */
-	bool starts = s->lobby.open && is_start(a) && is_start(b);
+	bool starts = is_start(s, a) && is_start(s, b);
 	if (!starts &&
 	    (!git_commit_parentcount(a) || !git_commit_parentcount(b) ||
 	     !git_oid_equal(git_commit_parent_id(a, 0),
@@ -311,16 +357,39 @@ static int found_equivocation(catan_store *s, const store_verdict *v,
 	return 0;
 }
 
+/* Remote's tip r of p's branch does not contain local: said, quarantined. */
+static void rewritten(catan_store *s, const char *remote, int p,
+		      const git_oid *local, const git_oid *r,
+		      catan_sync_report *rep)
+{
+	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(hex, sizeof hex, local);
+	git_oid_tostr(hex2, sizeof hex2, r);
+	store_note(rep,
+		   "rejected %s from %s: history rewritten (local %s, remote "
+		   "%s does not contain it); kept as "
+		   "refs/catan/quarantine/%s/%s",
+		   s->game.names.name[p], remote, hex, hex2, remote,
+		   s->game.names.name[p]);
+	store_quarantine(s, remote, p, r, NULL, false, "history rewritten",
+			 NULL);
+	rep->rejected++;
+}
+
 /*
  * Whether remote's tip r of player p's branch is a candidate to verify:
  * new (not an ancestor of local[p]) and neither refused before, a
  * rewrite of local[p]'s history nor built on what was refused before
- * (the last two are quarantined and noted in rep here).
+ * (the last two are quarantined and noted in rep here). *sideways is set
+ * when r is a candidate though it does not contain local[p]: a line from
+ * a second child of a commit, signed by the seat that signed local[p]'s
+ * child of it, for the verification to judge (a valid one is a fork).
  */
 static bool candidate(catan_store *s, const char *remote, int p,
-		      const git_oid *r, const git_oid *local,
+		      const git_oid *r, const git_oid *local, bool *sideways,
 		      catan_sync_report *rep)
 {
+	*sideways = false;
 	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
 	if (store_quarantined_at(s, remote, p, r))
 		return false; /* refused and reported before */
@@ -335,13 +404,23 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	/* (One walk through the turns since local[p] for both questions.) */
 	bool forward = store_is_ancestor(s, &local[p], r) == 1;
 	if (!forward && s->game.signed_game &&
-	    (two_starts(s, &local[p], r, &v) ||
-	     (!git_merge_base(&base, s->repo, &local[p], r) &&
-	      !child_toward(s, &local[p], &base, &x) &&
-	      !child_toward(s, r, &base, &y) && proof_of(s, &x, &y, &v)))) {
+	    two_starts(s, &local[p], r, &v)) {
 		if (found_equivocation(s, &v, remote, rep, &err))
 			store_note(rep, "could not record it: %s", err.msg);
 		return false;
+	}
+	/*
+	 * Two children of one commit signed by one seat: the verification
+	 * decides (a valid second child is its fork, the proof: drop_forked;
+	 * an invalid one is refused as any invalid commit), so that a peer
+	 * that met the children in the other order judges them alike.
+	 */
+	if (!forward && s->game.signed_game &&
+	    !git_merge_base(&base, s->repo, &local[p], r) &&
+	    !child_toward(s, &local[p], &base, &x) &&
+	    !child_toward(s, r, &base, &y) && proof_of(s, &x, &y, &v)) {
+		*sideways = true;
+		return true;
 	}
 	char cwhy[240];
 	if (!forward && rival_claim(s, p, r, &local[p], cwhy, sizeof cwhy)) {
@@ -356,17 +435,7 @@ static bool candidate(catan_store *s, const char *remote, int p,
 		return false;
 	}
 	if (!forward) {
-		git_oid_tostr(hex, sizeof hex, &local[p]);
-		git_oid_tostr(hex2, sizeof hex2, r);
-		store_note(rep,
-			   "rejected %s from %s: history rewritten (local %s, "
-			   "remote %s does not contain it); kept as "
-			   "refs/catan/quarantine/%s/%s",
-			   s->game.names.name[p], remote, hex, hex2, remote,
-			   s->game.names.name[p]);
-		store_quarantine(s, remote, p, r, NULL, false,
-				 "history rewritten", NULL);
-		rep->rejected++;
+		rewritten(s, remote, p, &local[p], r, rep);
 		return false;
 	}
 	/*
@@ -604,6 +673,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 {
 	int n = s->game.opt.nplayers;
 	adopt_set c = {.remote = remote, .tips = tips, .has = has, .n = n};
+	bool sideways[CATAN_MAX_PLAYERS] = {false};
 
 	for (int p = 0; p < n; p++) {
 		if (store_branch_tip(&c.local[p], s, p))
@@ -615,7 +685,8 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 	for (int p = 0; p < n; p++) {
 		if (!has[p])
 			continue; /* this remote does not have the branch */
-		if (candidate(s, remote, p, &tips[p], c.local, rep)) {
+		if (candidate(s, remote, p, &tips[p], c.local, &sideways[p],
+			      rep)) {
 			c.cand[p] = tips[p];
 			c.ahead[p] = true;
 		}
@@ -634,8 +705,16 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 		catan_verify_report vr;
 		if (store_verify_new(s, c.cand, &vr, err))
 			return -1;
-		if (vr.ok)
+		if (vr.ok) {
+			/* (A second child always forks: never taken.) */
+			for (int p = 0; p < n; p++)
+				if (c.ahead[p] && sideways[p]) {
+					rewritten(s, remote, p, &c.local[p],
+						  &tips[p], rep);
+					drop_candidate(&c, p);
+				}
 			return adopt_all(s, &c, rep, err);
+		}
 		if (vr.timed_out) {
 			/* No verdict: nothing is adopted or quarantined. */
 			store_note(rep, "gave up on %s: %s (at commit %.10s)",

@@ -494,8 +494,13 @@ int verify_check_action(ctx *c, git_commit *commit)
 		return verify_bad(c, id,
 				  "builds on a reveal while reveals are "
 				  "pending");
-	if (verify_check_fork(c, id, pid, author) ||
-	    verify_check_tree(c, id, commit, &next, &fair))
+	/*
+	 * The fork last: a second child is a proof against its author only
+	 * when it is valid in every other way, which every peer judges
+	 * alike (adopt.c), whichever child it met first.
+	 */
+	if (verify_check_tree(c, id, commit, &next, &fair) ||
+	    verify_check_fork(c, id, pid, author))
 		return 1;
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
