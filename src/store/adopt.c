@@ -387,7 +387,7 @@ static void rewritten(catan_store *s, const char *remote, int p,
  */
 static bool candidate(catan_store *s, const char *remote, int p,
 		      const git_oid *r, const git_oid *local, bool *sideways,
-		      catan_sync_report *rep)
+		      store_verdict *proof, catan_sync_report *rep)
 {
 	*sideways = false;
 	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
@@ -418,7 +418,7 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	if (!forward && s->game.signed_game &&
 	    !git_merge_base(&base, s->repo, &local[p], r) &&
 	    !child_toward(s, &local[p], &base, &x) &&
-	    !child_toward(s, r, &base, &y) && proof_of(s, &x, &y, &v)) {
+	    !child_toward(s, r, &base, &y) && proof_of(s, &x, &y, proof)) {
 		*sideways = true;
 		return true;
 	}
@@ -575,6 +575,14 @@ static int adopt_all(catan_store *s, const adopt_set *c, catan_sync_report *rep,
 	return 0;
 }
 
+/* Every candidate voided by the proof v is dropped (nobody blamed). */
+static void drop_voided(catan_store *s, adopt_set *c, const store_verdict *v)
+{
+	for (int p = 0; p < c->n; p++)
+		if (c->ahead[p] && store_verdict_voids(s, v, &c->cand[p]))
+			drop_candidate(c, p);
+}
+
 /*
  * A second signed child by the same seat (vr->fork): the proof against
  * it is recorded (found_equivocation) and the candidates holding it, or
@@ -674,6 +682,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 	int n = s->game.opt.nplayers;
 	adopt_set c = {.remote = remote, .tips = tips, .has = has, .n = n};
 	bool sideways[CATAN_MAX_PLAYERS] = {false};
+	store_verdict proofs[CATAN_MAX_PLAYERS];
 
 	for (int p = 0; p < n; p++) {
 		if (store_branch_tip(&c.local[p], s, p))
@@ -686,7 +695,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 		if (!has[p])
 			continue; /* this remote does not have the branch */
 		if (candidate(s, remote, p, &tips[p], c.local, &sideways[p],
-			      rep)) {
+			      &proofs[p], rep)) {
 			c.cand[p] = tips[p];
 			c.ahead[p] = true;
 		}
@@ -706,13 +715,20 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 		if (store_verify_new(s, c.cand, &vr, err))
 			return -1;
 		if (vr.ok) {
-			/* (A second child always forks: never taken.) */
+			/*
+			 * A second child the verification found valid without
+			 * calling it a fork (the seat's other child is on
+			 * another seat's branch here, not its own): both
+			 * valid, the proof stands. Never adopted.
+			 */
 			for (int p = 0; p < n; p++)
-				if (c.ahead[p] && sideways[p]) {
-					rewritten(s, remote, p, &c.local[p],
-						  &tips[p], rep);
-					drop_candidate(&c, p);
-				}
+				if (c.ahead[p] && sideways[p] &&
+				    found_equivocation(s, &proofs[p], remote,
+						       rep, err))
+					return -1;
+			for (int p = 0; p < n; p++)
+				if (c.ahead[p] && sideways[p])
+					drop_voided(s, &c, &proofs[p]);
 			return adopt_all(s, &c, rep, err);
 		}
 		if (vr.timed_out) {
