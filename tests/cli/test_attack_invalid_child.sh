@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# The general form of test_attack_fake_start.sh: the host signs an
-# illegal move Y ('end' during the first placement, tree unchanged) on
-# its start S1, shown to white through hubB, while blue holds the host's
-# legal placement X on S1 (hubA). Only a second child valid in every
-# other way is a proof (spec/replication.md, "Equivocation"): the
-# verification judges it, at blue (which meets it as a second child) as at
-# white (which meets it first), so neither records a verdict and both
-# refuse Y. Without that, blue took any two signed children for a proof
-# and stopped the game while white played on.
-# Usage: test_attack_invalid_child.sh CATAN_BINARY
+# A dishonest host signs an invalid second child Y of its start S1 and
+# shows it to white through hubB, while blue holds the host's legal
+# placement X on S1 (hubA). SUBJECT says what Y is: 'end' (an illegal
+# move during the first placement, tree unchanged) or 'start' (a commit
+# merely called a start: one parent, S1). Only a second child valid in
+# every other way is a proof, and two starts only when each is a sound
+# start (spec/replication.md, "Equivocation"): the verification judges
+# Y at blue (which meets it as a second child) as at white (which meets
+# it first), so neither records a verdict and both refuse Y. Without
+# that, blue took any two signed children (or any two commits called
+# 'start', voiding the game back to the genesis) for a proof and stopped
+# the game while white played on.
+# Usage: test_attack_invalid_child.sh CATAN_BINARY [end|start]
 set -euo pipefail
 catan=$1
+subject=${2:-end}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -43,8 +47,8 @@ $catan -C "$d/red" step >/dev/null
 x=$(git -C "$d/red" rev-parse red)
 [[ $x != "$start" ]] || fail "(setup) red did not move"
 git -C "$d/red" push -q "$d/hubA.git" red
-# The illegal move: signed by red, parent the real start, to hubB only.
-y=$(printf 'end\n\nPlayer: red\nTurn: 0\n' |
+# The invalid child: signed by red, parent the real start, to hubB only.
+y=$(printf '%s\n\nPlayer: red\nTurn: 0\n' "$subject" |
 	GIT_AUTHOR_NAME=red GIT_AUTHOR_EMAIL=red@catan \
 		GIT_COMMITTER_NAME=red GIT_COMMITTER_EMAIL=red@catan \
 		git -C "$d/red" -c gpg.format=ssh -c user.signingkey="$d/key_red" \
