@@ -30,14 +30,6 @@ int catan_boardfile_parse(catan_board *out, const char *text,
 			  catan_boardfile_error *err);
 
 /*
- * The error e of the board file shown as `file` as one line into out
- * (NUL-terminated when size > 0): "FILE:LINE: why", or "FILE: why" when
- * the file as a whole is wrong (line 0).
- */
-void catan_boardfile_error_text(char *out, size_t size, const char *file,
-				const catan_boardfile_error *e);
-
-/*
  * Writes board `b` as a board file into buf (NUL-terminated when size >
  * 0). Returns the length the whole text needs, like snprintf; parse gives
  * back an equal board.

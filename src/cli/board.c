@@ -11,13 +11,21 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catan/boardfile.h"
 #include "catan/boardgen.h"
 #include "cli.h"
+
+void cli_boardfile_error(const char *cmd, const char *file,
+			 const struct catan_boardfile_error *e)
+{
+	if (e->line > 0)
+		fprintf(stderr, "%s: %s:%d: %s\n", cmd, file, e->line, e->msg);
+	else
+		fprintf(stderr, "%s: %s: %s\n", cmd, file, e->msg);
+}
 
 static void board_usage(FILE *f)
 {
@@ -429,9 +437,7 @@ int cli_board(int argc, char **argv)
 		rc = catan_boardfile_parse(&b, text, &err);
 		free(text);
 		if (rc) {
-			char why[PATH_MAX + sizeof err.msg + 16];
-			catan_boardfile_error_text(why, sizeof why, what, &err);
-			fprintf(stderr, "catan board: %s\n", why);
+			cli_boardfile_error("catan board", what, &err);
 			return 2;
 		}
 	}

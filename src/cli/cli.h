@@ -38,6 +38,15 @@ int cli_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
  */
 int cli_special_build(catan_options *opt, int asked, const char *cmd);
 
+/*
+ * Says on stderr why the board file `file` was refused, as command cmd:
+ * "CMD: FILE:LINE: why", without the line when the file as a whole is
+ * wrong (e->line 0).
+ */
+struct catan_boardfile_error;
+void cli_boardfile_error(const char *cmd, const char *file,
+			 const struct catan_boardfile_error *e);
+
 /* Keys (keys.c): `catan key`, the default key file, a --seat's key. */
 int cli_key(const char *dir, int argc, char **argv);
 /* catan host-hook (hook.c). */

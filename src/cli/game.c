@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,10 +326,7 @@ int cli_new(int argc, char **argv)
 			return 2;
 		}
 		if (catan_boardfile_parse(&g.board, text, &be)) {
-			char why[PATH_MAX + sizeof be.msg + 16];
-			catan_boardfile_error_text(why, sizeof why, board_file,
-						   &be);
-			fprintf(stderr, "catan new: %s\n", why);
+			cli_boardfile_error("catan new", board_file, &be);
 			return 2;
 		}
 	} else if (balanced) {

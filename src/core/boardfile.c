@@ -8,7 +8,6 @@
  */
 #include "catan/boardfile.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static const char *const terrain_words[] = {"lumber", "brick", "wool",
@@ -148,15 +147,6 @@ typedef struct pfile {
 	int harbour_line[CATAN_MAX_HARBOURS];
 	int robber_q, robber_r;
 } pfile;
-
-void catan_boardfile_error_text(char *out, size_t size, const char *file,
-				const catan_boardfile_error *e)
-{
-	if (e->line > 0)
-		snprintf(out, size, "%s:%d: %s", file, e->line, e->msg);
-	else
-		snprintf(out, size, "%s: %s", file, e->msg);
-}
 
 static int set_err(catan_boardfile_error *err, int code, int line,
 		   const char *msg)

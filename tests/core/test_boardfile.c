@@ -192,25 +192,6 @@ static void test_boardfile__rejections_name_the_line(void **state)
 	expect_error(buf, CATAN_E_CAPACITY, 0);
 }
 
-/* One line of text: the line number only where there is one. */
-static void test_boardfile__error_text(void **state)
-{
-	(void)state;
-	catan_board b;
-	catan_boardfile_error err;
-	char out[256];
-	assert_int_not_equal(catan_boardfile_parse(&b, "", &err), 0);
-	assert_int_equal(err.line, 0);
-	catan_boardfile_error_text(out, sizeof out, "x.board", &err);
-	assert_string_equal(out, "x.board: empty file: a board file starts "
-				 "with \"catan-board 1\"");
-	assert_int_not_equal(catan_boardfile_parse(&b, "junk\n", &err), 0);
-	catan_boardfile_error_text(out, sizeof out, "x.board", &err);
-	assert_int_equal(strncmp(out, "x.board:1: ", 11), 0);
-	catan_boardfile_error_text(out, 8, "x.board", &err);
-	assert_string_equal(out, "x.board");
-}
-
 static void test_boardfile__truncated_output(void **state)
 {
 	(void)state;
@@ -377,7 +358,6 @@ int main(void)
 	    cmocka_unit_test(test_boardfile__round_trips),
 	    cmocka_unit_test(test_boardfile__reads_the_beginner_board),
 	    cmocka_unit_test(test_boardfile__rejections_name_the_line),
-	    cmocka_unit_test(test_boardfile__error_text),
 	    cmocka_unit_test(test_boardfile__truncated_output),
 	    cmocka_unit_test(test_boardfile__fuzz),
 	    cmocka_unit_test(test_boardfile__terrain_names_and_pins),
