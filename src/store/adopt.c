@@ -325,23 +325,60 @@ static bool two_starts(catan_store *s, const git_oid *a, const git_oid *b,
 }
 
 /*
- * Records the proof (the first fork of the game, should there be two: the
- * one whose parent is an ancestor of the other's, else the smaller id) and
- * says so. The branches move back to its parent when the sync ends
+ * The proof a peer keeps of old and v (both proofs): the first fork of the
+ * game (the one whose parent is an ancestor of the other's, else the
+ * smaller parent id), at one parent the smaller seat's, and of one seat's
+ * three or more children there the two smallest ids known. Every honest
+ * peer that has seen the same children keeps the same bytes, whatever the
+ * pairs each was shown (spec/replication.md, "Equivocation"). Into *keep;
+ * false when that is old.
+ */
+static bool better_proof(catan_store *s, const store_verdict *old,
+			 const store_verdict *v, store_verdict *keep)
+{
+	*keep = *v;
+	if (!git_oid_equal(&old->parent, &v->parent))
+		return store_is_ancestor(s, &old->parent, &v->parent) != 1 &&
+		       (store_is_ancestor(s, &v->parent, &old->parent) == 1 ||
+			git_oid_cmp(&v->parent, &old->parent) < 0);
+	if (old->seat != v->seat)
+		return v->seat < old->seat;
+	const git_oid *all[4] = {&old->child[0], &old->child[1], &v->child[0],
+				 &v->child[1]};
+	const git_oid *m[2] = {NULL, NULL};
+	for (int i = 0; i < 4; i++) {
+		if ((m[0] && git_oid_equal(all[i], m[0])) ||
+		    (m[1] && git_oid_equal(all[i], m[1])))
+			continue;
+		if (!m[0] || git_oid_cmp(all[i], m[0]) < 0) {
+			m[1] = m[0];
+			m[0] = all[i];
+		} else if (!m[1] || git_oid_cmp(all[i], m[1]) < 0) {
+			m[1] = all[i];
+		}
+	}
+	bool same = true;
+	for (int i = 0; i < 2; i++)
+		same &= git_oid_equal(m[i], &old->child[0]) ||
+			git_oid_equal(m[i], &old->child[1]);
+	/* (Each child passed every check before: any two are the proof.) */
+	return !same && proof_of(s, m[0], m[1], keep) &&
+	       git_oid_equal(&keep->parent, &old->parent);
+}
+
+/*
+ * Records the proof (or keeps the one recorded: better_proof) and says
+ * so. The branches move back to its parent when the sync ends
  * (store_verdict_apply).
  */
-static int found_equivocation(catan_store *s, const store_verdict *v,
+static int found_equivocation(catan_store *s, const store_verdict *found,
 			      const char *remote, catan_sync_report *rep,
 			      catan_err *err)
 {
-	store_verdict old;
-	if (store_verdict_read(s, &old) == 1) {
-		if (git_oid_equal(&old.parent, &v->parent) ||
-		    store_is_ancestor(s, &old.parent, &v->parent) == 1 ||
-		    (store_is_ancestor(s, &v->parent, &old.parent) != 1 &&
-		     git_oid_cmp(&old.parent, &v->parent) < 0))
-			return 0;
-	}
+	store_verdict old, keep = *found, *v = &keep;
+	if (store_verdict_read(s, &old) == 1 &&
+	    !better_proof(s, &old, found, &keep))
+		return 0;
 	if (store_verdict_write(s, v, err))
 		return -1;
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1], m[GIT_OID_HEXSZ + 1];
@@ -396,9 +433,14 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	if (store_is_ancestor(s, r, &local[p]) == 1)
 		return false; /* nothing new */
 	store_verdict v;
+	/*
+	 * The game stopped before it: nothing counts. (A line from another
+	 * child of the fork goes on to the verification: a valid one may be
+	 * the smaller id the record keeps, another_child.)
+	 */
 	if (s->game.signed_game && store_verdict_read(s, &v) == 1 &&
-	    store_verdict_voids(s, &v, r))
-		return false; /* the game stopped before it: nothing counts */
+	    store_verdict_recorded(s, &v, r))
+		return false;
 	git_oid base, x, y;
 	catan_err err;
 	/* (One walk through the turns since local[p] for both questions.) */
@@ -584,6 +626,36 @@ static void drop_voided(catan_store *s, adopt_set *c, const store_verdict *v)
 }
 
 /*
+ * Every candidate (verified) that builds on a child of the fork of the
+ * recorded proof is dropped; a child not in the record on its first-parent
+ * line (a seat's third move, the host's third start) is a proof too, and
+ * found_equivocation keeps the smaller ids. 0, or -1 with err when the
+ * record cannot be written.
+ */
+static int drop_stopped(catan_store *s, adopt_set *c, catan_sync_report *rep,
+			catan_err *err)
+{
+	store_verdict v, fv;
+	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
+		return 0;
+	for (int p = 0; p < c->n; p++) {
+		if (!c->ahead[p] || !store_verdict_voids(s, &v, &c->cand[p]))
+			continue;
+		git_oid x;
+		bool on = git_oid_equal(&v.parent, &s->genesis) && s->lobby.open
+			      ? !store_lobby_start_on(s, &c->cand[p], &x)
+			      : !child_toward(s, &c->cand[p], &v.parent, &x);
+		if (on && !git_oid_equal(&x, &v.child[0]) &&
+		    !git_oid_equal(&x, &v.child[1]) &&
+		    proof_of(s, &v.child[0], &x, &fv) &&
+		    found_equivocation(s, &fv, c->remote, rep, err))
+			return -1;
+		drop_candidate(c, p);
+	}
+	return 0;
+}
+
+/*
  * A second signed child by the same seat (vr->fork): the proof against
  * it is recorded (found_equivocation) and the candidates holding it, or
  * voided by it, are dropped, nobody blamed. Returns 1 when vr was such a
@@ -729,6 +801,8 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			for (int p = 0; p < n; p++)
 				if (c.ahead[p] && sideways[p])
 					drop_voided(s, &c, &proofs[p]);
+			if (drop_stopped(s, &c, rep, err))
+				return -1;
 			return adopt_all(s, &c, rep, err);
 		}
 		if (vr.timed_out) {

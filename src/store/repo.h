@@ -317,9 +317,17 @@ typedef struct store_verdict {
 int store_verdict_read(catan_store *s, store_verdict *out);
 /* Writes the record (and keeps both children); 0 or -1. */
 int store_verdict_write(catan_store *s, const store_verdict *v, catan_err *err);
-/* Whether `id` is one of the children or builds on one. */
+/*
+ * Whether `id` is a child of the fork by the equivocating seat (one of
+ * the two recorded or another) or builds on one: what the game stops
+ * before. Walks at most STORE_VOIDS_WALK commits since the parent.
+ */
+#define STORE_VOIDS_WALK 100000L
 bool store_verdict_voids(catan_store *s, const store_verdict *v,
 			 const git_oid *id);
+/* Whether `id` is one of the two recorded children or builds on one. */
+bool store_verdict_recorded(catan_store *s, const store_verdict *v,
+			    const git_oid *id);
 
 /* ---- packed_refs.c ---- */
 

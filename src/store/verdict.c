@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lobby.h"
 #include "repo.h"
 
 #define VERDICT_REF "refs/catan/equivocation"
@@ -97,12 +98,64 @@ int store_verdict_write(catan_store *s, const store_verdict *v, catan_err *err)
 	return 0;
 }
 
-bool store_verdict_voids(catan_store *s, const store_verdict *v,
-			 const git_oid *id)
+/*
+ * Whether commit c is a child of the fork: by the equivocating seat, its
+ * first parent the verdict's parent (or, when that is the genesis, a
+ * start: a start's parents are the claims on the genesis).
+ */
+static bool fork_child(catan_store *s, const store_verdict *v, git_commit *c)
+{
+	const git_signature *a = git_commit_author(c);
+	const char *sum = git_commit_summary(c);
+	if (!a || !a->name || strcmp(a->name, s->game.names.name[v->seat]) ||
+	    !git_commit_parentcount(c))
+		return false;
+	return git_oid_equal(git_commit_parent_id(c, 0), &v->parent) ||
+	       (git_oid_equal(&v->parent, &s->genesis) && sum &&
+		!strcmp(sum, STORE_START_SUBJECT));
+}
+
+bool store_verdict_recorded(catan_store *s, const store_verdict *v,
+			    const git_oid *id)
 {
 	for (int i = 0; i < 2; i++)
 		if (git_oid_equal(id, &v->child[i]) ||
 		    store_is_ancestor(s, &v->child[i], id) == 1)
 			return true;
 	return false;
+}
+
+bool store_verdict_voids(catan_store *s, const store_verdict *v,
+			 const git_oid *id)
+{
+	if (store_verdict_recorded(s, v, id))
+		return true;
+	/*
+	 * Any other child of the fork by the same seat too: what the game
+	 * stops at is the parent, whichever pair of children a peer was
+	 * shown (the record keeps two; a seat may have signed more). The
+	 * commits since the parent are walked, as many as a sync takes in.
+	 */
+	if (git_oid_equal(id, &v->parent) ||
+	    store_is_ancestor(s, &v->parent, id) != 1)
+		return false;
+	git_revwalk *w = NULL;
+	bool hit = false;
+	if (git_revwalk_new(&w, s->repo) || git_revwalk_push(w, id) ||
+	    git_revwalk_hide(w, &v->parent)) {
+		git_revwalk_free(w);
+		return false;
+	}
+	git_oid at;
+	for (long k = 0;
+	     !hit && k < STORE_VOIDS_WALK && git_revwalk_next(&at, w) == 0;
+	     k++) {
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, s->repo, &at))
+			break;
+		hit = fork_child(s, v, c);
+		git_commit_free(c);
+	}
+	git_revwalk_free(w);
+	return hit;
 }

@@ -6,7 +6,8 @@
 # players' branches, neither blames the other (the relayer), and the game
 # stops there: no one can act on. A host that signs two starts of one
 # lobby is caught the same way, the genesis being the parent of both
-# (however they are met). An unsigned game keeps calling a fork a
+# (however they are met). Of three or more children every peer that has
+# seen them all records the same pair. An unsigned game keeps calling a fork a
 # rewritten history from whoever relayed it (the hole signatures close).
 # Usage: test_equivocation.sh CATAN_BINARY
 set -euo pipefail
@@ -48,6 +49,7 @@ game() {
 	# it) to blue and Y to red (red's "white" is a copy of it); blue then
 	# places its second settlement on the X side
 	cp -a "$g/white" "$g/white2"
+	cp -a "$g/white" "$g/white3" # (a third move, for the three-children case)
 	x=$($catan -C "$g/white" legal --as white | sed -n 1p)
 	y=$($catan -C "$g/white2" legal --as white | sed -n 2p)
 	$catan -C "$g/white" act --as white $x >/dev/null
@@ -102,6 +104,42 @@ grep -q "the game stopped at ${fork:0:10}: white signed two different moves" <<<
 out=$($catan -C "$g/blue" sync 2>&1) || fail "sync after the verdict: $out"
 grep -q "rejected [a-z]* from" <<<"$out" && fail "after the verdict: $out"
 ok "the game stops at the fork: acting is refused, naming white and both moves; later syncs blame nobody"
+
+# Three children: white also signs a third move Z, which both red and
+# blue fetch. Red then proves {Y,Z} and blue {X,Z}; once they sync with
+# each other each has seen all three and records the two smallest ids.
+g=$d/three
+game "$g" signed
+fork=$(git -C "$g/red" rev-parse white~1)
+z=$($catan -C "$g/white3" legal --as white | sed -n 3p)
+$catan -C "$g/white3" act --as white $z >/dev/null
+kids=$(for c in "$g/white" "$g/white2" "$g/white3"; do
+	git -C "$c" log --first-parent --format=%H white | grep -B1 "^$fork" | head -1
+done | sort | head -2)
+for p in red blue; do
+	$catan -C "$g/$p" remote add white3 "$g/white3"
+	$catan -C "$g/$p" sync white3 >/dev/null 2>&1 || true
+done
+[[ $(git -C "$g/red" cat-file -p refs/catan/equivocation) != \
+	$(git -C "$g/blue" cat-file -p refs/catan/equivocation) ]] ||
+	fail "(setup) red and blue hold one record before they sync"
+$catan -C "$g/red" sync blue >/dev/null 2>&1 || fail "red's sync with blue"
+$catan -C "$g/blue" sync origin >/dev/null 2>&1 || fail "blue's sync with red"
+vr=$(git -C "$g/red" cat-file -p refs/catan/equivocation)
+[[ $vr == "$(git -C "$g/blue" cat-file -p refs/catan/equivocation)" ]] ||
+	fail "three children: the records differ: $vr"
+[[ $(sed -n 's/^commit //p' <<<"$vr") == "$kids" ]] ||
+	fail "three children: the record does not name the two smallest: $vr"
+for b in red blue; do
+	[[ $(git -C "$g/red" rev-parse $b) == $(git -C "$g/blue" rev-parse $b) ]] ||
+		fail "three children: tips of $b differ"
+done
+for p in red blue; do
+	v=$($catan -C "$g/$p" verify) || fail "verify at $p: $v"
+	git -C "$g/$p" for-each-ref refs/catan/quarantine | grep -q . &&
+		fail "three children: $p quarantined a relayer"
+done
+ok "white signs three moves on one commit, red and blue each prove a different pair: once they sync with each other both record the same two children (the smallest ids), blame nobody and hold the same tips"
 
 # The host equivocates before the game begins: two starts of one lobby.
 # Red leaves blue's seat open and keeps two copies of its repository, one
