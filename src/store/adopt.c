@@ -190,21 +190,21 @@ done:
 static bool is_start(catan_store *s, git_commit *c)
 {
 	const char *sum = git_commit_summary(c);
-	unsigned n = git_commit_parentcount(c), bound = 0;
-	if (!s->lobby.open || !n || !sum || strcmp(sum, STORE_START_SUBJECT))
+	unsigned n = git_commit_parentcount(c), bad;
+	int seat[CATAN_MAX_PLAYERS], other;
+	unsigned char key[CATAN_MAX_PLAYERS][CATAN_PUBKEY_LEN];
+	if (!s->lobby.open || !n || n > (unsigned)s->lobby.opt.nplayers ||
+	    !sum || strcmp(sum, STORE_START_SUBJECT))
 		return false;
-	catan_game want = s->lobby;
-	int last = -1;
 	for (unsigned i = 0; i < n; i++) {
 		const git_oid *pid = git_commit_parent_id(c, i);
 		git_commit *pc = NULL;
 		catan_game cg;
 		git_oid cgt;
 		catan_err err;
-		int q = signed_author(s, pid);
+		int q = seat[i] = signed_author(s, pid);
 		bool ok =
-		    q > last && (s->lobby.open & (1u << q)) &&
-		    git_commit_lookup(&pc, s->repo, pid) == 0 &&
+		    q >= 0 && git_commit_lookup(&pc, s->repo, pid) == 0 &&
 		    git_commit_parentcount(pc) == 1 &&
 		    git_oid_equal(git_commit_parent_id(pc, 0), &s->genesis) &&
 		    git_commit_summary(pc) &&
@@ -212,23 +212,15 @@ static bool is_start(catan_store *s, git_commit *c)
 		    !store_game_of_tree(&cg, &cgt, s, git_commit_tree_id(pc),
 					&err);
 		git_commit_free(pc);
-		unsigned char signer[CATAN_PUBKEY_LEN];
-		if (!ok || store_commit_signer_of(signer, s, pid) ||
-		    memcmp(signer, cg.keys[q], CATAN_PUBKEY_LEN))
+		if (!ok || store_commit_signer_of(key[i], s, pid) ||
+		    memcmp(key[i], cg.keys[q], CATAN_PUBKEY_LEN))
 			return false; /* (a claim is signed by its key) */
-		for (int k = 0; k < want.opt.nplayers; k++)
-			if (((bound & (1u << k)) || !(want.open & (1u << k))) &&
-			    !memcmp(want.keys[k], cg.keys[q], CATAN_PUBKEY_LEN))
-				return false;
-		memcpy(want.keys[q], cg.keys[q], CATAN_PUBKEY_LEN);
-		bound |= 1u << q;
-		last = q;
 	}
-	if (bound != s->lobby.open)
-		return false;
-	want.open = 0;
+	catan_game want;
 	git_oid tree, gt;
-	return store_lobby_tree(&tree, &gt, s, &want, false) == 0 &&
+	return store_lobby_bind(&want, &tree, &gt, s, n, seat,
+				(const unsigned char(*)[CATAN_PUBKEY_LEN])key,
+				&bad, &other) == STORE_BIND_OK &&
 	       git_oid_equal(&tree, git_commit_tree_id(c));
 }
 

@@ -72,6 +72,42 @@ int store_lobby_tree(git_oid *out, git_oid *game_tree, catan_store *s,
 	return rc;
 }
 
+store_bind store_lobby_bind(catan_game *want, git_oid *tree, git_oid *game_tree,
+			    catan_store *s, unsigned n, const int *seat,
+			    const unsigned char (*key)[CATAN_PUBKEY_LEN],
+			    unsigned *bad, int *other)
+{
+	const catan_game *lg = &s->lobby;
+	unsigned bound = 0;
+	int last = -1;
+	*want = *lg;
+	*bad = 0;
+	*other = -1;
+	for (unsigned i = 0; i < n; i++) {
+		int p = seat[i];
+		*bad = i;
+		if (p <= last || p >= lg->opt.nplayers)
+			return STORE_BIND_ORDER;
+		if (!(lg->open & (1u << p)))
+			return STORE_BIND_SEATS;
+		for (int q = 0; q < lg->opt.nplayers; q++)
+			if (((bound & (1u << q)) || !(lg->open & (1u << q))) &&
+			    !memcmp(want->keys[q], key[i], CATAN_PUBKEY_LEN)) {
+				*other = q;
+				return STORE_BIND_KEY_TWICE;
+			}
+		memcpy(want->keys[p], key[i], CATAN_PUBKEY_LEN);
+		bound |= 1u << p;
+		last = p;
+	}
+	if (bound != lg->open)
+		return STORE_BIND_SEATS;
+	want->open = 0;
+	return store_lobby_tree(tree, game_tree, s, want, false)
+		   ? STORE_BIND_ENCODE
+		   : STORE_BIND_OK;
+}
+
 void store_lobby_load(catan_store *s)
 {
 	git_oid tip, gt;

@@ -47,6 +47,29 @@ int store_game_of_tree(catan_game *out, git_oid *game_tree, catan_store *s,
 int store_lobby_tree(git_oid *out, git_oid *game_tree, catan_store *s,
 		     const catan_game *g, bool write);
 
+/* Why a start's claims do not bind its game (store_lobby_bind). */
+typedef enum store_bind {
+	STORE_BIND_OK,
+	STORE_BIND_ORDER,     /* a claim's seat not after the one before */
+	STORE_BIND_KEY_TWICE, /* a claim's key is another seat's already */
+	STORE_BIND_SEATS,     /* not one claim for each open seat */
+	STORE_BIND_ENCODE,    /* the game cannot be encoded */
+} store_bind;
+
+/*
+ * The game a start merging n claims binds (one rule for verify_lobby.c,
+ * which checks a start, and adopt.c, which judges a start alone for a
+ * proof): the lobby's game with key[i] bound to seat seat[i], into *want
+ * and its tree into *tree (store_lobby_tree), provided the seats are open
+ * and in player order, no key is taken twice (nor one the genesis binds)
+ * and every open seat is bound. Else why, *bad the claim at fault and
+ * *other the seat holding its key already (STORE_BIND_KEY_TWICE).
+ */
+store_bind store_lobby_bind(catan_game *want, git_oid *tree, git_oid *game_tree,
+			    catan_store *s, unsigned n, const int *seat,
+			    const unsigned char (*key)[CATAN_PUBKEY_LEN],
+			    unsigned *bad, int *other);
+
 /*
  * Sets s->game and s->game_tree to the start's when the first seat's
  * branch holds it (its tip's game/ binds every seat), else to the

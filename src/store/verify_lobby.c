@@ -250,42 +250,49 @@ int verify_check_start(ctx *c, git_commit *commit)
 			   gen->state.turn)
 		return verify_bad(c, id, "Turn trailer is not the turn (%d)",
 				  gen->state.turn);
-	catan_game want = *lg;
-	unsigned bound = 0, n = git_commit_parentcount(commit);
-	int last = -1;
+	catan_game want;
+	unsigned n = git_commit_parentcount(commit), bad;
+	int seat[CATAN_MAX_PLAYERS], other;
+	unsigned char key[CATAN_MAX_PLAYERS][CATAN_PUBKEY_LEN];
 	store_lobby_waits(waits, sizeof waits, lg);
+	if (n > (unsigned)lg->opt.nplayers)
+		return verify_bad(c, id,
+				  "the start must merge one claim for each "
+				  "open seat (%s)",
+				  waits);
 	for (unsigned i = 0; i < n; i++) {
 		seen *pe = verify_known(c, git_commit_parent_id(commit, i));
 		if (!pe || !pe->claim)
 			return verify_bad(
 			    c, id, "start parent %u is not a claim", i + 1);
-		if (pe->author <= last)
-			return verify_bad(c, id,
-					  "the start's parents must be the "
-					  "claims of seats %s, in player order",
-					  waits);
-		last = pe->author;
-		for (int q = 0; q < lg->opt.nplayers; q++)
-			if ((bound & (1u << q)) &&
-			    !memcmp(want.keys[q], pe->key, CATAN_PUBKEY_LEN))
-				return verify_bad(
-				    c, id,
-				    "the start merges claims of %s and %s "
-				    "with the same key",
-				    lg->names.name[q],
-				    lg->names.name[pe->author]);
-		memcpy(want.keys[pe->author], pe->key, CATAN_PUBKEY_LEN);
-		bound |= 1u << pe->author;
+		seat[i] = pe->author;
+		memcpy(key[i], pe->key, CATAN_PUBKEY_LEN);
 	}
-	if (bound != lg->open)
+	git_oid tree, gt;
+	switch (store_lobby_bind(&want, &tree, &gt, s, n, seat,
+				 (const unsigned char(*)[CATAN_PUBKEY_LEN])key,
+				 &bad, &other)) {
+	case STORE_BIND_OK:
+		break;
+	case STORE_BIND_ORDER:
+		return verify_bad(c, id,
+				  "the start's parents must be the claims of "
+				  "seats %s, in player order",
+				  waits);
+	case STORE_BIND_KEY_TWICE:
+		return verify_bad(c, id,
+				  "the start merges claims of %s and %s with "
+				  "the same key",
+				  lg->names.name[other],
+				  lg->names.name[seat[bad]]);
+	case STORE_BIND_SEATS:
 		return verify_bad(c, id,
 				  "the start must merge one claim for each "
 				  "open seat (%s)",
 				  waits);
-	want.open = 0;
-	git_oid tree, gt;
-	if (store_lobby_tree(&tree, &gt, s, &want, false))
+	default:
 		return verify_bad(c, id, "cannot encode the start");
+	}
 	if (!git_oid_equal(&tree, git_commit_tree_id(commit)))
 		return bad_start_tree(c, commit);
 	/*
