@@ -312,8 +312,22 @@ static bool two_starts(catan_store *s, const git_oid *a, const git_oid *b,
 		       store_verdict *v)
 {
 	git_oid x, y;
-	return s->lobby.open && !store_lobby_start_on(s, a, &x) &&
-	       !store_lobby_start_on(s, b, &y) && proof_of(s, &x, &y, v);
+	if (!s->lobby.open || store_lobby_start_on(s, a, &x) ||
+	    store_lobby_start_on(s, b, &y))
+		return false;
+	/*
+	 * Both sound starts, each judged alone (nothing else verifies them
+	 * here): two commits merely called "start" that share a claim as
+	 * first parent are no proof (proof_of would take them for two moves
+	 * on it); the verification judges them (test_bad_start.sh).
+	 */
+	git_commit *cx = NULL, *cy = NULL;
+	bool ok = !git_commit_lookup(&cx, s->repo, &x) &&
+		  !git_commit_lookup(&cy, s->repo, &y) && is_start(s, cx) &&
+		  is_start(s, cy) && proof_of(s, &x, &y, v);
+	git_commit_free(cx);
+	git_commit_free(cy);
+	return ok;
 }
 
 /*
