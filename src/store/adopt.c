@@ -280,28 +280,92 @@ done:
 	return ok;
 }
 
-/* The commit whose first parent is `base` on tip's first-parent line. */
-static int child_toward(catan_store *s, const git_oid *tip, const git_oid *base,
-			git_oid *out)
+/* Seat p's commits reachable from `from` and not from `hide`, walked. */
+typedef struct side_walk {
+	git_revwalk *w;
+	const char *name;
+	long left;
+} side_walk;
+
+static int side_open(side_walk *sw, catan_store *s, int p, const git_oid *from,
+		     const git_oid *hide)
 {
-	git_oid at = *tip;
-	for (long i = 0; i < 100000; i++) {
+	sw->name = s->game.names.name[p];
+	sw->left = STORE_VOIDS_WALK;
+	return git_revwalk_new(&sw->w, s->repo) ||
+		       git_revwalk_push(sw->w, from) ||
+		       git_revwalk_hide(sw->w, hide)
+		   ? -1
+		   : 0;
+}
+
+/* The next commit by the seat (its id and first parent): 0, or -1. */
+static int side_next(side_walk *sw, catan_store *s, git_oid *id, git_oid *up)
+{
+	while (sw->left-- > 0 && git_revwalk_next(id, sw->w) == 0) {
 		git_commit *c = NULL;
-		if (git_commit_lookup(&c, s->repo, &at))
+		if (git_commit_lookup(&c, s->repo, id))
 			return -1;
-		if (!git_commit_parentcount(c)) {
-			git_commit_free(c);
-			return -1;
-		}
-		git_oid up = *git_commit_parent_id(c, 0);
+		const git_signature *a = git_commit_author(c);
+		bool mine = a && a->name && !strcmp(a->name, sw->name) &&
+			    git_commit_parentcount(c);
+		if (mine)
+			*up = *git_commit_parent_id(c, 0);
 		git_commit_free(c);
-		if (git_oid_equal(&up, base)) {
-			*out = at;
+		if (mine)
 			return 0;
-		}
-		at = up;
 	}
 	return -1;
+}
+
+/*
+ * Two children of one commit signed by seat p, one reachable from a and
+ * not b, the other from b and not a: the proof into *v. The children need
+ * not be on the tips' first-parent lines: a seat's discard may sit in a
+ * branch only as the second parent of another seat's "merge discards".
+ */
+typedef struct kid_up {
+	git_oid up, kid; /* (up first: sorted by it) */
+} kid_up;
+
+static int by_up(const void *x, const void *y)
+{
+	return git_oid_cmp(&((const kid_up *)x)->up, &((const kid_up *)y)->up);
+}
+
+static bool fork_pair(catan_store *s, int p, const git_oid *a, const git_oid *b,
+		      store_verdict *v)
+{
+	kid_up *k = NULL, one;
+	size_t n = 0, cap = 0;
+	bool found = false;
+	side_walk sa = {0}, sb = {0};
+	if (side_open(&sa, s, p, a, b))
+		goto done;
+	while (side_next(&sa, s, &one.kid, &one.up) == 0) {
+		if (n == cap) {
+			size_t nc = cap ? 2 * cap : 16;
+			kid_up *k2 = realloc(k, nc * sizeof *k);
+			if (!k2)
+				goto done;
+			k = k2;
+			cap = nc;
+		}
+		k[n++] = one;
+	}
+	if (!n || side_open(&sb, s, p, b, a))
+		goto done;
+	qsort(k, n, sizeof *k, by_up);
+	while (!found && side_next(&sb, s, &one.kid, &one.up) == 0) {
+		kid_up *hit = bsearch(&one, k, n, sizeof *k, by_up);
+		/* (several of a's side on one parent: any one is a proof) */
+		found = hit && proof_of(s, &hit->kid, &one.kid, v);
+	}
+done:
+	git_revwalk_free(sa.w);
+	git_revwalk_free(sb.w);
+	free(k);
+	return found;
 }
 
 /*
@@ -447,7 +511,6 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	if (s->game.signed_game && store_verdict_read(s, &v) == 1 &&
 	    store_verdict_recorded(s, &v, r))
 		return false;
-	git_oid base, x, y;
 	catan_err err;
 	/* (One walk through the turns since local[p] for both questions.) */
 	bool forward = store_is_ancestor(s, &local[p], r) == 1;
@@ -464,9 +527,7 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	 * that met the children in the other order judges them alike.
 	 */
 	if (!forward && s->game.signed_game &&
-	    !git_merge_base(&base, s->repo, &local[p], r) &&
-	    !child_toward(s, &local[p], &base, &x) &&
-	    !child_toward(s, r, &base, &y) && proof_of(s, &x, &y, proof)) {
+	    fork_pair(s, p, &local[p], r, proof)) {
 		*sideways = true;
 		return true;
 	}
@@ -648,13 +709,17 @@ static int drop_stopped(catan_store *s, adopt_set *c, catan_sync_report *rep,
 		if (!c->ahead[p] || !store_verdict_voids(s, &v, &c->cand[p]))
 			continue;
 		git_oid x;
-		bool on = git_oid_equal(&v.parent, &s->genesis) && s->lobby.open
-			      ? !store_lobby_start_on(s, &c->cand[p], &x)
-			      : !child_toward(s, &c->cand[p], &v.parent, &x);
-		if (on && !git_oid_equal(&x, &v.child[0]) &&
-		    !git_oid_equal(&x, &v.child[1]) &&
-		    proof_of(s, &v.child[0], &x, &fv) &&
-		    found_equivocation(s, &fv, c->remote, rep, err))
+		bool more = false;
+		if (git_oid_equal(&v.parent, &s->genesis) && s->lobby.open)
+			more = !store_lobby_start_on(s, &c->cand[p], &x) &&
+			       !git_oid_equal(&x, &v.child[0]) &&
+			       !git_oid_equal(&x, &v.child[1]) &&
+			       proof_of(s, &v.child[0], &x, &fv);
+		else
+			for (int i = 0; i < 2 && !more; i++)
+				more = fork_pair(s, v.seat, &c->cand[p],
+						 &v.child[i], &fv);
+		if (more && found_equivocation(s, &fv, c->remote, rep, err))
 			return -1;
 		drop_candidate(c, p);
 	}

@@ -676,7 +676,13 @@ int verify_check_branches(ctx *c)
 	}
 	for (size_t i = 0; i < c->t.n && rc == 0; i++) {
 		seen *e = table_at(&c->t, i);
-		if (store_oidmap_add(&on[e->author], &e->id) != 0)
+		/*
+		 * (Not a commit the verdict voids: its author's branch moved
+		 * back before it, while the equivocator's branch, kept where
+		 * this peer saw it, may still hold it.)
+		 */
+		if (store_oidmap_add(&on[e->author], &e->id) != 0 &&
+		    !(has_verdict && store_verdict_voids(s, &verdict, &e->id)))
 			rc = verify_bad(c, &e->id,
 					"commit by %s is not on its own branch "
 					"refs/heads/%s",

@@ -49,3 +49,26 @@ verify_everywhere() {
 		git -C "$dir/$p" fsck --strict >/dev/null 2>&1 || fail "git fsck at $p"
 	done
 }
+
+# trio_game CATAN DIR KEYS DICE: red hosts a signed 3-player game in DIR
+# (seed 4, dice DICE, keys KEYS/key_<player>), blue and white join from
+# it; a full mesh of path remotes (red is the others' origin); red and
+# blue make their first placement, each synced to the others.
+trio_game() {
+	local C=$1 g=$2 k=$3 p q
+	mkdir -p "$g"
+	$C new "$g/red" --players red,blue,white --me red --seed 4 --dice "$4" \
+		--key "$k/key_red" --seat blue="$k/key_blue.pub" \
+		--seat white="$k/key_white.pub" >/dev/null 2>&1
+	for p in blue white; do $C join "$g/red" "$g/$p" --as $p --key "$k/key_$p" >/dev/null; done
+	for p in red blue white; do
+		for q in red blue white; do
+			[[ $p == "$q" || ($p != red && $q == red) ]] && continue
+			$C -C "$g/$p" remote add $q "$g/$q"
+		done
+	done
+	$C -C "$g/red" step >/dev/null
+	for p in blue white; do $C -C "$g/$p" sync >/dev/null; done
+	$C -C "$g/blue" step >/dev/null
+	for p in red white; do $C -C "$g/$p" sync >/dev/null; done
+}
