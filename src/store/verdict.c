@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lobby.h"
 #include "repo.h"
 
 #define VERDICT_REF "refs/catan/equivocation"
@@ -100,19 +99,19 @@ int store_verdict_write(catan_store *s, const store_verdict *v, catan_err *err)
 
 /*
  * Whether commit c is a child of the fork: by the equivocating seat, its
- * first parent the verdict's parent (or, when that is the genesis, a
- * start: a start's parents are the claims on the genesis).
+ * first parent the verdict's parent. At the genesis, any commit by the
+ * seat: only the first seat has children there (a start's parents are
+ * the claims on the genesis; in a game without a lobby its first move
+ * is one), and all its later commits build on one of them.
  */
 static bool fork_child(catan_store *s, const store_verdict *v, git_commit *c)
 {
 	const git_signature *a = git_commit_author(c);
-	const char *sum = git_commit_summary(c);
 	if (!a || !a->name || strcmp(a->name, s->game.names.name[v->seat]) ||
 	    !git_commit_parentcount(c))
 		return false;
 	return git_oid_equal(git_commit_parent_id(c, 0), &v->parent) ||
-	       (git_oid_equal(&v->parent, &s->genesis) && sum &&
-		!strcmp(sum, STORE_START_SUBJECT));
+	       git_oid_equal(&v->parent, &s->genesis);
 }
 
 bool store_verdict_recorded(catan_store *s, const store_verdict *v,
