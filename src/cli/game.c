@@ -1039,9 +1039,16 @@ int cli_bundle(const char *dir, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!strcmp(argv[0], "create")) {
-		/* Every player branch: the file is a complete game. */
-		char *git[] = {"git", "-C", (char *)dir, "bundle", "create",
-			       "-q", argv[1], "--branches", NULL};
+		/*
+		 * Every player branch: the file is a complete game; and the
+		 * two children of an equivocation this peer recorded (spec/
+		 * replication.md, "Equivocation"), when there is one.
+		 */
+		char *git[] = {
+		    "git",    "-C",	    (char *)dir,
+		    "bundle", "create",	    "-q",
+		    argv[1],  "--branches", "--glob=refs/catan/equivocation-?",
+		    NULL};
 		rc = run_git(git) == 0 ? 0 : 1;
 		if (rc)
 			fprintf(stderr, "catan bundle: git bundle create "
@@ -1051,9 +1058,21 @@ int cli_bundle(const char *dir, int argc, char **argv)
 		catan_store_free(s);
 		return rc;
 	}
-	/* Fetch into refs/remotes/bundle/, then verify and adopt as sync. */
-	char *git[] = {"git", "-C", (char *)dir, "fetch", "-q", "--no-tags",
-		       argv[1], "+refs/heads/*:refs/remotes/bundle/*", NULL};
+	/*
+	 * Fetch into refs/remotes/bundle/ (and its evidence into
+	 * refs/catan/evidence/bundle/), then verify and adopt as sync.
+	 */
+	char *git[] = {
+	    "git",
+	    "-C",
+	    (char *)dir,
+	    "fetch",
+	    "-q",
+	    "--no-tags",
+	    argv[1],
+	    "+refs/heads/*:refs/remotes/bundle/*",
+	    "+refs/catan/equivocation-*:refs/catan/evidence/bundle/*",
+	    NULL};
 	if (run_git(git) != 0) {
 		fprintf(stderr, "catan bundle: cannot read %s as a bundle\n",
 			argv[1]);

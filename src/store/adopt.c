@@ -893,6 +893,89 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 }
 
 /*
+ * Whether x, a child of the fork of proof v, passes every check of a
+ * commit (signature, legal action, tree; a second child of its parent is
+ * no fault here): verified as the tip of its seat's branch, the others
+ * the local tips. A start is judged by itself (is_start). 1 valid; 0
+ * invalid (why); 2 not now (the commits before it are not all here yet,
+ * or the remote's time is up); -1 with err when verify cannot run.
+ */
+static int evidence_valid(catan_store *s, const store_verdict *v,
+			  const git_oid *x, char *why, size_t n, catan_err *err)
+{
+	git_commit *c = NULL;
+	bool start = false;
+	if (s->lobby.open && git_commit_lookup(&c, s->repo, x) == 0)
+		start = is_start(s, c);
+	git_commit_free(c);
+	if (start)
+		return 1;
+	git_oid cand[CATAN_MAX_PLAYERS];
+	for (int p = 0; p < s->game.opt.nplayers; p++)
+		if (store_branch_tip(&cand[p], s, p))
+			return store_fail(err,
+					  "branch refs/heads/%s is missing",
+					  s->game.names.name[p]);
+	cand[v->seat] = *x;
+	catan_verify_report vr;
+	if (store_verify_new(s, cand, &vr, err))
+		return -1;
+	git_oid bad;
+	if (vr.ok || (vr.fork && !git_oid_fromstr(&bad, vr.bad.hex) &&
+		      git_oid_equal(&bad, x)))
+		return 1;
+	if (vr.timed_out || vr.off_branch)
+		return 2;
+	snprintf(why, n, "commit %.10s: %s", vr.bad.hex, vr.why);
+	return 0;
+}
+
+int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
+			 const bool *has, catan_sync_report *rep,
+			 catan_err *err)
+{
+	store_verdict old, fv, keep;
+	if (!s->game.signed_game || !has[0] || !has[1] ||
+	    git_oid_equal(&ev[0], &ev[1]))
+		return 0;
+	int rec = store_verdict_read(s, &old);
+	if (rec == 1 && ((git_oid_equal(&ev[0], &old.child[0]) &&
+			  git_oid_equal(&ev[1], &old.child[1])) ||
+			 (git_oid_equal(&ev[0], &old.child[1]) &&
+			  git_oid_equal(&ev[1], &old.child[0]))))
+		return 0; /* (what this peer records: the usual case) */
+	if (!git_odb_exists(s->odb, &ev[0]) || !git_odb_exists(s->odb, &ev[1]))
+		return 0; /* (not fetched: a limit said so) */
+	char why[600];
+	if (!proof_of(s, &ev[0], &ev[1], &fv)) {
+		store_note(rep,
+			   "ignored the equivocation record of %s: %.10s and "
+			   "%.10s are not two moves signed by one seat on one "
+			   "commit",
+			   remote, git_oid_tostr_s(&ev[0]),
+			   git_oid_tostr_s(&ev[1]));
+		return 0;
+	}
+	if (rec == 1 && !better_proof(s, &old, &fv, &keep))
+		return 0; /* (this peer's record is the earlier fork) */
+	for (int i = 0; i < 2; i++) {
+		if (rec == 1 && (git_oid_equal(&ev[i], &old.child[0]) ||
+				 git_oid_equal(&ev[i], &old.child[1])))
+			continue; /* (verified when it was recorded) */
+		int ok = evidence_valid(s, &fv, &ev[i], why, sizeof why, err);
+		if (ok < 0)
+			return -1;
+		if (ok == 0)
+			store_note(rep,
+				   "ignored the equivocation record of %s: %s",
+				   remote, why);
+		if (ok != 1)
+			return 0;
+	}
+	return found_equivocation(s, &fv, remote, rep, err);
+}
+
+/*
  * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
  * player p where has[p] (see verify_and_adopt), then forgets the held-back
  * tips of its branches that were not held back again.
@@ -919,5 +1002,15 @@ int store_adopt_remote(catan_store *s, const char *remote,
 			 s->game.names.name[p]);
 		has[p] = git_reference_name_to_id(&tips[p], s->repo, ref) == 0;
 	}
-	return store_adopt_tips(s, remote, tips, has, rep, err);
+	if (store_adopt_tips(s, remote, tips, has, rep, err))
+		return -1;
+	git_oid ev[2];
+	bool hev[2] = {false, false};
+	for (int i = 0; i < 2 && s->game.signed_game; i++) {
+		char ref[300];
+		snprintf(ref, sizeof ref, "refs/catan/evidence/%s/%c", remote,
+			 'a' + i);
+		hev[i] = git_reference_name_to_id(&ev[i], s->repo, ref) == 0;
+	}
+	return store_adopt_evidence(s, remote, ev, hev, rep, err);
 }

@@ -157,6 +157,21 @@ void store_oid_hex(catan_commit_id *out, const git_oid *id)
 		git_oid_tostr(out->hex, sizeof out->hex, id);
 }
 
+bool store_tracking_ref(char *out, size_t size, const char *remote,
+			const char *ref)
+{
+	const size_t ne = strlen(STORE_EVIDENCE_REF);
+	int len = -1;
+	if (!strncmp(ref, "refs/heads/", 11) && ref[11])
+		len =
+		    snprintf(out, size, "refs/remotes/%s/%s", remote, ref + 11);
+	else if (!strncmp(ref, STORE_EVIDENCE_REF, ne) &&
+		 (!strcmp(ref + ne, "a") || !strcmp(ref + ne, "b")))
+		len = snprintf(out, size, "refs/catan/evidence/%s/%s", remote,
+			       ref + ne);
+	return len > 0 && (size_t)len < size;
+}
+
 /* A positive integer from the environment, or `dflt`. */
 static long env_limit(const char *name, long dflt)
 {

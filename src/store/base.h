@@ -126,6 +126,25 @@ void *store_reserve(void *a, size_t *cap, size_t need, size_t elem);
 void store_oid_hex(catan_commit_id *out, const git_oid *id);
 
 /*
+ * What a peer serves besides its branches: the two children of the
+ * equivocation it recorded (verdict.c), so that peers shown different
+ * children come to hold the same record (spec/replication.md,
+ * "Equivocation"). Fetched, they are kept under refs/catan/evidence/
+ * <remote>/a and /b.
+ */
+#define STORE_EVIDENCE_REF "refs/catan/equivocation-"
+
+/*
+ * Where a fetch from remote `remote` keeps ref `ref` of it: a branch
+ * refs/heads/X as refs/remotes/<remote>/X, the evidence refs
+ * (STORE_EVIDENCE_REF a and b) as refs/catan/evidence/<remote>/a and /b;
+ * into out[size]. False for any other ref (not fetched) or when the name
+ * does not fit.
+ */
+bool store_tracking_ref(char *out, size_t size, const char *remote,
+			const char *ref);
+
+/*
  * The room of a path buffer: the longest path the kernel takes (PATH_MAX
  * on Linux), its NUL included.
  */

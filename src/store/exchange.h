@@ -78,8 +78,9 @@ int store_copy_history(catan_store *s, store_peer *pe, const git_oid *tip,
 /* ---- path_remote.c ---- */
 
 int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
-			   git_oid *tips, bool *has, bool *changed, tracking *t,
-			   int *nt, catan_sync_report *rep);
+			   git_oid *tips, bool *has, git_oid *ev, bool *hasev,
+			   bool *changed, tracking *t, int *nt,
+			   catan_sync_report *rep);
 
 /* ---- quarantine.c ---- */
 
@@ -118,6 +119,20 @@ int store_adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 		     const bool *has, catan_sync_report *rep, catan_err *err);
 int store_adopt_remote(catan_store *s, const char *remote,
 		       catan_sync_report *rep, catan_err *err);
+/*
+ * The evidence remote `remote` serves (ev[i] where has[i]: the two
+ * children its equivocation record names, STORE_EVIDENCE_REF), offered
+ * to this peer's record: when they are a proof (two children of one
+ * commit signed by one seat, each valid by every check of a commit) that
+ * this peer keeps by the rule of better_proof, recorded
+ * (found_equivocation). Evidence that is no proof is said in rep and
+ * otherwise ignored: it is never adopted onto a branch nor held against
+ * the remote's branches. 0, or -1 with err when the record cannot be
+ * written.
+ */
+int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
+			 const bool *has, catan_sync_report *rep,
+			 catan_err *err);
 
 /* ---- fetch.c ---- */
 

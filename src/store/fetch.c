@@ -187,18 +187,17 @@ static void refused_record(const store_fetch *f, const char *name,
 }
 
 /* Whether each branch of the remote is where refs/remotes/name/ has it
- * (or quarantined there). */
+ * (or quarantined there), and its evidence refs where
+ * refs/catan/evidence/name/ has them (store_tracking_ref). */
 static bool heads_same(const store_fetch *f, const char *name,
 		       const git_remote_head *const *heads, size_t nheads)
 {
 	for (size_t i = 0; i < nheads; i++) {
 		const char *ref = heads[i]->name;
-		if (strncmp(ref, "refs/heads/", 11))
-			continue;
 		char local[512];
 		git_oid have;
-		snprintf(local, sizeof local, "refs/remotes/%s/%s", name,
-			 ref + 11);
+		if (!store_tracking_ref(local, sizeof local, name, ref))
+			continue;
 		if (!((git_reference_name_to_id(&have, f->repo, local) == 0 &&
 		       git_oid_equal(&have, &heads[i]->oid)) ||
 		      head_quarantined(f, name, ref, &heads[i]->oid)))
@@ -259,8 +258,8 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 		       catan_err *err)
 {
 	git_remote *remote = NULL;
-	char spec[256];
-	char *specs[1] = {spec};
+	char spec[3][600];
+	char *specs[3] = {spec[0], spec[1], spec[2]};
 	git_strarray refspecs = {specs, 1};
 	git_fetch_options opt;
 	git_remote_callbacks cb;
@@ -274,7 +273,8 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 	opt.prune = GIT_FETCH_NO_PRUNE;
 	opt.update_fetchhead = 0;
 	opt.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
-	snprintf(spec, sizeof spec, "+refs/heads/*:refs/remotes/%s/*", name);
+	snprintf(spec[0], sizeof spec[0], "+refs/heads/*:refs/remotes/%s/*",
+		 name);
 	if (git_remote_lookup(&remote, f->repo, name))
 		return store_git_fail_rc(err, GIT_ENOTFOUND, "no such remote");
 	const char *url = git_remote_url(remote);
@@ -303,6 +303,20 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 			 "%.150s (its branches have not moved since)", why);
 		fw.over = true;
 		goto fail;
+	}
+	/*
+	 * The evidence refs the remote lists, by name (a refspec naming a
+	 * ref the remote lacks would fail the fetch): forced, since a
+	 * record moves to smaller ids, not forward.
+	 */
+	for (size_t i = 0; i < nheads && refspecs.count < 3; i++) {
+		char local[300];
+		if (strlen(heads[i]->name) < 200 &&
+		    strncmp(heads[i]->name, "refs/heads/", 11) &&
+		    store_tracking_ref(local, sizeof local, name,
+				       heads[i]->name))
+			snprintf(spec[refspecs.count++], sizeof spec[0],
+				 "+%s:%s", heads[i]->name, local);
 	}
 	if (!heads_same(f, name, heads, nheads)) {
 		if (git_remote_download(remote, &refspecs, &opt) ||

@@ -321,8 +321,12 @@ static int move_refs(git_repository *repo, const char *name,
 	char local[STORE_HTTP_HEADS][512];
 	for (int i = 0; i < h->n; i++) {
 		git_oid have;
-		snprintf(local[i], sizeof local[i], "refs/remotes/%s/%s", name,
-			 h->name[i] + 11);
+		if (!store_tracking_ref(local[i], sizeof local[i], name,
+					h->name[i]))
+			return 1;
+		/* (a record moves to smaller ids, not forward) */
+		if (strncmp(h->name[i], "refs/heads/", 11))
+			continue;
 		if (git_reference_name_to_id(&have, repo, local[i]) == 0 &&
 		    !git_oid_equal(&have, &h->head[i].oid) &&
 		    git_graph_descendant_of(repo, &h->head[i].oid, &have) != 1)

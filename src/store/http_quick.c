@@ -103,8 +103,9 @@ static bool full_due(git_repository *repo, const char *url)
 	return true;
 }
 
-/* The branches (refs/heads/) of an info/refs list into h: false when
- * the list is malformed or holds more than h can. */
+/* The branches (refs/heads/) and evidence refs (store_tracking_ref) of
+ * an info/refs list into h: false when the list is malformed or holds
+ * more than h can. */
 static bool list_parse(const char *list, store_http_heads *h)
 {
 	h->n = 0;
@@ -118,8 +119,13 @@ static bool list_parse(const char *list, store_http_heads *h)
 		const char *ref = p + GIT_OID_HEXSZ + 1;
 		size_t rl = len - GIT_OID_HEXSZ - 1;
 		p = nl ? nl + 1 : p + len;
-		if (rl <= 11 || strncmp(ref, "refs/heads/", 11))
-			continue;
+		char tr[256], to[300];
+		if (rl >= sizeof tr)
+			return false;
+		memcpy(tr, ref, rl);
+		tr[rl] = '\0';
+		if (!store_tracking_ref(to, sizeof to, "-", tr))
+			continue; /* (neither a branch nor evidence) */
 		if (h->n == STORE_HTTP_HEADS || rl >= sizeof h->name[0])
 			return false;
 		int i = h->n++;
@@ -225,7 +231,7 @@ bool store_http_list(git_repository *repo, const char *url, store_http_heads *h)
 	 * them (protocol v2's ls-refs, one POST), not the list a host may
 	 * have let go stale. */
 	bool due = lb.b && full_due(repo, url);
-	char lspath[800], body[128];
+	char lspath[800], body[192];
 	size_t bl = 0;
 	snprintf(lspath, sizeof lspath, "%s/git-upload-pack", u.path);
 	bl += store_http_pkt_line(body + bl, "command=ls-refs\n");
@@ -233,6 +239,8 @@ bool store_http_list(git_repository *repo, const char *url, store_http_heads *h)
 	memcpy(body + bl, "0001", 4);
 	bl += 4;
 	bl += store_http_pkt_line(body + bl, "ref-prefix refs/heads/\n");
+	bl += store_http_pkt_line(body + bl,
+				  "ref-prefix " STORE_EVIDENCE_REF "\n");
 	memcpy(body + bl, "0000", 4);
 	bl += 4;
 	int status = -1;

@@ -34,15 +34,16 @@
  */
 #define PEER_PACKED_MAX 65536 /* (the 64 KiB above: a game's is a few KiB) */
 typedef struct peer_packed {
-	bool got[CATAN_MAX_PLAYERS];
+	bool got[CATAN_MAX_PLAYERS], evgot[2];
 	int rc;
-	git_oid id[CATAN_MAX_PLAYERS];
+	git_oid id[CATAN_MAX_PLAYERS], ev[2]; /* (ev: the evidence refs) */
 } peer_packed;
 
 static int read_packed(peer_packed *pk, const catan_store *s, store_peer *pe)
 {
 	char path[STORE_PATH_MAX], buf[PEER_PACKED_MAX];
 	memset(pk->got, 0, sizeof pk->got);
+	memset(pk->evgot, 0, sizeof pk->evgot);
 	if (store_path(path, sizeof path, "%spacked-refs",
 		       git_repository_path(pe->repo)))
 		return pk->rc = 1;
@@ -68,7 +69,13 @@ static int read_packed(peer_packed *pk, const catan_store *s, store_peer *pe)
 		    git_oid_fromstrn(&id, line, GIT_OID_HEXSZ))
 			return pk->rc = 1;
 		const char *ref = line + GIT_OID_HEXSZ + 1;
-		size_t rl = ll - GIT_OID_HEXSZ - 1;
+		size_t rl = ll - GIT_OID_HEXSZ - 1,
+		       ne = strlen(STORE_EVIDENCE_REF);
+		if (rl == ne + 1 && !memcmp(ref, STORE_EVIDENCE_REF, ne) &&
+		    (ref[ne] == 'a' || ref[ne] == 'b')) {
+			pk->ev[ref[ne] - 'a'] = id;
+			pk->evgot[ref[ne] - 'a'] = true;
+		}
 		if (rl <= 11 || memcmp(ref, "refs/heads/", 11))
 			continue;
 		for (int p = 0; p < s->game.opt.nplayers; p++) {
@@ -84,19 +91,17 @@ static int read_packed(peer_packed *pk, const catan_store *s, store_peer *pe)
 }
 
 /*
- * The target of player p's branch in the peer from its loose file, when
- * there is one holding an id: 0 (two system calls fewer than libgit2,
- * which also looks at packed-refs first); 1 when there is no such file
- * (the branch is in packed-refs or nowhere); -1 for anything else
- * (libgit2 reads it); -2 when the file is not a regular file
- * (peer_open_file).
+ * The target of ref `ref` in the peer from its loose file, when there is
+ * one holding an id: 0 (two system calls fewer than libgit2, which also
+ * looks at packed-refs first); 1 when there is no such file (the ref is
+ * in packed-refs or nowhere); -1 for anything else (libgit2 reads it);
+ * -2 when the file is not a regular file (peer_open_file).
  */
-static int peer_loose_ref(git_oid *out, const catan_store *s, store_peer *pe,
-			  int p)
+static int peer_loose(git_oid *out, store_peer *pe, const char *ref)
 {
 	char path[STORE_PATH_MAX], buf[GIT_OID_HEXSZ + 2];
-	if (store_path(path, sizeof path, "%srefs/heads/%s",
-		       git_repository_path(pe->repo), s->game.names.name[p]))
+	if (store_path(path, sizeof path, "%s%s", git_repository_path(pe->repo),
+		       ref))
 		return -1;
 	int fd = store_peer_open_file(path);
 	if (fd < 0)
@@ -107,6 +112,39 @@ static int peer_loose_ref(git_oid *out, const catan_store *s, store_peer *pe,
 		       git_oid_fromstrn(out, buf, GIT_OID_HEXSZ) == 0
 		   ? 0
 		   : -1;
+}
+
+/* peer_loose for player p's branch. */
+static int peer_loose_ref(git_oid *out, const catan_store *s, store_peer *pe,
+			  int p)
+{
+	char ref[300];
+	snprintf(ref, sizeof ref, "refs/heads/%s", s->game.names.name[p]);
+	return peer_loose(out, pe, ref);
+}
+
+/*
+ * The peer's evidence refs (its equivocation record's two children:
+ * ev[i] where has[i]), from their loose files, else from packed-refs.
+ * Only plain files are read; anything else there counts as no evidence.
+ */
+static void peer_evidence(const catan_store *s, store_peer *pe, git_oid *ev,
+			  bool *has)
+{
+	int got[2];
+	for (int i = 0; i < 2; i++) {
+		char ref[64];
+		snprintf(ref, sizeof ref, "%s%c", STORE_EVIDENCE_REF, 'a' + i);
+		got[i] = peer_loose(&ev[i], pe, ref);
+		has[i] = got[i] == 0;
+	}
+	peer_packed pk;
+	if ((got[0] == 1 || got[1] == 1) && read_packed(&pk, s, pe) == 0)
+		for (int i = 0; i < 2; i++)
+			if (got[i] == 1 && pk.evgot[i]) {
+				ev[i] = pk.ev[i];
+				has[i] = true;
+			}
 }
 
 /*
@@ -274,13 +312,15 @@ static int copy_failed(catan_store *s, int mark, int rc, const char *name,
  * fetch then does the work and the reporting).
  */
 int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
-			   git_oid *tips, bool *has, bool *changed, tracking *t,
-			   int *nt, catan_sync_report *rep)
+			   git_oid *tips, bool *has, git_oid *ev, bool *hasev,
+			   bool *changed, tracking *t, int *nt,
+			   catan_sync_report *rep)
 {
 	store_peer *pe = NULL;
 	git_buf url = {NULL, 0, 0};
 	char key[300], why[400];
 	*changed = false;
+	hasev[0] = hasev[1] = false;
 	/*
 	 * The URL as configured (git_remote_lookup would read the whole
 	 * configuration again for each remote; a path is never rewritten by
@@ -386,6 +426,32 @@ int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
 		if (rc)
 			return copy_failed(s, mark, rc, name, why, rep);
 		*changed = true;
+	}
+	/*
+	 * Its evidence (signed games): copied when new, offered to the
+	 * record after the branches (store_adopt_evidence). A copy that
+	 * fails leaves it out; the branches stay as read.
+	 */
+	if (s->game.signed_game)
+		peer_evidence(s, pe, ev, hasev);
+	for (int i = 0; i < 2; i++) {
+		git_oid bad;
+		if (!hasev[i] || store_pack_find(s->stage, &ev[i]) >= 0 ||
+		    git_odb_exists_ext(s->odb, &ev[i],
+				       GIT_ODB_LOOKUP_NO_REFRESH))
+			continue;
+		int here = store_pack_count(s->stage);
+		if ((!plain && store_peer_plain(gitdir, why, sizeof why)) ||
+		    store_copy_history(s, pe, &ev[i], mine, nmine, NULL, &bad,
+				       why, sizeof why)) {
+			if (store_pack_truncate(s->stage, here))
+				store_stage_drop(s);
+			hasev[0] = hasev[1] = false;
+			if (!s->stage && store_stage_init(s))
+				return 1;
+			break;
+		}
+		plain = true;
 	}
 	track_moves(s, pe, name, tips, read, t, nt);
 	return 0;

@@ -414,8 +414,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	 */
 	typedef struct pending {
 		int fast;
-		bool changed, has[CATAN_MAX_PLAYERS];
-		git_oid tips[CATAN_MAX_PLAYERS];
+		bool changed, has[CATAN_MAX_PLAYERS], hasev[2];
+		git_oid tips[CATAN_MAX_PLAYERS], ev[2];
 	} pending;
 	pending *pend = calloc((size_t)nremotes + 1, sizeof *pend);
 	tracking *track =
@@ -426,8 +426,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	for (int i = 0; i < nremotes && rc == 0; i++) {
 		start_clock(s);
 		pend[i].fast = store_read_path_remote(
-		    s, cfg, remotes[i], pend[i].tips, pend[i].has,
-		    &pend[i].changed, track, &ntrack, rep);
+		    s, cfg, remotes[i], pend[i].tips, pend[i].has, pend[i].ev,
+		    pend[i].hasev, &pend[i].changed, track, &ntrack, rep);
 	}
 	if (rc == 0)
 		rc = store_stage_flush(s, err);
@@ -436,6 +436,9 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		if (pend[i].fast == 0 && pend[i].changed)
 			rc = store_adopt_tips(s, remotes[i], pend[i].tips,
 					      pend[i].has, rep, err);
+		if (pend[i].fast == 0 && rc == 0)
+			rc = store_adopt_evidence(s, remotes[i], pend[i].ev,
+						  pend[i].hasev, rep, err);
 	}
 	if (rc == 0)
 		rc = settle(s, cfg, track, ntrack, err);

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Evidence a peer holds only in its record (attack by a helper, 29
+# November): white signs three moves X, Y, Z on one commit. Red is shown
+# Y, blue X; they sync and both record {X, Y}. Then blue alone is shown Z
+# (the smallest id of the three), which it keeps only through its record
+# (refs/catan/equivocation-a/-b): no branch it serves holds Z. Before,
+# red never learnt of Z and the two peers kept different records for
+# good. Now a peer serves its record's two children and every sync
+# offers them to the other's record, so both keep {Z, min(X, Y)}.
+# Once for each way the evidence can travel from blue to red: a path
+# remote, git:// (catan serve), a bundle. A last case shows that a
+# record holding no proof (two moves by two seats) is ignored with a
+# sentence and changes nothing.
+# Usage: test_attack_record_only.sh CATAN_BINARY
+set -uo pipefail; catan=$1; d=$(mktemp -d); C=$catan
+server=
+trap '[[ -n $server ]] && kill $server 2>/dev/null; rm -rf "$d"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+for p in red blue white; do $C key new "$d/key_$p" >/dev/null 2>&1; done
+
+# setup G: the game in G with red recording {X, Y} and blue {Z, ...}.
+setup() {
+	local g=$1 i l
+	trio_game $C $g $d seeded
+	local P=$(git -C $g/white rev-parse blue)
+	for i in 1 2 3; do
+		cp -a $g/white $g/w$i
+		l=$($C -C $g/w$i legal --as white | sed -n ${i}p)
+		$C -C $g/w$i act --as white $l >/dev/null || fail "white's move $i"
+	done
+	kid() { git -C $g/$1 rev-parse white; }
+	# By child id: the smallest is Z (white3), then X (white), Y (white2).
+	set -- $(for i in 1 2 3; do echo "$(kid w$i) w$i"; done | sort | awk '{print $2}')
+	rm -rf $g/white; mv $g/$1 $g/white3; mv $g/$2 $g/white; mv $g/$3 $g/white2
+	git -C $g/red remote set-url white $g/white2
+	$C -C $g/red sync white >/dev/null; $C -C $g/blue sync white >/dev/null
+	$C -C $g/blue step >/dev/null
+	$C -C $g/red sync blue >/dev/null 2>&1; $C -C $g/blue sync origin >/dev/null 2>&1
+	$C -C $g/blue remote add white3 $g/white3
+	$C -C $g/blue sync white3 >/dev/null 2>&1
+	local z=$(git -C $g/white3 rev-parse white)
+	git -C $g/blue cat-file -p refs/catan/equivocation | grep -q "commit $z" ||
+		fail "blue did not record Z"
+	git -C $g/red cat-file -p refs/catan/equivocation | grep -q "commit $z" &&
+		fail "red holds Z before the exchange (no test)"
+	git -C $g/red cat-file -e $z 2>/dev/null && fail "red holds Z's commit (no test)"
+}
+
+# same G WHAT: red and blue keep the same record and tips, verify clean.
+same() {
+	local g=$1 b
+	[[ $(git -C $g/red cat-file -p refs/catan/equivocation) == \
+	   $(git -C $g/blue cat-file -p refs/catan/equivocation) ]] ||
+		fail "$2: the records differ"
+	for b in red blue; do
+		[[ $(git -C $g/red rev-parse $b) == $(git -C $g/blue rev-parse $b) ]] ||
+			fail "$2: the tips of $b differ"
+	done
+	for p in red blue; do
+		$C -C $g/$p verify >/dev/null || fail "$2: verify at $p"
+		git -C $g/$p for-each-ref refs/catan/quarantine | grep -q . &&
+			fail "$2: $p blamed a relayer"
+	done
+	echo "ok: $2"
+}
+
+# 1. A path remote.
+g=$d/path; setup $g
+$C -C $g/red sync blue | grep -q "^equivocation: white signed" ||
+	fail "path: red reported no proof from blue's record"
+same $g "path remote"
+
+# 2. git:// through catan serve (libgit2's fetch).
+g=$d/net; setup $g
+port=$((20000 + RANDOM % 20000))
+$C -C $g/blue serve --port $port >$d/serve.log 2>&1 &
+server=$!
+for i in $(seq 1 50); do grep -q serving $d/serve.log && break; sleep 0.1; done
+$C -C $g/red remote add blue-net git://127.0.0.1:$port/
+$C -C $g/red sync blue-net | grep -q "^equivocation: white signed" ||
+	fail "git://: red reported no proof from blue's record"
+kill $server; wait $server 2>/dev/null; server=
+same $g "git:// remote"
+# A second sync brings nothing and says nothing of evidence.
+$C -C $g/blue serve --port $port >$d/serve.log 2>&1 &
+server=$!
+for i in $(seq 1 50); do grep -q serving $d/serve.log && break; sleep 0.1; done
+$C -C $g/red sync blue-net | grep -q "equivocation" &&
+	fail "git://: the same evidence was taken again"
+kill $server; wait $server 2>/dev/null; server=
+
+# 3. A bundle.
+g=$d/bundle; setup $g
+$C -C $g/blue bundle create $d/stick.bundle >/dev/null || fail "bundle create"
+$C -C $g/red bundle apply $d/stick.bundle | grep -q "^equivocation: white signed" ||
+	fail "bundle: red reported no proof from blue's record"
+same $g "bundle"
+
+# 4. A record that is no proof (blue's own move and white's on another
+#    commit) is ignored, with a sentence; red's record stays.
+g=$d/junk; setup $g
+before=$(git -C $g/red cat-file -p refs/catan/equivocation)
+git -C $g/blue update-ref refs/catan/equivocation-a "$(git -C $g/blue rev-parse blue)"
+git -C $g/blue update-ref refs/catan/equivocation-b "$(git -C $g/white rev-parse white)"
+out=$($C -C $g/red sync blue)
+grep -q "ignored the equivocation record of blue: .* are not two moves signed by one seat on one commit" <<<"$out" ||
+	fail "junk evidence: no sentence ($out)"
+[[ $(git -C $g/red cat-file -p refs/catan/equivocation) == "$before" ]] ||
+	fail "junk evidence changed red's record"
+$C -C $g/red verify >/dev/null || fail "junk evidence: verify at red"
+echo "ok: a record that is no proof is ignored"
+echo "defence held"
