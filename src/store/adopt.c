@@ -930,13 +930,44 @@ static int evidence_valid(catan_store *s, const store_verdict *v,
 	return 0;
 }
 
+bool store_evidence_proof(catan_store *s, const git_oid *ev, store_verdict *v)
+{
+	return proof_of(s, &ev[0], &ev[1], v);
+}
+
+int store_evidence_judge(catan_store *s, const git_oid *ev,
+			 const store_verdict *old, store_verdict *v, char *why,
+			 size_t n, catan_err *err)
+{
+	store_verdict keep;
+	if (git_oid_equal(&ev[0], &ev[1]) || !proof_of(s, &ev[0], &ev[1], v)) {
+		snprintf(why, n,
+			 "%.10s and %.10s are not two moves signed by one "
+			 "seat on one commit",
+			 git_oid_tostr_s(&ev[0]), git_oid_tostr_s(&ev[1]));
+		return STORE_EV_NONE;
+	}
+	if (old && !better_proof(s, old, v, &keep))
+		return STORE_EV_WORSE;
+	for (int i = 0; i < 2; i++) {
+		if (old && (git_oid_equal(&ev[i], &old->child[0]) ||
+			    git_oid_equal(&ev[i], &old->child[1])))
+			continue; /* (verified when it was recorded) */
+		int ok = evidence_valid(s, v, &ev[i], why, n, err);
+		if (ok < 0)
+			return -1;
+		if (ok != 1)
+			return ok == 0 ? STORE_EV_NONE : STORE_EV_LATER;
+	}
+	return STORE_EV_PROOF;
+}
+
 int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
 			 const bool *has, catan_sync_report *rep,
 			 catan_err *err)
 {
-	store_verdict old, fv, keep;
-	if (!s->game.signed_game || !has[0] || !has[1] ||
-	    git_oid_equal(&ev[0], &ev[1]))
+	store_verdict old, fv;
+	if (!s->game.signed_game || !has[0] || !has[1])
 		return 0;
 	int rec = store_verdict_read(s, &old);
 	if (rec == 1 && ((git_oid_equal(&ev[0], &old.child[0]) &&
@@ -947,31 +978,15 @@ int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
 	if (!git_odb_exists(s->odb, &ev[0]) || !git_odb_exists(s->odb, &ev[1]))
 		return 0; /* (not fetched: a limit said so) */
 	char why[600];
-	if (!proof_of(s, &ev[0], &ev[1], &fv)) {
-		store_note(rep,
-			   "ignored the equivocation record of %s: %.10s and "
-			   "%.10s are not two moves signed by one seat on one "
-			   "commit",
-			   remote, git_oid_tostr_s(&ev[0]),
-			   git_oid_tostr_s(&ev[1]));
+	int j = store_evidence_judge(s, ev, rec == 1 ? &old : NULL, &fv, why,
+				     sizeof why, err);
+	if (j < 0)
+		return -1;
+	if (j == STORE_EV_NONE)
+		store_note(rep, "ignored the equivocation record of %s: %s",
+			   remote, why);
+	if (j != STORE_EV_PROOF)
 		return 0;
-	}
-	if (rec == 1 && !better_proof(s, &old, &fv, &keep))
-		return 0; /* (this peer's record is the earlier fork) */
-	for (int i = 0; i < 2; i++) {
-		if (rec == 1 && (git_oid_equal(&ev[i], &old.child[0]) ||
-				 git_oid_equal(&ev[i], &old.child[1])))
-			continue; /* (verified when it was recorded) */
-		int ok = evidence_valid(s, &fv, &ev[i], why, sizeof why, err);
-		if (ok < 0)
-			return -1;
-		if (ok == 0)
-			store_note(rep,
-				   "ignored the equivocation record of %s: %s",
-				   remote, why);
-		if (ok != 1)
-			return 0;
-	}
 	return found_equivocation(s, &fv, remote, rep, err);
 }
 

@@ -133,6 +133,25 @@ int store_adopt_remote(catan_store *s, const char *remote,
 int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
 			 const bool *has, catan_sync_report *rep,
 			 catan_err *err);
+/*
+ * Judges evidence ev[0], ev[1] (the two children an equivocation record
+ * names, served by a peer or pushed to a shared repository) against old
+ * (the record kept here; NULL: none): STORE_EV_PROOF, the proof into *v,
+ * when they are one (two children of one commit signed by one seat),
+ * the record would keep it (better_proof) and each child not in old
+ * passes every check of a commit; STORE_EV_NONE and why when they are
+ * no proof or a child is invalid; STORE_EV_WORSE when old is the one
+ * kept; STORE_EV_LATER when a child cannot be judged yet (the commits
+ * before it are not all here, or the time is up). -1 with err when the
+ * verification cannot run.
+ */
+enum { STORE_EV_NONE, STORE_EV_PROOF, STORE_EV_LATER, STORE_EV_WORSE };
+int store_evidence_judge(catan_store *s, const git_oid *ev,
+			 const store_verdict *old, store_verdict *v, char *why,
+			 size_t n, catan_err *err);
+/* Whether ev[0], ev[1] are a proof by their form alone (signatures, one
+ * seat, one first parent; nothing verified): into *v. */
+bool store_evidence_proof(catan_store *s, const git_oid *ev, store_verdict *v);
 
 /* ---- fetch.c ---- */
 

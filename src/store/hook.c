@@ -27,6 +27,64 @@ static int refuse(catan_verify_report *rep, const char *id, const char *fmt,
 	return 0;
 }
 
+/* 0 or 1 for refs/catan/equivocation-a or -b; else -1. */
+static int evidence_ref(const char *ref)
+{
+	size_t ne = strlen(STORE_EVIDENCE_REF);
+	if (strncmp(ref, STORE_EVIDENCE_REF, ne) ||
+	    (strcmp(ref + ne, "a") && strcmp(ref + ne, "b")))
+		return -1;
+	return ref[ne] - 'a';
+}
+
+/*
+ * The evidence a peer pushes (the two children of the equivocation it
+ * recorded, ev[k] where set[k]; the other as this repository has it),
+ * taken as a sync takes it from a peer (store_evidence_judge): a proof,
+ * each child valid, kept over the pair this repository holds by the rule
+ * every peer keeps. Else refused with the reason.
+ */
+static int check_evidence(catan_store *s, git_oid *ev, const bool *set,
+			  catan_verify_report *rep, catan_err *err)
+{
+	git_oid cur[2];
+	bool has = true;
+	for (int k = 0; k < 2; k++) {
+		char ref[64];
+		snprintf(ref, sizeof ref, "%s%c", STORE_EVIDENCE_REF, 'a' + k);
+		has &= git_reference_name_to_id(&cur[k], s->repo, ref) == 0;
+		if (!set[k] && !has)
+			return refuse(rep, git_oid_tostr_s(&ev[!k]),
+				      "%s: push refs/catan/equivocation-a "
+				      "and -b together",
+				      ref);
+		if (!set[k])
+			ev[k] = cur[k];
+	}
+	if (has && git_oid_equal(&ev[0], &cur[0]) &&
+	    git_oid_equal(&ev[1], &cur[1]))
+		return 0; /* (the pair held here) */
+	store_verdict old, v;
+	bool kept = has && store_evidence_proof(s, cur, &old);
+	char why[600];
+	int j = store_evidence_judge(s, ev, kept ? &old : NULL, &v, why,
+				     sizeof why, err);
+	if (j < 0)
+		return -1;
+	if (j == STORE_EV_WORSE)
+		snprintf(why, sizeof why,
+			 "the pair held here is kept (an earlier fork, or "
+			 "smaller ids): fetch it first");
+	else if (j == STORE_EV_LATER)
+		snprintf(why, sizeof why,
+			 "a child cannot be judged here yet (push the "
+			 "branches it builds on first)");
+	if (j != STORE_EV_PROOF)
+		return refuse(rep, git_oid_tostr_s(&ev[0]),
+			      "refs/catan/equivocation-a/-b: %s", why);
+	return 0;
+}
+
 int catan_store_fill_branches(catan_store *s, catan_err *err)
 {
 	for (int p = 0; p < s->game.opt.nplayers; p++) {
@@ -53,9 +111,24 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 			return store_fail(err,
 					  "branch refs/heads/%s is missing",
 					  g->names.name[p]);
+	git_oid ev[2];
+	bool evset[2] = {false, false};
 	for (int i = 0; i < n; i++) {
 		const char *name = refs[i] + 11;
 		git_oid old, new;
+		int k = evidence_ref(refs[i]);
+		if (k >= 0) {
+			if (git_oid_fromstr(&ev[k], news[i]))
+				return refuse(rep, news[i], "%s: bad object id",
+					      refs[i]);
+			if (git_oid_is_zero(&ev[k]))
+				return refuse(rep, olds[i],
+					      "%s: an equivocation record is "
+					      "never deleted",
+					      refs[i]);
+			evset[k] = true;
+			continue;
+		}
 		int p = strncmp(refs[i], "refs/heads/", 11)
 			    ? -1
 			    : catan_names_find(&g->names, name, strlen(name));
@@ -63,7 +136,9 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 			return refuse(rep, news[i],
 				      "%.100s is not a player's branch (this "
 				      "repository holds a game: only "
-				      "refs/heads/<player> may move)",
+				      "refs/heads/<player> and "
+				      "refs/catan/equivocation-a/-b may "
+				      "move)",
 				      refs[i]);
 		if (git_oid_fromstr(&old, olds[i]) ||
 		    git_oid_fromstr(&new, news[i]))
@@ -89,5 +164,7 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 		return -1;
 	if (!vr.ok)
 		*rep = vr;
+	else if (evset[0] || evset[1])
+		return check_evidence(s, ev, evset, rep, err);
 	return 0;
 }

@@ -188,6 +188,64 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	git_remote_free(remote);
 }
 
+/*
+ * Pushes the two children of this peer's equivocation record (the
+ * evidence, spec/replication.md) to a shared repository that does not
+ * hold them as this peer last saw it (refs/catan/evidence/<name>/), so
+ * that peers who meet only there come to hold the same record. Forced: a
+ * record moves to smaller ids, not forward. The fetch just before
+ * brought the repository's pair and the record took it in, so the pair
+ * pushed is the one every peer keeps of the two; a host running the
+ * hook checks it as a sync does.
+ */
+static void push_evidence(catan_store *s, const char *name,
+			  catan_sync_report *rep)
+{
+	store_verdict v;
+	char track[2][300], spec[2][80];
+	char *specs[2] = {spec[0], spec[1]};
+	git_strarray refspecs = {specs, 2};
+	bool same = true;
+	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
+		return;
+	for (int k = 0; k < 2; k++) {
+		git_oid id;
+		snprintf(track[k], sizeof track[k], "refs/catan/evidence/%s/%c",
+			 name, 'a' + k);
+		snprintf(spec[k], sizeof spec[k], "+%s%c:%s%c",
+			 STORE_EVIDENCE_REF, 'a' + k, STORE_EVIDENCE_REF,
+			 'a' + k);
+		same &= git_reference_name_to_id(&id, s->repo, track[k]) == 0 &&
+			git_oid_equal(&id, &v.child[k]);
+	}
+	git_remote *remote = NULL;
+	if (same || git_remote_lookup(&remote, s->repo, name))
+		return;
+	git_push_options opt;
+	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
+	store_ssh ssh;
+	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo,
+			    git_remote_url(remote));
+	if (git_remote_push(remote, &refspecs, &opt)) {
+		char why[sizeof ssh.why];
+		store_remote_why(&ssh, why, sizeof why);
+		store_note(rep,
+			   "could not push the equivocation record to %s: %s",
+			   name, why);
+	} else {
+		store_http_done(&ssh, git_remote_url(remote));
+		store_note(rep, "pushed the equivocation record to %s", name);
+		for (int k = 0; k < 2; k++) {
+			git_reference *r = NULL;
+			if (git_reference_create(&r, s->repo, track[k],
+						 &v.child[k], 1,
+						 "catan sync: pushed") == 0)
+				git_reference_free(r);
+		}
+	}
+	git_remote_free(remote);
+}
+
 static int by_string(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -356,8 +414,10 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 		if (rc == 0)
 			rc = settle(s, cfg, track, 0, err);
 	}
-	if (rc == 0 && push_allowed(cfg, remote))
+	if (rc == 0 && push_allowed(cfg, remote)) {
 		push_own(s, remote, rep);
+		push_evidence(s, remote, rep);
+	}
 	return rc;
 }
 

@@ -8,7 +8,8 @@
 # good. Now a peer serves its record's two children and every sync
 # offers them to the other's record, so both keep {Z, min(X, Y)}.
 # Once for each way the evidence can travel from blue to red: a path
-# remote, git:// (catan serve), a bundle. A last case shows that a
+# remote, git:// (catan serve), a bundle, a shared repository with the
+# hook (pushed there, taken from there). A last case shows that a
 # record holding no proof (two moves by two seats) is ignored with a
 # sentence and changes nothing.
 # Usage: test_attack_record_only.sh CATAN_BINARY
@@ -97,7 +98,53 @@ $C -C $g/red bundle apply $d/stick.bundle | grep -q "^equivocation: white signed
 	fail "bundle: red reported no proof from blue's record"
 same $g "bundle"
 
-# 4. A record that is no proof (blue's own move and white's on another
+# 4. A shared repository, the only way between red and blue: each pushes
+#    its record's pair there, and takes the pair found there. (catan sync
+#    writes a path remote itself and runs no hook.)
+g=$d/hub; setup $g
+git init -q --bare $g/hub.git
+git -C $g/red push -q $g/hub.git red:refs/heads/red
+$C host-hook install $g/hub.git >/dev/null || fail "hook install"
+for p in red blue; do $C -C $g/$p remote add hub $g/hub.git --push; done
+out=$($C -C $g/red sync hub)
+grep -q "pushed the equivocation record to hub" <<<"$out" || fail "hub: red's pair not pushed ($out)"
+out=$($C -C $g/blue sync hub)
+grep -q "pushed the equivocation record to hub" <<<"$out" || fail "hub: blue's pair not pushed ($out)"
+$C -C $g/red sync hub | grep -q "^equivocation: white signed" ||
+	fail "hub: red took no proof from the shared repository"
+same $g "a shared repository"
+$C -C $g/red sync hub | grep -q "equivocation record" && fail "hub: pushed again"
+
+# 5. The hook of a shared repository (stock git push, which runs it)
+#    takes a pair as a sync does (a proof, each child valid, the pair
+#    every peer keeps of two), and refuses the others with the reason.
+z=$(git -C $g/blue rev-parse refs/catan/equivocation-a)
+m=$(git -C $g/blue rev-parse refs/catan/equivocation-b)
+x=$(git -C $g/white rev-parse white); y=$(git -C $g/white2 rev-parse white)
+git -C $g/white2 fetch -q $g/white white:refs/x
+out=$(git -C $g/white2 push $g/hub.git +$x:refs/catan/equivocation-a +$y:refs/catan/equivocation-b 2>&1) &&
+	fail "hook: a worse pair taken"
+grep -q "the pair held here is kept" <<<"$out" || fail "hook: no reason for a worse pair ($out)"
+out=$(git -C $g/blue push $g/hub.git +blue:refs/catan/equivocation-a +red:refs/catan/equivocation-b 2>&1) &&
+	fail "hook: a pair that is no proof taken"
+grep -q "not two moves signed by one seat" <<<"$out" || fail "hook: no reason for junk ($out)"
+[[ $(git -C $g/hub.git rev-parse refs/catan/equivocation-a) == "$z" ]] ||
+	fail "hook: a refused push moved the pair"
+# The better pair over a worse one: taken.
+git -C $g/hub.git update-ref refs/catan/equivocation-a $x
+git -C $g/hub.git update-ref refs/catan/equivocation-b $y
+git -C $g/blue push -q $g/hub.git +$z:refs/catan/equivocation-a +$m:refs/catan/equivocation-b 2>/dev/null ||
+	fail "hook: the better pair refused"
+# Children built on commits the repository lacks: not judged yet.
+git init -q --bare $g/hub2.git
+git -C $g/red push -q $g/hub2.git red:refs/heads/red
+$C host-hook install $g/hub2.git >/dev/null || fail "hook install 2"
+out=$(git -C $g/blue push $g/hub2.git +$z:refs/catan/equivocation-a +$m:refs/catan/equivocation-b 2>&1) &&
+	fail "hook: a pair taken before the commits it builds on"
+grep -q "cannot be judged here yet" <<<"$out" || fail "hook: no reason for an early pair ($out)"
+echo "ok: the hook takes the pair every peer keeps and refuses a worse one, junk, and one it cannot judge yet"
+
+# 6. A record that is no proof (blue's own move and white's on another
 #    commit) is ignored, with a sentence; red's record stays.
 g=$d/junk; setup $g
 before=$(git -C $g/red cat-file -p refs/catan/equivocation)
