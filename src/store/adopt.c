@@ -280,50 +280,8 @@ done:
 	return ok;
 }
 
-/* Seat p's commits reachable from `from` and not from `hide`, walked. */
-typedef struct side_walk {
-	git_revwalk *w;
-	const char *name;
-	long left;
-} side_walk;
-
-static int side_open(side_walk *sw, catan_store *s, int p, const git_oid *from,
-		     const git_oid *hide)
-{
-	sw->name = s->game.names.name[p];
-	sw->left = STORE_VOIDS_WALK;
-	return git_revwalk_new(&sw->w, s->repo) ||
-		       git_revwalk_push(sw->w, from) ||
-		       git_revwalk_hide(sw->w, hide)
-		   ? -1
-		   : 0;
-}
-
-/* The next commit by the seat (its id and first parent): 0, or -1. */
-static int side_next(side_walk *sw, catan_store *s, git_oid *id, git_oid *up)
-{
-	while (sw->left-- > 0 && git_revwalk_next(id, sw->w) == 0) {
-		git_commit *c = NULL;
-		if (git_commit_lookup(&c, s->repo, id))
-			return -1;
-		const git_signature *a = git_commit_author(c);
-		bool mine = a && a->name && !strcmp(a->name, sw->name) &&
-			    git_commit_parentcount(c);
-		if (mine)
-			*up = *git_commit_parent_id(c, 0);
-		git_commit_free(c);
-		if (mine)
-			return 0;
-	}
-	return -1;
-}
-
-/*
- * Two children of one commit signed by seat p, one reachable from a and
- * not b, the other from b and not a: the proof into *v. The children need
- * not be on the tips' first-parent lines: a seat's discard may sit in a
- * branch only as the second parent of another seat's "merge discards".
- */
+/* A commit by a seat and its first parent, in a table sorted by the
+ * parent (fork_pair). */
 typedef struct kid_up {
 	git_oid up, kid; /* (up first: sorted by it) */
 } kid_up;
@@ -333,16 +291,22 @@ static int by_up(const void *x, const void *y)
 	return git_oid_cmp(&((const kid_up *)x)->up, &((const kid_up *)y)->up);
 }
 
+/*
+ * Two children of one commit signed by seat p, one reachable from a and
+ * not b, the other from b and not a: the proof into *v. The children need
+ * not be on the tips' first-parent lines: a seat's discard may sit in a
+ * branch only as the second parent of another seat's "merge discards".
+ */
 static bool fork_pair(catan_store *s, int p, const git_oid *a, const git_oid *b,
 		      store_verdict *v)
 {
 	kid_up *k = NULL, one;
 	size_t n = 0, cap = 0;
 	bool found = false;
-	side_walk sa = {0}, sb = {0};
-	if (side_open(&sa, s, p, a, b))
+	store_side_walk sa = {0}, sb = {0};
+	if (store_side_open(&sa, s, p, a, b))
 		goto done;
-	while (side_next(&sa, s, &one.kid, &one.up) == 0) {
+	while (store_side_next(&sa, s, &one.kid, &one.up) == 0) {
 		if (n == cap) {
 			size_t nc = cap ? 2 * cap : 16;
 			kid_up *k2 = realloc(k, nc * sizeof *k);
@@ -353,10 +317,10 @@ static bool fork_pair(catan_store *s, int p, const git_oid *a, const git_oid *b,
 		}
 		k[n++] = one;
 	}
-	if (!n || side_open(&sb, s, p, b, a))
+	if (!n || store_side_open(&sb, s, p, b, a))
 		goto done;
 	qsort(k, n, sizeof *k, by_up);
-	while (!found && side_next(&sb, s, &one.kid, &one.up) == 0) {
+	while (!found && store_side_next(&sb, s, &one.kid, &one.up) == 0) {
 		kid_up *hit = bsearch(&one, k, n, sizeof *k, by_up);
 		/* (several of a's side on one parent: any one is a proof) */
 		found = hit && proof_of(s, &hit->kid, &one.kid, v);
@@ -505,8 +469,9 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	store_verdict v;
 	/*
 	 * The game stopped before it: nothing counts. (A line from another
-	 * child of the fork goes on to the verification: a valid one may be
-	 * the smaller id the record keeps, another_child.)
+	 * child of the fork goes on to the verification: a valid one is a
+	 * proof too, and may hold a smaller id the record keeps:
+	 * drop_stopped.)
 	 */
 	if (s->game.signed_game && store_verdict_read(s, &v) == 1 &&
 	    store_verdict_recorded(s, &v, r))
@@ -694,10 +659,10 @@ static void drop_voided(catan_store *s, adopt_set *c, const store_verdict *v)
 
 /*
  * Every candidate (verified) that builds on a child of the fork of the
- * recorded proof is dropped; a child not in the record on its first-parent
- * line (a seat's third move, the host's third start) is a proof too, and
- * found_equivocation keeps the smaller ids. 0, or -1 with err when the
- * record cannot be written.
+ * recorded proof is dropped; a child not in the record that it holds
+ * anywhere (a seat's third move, the host's third start: fork_pair) is
+ * a proof too, and found_equivocation keeps the smaller ids. 0, or -1 with err
+ * when the record cannot be written.
  */
 static int drop_stopped(catan_store *s, adopt_set *c, catan_sync_report *rep,
 			catan_err *err)

@@ -328,6 +328,22 @@ bool store_verdict_voids(catan_store *s, const store_verdict *v,
 /* Whether `id` is one of the two recorded children or builds on one. */
 bool store_verdict_recorded(catan_store *s, const store_verdict *v,
 			    const git_oid *id);
+/*
+ * Seat p's commits reachable from `from` and not from `hide`, walked (at
+ * most STORE_VOIDS_WALK commits of any seat): store_side_open, then
+ * store_side_next gives each commit by the seat (its id, and its first
+ * parent into *up; a root commit is none) until it returns -1; then
+ * git_revwalk_free(sw.w), also after a failed open.
+ */
+typedef struct store_side_walk {
+	git_revwalk *w;
+	const char *name;
+	long left;
+} store_side_walk;
+int store_side_open(store_side_walk *sw, catan_store *s, int p,
+		    const git_oid *from, const git_oid *hide);
+int store_side_next(store_side_walk *sw, catan_store *s, git_oid *id,
+		    git_oid *up);
 
 /* ---- packed_refs.c ---- */
 

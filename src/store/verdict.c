@@ -97,21 +97,36 @@ int store_verdict_write(catan_store *s, const store_verdict *v, catan_err *err)
 	return 0;
 }
 
-/*
- * Whether commit c is a child of the fork: by the equivocating seat, its
- * first parent the verdict's parent. At the genesis, any commit by the
- * seat: only the first seat has children there (a start's parents are
- * the claims on the genesis; in a game without a lobby its first move
- * is one), and all its later commits build on one of them.
- */
-static bool fork_child(catan_store *s, const store_verdict *v, git_commit *c)
+int store_side_open(store_side_walk *sw, catan_store *s, int p,
+		    const git_oid *from, const git_oid *hide)
 {
-	const git_signature *a = git_commit_author(c);
-	if (!a || !a->name || strcmp(a->name, s->game.names.name[v->seat]) ||
-	    !git_commit_parentcount(c))
-		return false;
-	return git_oid_equal(git_commit_parent_id(c, 0), &v->parent) ||
-	       git_oid_equal(&v->parent, &s->genesis);
+	sw->w = NULL;
+	sw->name = s->game.names.name[p];
+	sw->left = STORE_VOIDS_WALK;
+	return git_revwalk_new(&sw->w, s->repo) ||
+		       git_revwalk_push(sw->w, from) ||
+		       git_revwalk_hide(sw->w, hide)
+		   ? -1
+		   : 0;
+}
+
+int store_side_next(store_side_walk *sw, catan_store *s, git_oid *id,
+		    git_oid *up)
+{
+	while (sw->left-- > 0 && git_revwalk_next(id, sw->w) == 0) {
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, s->repo, id))
+			return -1;
+		const git_signature *a = git_commit_author(c);
+		bool mine = a && a->name && !strcmp(a->name, sw->name) &&
+			    git_commit_parentcount(c);
+		if (mine)
+			*up = *git_commit_parent_id(c, 0);
+		git_commit_free(c);
+		if (mine)
+			return 0;
+	}
+	return -1;
 }
 
 bool store_verdict_recorded(catan_store *s, const store_verdict *v,
@@ -138,23 +153,20 @@ bool store_verdict_voids(catan_store *s, const store_verdict *v,
 	if (git_oid_equal(id, &v->parent) ||
 	    store_is_ancestor(s, &v->parent, id) != 1)
 		return false;
-	git_revwalk *w = NULL;
+	/*
+	 * A child of the fork is by the seat, its first parent the
+	 * verdict's parent. At the genesis, any commit by the seat: only
+	 * the first seat has children there (a start's parents are the
+	 * claims on the genesis; in a game without a lobby its first move
+	 * is one), and all its later commits build on one of them.
+	 */
+	store_side_walk sw;
+	git_oid at, up;
 	bool hit = false;
-	if (git_revwalk_new(&w, s->repo) || git_revwalk_push(w, id) ||
-	    git_revwalk_hide(w, &v->parent)) {
-		git_revwalk_free(w);
-		return false;
-	}
-	git_oid at;
-	for (long k = 0;
-	     !hit && k < STORE_VOIDS_WALK && git_revwalk_next(&at, w) == 0;
-	     k++) {
-		git_commit *c = NULL;
-		if (git_commit_lookup(&c, s->repo, &at))
-			break;
-		hit = fork_child(s, v, c);
-		git_commit_free(c);
-	}
-	git_revwalk_free(w);
+	if (store_side_open(&sw, s, v->seat, id, &v->parent) == 0)
+		while (!hit && store_side_next(&sw, s, &at, &up) == 0)
+			hit = git_oid_equal(&up, &v->parent) ||
+			      git_oid_equal(&v->parent, &s->genesis);
+	git_revwalk_free(sw.w);
 	return hit;
 }
