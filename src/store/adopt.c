@@ -161,18 +161,9 @@ static bool rival_claim(catan_store *s, int p, const git_oid *r,
 			goto done;
 		memcpy(bound, lg.keys[p], sizeof bound);
 	}
-	char a[CATAN_FINGERPRINT_TEXT], b[CATAN_FINGERPRINT_TEXT];
-	catan_pubkey_fingerprint(a, bound);
-	catan_pubkey_fingerprint(b, g.keys[p]);
-	if (memcmp(bound, g.keys[p], sizeof bound) && catan_store_me(s) == p &&
-	    (s->game.open & (1u << p)))
-		snprintf(why, n, LOBBY_WHY_LOST, s->game.names.name[p], b, a);
-	else if (memcmp(bound, g.keys[p], sizeof bound))
-		snprintf(why, n, LOBBY_WHY_SECOND_KEY, s->game.names.name[p], a,
-			 b);
-	else
-		snprintf(why, n, LOBBY_WHY_SECOND_CLAIM, s->game.names.name[p],
-			 a);
+	store_lobby_rival_why(why, n, s->game.names.name[p], g.keys[p], bound,
+			      catan_store_me(s) == p &&
+				  (s->game.open & (1u << p)));
 	rival = true;
 done:
 	git_commit_free(c);

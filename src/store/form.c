@@ -299,9 +299,7 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 	    s->lobby.open && np == 1 && !strcmp(subject, STORE_CLAIM_SUBJECT);
 	unsigned char signer[CATAN_PUBKEY_LEN];
 	if (claim && !(s->lobby.open & (1u << p)))
-		return store_form_bad(why, whylen,
-				      "a claim for seat %s, which the genesis "
-				      "binds (only an open seat is claimed)",
+		return store_form_bad(why, whylen, LOBBY_WHY_BOUND_SEAT,
 				      player);
 	/*
 	 * Before this handle knows the start, a seat still open has no key

@@ -275,3 +275,29 @@ int store_lobby_start_on(catan_store *s, const git_oid *tip, git_oid *out)
 	}
 	return -1;
 }
+
+void store_lobby_rival_why(char *why, size_t n, const char *name,
+			   const unsigned char *key, const unsigned char *held,
+			   bool own_lost)
+{
+	char k[CATAN_FINGERPRINT_TEXT], h[CATAN_FINGERPRINT_TEXT];
+	catan_pubkey_fingerprint(k, key);
+	catan_pubkey_fingerprint(h, held);
+	bool other = memcmp(key, held, CATAN_PUBKEY_LEN) != 0;
+	if (other && own_lost)
+		snprintf(why, n,
+			 "seat %s went to another joiner's claim, with key "
+			 "%s; this repository's claim, with key %s, lost it "
+			 "(join another seat or game)",
+			 name, k, h);
+	else if (other)
+		snprintf(why, n,
+			 "seat %s is already claimed by key %s; a second key "
+			 "%s is refused",
+			 name, h, k);
+	else
+		snprintf(why, n,
+			 "seat %s is already claimed by key %s, by another "
+			 "claim; a second claim is refused",
+			 name, h);
+}

@@ -17,20 +17,23 @@
 #define STORE_START_SUBJECT "start"
 
 /*
- * The reasons a rival claim is refused, in the verification of a claim
- * (verify_lobby.c) and where a seat's branch would move to one (adopt.c):
- * the seat, then the key that holds it, then the other.
+ * Why a claim of seat `name` presenting key `key` is refused when the
+ * seat is held already by key `held` (by the start, or by another claim
+ * taken first): a second key, or the same key claiming twice (a joiner
+ * who joined again: a claim is no move, so no fork either), or, when
+ * `own_lost` (the held claim is not this repository's own, whose seat
+ * it is), this repository's own claim passed over. Into why[n]. One
+ * judgement for the verification of a claim (verify_lobby.c) and for a
+ * seat's branch that would move to one (adopt.c).
  */
-#define LOBBY_WHY_SECOND_KEY                                                   \
-	"seat %s is already claimed by key %s; a second key %s is refused"
-#define LOBBY_WHY_SECOND_CLAIM                                                 \
-	"seat %s is already claimed by key %s, by another claim; a second "    \
-	"claim is refused"
-/* This repository's own claim passed over: the seat, the winner's key, its
- * own key. */
-#define LOBBY_WHY_LOST                                                         \
-	"seat %s went to another joiner's claim, with key %s; this "           \
-	"repository's claim, with key %s, lost it (join another seat or game)"
+void store_lobby_rival_why(char *why, size_t n, const char *name,
+			   const unsigned char *key, const unsigned char *held,
+			   bool own_lost);
+
+/* A claim for a seat the genesis binds: the seat. (form.c, verify_lobby.c) */
+#define LOBBY_WHY_BOUND_SEAT                                                   \
+	"a claim for seat %s, which the genesis binds (only an open seat is "  \
+	"claimed)"
 
 /*
  * Reads and decodes the game/ of the root tree `tree` into *out (strictly,

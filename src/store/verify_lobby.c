@@ -79,10 +79,7 @@ int verify_check_claim(ctx *c, git_commit *commit)
 	const char *name = lg->names.name[p];
 	unsigned bit = 1u << p;
 	if (!(lg->open & bit))
-		return verify_bad(c, id,
-				  "a claim for seat %s, which the genesis "
-				  "binds (only an open seat is claimed)",
-				  name);
+		return verify_bad(c, id, LOBBY_WHY_BOUND_SEAT, name);
 	if (git_commit_parentcount(commit) != 1 ||
 	    !git_oid_equal(git_commit_parent_id(commit, 0), &s->genesis))
 		return verify_bad(c, id,
@@ -164,24 +161,20 @@ int verify_check_claim(ctx *c, git_commit *commit)
 	}
 	seen *r = rival_claim(c, id, p);
 	git_oid mine;
-	if (r && memcmp(r->key, key, CATAN_PUBKEY_LEN) &&
-	    catan_store_me(s) == p && !store_branch_tip(&mine, s, p) &&
-	    git_oid_equal(&mine, &r->id)) {
-		/* This repository's own claim was passed over. */
-		catan_pubkey_fingerprint(other, r->key);
-		return verify_bad(c, id, LOBBY_WHY_LOST, name, fp, other);
+	if (r) {
+		/*
+		 * The same key twice (a joiner who joined again) is a second
+		 * claim too, refused, but no fork: a claim is no move, and
+		 * taking it for an equivocation would stop a game that has
+		 * not begun.
+		 */
+		char why[400];
+		store_lobby_rival_why(why, sizeof why, name, key, r->key,
+				      catan_store_me(s) == p &&
+					  !store_branch_tip(&mine, s, p) &&
+					  git_oid_equal(&mine, &r->id));
+		return verify_bad(c, id, "%s", why);
 	}
-	if (r && memcmp(r->key, key, CATAN_PUBKEY_LEN)) {
-		catan_pubkey_fingerprint(other, r->key);
-		return verify_bad(c, id, LOBBY_WHY_SECOND_KEY, name, other, fp);
-	}
-	/*
-	 * The same key twice (a joiner who joined again): a second claim,
-	 * refused, but no fork: a claim is no move, and taking it for an
-	 * equivocation would stop a game that has not begun.
-	 */
-	if (r)
-		return verify_bad(c, id, LOBBY_WHY_SECOND_CLAIM, name, fp);
 	seen *e = verify_table_put(&c->t, id);
 	if (!e)
 		return verify_bad(c, id, "out of memory");
