@@ -28,6 +28,8 @@ typedef struct store_ssh {
 	int port;
 	char tried[256];
 	char why[1024];
+	/* a ref the remote refused in a push (its hook, say), and why */
+	char refused[300];
 	/* http(s):// */
 	bool https;	/* an http:// or https:// remote */
 	int http_tries; /* logins asked for by the server */

@@ -117,6 +117,20 @@ static bool push_allowed(git_config *cfg, const char *name)
 }
 
 /*
+ * A ref the remote refused (its pre-receive hook, a rule of its own):
+ * libgit2 says it here, and git_remote_push succeeds anyway. The first
+ * into st->refused (payload: the store_ssh of store_ssh_callbacks).
+ */
+static int push_status(const char *ref, const char *status, void *payload)
+{
+	store_ssh *st = payload;
+	if (status && !st->refused[0])
+		snprintf(st->refused, sizeof st->refused,
+			 "the remote refused %.100s (%.150s)", ref, status);
+	return 0;
+}
+
+/*
  * Pushes this peer's own branch (only it: a peer writes no one else's log)
  * to a shared repository. Not a force push: a remote that holds a history
  * this branch does not contain refuses it, and the report says so.
@@ -162,6 +176,7 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	store_ssh ssh;
 	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo,
 			    git_remote_url(remote));
+	opt.callbacks.push_update_reference = push_status;
 	/*
 	 * In a signed game only this peer can write a valid commit on its
 	 * branch: whatever else stands there at the remote (a forgery pushed
@@ -174,9 +189,12 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	snprintf(spec, sizeof spec, "%srefs/heads/%s:refs/heads/%s",
 		 force ? "+" : "", s->game.names.name[me],
 		 s->game.names.name[me]);
-	if (git_remote_push(remote, &refspecs, &opt)) {
+	if (git_remote_push(remote, &refspecs, &opt) || ssh.refused[0]) {
 		char why[sizeof ssh.why]; /* (ssh's or https's reason whole) */
-		store_remote_why(&ssh, why, sizeof why);
+		if (ssh.refused[0])
+			snprintf(why, sizeof why, "%s", ssh.refused);
+		else
+			store_remote_why(&ssh, why, sizeof why);
 		store_note(rep, "could not push %s to %s: %s",
 			   s->game.names.name[me], name, why);
 	} else {
@@ -226,9 +244,18 @@ static void push_evidence(catan_store *s, const char *name,
 	store_ssh ssh;
 	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo,
 			    git_remote_url(remote));
-	if (git_remote_push(remote, &refspecs, &opt)) {
+	opt.callbacks.push_update_reference = push_status;
+	/*
+	 * A pair the host refused (its hook cannot judge it yet, or keeps
+	 * its own) is not noted as pushed there: tried again at the next
+	 * sync.
+	 */
+	if (git_remote_push(remote, &refspecs, &opt) || ssh.refused[0]) {
 		char why[sizeof ssh.why];
-		store_remote_why(&ssh, why, sizeof why);
+		if (ssh.refused[0])
+			snprintf(why, sizeof why, "%s", ssh.refused);
+		else
+			store_remote_why(&ssh, why, sizeof why);
 		store_note(rep,
 			   "could not push the equivocation record to %s: %s",
 			   name, why);

@@ -72,3 +72,42 @@ trio_game() {
 	$C -C "$g/blue" step >/dev/null
 	for p in red white; do $C -C "$g/$p" sync >/dev/null; done
 }
+
+# record_only_game CATAN DIR KEYS: the game of trio_game (dice seeded) in
+# DIR where white signed three moves X, Y, Z on one commit (DIR/white,
+# DIR/white2, DIR/white3 each hold one; Z has the smallest id): red and
+# blue were shown X and Y and both record {X, Y}; then blue alone was
+# shown Z, which it keeps only through its record
+# (refs/catan/equivocation-a/-b), on no branch it serves. Red holds
+# neither Z nor its commit.
+record_only_game() {
+	local C=$1 g=$2 i l
+	trio_game $C $g $3 seeded
+	for i in 1 2 3; do
+		cp -a $g/white $g/w$i
+		l=$($C -C $g/w$i legal --as white | sed -n ${i}p)
+		$C -C $g/w$i act --as white $l >/dev/null || fail "white's move $i"
+	done
+	# By child id: the smallest is Z (white3), then X (white), Y (white2).
+	set -- $(for i in 1 2 3; do echo "$(git -C $g/w$i rev-parse white) w$i"; done |
+		sort | awk '{print $2}')
+	rm -rf $g/white
+	mv $g/$1 $g/white3
+	mv $g/$2 $g/white
+	mv $g/$3 $g/white2
+	git -C $g/red remote set-url white $g/white2
+	$C -C $g/red sync white >/dev/null
+	$C -C $g/blue sync white >/dev/null
+	$C -C $g/blue step >/dev/null
+	$C -C $g/red sync blue >/dev/null 2>&1
+	$C -C $g/blue sync origin >/dev/null 2>&1
+	$C -C $g/blue remote add white3 $g/white3
+	$C -C $g/blue sync white3 >/dev/null 2>&1
+	local z=$(git -C $g/white3 rev-parse white)
+	git -C $g/blue cat-file -p refs/catan/equivocation | grep -q "commit $z" ||
+		fail "blue did not record Z"
+	git -C $g/red cat-file -p refs/catan/equivocation | grep -q "commit $z" &&
+		fail "red holds Z before the exchange (no test)"
+	git -C $g/red cat-file -e $z 2>/dev/null && fail "red holds Z's commit (no test)"
+	return 0
+}

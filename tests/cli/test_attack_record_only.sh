@@ -20,33 +20,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 for p in red blue white; do $C key new "$d/key_$p" >/dev/null 2>&1; done
 
-# setup G: the game in G with red recording {X, Y} and blue {Z, ...}.
-setup() {
-	local g=$1 i l
-	trio_game $C $g $d seeded
-	local P=$(git -C $g/white rev-parse blue)
-	for i in 1 2 3; do
-		cp -a $g/white $g/w$i
-		l=$($C -C $g/w$i legal --as white | sed -n ${i}p)
-		$C -C $g/w$i act --as white $l >/dev/null || fail "white's move $i"
-	done
-	kid() { git -C $g/$1 rev-parse white; }
-	# By child id: the smallest is Z (white3), then X (white), Y (white2).
-	set -- $(for i in 1 2 3; do echo "$(kid w$i) w$i"; done | sort | awk '{print $2}')
-	rm -rf $g/white; mv $g/$1 $g/white3; mv $g/$2 $g/white; mv $g/$3 $g/white2
-	git -C $g/red remote set-url white $g/white2
-	$C -C $g/red sync white >/dev/null; $C -C $g/blue sync white >/dev/null
-	$C -C $g/blue step >/dev/null
-	$C -C $g/red sync blue >/dev/null 2>&1; $C -C $g/blue sync origin >/dev/null 2>&1
-	$C -C $g/blue remote add white3 $g/white3
-	$C -C $g/blue sync white3 >/dev/null 2>&1
-	local z=$(git -C $g/white3 rev-parse white)
-	git -C $g/blue cat-file -p refs/catan/equivocation | grep -q "commit $z" ||
-		fail "blue did not record Z"
-	git -C $g/red cat-file -p refs/catan/equivocation | grep -q "commit $z" &&
-		fail "red holds Z before the exchange (no test)"
-	git -C $g/red cat-file -e $z 2>/dev/null && fail "red holds Z's commit (no test)"
-}
+# setup G: the game in G with red recording {X, Y} and blue {Z, ...}
+# (record_only_game, lib.sh).
+setup() { record_only_game $C $1 $d; }
 
 # same G WHAT: red and blue keep the same record and tips, verify clean.
 same() {
