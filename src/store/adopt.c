@@ -651,7 +651,7 @@ static void drop_voided(catan_store *s, adopt_set *c, const store_verdict *v)
 /*
  * Every candidate (verified) that builds on a child of the fork of the
  * recorded proof is dropped; a child not in the record that it holds
- * anywhere (a seat's third move, the host's third start: fork_pair) is
+ * anywhere (a seat's third move: fork_pair; the host's third start) is
  * a proof too, and found_equivocation keeps the smaller ids. 0, or -1 with err
  * when the record cannot be written.
  */
@@ -869,9 +869,7 @@ static int evidence_valid(catan_store *s, const store_verdict *v,
 	git_oid cand[CATAN_MAX_PLAYERS];
 	for (int p = 0; p < s->game.opt.nplayers; p++)
 		if (store_branch_tip(&cand[p], s, p))
-			return store_fail(err,
-					  "branch refs/heads/%s is missing",
-					  s->game.names.name[p]);
+			return 2; /* (not judged against a branch missing) */
 	cand[v->seat] = *x;
 	catan_verify_report vr;
 	if (store_verify_new(s, cand, &vr, err))
@@ -891,29 +889,46 @@ bool store_evidence_proof(catan_store *s, const git_oid *ev, store_verdict *v)
 	return proof_of(s, &ev[0], &ev[1], v);
 }
 
+bool store_evidence_better(catan_store *s, const store_verdict *old,
+			   const store_verdict *v)
+{
+	store_verdict keep;
+	return better_proof(s, old, v, &keep);
+}
+
 int store_evidence_judge(catan_store *s, const git_oid *ev,
 			 const store_verdict *old, store_verdict *v, char *why,
 			 size_t n, catan_err *err)
 {
-	store_verdict keep;
-	if (git_oid_equal(&ev[0], &ev[1]) || !proof_of(s, &ev[0], &ev[1], v)) {
+	store_verdict found, keep;
+	if (git_oid_equal(&ev[0], &ev[1]) ||
+	    !proof_of(s, &ev[0], &ev[1], &found)) {
+		char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
 		snprintf(why, n,
 			 "%.10s and %.10s are not two moves signed by one "
 			 "seat on one commit",
-			 git_oid_tostr_s(&ev[0]), git_oid_tostr_s(&ev[1]));
+			 git_oid_tostr(a, sizeof a, &ev[0]),
+			 git_oid_tostr(b, sizeof b, &ev[1]));
 		return STORE_EV_NONE;
 	}
-	if (old && !better_proof(s, old, v, &keep))
+	if (old && !better_proof(s, old, &found, &keep))
 		return STORE_EV_WORSE;
 	for (int i = 0; i < 2; i++) {
 		if (old && (git_oid_equal(&ev[i], &old->child[0]) ||
 			    git_oid_equal(&ev[i], &old->child[1])))
 			continue; /* (verified when it was recorded) */
-		int ok = evidence_valid(s, v, &ev[i], why, n, err);
+		int ok = evidence_valid(s, &found, &ev[i], why, n, err);
 		if (ok < 0)
 			return -1;
 		if (ok != 1)
 			return ok == 0 ? STORE_EV_NONE : STORE_EV_LATER;
+	}
+	/* (of one seat's children at one parent: the two smallest ids) */
+	*v = old ? keep : found;
+	if (git_oid_cmp(&v->child[0], &v->child[1]) > 0) {
+		git_oid t = v->child[0];
+		v->child[0] = v->child[1];
+		v->child[1] = t;
 	}
 	return STORE_EV_PROOF;
 }
@@ -973,15 +988,18 @@ int store_adopt_remote(catan_store *s, const char *remote,
 			 s->game.names.name[p]);
 		has[p] = git_reference_name_to_id(&tips[p], s->repo, ref) == 0;
 	}
-	if (store_adopt_tips(s, remote, tips, has, rep, err))
-		return -1;
-	git_oid ev[2];
-	bool hev[2] = {false, false};
-	for (int i = 0; i < 2 && s->game.signed_game; i++) {
-		char ref[300];
-		snprintf(ref, sizeof ref, "refs/catan/evidence/%s/%c", remote,
+	return store_adopt_tips(s, remote, tips, has, rep, err);
+}
+
+void store_remote_evidence(catan_store *s, const char *remote, git_oid *ev,
+			   bool *has)
+{
+	for (int i = 0; i < 2; i++) {
+		char from[64], ref[512];
+		snprintf(from, sizeof from, "%s%c", STORE_EVIDENCE_REF,
 			 'a' + i);
-		hev[i] = git_reference_name_to_id(&ev[i], s->repo, ref) == 0;
+		has[i] = s->game.signed_game &&
+			 store_tracking_ref(ref, sizeof ref, remote, from) &&
+			 git_reference_name_to_id(&ev[i], s->repo, ref) == 0;
 	}
-	return store_adopt_evidence(s, remote, ev, hev, rep, err);
 }

@@ -136,8 +136,9 @@ int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
 /*
  * Judges evidence ev[0], ev[1] (the two children an equivocation record
  * names, served by a peer or pushed to a shared repository) against old
- * (the record kept here; NULL: none): STORE_EV_PROOF, the proof into *v,
- * when they are one (two children of one commit signed by one seat),
+ * (the record kept here; NULL: none): STORE_EV_PROOF, the proof to keep
+ * of the two into *v (its children the smaller id first), when they are
+ * one (two children of one commit signed by one seat),
  * the record would keep it (better_proof) and each child not in old
  * passes every check of a commit; STORE_EV_NONE and why when they are
  * no proof or a child is invalid; STORE_EV_WORSE when old is the one
@@ -146,6 +147,17 @@ int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
  * verification cannot run.
  */
 enum { STORE_EV_NONE, STORE_EV_PROOF, STORE_EV_LATER, STORE_EV_WORSE };
+/* Whether proof v is kept over old (better_proof: an earlier fork, or at
+ * one fork the smaller seat, or smaller children's ids). */
+bool store_evidence_better(catan_store *s, const store_verdict *old,
+			   const store_verdict *v);
+/*
+ * The evidence of remote `remote` as its last fetch left it
+ * (refs/catan/evidence/<remote>/a and /b: ev[i] where has[i]); none in a
+ * game that is not signed.
+ */
+void store_remote_evidence(catan_store *s, const char *remote, git_oid *ev,
+			   bool *has);
 int store_evidence_judge(catan_store *s, const git_oid *ev,
 			 const store_verdict *old, store_verdict *v, char *why,
 			 size_t n, catan_err *err);

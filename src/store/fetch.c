@@ -196,14 +196,41 @@ static bool heads_same(const store_fetch *f, const char *name,
 		const char *ref = heads[i]->name;
 		char local[512];
 		git_oid have;
-		if (!store_tracking_ref(local, sizeof local, name, ref))
+		if (!store_tracking_ref(local, sizeof local, name, ref)) {
+			if (!strncmp(ref, "refs/heads/", 11))
+				return false; /* (no room to track it: fetch) */
 			continue;
+		}
 		if (!((git_reference_name_to_id(&have, f->repo, local) == 0 &&
 		       git_oid_equal(&have, &heads[i]->oid)) ||
 		      head_quarantined(f, name, ref, &heads[i]->oid)))
 			return false;
 	}
 	return true;
+}
+
+/*
+ * The evidence refs of remote `name` kept here (refs/catan/evidence/
+ * name/a and /b) that its list no longer holds: removed, so that they
+ * say what the remote holds now (push_evidence in sync.c reads them).
+ */
+static void evidence_prune(const store_fetch *f, const char *name,
+			   const git_remote_head *const *heads, size_t nheads)
+{
+	for (int k = 0; k < 2; k++) {
+		char from[64], ref[512];
+		bool listed = false;
+		snprintf(from, sizeof from, "%s%c", STORE_EVIDENCE_REF,
+			 'a' + k);
+		for (size_t i = 0; i < nheads && !listed; i++)
+			listed = !strcmp(heads[i]->name, from);
+		git_reference *r = NULL;
+		if (!listed &&
+		    store_tracking_ref(ref, sizeof ref, name, from) &&
+		    git_reference_lookup(&r, f->repo, ref) == 0)
+			git_reference_delete(r);
+		git_reference_free(r);
+	}
 }
 
 /*
@@ -228,6 +255,7 @@ static int fetch_quick(const store_fetch *f, const char *name, const char *url,
 		rc = -2;
 		goto done;
 	}
+	evidence_prune(f, name, h->ptr, (size_t)h->n);
 	if (heads_same(f, name, h->ptr, (size_t)h->n)) {
 		rc = 0;
 		goto done;
@@ -258,7 +286,7 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 		       catan_err *err)
 {
 	git_remote *remote = NULL;
-	char spec[3][600];
+	char spec[3][800];
 	char *specs[3] = {spec[0], spec[1], spec[2]};
 	git_strarray refspecs = {specs, 1};
 	git_fetch_options opt;
@@ -304,13 +332,14 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 		fw.over = true;
 		goto fail;
 	}
+	evidence_prune(f, name, heads, nheads);
 	/*
 	 * The evidence refs the remote lists, by name (a refspec naming a
 	 * ref the remote lacks would fail the fetch): forced, since a
 	 * record moves to smaller ids, not forward.
 	 */
 	for (size_t i = 0; i < nheads && refspecs.count < 3; i++) {
-		char local[300];
+		char local[512];
 		if (strlen(heads[i]->name) < 200 &&
 		    strncmp(heads[i]->name, "refs/heads/", 11) &&
 		    store_tracking_ref(local, sizeof local, name,

@@ -79,6 +79,22 @@ static int check_evidence(catan_store *s, git_oid *ev, const bool *set,
 		snprintf(why, sizeof why,
 			 "a child cannot be judged here yet (push the "
 			 "branches it builds on first)");
+	/*
+	 * Only the pair every peer keeps of the two, the smaller id as -a:
+	 * a pair that merely beats the one here (say {c2, c4} over {c1, c3})
+	 * would drop c1, and a pair out of order would make every sorted
+	 * push of an honest peer look worse.
+	 */
+	if (j == STORE_EV_PROOF && !(git_oid_equal(&ev[0], &v.child[0]) &&
+				     git_oid_equal(&ev[1], &v.child[1]))) {
+		char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+		snprintf(why, sizeof why,
+			 "the pair to keep is %s and %s (the smaller id as "
+			 "-a)",
+			 git_oid_tostr(a, sizeof a, &v.child[0]),
+			 git_oid_tostr(b, sizeof b, &v.child[1]));
+		j = STORE_EV_NONE;
+	}
 	if (j != STORE_EV_PROOF)
 		return refuse(rep, git_oid_tostr_s(&ev[0]),
 			      "refs/catan/equivocation-a/-b: %s", why);

@@ -119,12 +119,11 @@ static bool list_parse(const char *list, store_http_heads *h)
 		const char *ref = p + GIT_OID_HEXSZ + 1;
 		size_t rl = len - GIT_OID_HEXSZ - 1;
 		p = nl ? nl + 1 : p + len;
-		char tr[256], to[300];
-		if (rl >= sizeof tr)
-			return false;
-		memcpy(tr, ref, rl);
-		tr[rl] = '\0';
-		if (!store_tracking_ref(to, sizeof to, "-", tr))
+		size_t ne = strlen(STORE_EVIDENCE_REF);
+		bool branch = rl > 11 && !strncmp(ref, "refs/heads/", 11);
+		if (!branch &&
+		    !(rl == ne + 1 && !strncmp(ref, STORE_EVIDENCE_REF, ne) &&
+		      (ref[ne] == 'a' || ref[ne] == 'b')))
 			continue; /* (neither a branch nor evidence) */
 		if (h->n == STORE_HTTP_HEADS || rl >= sizeof h->name[0])
 			return false;

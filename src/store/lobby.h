@@ -21,8 +21,9 @@
  * seat is held already by key `held` (by the start, or by another claim
  * taken first): a second key, or the same key claiming twice (a joiner
  * who joined again: a claim is no move, so no fork either), or, when
- * `own_lost` (the held claim is not this repository's own, whose seat
- * it is), this repository's own claim passed over. Into why[n]. One
+ * `own_lost` (the seat is this repository's own, its claim the one held
+ * here, and the claim judged another joiner's that took the seat),
+ * this repository's own claim passed over. Into why[n]. One
  * judgement for the verification of a claim (verify_lobby.c) and for a
  * seat's branch that would move to one (adopt.c).
  */

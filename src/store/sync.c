@@ -208,36 +208,41 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 
 /*
  * Pushes the two children of this peer's equivocation record (the
- * evidence, spec/replication.md) to a shared repository that does not
- * hold them as this peer last saw it (refs/catan/evidence/<name>/), so
- * that peers who meet only there come to hold the same record. Forced: a
- * record moves to smaller ids, not forward. The fetch just before
- * brought the repository's pair and the record took it in, so the pair
- * pushed is the one every peer keeps of the two; a host running the
- * hook checks it as a sync does.
+ * evidence, spec/replication.md) to a shared repository whose pair (seen:
+ * what this sync read or fetched from it, seen[i] where has[i]) is not
+ * the one to keep, so that peers who meet only there come to hold the
+ * same record. The sync took the repository's pair in before (when valid:
+ * store_adopt_evidence), so this peer's record is kept over it, or the
+ * same; a pair there that this record would not replace (one this peer
+ * cannot judge yet, say) is left alone. Forced: a record moves to smaller
+ * ids, not forward. A host running the hook checks the pair as a sync
+ * does; what it refuses is tried again at the next sync.
  */
-static void push_evidence(catan_store *s, const char *name,
-			  catan_sync_report *rep)
+static void push_evidence(catan_store *s, const char *name, const git_oid *seen,
+			  const bool *has, catan_sync_report *rep)
 {
-	store_verdict v;
-	char track[2][300], spec[2][80];
+	store_verdict v, there;
+	char track[2][512], spec[2][140];
 	char *specs[2] = {spec[0], spec[1]};
 	git_strarray refspecs = {specs, 2};
-	bool same = true;
 	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
 		return;
+	if (has[0] && has[1] &&
+	    ((git_oid_equal(&seen[0], &v.child[0]) &&
+	      git_oid_equal(&seen[1], &v.child[1])) ||
+	     (store_evidence_proof(s, seen, &there) &&
+	      !store_evidence_better(s, &there, &v))))
+		return;
 	for (int k = 0; k < 2; k++) {
-		git_oid id;
-		snprintf(track[k], sizeof track[k], "refs/catan/evidence/%s/%c",
-			 name, 'a' + k);
-		snprintf(spec[k], sizeof spec[k], "+%s%c:%s%c",
-			 STORE_EVIDENCE_REF, 'a' + k, STORE_EVIDENCE_REF,
+		char from[64];
+		snprintf(from, sizeof from, "%s%c", STORE_EVIDENCE_REF,
 			 'a' + k);
-		same &= git_reference_name_to_id(&id, s->repo, track[k]) == 0 &&
-			git_oid_equal(&id, &v.child[k]);
+		snprintf(spec[k], sizeof spec[k], "+%s:%s", from, from);
+		if (!store_tracking_ref(track[k], sizeof track[k], name, from))
+			track[k][0] = '\0';
 	}
 	git_remote *remote = NULL;
-	if (same || git_remote_lookup(&remote, s->repo, name))
+	if (git_remote_lookup(&remote, s->repo, name))
 		return;
 	git_push_options opt;
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
@@ -245,11 +250,6 @@ static void push_evidence(catan_store *s, const char *name,
 	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo,
 			    git_remote_url(remote));
 	opt.callbacks.push_update_reference = push_status;
-	/*
-	 * A pair the host refused (its hook cannot judge it yet, or keeps
-	 * its own) is not noted as pushed there: tried again at the next
-	 * sync.
-	 */
 	if (git_remote_push(remote, &refspecs, &opt) || ssh.refused[0]) {
 		char why[sizeof ssh.why];
 		if (ssh.refused[0])
@@ -262,9 +262,11 @@ static void push_evidence(catan_store *s, const char *name,
 	} else {
 		store_http_done(&ssh, git_remote_url(remote));
 		store_note(rep, "pushed the equivocation record to %s", name);
+		/* (what the remote holds now, as a fetch would say it) */
 		for (int k = 0; k < 2; k++) {
 			git_reference *r = NULL;
-			if (git_reference_create(&r, s->repo, track[k],
+			if (track[k][0] &&
+			    git_reference_create(&r, s->repo, track[k],
 						 &v.child[k], 1,
 						 "catan sync: pushed") == 0)
 				git_reference_free(r);
@@ -384,9 +386,11 @@ static int lobby_start(catan_store *s, git_config *cfg,
  * not an error. Returns 0, or -1 when a branch could not be moved.
  */
 static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
-		     int fast, tracking *track, catan_sync_report *rep,
-		     catan_err *err)
+		     int fast, const git_oid *ev, const bool *hasev,
+		     tracking *track, catan_sync_report *rep, catan_err *err)
 {
+	git_oid fev[2];
+	bool fhas[2] = {false, false};
 	int rc = 0;
 	catan_err ferr;
 	bool changed = false;
@@ -438,12 +442,23 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 		start_clock(s);
 		if (changed || store_remote_has_held(s, remote))
 			rc = store_adopt_remote(s, remote, rep, err);
+		/*
+		 * Its evidence at every sync, moved or not: a pair judged
+		 * "not yet" is judged again (it returns at once when the
+		 * pair is the record's).
+		 */
+		store_remote_evidence(s, remote, fev, fhas);
+		if (rc == 0)
+			rc = store_adopt_evidence(s, remote, fev, fhas, rep,
+						  err);
 		if (rc == 0)
 			rc = settle(s, cfg, track, 0, err);
+		ev = fev;
+		hasev = fhas;
 	}
 	if (rc == 0 && push_allowed(cfg, remote)) {
 		push_own(s, remote, rep);
-		push_evidence(s, remote, rep);
+		push_evidence(s, remote, ev, hasev, rep);
 	}
 	return rc;
 }
@@ -530,8 +545,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	if (rc == 0)
 		rc = settle(s, cfg, track, ntrack, err);
 	for (int i = 0; i < nremotes && rc == 0; i++)
-		rc = fetch_one(s, cfg, remotes[i], pend[i].fast, track, rep,
-			       err);
+		rc = fetch_one(s, cfg, remotes[i], pend[i].fast, pend[i].ev,
+			       pend[i].hasev, track, rep, err);
 	if (rc == 0)
 		rc = lobby_start(s, cfg, remotes, nremotes, rep, err);
 	free(pend);
@@ -572,6 +587,11 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	store_limits_read(&s->budget.lim);
 	start_clock(s);
 	int rc = store_adopt_remote(s, remote, rep, err);
+	git_oid ev[2];
+	bool has[2];
+	store_remote_evidence(s, remote, ev, has);
+	if (rc == 0)
+		rc = store_adopt_evidence(s, remote, ev, has, rep, err);
 	if (rc == 0)
 		rc = settle(s, cfg, none, 0, err);
 	s->tips_held = false;
