@@ -941,10 +941,13 @@ int store_evidence_judge(catan_store *s, const git_oid *ev,
 {
 	store_verdict keep;
 	if (git_oid_equal(&ev[0], &ev[1]) || !proof_of(s, &ev[0], &ev[1], v)) {
+		/* (git_oid_tostr_s has one buffer: two calls, one text) */
+		char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
 		snprintf(why, n,
 			 "%.10s and %.10s are not two moves signed by one "
 			 "seat on one commit",
-			 git_oid_tostr_s(&ev[0]), git_oid_tostr_s(&ev[1]));
+			 git_oid_tostr(a, sizeof a, &ev[0]),
+			 git_oid_tostr(b, sizeof b, &ev[1]));
 		return STORE_EV_NONE;
 	}
 	if (old && !better_proof(s, old, v, &keep))
