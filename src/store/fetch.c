@@ -212,6 +212,30 @@ static bool heads_same(const store_fetch *f, const char *name,
  * POST (http_fetch.c). 1 when that cannot be done (the usual way, through
  * libgit2, then); else as store_fetch_remote.
  */
+/*
+ * The evidence tracking refs (refs/catan/evidence/name/a, /b) of the
+ * evidence refs the remote no longer lists, deleted: they say what the
+ * remote holds (push_evidence pushes the record where it differs), and a
+ * pair gone there must not look as if it were still held.
+ */
+static void forget_evidence(const store_fetch *f, const char *name,
+			    const git_remote_head *const *heads, size_t nheads)
+{
+	for (int k = 0; k < 2; k++) {
+		char ref[64], local[300];
+		bool listed = false;
+		snprintf(ref, sizeof ref, "%s%c", STORE_EVIDENCE_REF, 'a' + k);
+		for (size_t i = 0; i < nheads && !listed; i++)
+			listed = !strcmp(heads[i]->name, ref);
+		git_reference *r = NULL;
+		if (!listed &&
+		    store_tracking_ref(local, sizeof local, name, ref) &&
+		    git_reference_lookup(&r, f->repo, local) == 0)
+			git_reference_delete(r);
+		git_reference_free(r);
+	}
+}
+
 static int fetch_quick(const store_fetch *f, const char *name, const char *url,
 		       bool *changed, catan_err *err)
 {
@@ -228,6 +252,7 @@ static int fetch_quick(const store_fetch *f, const char *name, const char *url,
 		rc = -2;
 		goto done;
 	}
+	forget_evidence(f, name, h->ptr, (size_t)h->n);
 	if (heads_same(f, name, h->ptr, (size_t)h->n)) {
 		rc = 0;
 		goto done;
@@ -318,6 +343,7 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 			snprintf(spec[refspecs.count++], sizeof spec[0],
 				 "+%s:%s", heads[i]->name, local);
 	}
+	forget_evidence(f, name, heads, nheads);
 	if (!heads_same(f, name, heads, nheads)) {
 		if (git_remote_download(remote, &refspecs, &opt) ||
 		    git_remote_update_tips(remote, &cb, 0,

@@ -191,15 +191,19 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 /*
  * Pushes the two children of this peer's equivocation record (the
  * evidence, spec/replication.md) to a shared repository that does not
- * hold them as this peer last saw it (refs/catan/evidence/<name>/), so
- * that peers who meet only there come to hold the same record. Forced: a
- * record moves to smaller ids, not forward. The fetch just before
- * brought the repository's pair and the record took it in, so the pair
- * pushed is the one every peer keeps of the two; a host running the
- * hook checks it as a sync does.
+ * hold them as this sync saw it, so that peers who meet only there come
+ * to hold the same record. What it saw: for a path remote the pair read
+ * from it (seen[k] where hasseen[k]); else refs/catan/evidence/<name>/,
+ * which the fetch just before set (or cleared) by what the remote
+ * lists. (Not what this peer last pushed there: another peer's push, or
+ * anyone who writes the repository, may have changed the pair since.)
+ * Forced: a record moves to smaller ids, not forward. The fetch just
+ * before brought the repository's pair and the record took it in, so
+ * the pair pushed is the one every peer keeps of the two; a host running
+ * the hook checks it as a sync does.
  */
-static void push_evidence(catan_store *s, const char *name,
-			  catan_sync_report *rep)
+static void push_evidence(catan_store *s, const char *name, const git_oid *seen,
+			  const bool *hasseen, catan_sync_report *rep)
 {
 	store_verdict v;
 	char track[2][300], spec[2][80];
@@ -215,8 +219,12 @@ static void push_evidence(catan_store *s, const char *name,
 		snprintf(spec[k], sizeof spec[k], "+%s%c:%s%c",
 			 STORE_EVIDENCE_REF, 'a' + k, STORE_EVIDENCE_REF,
 			 'a' + k);
-		same &= git_reference_name_to_id(&id, s->repo, track[k]) == 0 &&
-			git_oid_equal(&id, &v.child[k]);
+		bool have = seen ? hasseen[k]
+				 : git_reference_name_to_id(&id, s->repo,
+							    track[k]) == 0;
+		if (seen)
+			id = seen[k];
+		same &= have && git_oid_equal(&id, &v.child[k]);
 	}
 	git_remote *remote = NULL;
 	if (same || git_remote_lookup(&remote, s->repo, name))
@@ -357,8 +365,8 @@ static int lobby_start(catan_store *s, git_config *cfg,
  * not an error. Returns 0, or -1 when a branch could not be moved.
  */
 static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
-		     int fast, tracking *track, catan_sync_report *rep,
-		     catan_err *err)
+		     int fast, const git_oid *ev, const bool *hasev,
+		     tracking *track, catan_sync_report *rep, catan_err *err)
 {
 	int rc = 0;
 	catan_err ferr;
@@ -416,7 +424,7 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 	}
 	if (rc == 0 && push_allowed(cfg, remote)) {
 		push_own(s, remote, rep);
-		push_evidence(s, remote, rep);
+		push_evidence(s, remote, fast == 0 ? ev : NULL, hasev, rep);
 	}
 	return rc;
 }
@@ -503,8 +511,8 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	if (rc == 0)
 		rc = settle(s, cfg, track, ntrack, err);
 	for (int i = 0; i < nremotes && rc == 0; i++)
-		rc = fetch_one(s, cfg, remotes[i], pend[i].fast, track, rep,
-			       err);
+		rc = fetch_one(s, cfg, remotes[i], pend[i].fast, pend[i].ev,
+			       pend[i].hasev, track, rep, err);
 	if (rc == 0)
 		rc = lobby_start(s, cfg, remotes, nremotes, rep, err);
 	free(pend);
