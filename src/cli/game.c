@@ -1061,6 +1061,12 @@ int cli_bundle(const char *dir, int argc, char **argv)
 	/*
 	 * Fetch into refs/remotes/bundle/ (and its evidence into
 	 * refs/catan/evidence/bundle/), then verify and adopt as sync.
+	 * Pruned: what an earlier bundle left there and this one lacks goes
+	 * first (a bundle made with stock git may hold any ref under the
+	 * globs: refs/catan/equivocation-a/x would otherwise stay as
+	 * refs/catan/evidence/bundle/a/x and make every later bundle with a
+	 * record fail whole, tests/cli/test_attack_bundle_refs.sh; and a pair
+	 * this bundle lacks is not offered again).
 	 */
 	char *git[] = {
 	    "git",
@@ -1068,6 +1074,7 @@ int cli_bundle(const char *dir, int argc, char **argv)
 	    (char *)dir,
 	    "fetch",
 	    "-q",
+	    "--prune",
 	    "--no-tags",
 	    argv[1],
 	    "+refs/heads/*:refs/remotes/bundle/*",

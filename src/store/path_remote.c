@@ -430,7 +430,10 @@ int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
 	/*
 	 * Its evidence (signed games): copied when new, offered to the
 	 * record after the branches (store_adopt_evidence). A copy that
-	 * fails leaves it out; the branches stay as read.
+	 * fails leaves it out, said in rep (store_adopt_evidence then finds
+	 * a child missing and passes over it; ev and hasev stay what the
+	 * peer holds, which push_evidence compares with the record); the
+	 * branches stay as read.
 	 */
 	if (s->game.signed_game)
 		peer_evidence(s, pe, ev, hasev);
@@ -441,12 +444,19 @@ int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
 				       GIT_ODB_LOOKUP_NO_REFRESH))
 			continue;
 		int here = store_pack_count(s->stage);
+		snprintf(why, sizeof why,
+			 "it is missing there, or no commit, or does not hash "
+			 "to its id");
 		if ((!plain && store_peer_plain(gitdir, why, sizeof why)) ||
 		    store_copy_history(s, pe, &ev[i], mine, nmine, NULL, &bad,
 				       why, sizeof why)) {
 			if (store_pack_truncate(s->stage, here))
 				store_stage_drop(s);
-			hasev[0] = hasev[1] = false;
+			store_note(rep,
+				   "ignored the equivocation record of %s: "
+				   "cannot copy %.10s (%s%c): %s",
+				   name, git_oid_tostr_s(&ev[i]),
+				   STORE_EVIDENCE_REF, 'a' + i, why);
 			if (!s->stage && store_stage_init(s))
 				return 1;
 			break;
