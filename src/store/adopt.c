@@ -349,23 +349,47 @@ static bool two_starts(catan_store *s, const git_oid *a, const git_oid *b,
 	return ok;
 }
 
+/* How many commits `id`'s history holds, itself included (walked; at
+ * most STORE_VOIDS_WALK, which a game's history never reaches). */
+static long history_size(catan_store *s, const git_oid *id)
+{
+	git_revwalk *w = NULL;
+	git_oid at;
+	long n = 0;
+	if (git_revwalk_new(&w, s->repo) == 0 && git_revwalk_push(w, id) == 0)
+		while (n < STORE_VOIDS_WALK && git_revwalk_next(&at, w) == 0)
+			n++;
+	git_revwalk_free(w);
+	return n;
+}
+
 /*
  * The proof a peer keeps of old and v (both proofs): the first fork of the
- * game (the one whose parent is an ancestor of the other's, else the
- * smaller parent id), at one parent the smaller seat's, and of one seat's
- * three or more children there the two smallest ids known. Every honest
- * peer that has seen the same children keeps the same bytes, whatever the
- * pairs each was shown (spec/replication.md, "Equivocation"). Into *keep;
+ * game (the one whose parent has the smaller history: an ancestor's is;
+ * at equal sizes the smaller parent id), at one parent the smaller seat's, and
+ * of one seat's three or more children there the two smallest ids known. Every
+ * honest peer that has seen the same children keeps the same bytes, whatever
+ * the pairs each was shown (spec/replication.md, "Equivocation"). Into *keep;
  * false when that is old.
  */
 static bool better_proof(catan_store *s, const store_verdict *old,
 			 const store_verdict *v, store_verdict *keep)
 {
 	*keep = *v;
-	if (!git_oid_equal(&old->parent, &v->parent))
-		return store_is_ancestor(s, &old->parent, &v->parent) != 1 &&
-		       (store_is_ancestor(s, &v->parent, &old->parent) == 1 ||
-			git_oid_cmp(&v->parent, &old->parent) < 0);
+	if (!git_oid_equal(&old->parent, &v->parent)) {
+		/*
+		 * By the size of each parent's history: an ancestor's is
+		 * smaller, so the earlier fork wins, and unlike "the ancestor,
+		 * else the smaller id" this is an order (three proofs at
+		 * forks on concurrent lines cannot beat each other in a
+		 * circle, which would make the record depend on the order
+		 * they arrived).
+		 */
+		long a = history_size(s, &old->parent),
+		     b = history_size(s, &v->parent);
+		return b < a ||
+		       (b == a && git_oid_cmp(&v->parent, &old->parent) < 0);
+	}
 	if (old->seat != v->seat)
 		return v->seat < old->seat;
 	const git_oid *all[4] = {&old->child[0], &old->child[1], &v->child[0],
