@@ -111,3 +111,23 @@ record_only_game() {
 	git -C $g/red cat-file -e $z 2>/dev/null && fail "red holds Z's commit (no test)"
 	return 0
 }
+
+# records_agree CATAN DIR WHAT: red and blue in DIR keep the same
+# equivocation record and the same tips of their branches, catan verify
+# passes at both and neither blamed a relayer (a quarantine record).
+records_agree() {
+	local C=$1 g=$2 b p
+	[[ $(git -C $g/red cat-file -p refs/catan/equivocation) == \
+	   $(git -C $g/blue cat-file -p refs/catan/equivocation) ]] ||
+		fail "$3: the records differ"
+	for b in red blue; do
+		[[ $(git -C $g/red rev-parse $b) == $(git -C $g/blue rev-parse $b) ]] ||
+			fail "$3: the tips of $b differ"
+	done
+	for p in red blue; do
+		$C -C $g/$p verify >/dev/null || fail "$3: verify at $p"
+		git -C $g/$p for-each-ref refs/catan/quarantine | grep -q . &&
+			fail "$3: $p blamed a relayer"
+	done
+	return 0
+}

@@ -26,19 +26,7 @@ setup() { record_only_game $C $1 $d; }
 
 # same G WHAT: red and blue keep the same record and tips, verify clean.
 same() {
-	local g=$1 b
-	[[ $(git -C $g/red cat-file -p refs/catan/equivocation) == \
-	   $(git -C $g/blue cat-file -p refs/catan/equivocation) ]] ||
-		fail "$2: the records differ"
-	for b in red blue; do
-		[[ $(git -C $g/red rev-parse $b) == $(git -C $g/blue rev-parse $b) ]] ||
-			fail "$2: the tips of $b differ"
-	done
-	for p in red blue; do
-		$C -C $g/$p verify >/dev/null || fail "$2: verify at $p"
-		git -C $g/$p for-each-ref refs/catan/quarantine | grep -q . &&
-			fail "$2: $p blamed a relayer"
-	done
+	records_agree $C $1 "$2"
 	echo "ok: $2"
 }
 

@@ -20,20 +20,7 @@ for p in red blue white; do $C key new "$d/key_$p" >/dev/null 2>&1; done
 
 # The game of test_attack_record_only.sh: red records {X, Y}, blue {Z, M}.
 g=$d/g
-trio_game $C $g $d seeded
-for i in 1 2 3; do
-	cp -a $g/white $g/w$i
-	l=$($C -C $g/w$i legal --as white | sed -n ${i}p)
-	$C -C $g/w$i act --as white $l >/dev/null || fail "white's move $i"
-done
-set -- $(for i in 1 2 3; do echo "$(git -C $g/w$i rev-parse white) w$i"; done | sort | awk '{print $2}')
-rm -rf $g/white; mv $g/$1 $g/white3; mv $g/$2 $g/white; mv $g/$3 $g/white2
-git -C $g/red remote set-url white $g/white2
-$C -C $g/red sync white >/dev/null; $C -C $g/blue sync white >/dev/null
-$C -C $g/blue step >/dev/null
-$C -C $g/red sync blue >/dev/null 2>&1; $C -C $g/blue sync origin >/dev/null 2>&1
-$C -C $g/blue remote add white3 $g/white3
-$C -C $g/blue sync white3 >/dev/null 2>&1
+record_only_game $C $g $d
 rec() { git -C $g/$1 cat-file -p refs/catan/equivocation; }
 [[ $(rec red) != "$(rec blue)" ]] || fail "red and blue record one pair (no test)"
 for p in red blue; do $C -C $g/$p remote rm origin >/dev/null 2>&1 || git -C $g/$p remote rm origin 2>/dev/null; done

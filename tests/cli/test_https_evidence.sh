@@ -65,22 +65,9 @@ z=$(git -C "$tmp/game/white3" rev-parse white)
 # same G WHAT: red and blue keep the same record (Z's pair) and tips,
 # verify clean, no relayer blamed.
 same() {
-	local g=$1 b p
-	[[ $(git -C $g/red cat-file -p refs/catan/equivocation) == \
-	   $(git -C $g/blue cat-file -p refs/catan/equivocation) ]] ||
-		fail "$2: the records differ"
-	git -C $g/red cat-file -p refs/catan/equivocation | grep -q "commit $z" ||
+	records_agree "$C" $1 "$2"
+	git -C $1/red cat-file -p refs/catan/equivocation | grep -q "commit $z" ||
 		fail "$2: red's record does not name Z"
-	for b in red blue; do
-		[[ $(git -C $g/red rev-parse $b) == $(git -C $g/blue rev-parse $b) ]] ||
-			fail "$2: the tips of $b differ"
-	done
-	for p in red blue; do
-		$C -C $g/$p verify >/dev/null || fail "$2: verify at $p"
-		git -C $g/$p for-each-ref refs/catan/quarantine | grep -q . &&
-			fail "$2: $p blamed a relayer"
-	done
-	return 0
 }
 
 for way in quick libgit2; do
