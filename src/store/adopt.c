@@ -1019,11 +1019,10 @@ void store_remote_evidence(catan_store *s, const char *remote, git_oid *ev,
 			   bool *has)
 {
 	for (int i = 0; i < 2; i++) {
-		char from[64], ref[512];
-		snprintf(from, sizeof from, "%s%c", STORE_EVIDENCE_REF,
-			 'a' + i);
+		char ref[512];
 		has[i] = s->game.signed_game &&
-			 store_tracking_ref(ref, sizeof ref, remote, from) &&
+			 store_tracking_ref(ref, sizeof ref, remote,
+					    store_evidence_name(i)) &&
 			 git_reference_name_to_id(&ev[i], s->repo, ref) == 0;
 	}
 }

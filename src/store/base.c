@@ -157,18 +157,30 @@ void store_oid_hex(catan_commit_id *out, const git_oid *id)
 		git_oid_tostr(out->hex, sizeof out->hex, id);
 }
 
+const char *store_evidence_name(int k)
+{
+	return k ? STORE_EVIDENCE_REF "b" : STORE_EVIDENCE_REF "a";
+}
+
+int store_evidence_index(const char *ref, size_t len)
+{
+	const size_t ne = sizeof STORE_EVIDENCE_REF - 1;
+	if (len != ne + 1 || memcmp(ref, STORE_EVIDENCE_REF, ne) ||
+	    (ref[ne] != 'a' && ref[ne] != 'b'))
+		return -1;
+	return ref[ne] - 'a';
+}
+
 bool store_tracking_ref(char *out, size_t size, const char *remote,
 			const char *ref)
 {
-	const size_t ne = strlen(STORE_EVIDENCE_REF);
-	int len = -1;
+	int len = -1, k = store_evidence_index(ref, strlen(ref));
 	if (!strncmp(ref, "refs/heads/", 11) && ref[11])
 		len =
 		    snprintf(out, size, "refs/remotes/%s/%s", remote, ref + 11);
-	else if (!strncmp(ref, STORE_EVIDENCE_REF, ne) &&
-		 (!strcmp(ref + ne, "a") || !strcmp(ref + ne, "b")))
-		len = snprintf(out, size, "refs/catan/evidence/%s/%s", remote,
-			       ref + ne);
+	else if (k >= 0)
+		len = snprintf(out, size, "refs/catan/evidence/%s/%c", remote,
+			       'a' + k);
 	return len > 0 && (size_t)len < size;
 }
 

@@ -134,6 +134,15 @@ void store_oid_hex(catan_commit_id *out, const git_oid *id);
  */
 #define STORE_EVIDENCE_REF "refs/catan/equivocation-"
 
+/* The name of evidence ref k (0: -a, 1: -b). Cannot fail. */
+const char *store_evidence_name(int k);
+
+/*
+ * Which evidence ref the len bytes at ref name (not NUL-terminated): 0
+ * for refs/catan/equivocation-a, 1 for -b; else -1.
+ */
+int store_evidence_index(const char *ref, size_t len);
+
 /*
  * Where a fetch from remote `remote` keeps ref `ref` of it: a branch
  * refs/heads/X as refs/remotes/<remote>/X, the evidence refs

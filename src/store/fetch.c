@@ -218,10 +218,9 @@ static void evidence_prune(const store_fetch *f, const char *name,
 			   const git_remote_head *const *heads, size_t nheads)
 {
 	for (int k = 0; k < 2; k++) {
-		char from[64], ref[512];
+		char ref[512];
+		const char *from = store_evidence_name(k);
 		bool listed = false;
-		snprintf(from, sizeof from, "%s%c", STORE_EVIDENCE_REF,
-			 'a' + k);
 		for (size_t i = 0; i < nheads && !listed; i++)
 			listed = !strcmp(heads[i]->name, from);
 		git_reference *r = NULL;

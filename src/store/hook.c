@@ -27,16 +27,6 @@ static int refuse(catan_verify_report *rep, const char *id, const char *fmt,
 	return 0;
 }
 
-/* 0 or 1 for refs/catan/equivocation-a or -b; else -1. */
-static int evidence_ref(const char *ref)
-{
-	size_t ne = strlen(STORE_EVIDENCE_REF);
-	if (strncmp(ref, STORE_EVIDENCE_REF, ne) ||
-	    (strcmp(ref + ne, "a") && strcmp(ref + ne, "b")))
-		return -1;
-	return ref[ne] - 'a';
-}
-
 /*
  * The evidence a peer pushes (the two children of the equivocation it
  * recorded, ev[k] where set[k]; the other as this repository has it),
@@ -50,8 +40,7 @@ static int check_evidence(catan_store *s, git_oid *ev, const bool *set,
 	git_oid cur[2];
 	bool has = true;
 	for (int k = 0; k < 2; k++) {
-		char ref[64];
-		snprintf(ref, sizeof ref, "%s%c", STORE_EVIDENCE_REF, 'a' + k);
+		const char *ref = store_evidence_name(k);
 		has &= git_reference_name_to_id(&cur[k], s->repo, ref) == 0;
 		if (!set[k] && !has)
 			return refuse(rep, git_oid_tostr_s(&ev[!k]),
@@ -132,7 +121,7 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 	for (int i = 0; i < n; i++) {
 		const char *name = refs[i] + 11;
 		git_oid old, new;
-		int k = evidence_ref(refs[i]);
+		int k = store_evidence_index(refs[i], strlen(refs[i]));
 		if (k >= 0) {
 			if (git_oid_fromstr(&ev[k], news[i]))
 				return refuse(rep, news[i], "%s: bad object id",

@@ -119,11 +119,8 @@ static bool list_parse(const char *list, store_http_heads *h)
 		const char *ref = p + GIT_OID_HEXSZ + 1;
 		size_t rl = len - GIT_OID_HEXSZ - 1;
 		p = nl ? nl + 1 : p + len;
-		size_t ne = strlen(STORE_EVIDENCE_REF);
 		bool branch = rl > 11 && !strncmp(ref, "refs/heads/", 11);
-		if (!branch &&
-		    !(rl == ne + 1 && !strncmp(ref, STORE_EVIDENCE_REF, ne) &&
-		      (ref[ne] == 'a' || ref[ne] == 'b')))
+		if (!branch && store_evidence_index(ref, rl) < 0)
 			continue; /* (neither a branch nor evidence) */
 		if (h->n == STORE_HTTP_HEADS || rl >= sizeof h->name[0])
 			return false;

@@ -69,12 +69,11 @@ static int read_packed(peer_packed *pk, const catan_store *s, store_peer *pe)
 		    git_oid_fromstrn(&id, line, GIT_OID_HEXSZ))
 			return pk->rc = 1;
 		const char *ref = line + GIT_OID_HEXSZ + 1;
-		size_t rl = ll - GIT_OID_HEXSZ - 1,
-		       ne = strlen(STORE_EVIDENCE_REF);
-		if (rl == ne + 1 && !memcmp(ref, STORE_EVIDENCE_REF, ne) &&
-		    (ref[ne] == 'a' || ref[ne] == 'b')) {
-			pk->ev[ref[ne] - 'a'] = id;
-			pk->evgot[ref[ne] - 'a'] = true;
+		size_t rl = ll - GIT_OID_HEXSZ - 1;
+		int k = store_evidence_index(ref, rl);
+		if (k >= 0) {
+			pk->ev[k] = id;
+			pk->evgot[k] = true;
 		}
 		if (rl <= 11 || memcmp(ref, "refs/heads/", 11))
 			continue;
@@ -133,9 +132,7 @@ static void peer_evidence(const catan_store *s, store_peer *pe, git_oid *ev,
 {
 	int got[2];
 	for (int i = 0; i < 2; i++) {
-		char ref[64];
-		snprintf(ref, sizeof ref, "%s%c", STORE_EVIDENCE_REF, 'a' + i);
-		got[i] = peer_loose(&ev[i], pe, ref);
+		got[i] = peer_loose(&ev[i], pe, store_evidence_name(i));
 		has[i] = got[i] == 0;
 	}
 	peer_packed pk;
@@ -454,9 +451,9 @@ int store_read_path_remote(catan_store *s, git_config *cfg, const char *name,
 				store_stage_drop(s);
 			store_note(rep,
 				   "ignored the equivocation record of %s: "
-				   "cannot copy %.10s (%s%c): %s",
+				   "cannot copy %.10s (%s): %s",
 				   name, git_oid_tostr_s(&ev[i]),
-				   STORE_EVIDENCE_REF, 'a' + i, why);
+				   store_evidence_name(i), why);
 			if (!s->stage && store_stage_init(s))
 				return 1;
 			break;

@@ -234,9 +234,7 @@ static void push_evidence(catan_store *s, const char *name, const git_oid *seen,
 	      !store_evidence_better(s, &there, &v))))
 		return;
 	for (int k = 0; k < 2; k++) {
-		char from[64];
-		snprintf(from, sizeof from, "%s%c", STORE_EVIDENCE_REF,
-			 'a' + k);
+		const char *from = store_evidence_name(k);
 		snprintf(spec[k], sizeof spec[k], "+%s:%s", from, from);
 		if (!store_tracking_ref(track[k], sizeof track[k], name, from))
 			track[k][0] = '\0';

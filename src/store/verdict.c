@@ -77,8 +77,8 @@ int store_verdict_write(catan_store *s, const store_verdict *v, catan_err *err)
 			 s->game.names.name[v->seat], h[0], h[1], h[2]);
 	if (git_blob_create_from_buffer(&blob, s->repo, text, (size_t)n))
 		return store_git_fail(err, "writing the equivocation record");
-	static const char *const refs[3] = {VERDICT_REF, VERDICT_REF "-a",
-					    VERDICT_REF "-b"};
+	const char *const refs[3] = {VERDICT_REF, store_evidence_name(0),
+				     store_evidence_name(1)};
 	const git_oid *to[3] = {&blob, c0, c1};
 	for (int i = 0; i < 3; i++) {
 		size_t mark = s->intent_len;
