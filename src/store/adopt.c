@@ -920,6 +920,15 @@ bool store_evidence_better(catan_store *s, const store_verdict *old,
 	return better_proof(s, old, v, &keep);
 }
 
+int store_evidence_same(const git_oid *ev, const store_verdict *v)
+{
+	for (int k = 0; k < 2; k++)
+		if (git_oid_equal(&ev[0], &v->child[k]) &&
+		    git_oid_equal(&ev[1], &v->child[!k]))
+			return k ? -1 : 1;
+	return 0;
+}
+
 int store_evidence_judge(catan_store *s, const git_oid *ev,
 			 const store_verdict *old, store_verdict *v, char *why,
 			 size_t n, catan_err *err)
@@ -965,10 +974,7 @@ int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
 	if (!s->game.signed_game || !has[0] || !has[1])
 		return 0;
 	int rec = store_verdict_read(s, &old);
-	if (rec == 1 && ((git_oid_equal(&ev[0], &old.child[0]) &&
-			  git_oid_equal(&ev[1], &old.child[1])) ||
-			 (git_oid_equal(&ev[0], &old.child[1]) &&
-			  git_oid_equal(&ev[1], &old.child[0]))))
+	if (rec == 1 && store_evidence_same(ev, &old))
 		return 0; /* (what this peer records: the usual case) */
 	if (!git_odb_exists(s->odb, &ev[0]) || !git_odb_exists(s->odb, &ev[1]))
 		return 0; /* (not fetched: a limit said so) */

@@ -164,6 +164,12 @@ int store_evidence_judge(catan_store *s, const git_oid *ev,
 /* Whether ev[0], ev[1] are a proof by their form alone (signatures, one
  * seat, one first parent; nothing verified): into *v. */
 bool store_evidence_proof(catan_store *s, const git_oid *ev, store_verdict *v);
+/*
+ * Whether ev[0], ev[1] are the children record v names: 1 in the order it
+ * keeps them (the smaller id first, as the refs -a and -b hold them), -1
+ * the other way round, 0 when they are not that pair.
+ */
+int store_evidence_same(const git_oid *ev, const store_verdict *v);
 
 /* ---- fetch.c ---- */
 

@@ -74,8 +74,7 @@ static int check_evidence(catan_store *s, git_oid *ev, const bool *set,
 	 * would drop c1, and a pair out of order would make every sorted
 	 * push of an honest peer look worse.
 	 */
-	if (j == STORE_EV_PROOF && !(git_oid_equal(&ev[0], &v.child[0]) &&
-				     git_oid_equal(&ev[1], &v.child[1]))) {
+	if (j == STORE_EV_PROOF && store_evidence_same(ev, &v) != 1) {
 		char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
 		snprintf(why, sizeof why,
 			 "the pair to keep is %s and %s (the smaller id as "

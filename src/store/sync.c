@@ -228,8 +228,7 @@ static void push_evidence(catan_store *s, const char *name, const git_oid *seen,
 	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
 		return;
 	if (has[0] && has[1] &&
-	    ((git_oid_equal(&seen[0], &v.child[0]) &&
-	      git_oid_equal(&seen[1], &v.child[1])) ||
+	    (store_evidence_same(seen, &v) == 1 ||
 	     (store_evidence_proof(s, seen, &there) &&
 	      !store_evidence_better(s, &there, &v))))
 		return;
