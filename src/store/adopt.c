@@ -876,12 +876,14 @@ static int verify_and_adopt(catan_store *s, const char *remote,
  * Whether x, a child of the fork of proof v, passes every check of a
  * commit (signature, legal action, tree; a second child of its parent is
  * no fault here): verified as the tip of its seat's branch, the others
- * the local tips. A start is judged by itself (is_start). 1 valid; 0
- * invalid (why); 2 not now (the commits before it are not all here yet,
- * or the remote's time is up); -1 with err when verify cannot run.
+ * at tips (NULL: the branches here). A start is judged by itself
+ * (is_start). 1 valid; 0 invalid (why); 2 not now (the commits before it
+ * are not all here yet, or the remote's time is up); -1 with err when
+ * verify cannot run.
  */
 static int evidence_valid(catan_store *s, const store_verdict *v,
-			  const git_oid *x, char *why, size_t n, catan_err *err)
+			  const git_oid *x, const git_oid *tips, char *why,
+			  size_t n, catan_err *err)
 {
 	git_commit *c = NULL;
 	bool start = false;
@@ -892,7 +894,9 @@ static int evidence_valid(catan_store *s, const store_verdict *v,
 		return 1;
 	git_oid cand[CATAN_MAX_PLAYERS];
 	for (int p = 0; p < s->game.opt.nplayers; p++)
-		if (store_branch_tip(&cand[p], s, p))
+		if (tips)
+			cand[p] = tips[p];
+		else if (store_branch_tip(&cand[p], s, p))
 			return 2; /* (not judged against a branch missing) */
 	cand[v->seat] = *x;
 	catan_verify_report vr;
@@ -930,8 +934,8 @@ int store_evidence_same(const git_oid *ev, const store_verdict *v)
 }
 
 int store_evidence_judge(catan_store *s, const git_oid *ev,
-			 const store_verdict *old, store_verdict *v, char *why,
-			 size_t n, catan_err *err)
+			 const store_verdict *old, const git_oid *tips,
+			 store_verdict *v, char *why, size_t n, catan_err *err)
 {
 	store_verdict found, keep;
 	if (git_oid_equal(&ev[0], &ev[1]) ||
@@ -950,7 +954,7 @@ int store_evidence_judge(catan_store *s, const git_oid *ev,
 		if (old && (git_oid_equal(&ev[i], &old->child[0]) ||
 			    git_oid_equal(&ev[i], &old->child[1])))
 			continue; /* (verified when it was recorded) */
-		int ok = evidence_valid(s, &found, &ev[i], why, n, err);
+		int ok = evidence_valid(s, &found, &ev[i], tips, why, n, err);
 		if (ok < 0)
 			return -1;
 		if (ok != 1)
@@ -979,8 +983,8 @@ int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
 	if (!git_odb_exists(s->odb, &ev[0]) || !git_odb_exists(s->odb, &ev[1]))
 		return 0; /* (not fetched: a limit said so) */
 	char why[600];
-	int j = store_evidence_judge(s, ev, rec == 1 ? &old : NULL, &fv, why,
-				     sizeof why, err);
+	int j = store_evidence_judge(s, ev, rec == 1 ? &old : NULL, NULL, &fv,
+				     why, sizeof why, err);
 	if (j < 0)
 		return -1;
 	if (j == STORE_EV_NONE)

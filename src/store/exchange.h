@@ -136,7 +136,9 @@ int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
 /*
  * Judges evidence ev[0], ev[1] (the two children an equivocation record
  * names, served by a peer or pushed to a shared repository) against old
- * (the record kept here; NULL: none): STORE_EV_PROOF, the proof to keep
+ * (the record kept here; NULL: none), each child verified against the
+ * branches at tips[] (NULL: the branches here; a hook passes the tips a
+ * push brings, already verified): STORE_EV_PROOF, the proof to keep
  * of the two into *v (its children the smaller id first), when they are
  * one (two children of one commit signed by one seat),
  * the record would keep it (better_proof) and each child not in old
@@ -159,8 +161,8 @@ bool store_evidence_better(catan_store *s, const store_verdict *old,
 void store_remote_evidence(catan_store *s, const char *remote, git_oid *ev,
 			   bool *has);
 int store_evidence_judge(catan_store *s, const git_oid *ev,
-			 const store_verdict *old, store_verdict *v, char *why,
-			 size_t n, catan_err *err);
+			 const store_verdict *old, const git_oid *tips,
+			 store_verdict *v, char *why, size_t n, catan_err *err);
 /* Whether ev[0], ev[1] are a proof by their form alone (signatures, one
  * seat, one first parent; nothing verified): into *v. */
 bool store_evidence_proof(catan_store *s, const git_oid *ev, store_verdict *v);

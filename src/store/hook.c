@@ -32,10 +32,14 @@ static int refuse(catan_verify_report *rep, const char *id, const char *fmt,
  * recorded, ev[k] where set[k]; the other as this repository has it),
  * taken as a sync takes it from a peer (store_evidence_judge): a proof,
  * each child valid, kept over the pair this repository holds by the rule
- * every peer keeps. Else refused with the reason.
+ * every peer keeps. Each child is judged against the branches at tips[]:
+ * as this push leaves them (verified before), so that one push may carry
+ * the branches a pair builds on and the pair. Else refused with the
+ * reason.
  */
 static int check_evidence(catan_store *s, git_oid *ev, const bool *set,
-			  catan_verify_report *rep, catan_err *err)
+			  const git_oid *tips, catan_verify_report *rep,
+			  catan_err *err)
 {
 	git_oid cur[2];
 	bool has = true;
@@ -56,7 +60,7 @@ static int check_evidence(catan_store *s, git_oid *ev, const bool *set,
 	store_verdict old, v;
 	bool kept = has && store_evidence_proof(s, cur, &old);
 	char why[600];
-	int j = store_evidence_judge(s, ev, kept ? &old : NULL, &v, why,
+	int j = store_evidence_judge(s, ev, kept ? &old : NULL, tips, &v, why,
 				     sizeof why, err);
 	if (j < 0)
 		return -1;
@@ -169,6 +173,6 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 	if (!vr.ok)
 		*rep = vr;
 	else if (evset[0] || evset[1])
-		return check_evidence(s, ev, evset, rep, err);
+		return check_evidence(s, ev, evset, tips, rep, err);
 	return 0;
 }

@@ -106,7 +106,16 @@ $C host-hook install $g/hub2.git >/dev/null || fail "hook install 2"
 out=$(git -C $g/blue push $g/hub2.git +$z:refs/catan/equivocation-a +$m:refs/catan/equivocation-b 2>&1) &&
 	fail "hook: a pair taken before the commits it builds on"
 grep -q "cannot be judged here yet" <<<"$out" || fail "hook: no reason for an early pair ($out)"
-echo "ok: the hook takes the pair every peer keeps and refuses a worse one, junk, and one it cannot judge yet"
+# One push carrying the branches the pair builds on and the pair: the
+# pair is judged against the branches as the push leaves them (before,
+# against the branches before it: refused whole).
+out=$(git -C $g/blue push $g/hub2.git 'refs/heads/*:refs/heads/*' \
+	+$z:refs/catan/equivocation-a +$m:refs/catan/equivocation-b 2>&1) ||
+	fail "hook: the branches and the pair in one push refused ($out)"
+[[ $(git -C $g/hub2.git rev-parse refs/catan/equivocation-a refs/heads/white) == \
+	"$(printf '%s\n' "$z" "$(git -C $g/blue rev-parse white)")" ]] ||
+	fail "hook: the pair or the branches not where pushed"
+echo "ok: the hook takes the pair every peer keeps and refuses a worse one, junk, and one it cannot judge yet; one push may carry branches and pair"
 
 # 6. A record that is no proof (blue's own move and white's on another
 #    commit) is ignored, with a sentence; red's record stays.
