@@ -97,11 +97,14 @@ static bool head_quarantined(const store_fetch *f, const char *name,
 
 /*
  * A fetch cut by a limit of bytes or objects would be cut again while
- * the remote's branches stay where they are: refs/catan/refused/<remote>
- * records them (a blob: "reason <why>", then "<hex> <ref>" per branch),
- * and the next fetch that finds the same branches there is refused at
- * once, by the same reason, without downloading anything. (A cut for
- * time is not recorded: a slow link is no verdict.)
+ * the remote's branches and evidence refs stay where they are:
+ * refs/catan/refused/<remote> records them (a blob: "reason <why>", then
+ * "<hex> <ref>" per ref), and the next fetch that finds the same refs
+ * there is refused at once, by the same reason, without downloading
+ * anything. Evidence refs count: a remote that served too much under
+ * them, then the pair it recorded, is fetched again (after an
+ * equivocation its branches never move). (A cut for time is not
+ * recorded: a slow link is no verdict.)
  */
 static int heads_text(char *buf, size_t size,
 		      const git_remote_head *const *heads, size_t n)
@@ -109,7 +112,9 @@ static int heads_text(char *buf, size_t size,
 	size_t len = 0;
 	for (size_t i = 0; i < n; i++) {
 		char hex[GIT_OID_HEXSZ + 1];
-		if (strncmp(heads[i]->name, "refs/heads/", 11))
+		if (strncmp(heads[i]->name, "refs/heads/", 11) &&
+		    store_evidence_index(heads[i]->name,
+					 strlen(heads[i]->name)) < 0)
 			continue;
 		git_oid_tostr(hex, sizeof hex, &heads[i]->oid);
 		int k = snprintf(buf + len, size - len, "%s %s\n", hex,
@@ -249,8 +254,7 @@ static int fetch_quick(const store_fetch *f, const char *name, const char *url,
 	bool known = heads_text(text, sizeof text, h->ptr, (size_t)h->n) == 0;
 	if (known && refused_before(f, name, text, why, sizeof why)) {
 		store_fail_code(err, CATAN_STORE_E_DENIED,
-				"%.150s (its branches have not moved since)",
-				why);
+				"%.150s (its refs have not moved since)", why);
 		rc = -2;
 		goto done;
 	}
@@ -327,7 +331,7 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 		char why[200];
 		snprintf(why, sizeof why, "%s", fw.why);
 		snprintf(fw.why, sizeof fw.why,
-			 "%.150s (its branches have not moved since)", why);
+			 "%.150s (its refs have not moved since)", why);
 		fw.over = true;
 		goto fail;
 	}
