@@ -551,6 +551,35 @@ static void waiting_since(FILE *f, catan_store *s, const catan_state *st,
 	fprintf(f, ", asked %s", when);
 }
 
+/*
+ * A signed game stopped by an equivocation: says so on f (where the
+ * others say whom the game waits for: nobody can move on) and returns
+ * true; false otherwise, nothing said.
+ */
+static bool say_stopped(FILE *f, catan_store *s)
+{
+	int seat;
+	catan_commit_id m, c[2];
+	if (catan_store_equivocation(s, &seat, &m, c) != 1)
+		return false;
+	fprintf(f,
+		"the game stopped at %.10s (%s signed two different moves "
+		"there); nobody moves on",
+		m.hex, catan_store_game(s)->names.name[seat]);
+	return true;
+}
+
+/* What the game waits for now, or that it stopped; then since when. */
+static void say_now(FILE *f, catan_store *s, const catan_state *st,
+		    const catan_commit_id *head)
+{
+	if (say_stopped(f, s))
+		return;
+	waiting_for(f, catan_store_game(s), st);
+	if (head)
+		waiting_since(f, s, st, head);
+}
+
 int cli_act(const char *dir, int argc, char **argv)
 {
 	catan_store *s = NULL;
@@ -625,8 +654,7 @@ int cli_act(const char *dir, int argc, char **argv)
 	catan_commit_id head;
 	if (!catan_store_current(&st, &head, s, &err)) {
 		printf("now: ");
-		waiting_for(stdout, g, &st);
-		waiting_since(stdout, s, &st, &head);
+		say_now(stdout, s, &st, &head);
 		printf("\n");
 	}
 	catan_store_free(s);
@@ -799,13 +827,18 @@ int cli_legal(const char *dir, int argc, char **argv)
 		return 1;
 	}
 	static catan_action buf[8192];
-	int n = catan_legal_actions(buf, 8192, &g->board, &st, who, 0);
+	int seat;
+	catan_commit_id at, kids[2];
+	/* (a stopped game takes no action: catan act would refuse each) */
+	int n = catan_store_equivocation(s, &seat, &at, kids) == 1
+		    ? 0
+		    : catan_legal_actions(buf, 8192, &g->board, &st, who, 0);
 	/* Only actions on stdout (legal | shuf -n1 | xargs act works); the
 	 * note that there are none goes to stderr. */
 	if (n == 0) {
 		fprintf(stderr,
 			"%s has nothing to do now: ", g->names.name[who]);
-		waiting_for(stderr, g, &st);
+		say_now(stderr, s, &st, NULL);
 		fprintf(stderr, "\n");
 	}
 	for (int i = 0; i < n && i < 8192; i++) {
@@ -949,7 +982,7 @@ int cli_join(int argc, char **argv)
 	catan_state st;
 	if (!catan_store_current(&st, NULL, s, &err)) {
 		printf("joined as %s; now: ", me);
-		waiting_for(stdout, catan_store_game(s), &st);
+		say_now(stdout, s, &st, NULL);
 		printf("\n");
 	}
 	catan_store_free(s);
@@ -1002,8 +1035,7 @@ int cli_sync(const char *dir, int argc, char **argv)
 	catan_commit_id head;
 	if (!catan_store_current(&st, &head, s, &err)) {
 		printf("now: ");
-		waiting_for(stdout, catan_store_game(s), &st);
-		waiting_since(stdout, s, &st, &head);
+		say_now(stdout, s, &st, &head);
 		printf("\n");
 	} else {
 		printf("cannot read the position: %s\n", err.msg);
@@ -1306,7 +1338,14 @@ int cli_peer(const char *dir, int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		if (seat.cmd && !g->open && catan_state_may_act(&st, me)) {
+		/* A stopped game takes no action: the peer goes on syncing
+		 * (its record reaches the others) and says so once. */
+		int vseat;
+		catan_commit_id vat, vkids[2];
+		bool stopped =
+		    catan_store_equivocation(s, &vseat, &vat, vkids) == 1;
+		if (!stopped && seat.cmd && !g->open &&
+		    catan_state_may_act(&st, me)) {
 			catan_action a;
 			catan_outcome oc;
 			/*
@@ -1364,7 +1403,7 @@ int cli_peer(const char *dir, int argc, char **argv)
 			} else {
 				fprintf(stderr, "catan peer: %s\n", err.msg);
 			}
-		} else if (bot && me >= 0 && !g->open &&
+		} else if (!stopped && bot && me >= 0 && !g->open &&
 			   catan_state_may_act(&st, me)) {
 			catan_rng rng;
 			catan_action a;
@@ -1394,9 +1433,9 @@ int cli_peer(const char *dir, int argc, char **argv)
 		FILE *m = fmemopen(now, sizeof now, "w");
 		catan_commit_id head;
 		if (m) {
-			waiting_for(m, g, &st);
-			if (catan_store_current(&st, &head, s, &err) == 0)
-				waiting_since(m, s, &st, &head);
+			bool cur =
+			    catan_store_current(&st, &head, s, &err) == 0;
+			say_now(m, s, &st, cur ? &head : NULL);
 			fclose(m);
 		}
 		if (strcmp(now, last)) {

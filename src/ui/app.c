@@ -204,6 +204,24 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * A signed game stopped by an equivocation: the status line's sentence
+ * into out (true); false and out empty otherwise.
+ */
+static bool stopped_text(char *out, size_t n, catan_store *st)
+{
+	int seat;
+	catan_commit_id at, kids[2];
+	out[0] = '\0';
+	if (catan_store_equivocation(st, &seat, &at, kids) != 1)
+		return false;
+	snprintf(out, n,
+		 "game stopped: %s signed two different moves on %.10s; "
+		 "nobody moves on",
+		 catan_store_game(st)->names.name[seat], at.hex);
+	return true;
+}
+
 int catan_ui_render(const catan_ui_options *o, catan_err *err)
 {
 	catan_store *st = NULL;
@@ -255,7 +273,9 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	memset(&fr, 0, sizeof fr);
 	char title[96], status[256];
 	snprintf(title, sizeof title, "catan-git  %.7s", id.hex);
-	ui_status_text(status, sizeof status, g, &s, viewer);
+	/* (at the game's head: an earlier commit shows what it was) */
+	if (o->rev || !stopped_text(status, sizeof status, st))
+		ui_status_text(status, sizeof status, g, &s, viewer);
 	fr.g = g;
 	fr.s = &s;
 	fr.v = &v;
@@ -308,6 +328,8 @@ done:
 typedef struct snapshot {
 	catan_state s;
 	char sync[200];
+	/* A signed game stopped by an equivocation: what the status says. */
+	char stopped[160];
 	unsigned seq;
 } snapshot;
 
@@ -409,6 +431,7 @@ static int refresh(app *a, bool sync, catan_err *err)
 		SDL_UnlockMutex(a->mx);
 	}
 	int rc = catan_store_current(&tmp.s, NULL, st, err);
+	stopped_text(tmp.stopped, sizeof tmp.stopped, st);
 	entry_list l = {0};
 	if (!rc)
 		rc = catan_store_log(st, collect_entry, &l, err);
@@ -453,6 +476,7 @@ static int worker(void *ctx)
 		bool quit = a->quit;
 		a->wake = false;
 		catan_state s = a->snap.s;
+		bool stopped = a->snap.stopped[0] != '\0';
 		SDL_UnlockMutex(a->mx);
 		if (quit)
 			break;
@@ -478,7 +502,7 @@ static int worker(void *ctx)
 			duty = true;
 		}
 		if (who < s.opt.nplayers && (duty || (a->bots >> who & 1u)) &&
-		    s.phase != CATAN_PHASE_OVER) {
+		    s.phase != CATAN_PHASE_OVER && !stopped) {
 			catan_action ba;
 			if (catan_bot_choose(&ba, CATAN_BOT_GREEDY, &a->g.board, &s,
 					     who, &a->bot_rng,
@@ -1725,7 +1749,9 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		memset(&fr, 0, sizeof fr);
 		ui_status_text(status, sizeof status, &a.g, s, w.v.actor);
 		/* A card being played: say what the next click does. */
-		if (w.v.dialog == CATAN_DLG_VICTIM)
+		if (cur.stopped[0])
+			snprintf(status, sizeof status, "%s", cur.stopped);
+		else if (w.v.dialog == CATAN_DLG_VICTIM)
 			snprintf(status, sizeof status,
 				 "your move: choose whom to rob, then OK");
 		else if (w.v.mode == CATAN_MODE_KNIGHT)

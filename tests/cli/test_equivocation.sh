@@ -103,7 +103,17 @@ grep -q "the game stopped at ${fork:0:10}: white signed two different moves" <<<
 # a third sync changes nothing and finds nothing new to blame
 out=$($catan -C "$g/blue" sync 2>&1) || fail "sync after the verdict: $out"
 grep -q "rejected [a-z]* from" <<<"$out" && fail "after the verdict: $out"
-ok "the game stops at the fork: acting is refused, naming white and both moves; later syncs blame nobody"
+grep -q "^now: the game stopped at ${fork:0:10} (white signed two different moves there); nobody moves on" <<<"$out" ||
+	fail "sync does not say that nobody moves on: $out"
+# legal lists nothing (act would refuse each) and says why; a peer with a
+# bot says it once and tries no move.
+[[ -z $($catan -C "$g/red" legal --as red 2>$d/legal.err) ]] || fail "legal lists moves of a stopped game"
+grep -q "nothing to do now: the game stopped at ${fork:0:10}" $d/legal.err ||
+	fail "legal does not say the game stopped: $(cat $d/legal.err)"
+timeout 3 $catan -C "$g/red" peer --bot greedy --interval 0.3 >$d/peer.out 2>$d/peer.err || true
+grep -q "^waiting: the game stopped at ${fork:0:10}" $d/peer.out || fail "peer: $(cat $d/peer.out)"
+grep -q "catan peer:" $d/peer.err && fail "the peer tried to move: $(cat $d/peer.err)"
+ok "the game stops at the fork: acting is refused, naming white and both moves; sync, legal and peer say that nobody moves on; later syncs blame nobody"
 
 # Three children: white also signs a third move Z, which both red and
 # blue fetch. Red then proves {Y,Z} and blue {X,Z}; once they sync with
