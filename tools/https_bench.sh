@@ -35,11 +35,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1
-unset GIT_SSL_CAPATH SSL_CERT_DIR
-mkdir -p "$HOME" "$tmp/srv"
-https_host_start "$tmp/srv" player secret
-export GIT_SSL_CAINFO=$tmp/srv/ca.crt CATAN_HTTP_USER=player CATAN_HTTP_TOKEN=secret
+# (catan's login and CA from the environment; stock git logs in nowhere)
+https_host_client "$tmp/srv" "$tmp/home" player secret env
 names=(red blue white orange green brown)
 list=$(IFS=,; echo "${names[*]:0:n}")
 

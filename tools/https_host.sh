@@ -13,6 +13,17 @@
 #       Port HTTPS_EXPIRED_PORT serves the same behind DIR/expired.crt, a
 #       certificate for "localhost" signed by the authority that expired
 #       on 2 January 2020.
+#   https_host_client DIR HOME USER PASSWORD [env|none]
+#       https_host_start DIR USER PASSWORD for a client that brings
+#       nothing of the user's own set-up: first HOME (made) is HOME,
+#       GIT_CONFIG_NOSYSTEM=1, and GIT_SSL_CAINFO, GIT_SSL_CAPATH,
+#       SSL_CERT_FILE, SSL_CERT_DIR, CATAN_HTTP_USER, CATAN_HTTP_TOKEN,
+#       GIT_ASKPASS and SSH_ASKPASS are unset; then, the host started, the
+#       login and the authority: exported for catan (GIT_SSL_CAINFO
+#       DIR/ca.crt, CATAN_HTTP_USER, CATAN_HTTP_TOKEN) and for stock git
+#       (credential.helper in HOME's git config: a store, HOME/credentials,
+#       holding the login for https://localhost:$HTTPS_PORT). With env,
+#       only catan's; with none, neither (the caller gives them).
 #   https_host_hang DIR on|off
 #       while on, a request that fetches a pack (POST git-upload-pack) gets
 #       no answer at all for 30 s: a server that stops answering mid-fetch
@@ -215,6 +226,38 @@ EOF
 	cat "$dir/logs/error.log" "$dir/logs/nginx.out" >&2
 	https_host_stop "$dir"
 	return 1
+}
+
+# _https_pct STRING: STRING percent-encoded, for a URL's user or password.
+_https_pct() {
+	local LC_ALL=C s=$1 out='' c i
+	for ((i = 0; i < ${#s}; i++)); do
+		c=${s:i:1}
+		case $c in
+		[A-Za-z0-9._~-]) out+=$c ;;
+		*) printf -v c '%%%02X' "'$c" && out+=$c ;;
+		esac
+	done
+	printf '%s' "$out"
+}
+
+https_host_client() {
+	local dir=$1 home=$2 user=$3 pass=$4 login=${5:-}
+	case $login in
+	'' | env | none) ;;
+	*) echo "https_host_client: env or none, not $login" >&2 && return 2 ;;
+	esac
+	export HOME=$home GIT_CONFIG_NOSYSTEM=1
+	unset GIT_SSL_CAINFO GIT_SSL_CAPATH SSL_CERT_FILE SSL_CERT_DIR \
+		CATAN_HTTP_USER CATAN_HTTP_TOKEN GIT_ASKPASS SSH_ASKPASS
+	mkdir -p "$HOME" "$dir"
+	https_host_start "$dir" "$user" "$pass" || return
+	[[ $login == none ]] && return 0
+	export GIT_SSL_CAINFO=$dir/ca.crt CATAN_HTTP_USER=$user CATAN_HTTP_TOKEN=$pass
+	[[ $login == env ]] && return 0
+	git config --global credential.helper "store --file $HOME/credentials"
+	printf 'https://%s:%s@localhost:%s\n' "$(_https_pct "$user")" \
+		"$(_https_pct "$pass")" "$HTTPS_PORT" >"$HOME/credentials"
 }
 
 https_host_hang() {

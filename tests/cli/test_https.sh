@@ -56,19 +56,20 @@ cleanup() {
 trap cleanup EXIT
 
 # Nothing of the user's own set-up takes part: no git config, no CA or
-# login from the environment.
-export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1
-unset GIT_SSL_CAINFO GIT_SSL_CAPATH SSL_CERT_FILE SSL_CERT_DIR \
-	CATAN_HTTP_TOKEN CATAN_HTTP_USER GIT_ASKPASS SSH_ASKPASS
-mkdir -p "$HOME" "$srv"
-https_host_start "$srv" player 'open sesame' || fail "the https server did not start"
+# login from the environment. The six peers take the login and the CA
+# from the environment; otherwise none is given here: red is given them
+# command by command, and a join without them is refused (1.), before
+# the others find them in git's own config.
+login=none
+[[ ${2:-} == six ]] && login='env'
+https_host_client "$srv" "$tmp/home" player 'open sesame' "$login" ||
+	fail "the https server did not start"
 hub=$HTTPS_URL/game.git
 d=$tmp/g
 mkdir -p "$d"
 
 if [[ ${2:-} == six ]]; then
 	six=(red blue white orange green brown)
-	export GIT_SSL_CAINFO=$srv/ca.crt CATAN_HTTP_USER=player CATAN_HTTP_TOKEN='open sesame'
 	$catan new "$d/red" --players red,blue,white,orange,green,brown --me red \
 		--seed 12 --board random --special-build >/dev/null 2>&1
 	git init -q --bare "$srv/repos/game.git"

@@ -49,13 +49,8 @@ trap cleanup EXIT
 
 # Nothing of the user's own set-up takes part; catan's login and
 # authority from the environment, stock git's from its configuration.
-export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1
-unset GIT_SSL_CAPATH SSL_CERT_FILE SSL_CERT_DIR GIT_ASKPASS SSH_ASKPASS
-mkdir -p "$HOME" "$srv"
-https_host_start "$srv" player 'open sesame' || fail "the https server did not start"
-export GIT_SSL_CAINFO=$srv/ca.crt CATAN_HTTP_USER=player CATAN_HTTP_TOKEN='open sesame'
-git config --global credential.helper "store --file $HOME/credentials"
-printf 'https://player:open%%20sesame@localhost:%s\n' "$HTTPS_PORT" >"$HOME/credentials"
+https_host_client "$srv" "$tmp/home" player 'open sesame' ||
+	fail "the https server did not start"
 
 # One game for every case (copied: each case starts from it).
 for p in red blue white; do $C key new "$tmp/key_$p" >/dev/null 2>&1; done
