@@ -231,6 +231,22 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 		git_oid_cpy(&pos->head, &s->cache_id);
 		return 0;
 	}
+	/*
+	 * A game stopped by an equivocation is where it stopped: the commit
+	 * both children build on, the same at every peer that holds the
+	 * record (the branches may still hold one child or the other).
+	 */
+	store_verdict v;
+	if (s->game.signed_game && store_verdict_read(s, &v) == 1) {
+		if (git_commit_lookup(&c, s->repo, &v.parent))
+			return store_git_fail(err, "reading the commit where "
+						   "the game stopped");
+		git_oid_cpy(&pos->head, &v.parent);
+		rc = store_read_state(&pos->state, &pos->fair, s,
+				      git_commit_tree_id(c), err);
+		git_commit_free(c);
+		return rc;
+	}
 	for (int i = 0; i < n && newest < 0; i++) {
 		bool all = true;
 		for (int j = 0; j < n && all; j++)

@@ -113,7 +113,12 @@ grep -q "nothing to do now: the game stopped at ${fork:0:10}" $d/legal.err ||
 timeout 3 $catan -C "$g/red" peer --bot greedy --interval 0.3 >$d/peer.out 2>$d/peer.err || true
 grep -q "^waiting: the game stopped at ${fork:0:10}" $d/peer.out || fail "peer: $(cat $d/peer.out)"
 grep -q "catan peer:" $d/peer.err && fail "the peer tried to move: $(cat $d/peer.err)"
-ok "the game stops at the fork: acting is refused, naming white and both moves; sync, legal and peer say that nobody moves on; later syncs blame nobody"
+# Both show the game where it stopped (red's and blue's branches of
+# white hold one child each).
+for p in red blue; do
+	$catan -C "$g/$p" show | grep -q "^commit $fork," || fail "$p does not show the game at the fork"
+done
+ok "the game stops at the fork: acting is refused, naming white and both moves; sync, legal and peer say that nobody moves on, show and the window show the fork; later syncs blame nobody"
 
 # Three children: white also signs a third move Z, which both red and
 # blue fetch. Red then proves {Y,Z} and blue {X,Z}; once they sync with
