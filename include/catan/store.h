@@ -221,7 +221,8 @@ int catan_store_verify(catan_store *s, catan_verify_report *report,
 
 /*
  * Calls fn once per commit of the current history, oldest first (the
- * discard commits of a fan-out in player order, then their merge).
+ * discard commits of a fan-out in player order, then their merge). A game
+ * stopped by an equivocation: up to the commit where it stopped.
  */
 typedef struct catan_log_entry {
 	catan_commit_id id;

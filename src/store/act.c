@@ -639,8 +639,12 @@ int catan_store_log(catan_store *s,
 	git_revwalk *walk = NULL;
 	git_oid id;
 	int rc = 0;
+	/* A stopped game's history ends where it stopped (get_position). */
+	store_verdict v;
+	bool stopped = s->game.signed_game && store_verdict_read(s, &v) == 1;
 	if (git_revwalk_new(&walk, s->repo) ||
-	    git_revwalk_push_glob(walk, "refs/heads/*"))
+	    (stopped ? git_revwalk_push(walk, &v.parent)
+		     : git_revwalk_push_glob(walk, "refs/heads/*")))
 		return store_git_fail(err, "walking the history");
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	while (rc == 0 && git_revwalk_next(&id, walk) == 0) {

@@ -117,7 +117,9 @@ grep -q "catan peer:" $d/peer.err && fail "the peer tried to move: $(cat $d/peer
 # white hold one child each).
 for p in red blue; do
 	$catan -C "$g/$p" show | grep -q "^commit $fork," || fail "$p does not show the game at the fork"
+	$catan -C "$g/$p" log | tail -n 1 | grep -q "^${fork:0:10} " || fail "$p's log does not end at the fork"
 done
+[[ $($catan -C "$g/red" log) == $($catan -C "$g/blue" log) ]] || fail "red and blue log different histories"
 ok "the game stops at the fork: acting is refused, naming white and both moves; sync, legal and peer say that nobody moves on, show and the window show the fork; later syncs blame nobody"
 
 # Three children: white also signs a third move Z, which both red and
