@@ -66,6 +66,21 @@ serve() {
 	for i in $(seq 1 50); do grep -q serving $d/serve.log && break; sleep 0.1; done
 }
 unserve() { kill $server; wait $server 2>/dev/null; server=; }
+# both_ways LIMIT WHAT WHY: red syncs blue over the path (the record
+# ignored, WHY said) and over git:// (the fetch refused by
+# CATAN_SYNC_MAX_COMMITS=LIMIT), unchanged after each.
+both_ways() {
+	timed_sync blue CATAN_SYNC_MAX_COMMITS=$1
+	grep -q "ignored the equivocation record of blue: cannot copy .*$3" <<<"$out" ||
+		fail "$2, path: not ignored with '$3' ($out)"
+	unchanged "$2, path remote"
+	serve
+	timed_sync blue-net CATAN_SYNC_MAX_COMMITS=$1
+	unserve
+	grep -q "refused blue-net: .*CATAN_SYNC_MAX_COMMITS ($1)" <<<"$out" ||
+		fail "$2, git://: not refused by the limit ($out)"
+	unchanged "$2, git://"
+}
 
 # 1. Unsigned chains.
 junk() { # junk COUNT REF: a fast-import stream of a chain on white's tip
@@ -82,16 +97,7 @@ junk() { # junk COUNT REF: a fast-import stream of a chain on white's tip
 for k in a b; do
 	junk 5000 refs/catan/equivocation-$k | git -C $g/blue fast-import --quiet --force
 done
-timed_sync blue CATAN_SYNC_MAX_COMMITS=1000
-grep -q "ignored the equivocation record of blue: cannot copy .*not signed" <<<"$out" ||
-	fail "unsigned, path: not ignored with the reason ($out)"
-unchanged "5,000 unsigned commits under each evidence ref, path remote"
-serve
-timed_sync blue-net CATAN_SYNC_MAX_COMMITS=1000
-unserve
-grep -q "refused blue-net: .*CATAN_SYNC_MAX_COMMITS (1000)" <<<"$out" ||
-	fail "unsigned, git://: not refused by the limit ($out)"
-unchanged "5,000 unsigned commits under each evidence ref, git://"
+both_ways 1000 "5,000 unsigned commits under each evidence ref" "not signed"
 
 # 2. Chains signed by white's own key (white has the key: it is white
 #    that misbehaves here, through blue's repository).
@@ -111,16 +117,7 @@ signed_chain 250 refs/catan/equivocation-a 1700000000
 signed_chain 250 refs/catan/equivocation-b 1700000001
 git -C $g/blue cat-file commit refs/catan/equivocation-a | grep -q '^gpgsig' ||
 	fail "the chain is not signed (no test)"
-timed_sync blue CATAN_SYNC_MAX_COMMITS=100
-grep -q "ignored the equivocation record of blue: cannot copy .*CATAN_SYNC_MAX_COMMITS" <<<"$out" ||
-	fail "signed, path: not stopped by the limit ($out)"
-unchanged "250 signed commits under each evidence ref, path remote"
-serve
-timed_sync blue-net CATAN_SYNC_MAX_COMMITS=100
-unserve
-grep -q "refused blue-net: .*CATAN_SYNC_MAX_COMMITS (100)" <<<"$out" ||
-	fail "signed, git://: not refused by the limit ($out)"
-unchanged "250 signed commits under each evidence ref, git://"
+both_ways 100 "250 signed commits under each evidence ref" "CATAN_SYNC_MAX_COMMITS"
 
 # 3. Blue then serves the pair it recorded, its branches where they were
 #    (after an equivocation no branch moves): fetched again, not refused
