@@ -41,6 +41,20 @@ for p in blue white; do
 done
 ok "host-hook install puts a pre-receive hook running catan-hook into a bare repository holding a game (and refuses a folder that holds none)"
 
+# A branch fast-forwarded onto another player's commit brings no new
+# commit, but a branch ends at its owner's own commit: a sync would
+# quarantine it and catan verify of the hub would fail. Refused.
+$catan -C "$d/red" step >/dev/null
+$catan -C "$d/red" sync >/dev/null
+r1=$(git -C "$d/hub.git" rev-parse red)
+git -C "$d/hub.git" merge-base --is-ancestor white $r1 || fail "(setup) white's tip not under red's"
+git -C "$d/blue" fetch -q "$d/hub.git" red
+out=$(git -C "$d/blue" push "$d/hub.git" $r1:refs/heads/white 2>&1) &&
+	fail "white's branch moved onto red's commit: $out"
+grep -q "ends at its owner's own commit" <<<"$out" || fail "no reason: $out"
+[[ $(git -C "$d/hub.git" rev-parse white) != "$r1" ]] || fail "white's branch moved"
+ok "a push moving a branch onto another player's commit is refused"
+
 round() {
 	for p in "${players[@]}"; do
 		$catan -C "$d/$p" sync >/dev/null 2>&1 || true
