@@ -237,6 +237,14 @@ typedef struct catan_log_entry {
 int catan_store_log(catan_store *s,
 		    int (*fn)(const catan_log_entry *e, void *ctx), void *ctx,
 		    catan_err *err);
+/*
+ * catan_store_log, or with `stored` every commit the branches hold: in a
+ * stopped game also the two children and what was built on them (for a
+ * revision named past the fork: catan log REV, replay, render).
+ */
+int catan_store_log_ext(catan_store *s, bool stored,
+			int (*fn)(const catan_log_entry *e, void *ctx),
+			void *ctx, catan_err *err);
 
 /* ---- peers (sync.c; spec/replication.md) ---- */
 

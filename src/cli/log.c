@@ -182,7 +182,8 @@ int cli_log(const char *dir, int argc, char **argv)
 	if (rc == 0) {
 		if (c.json)
 			putchar('[');
-		if (catan_store_log(s, log_entry, &c, &err)) {
+		/* (a revision may name commits past a stopped game's fork) */
+		if (catan_store_log_ext(s, rev != NULL, log_entry, &c, &err)) {
 			fprintf(stderr, "catan log: %s\n", err.msg);
 			rc = 1;
 		}

@@ -636,12 +636,20 @@ int catan_store_log(catan_store *s,
 		    int (*fn)(const catan_log_entry *e, void *ctx), void *ctx,
 		    catan_err *err)
 {
+	return catan_store_log_ext(s, false, fn, ctx, err);
+}
+
+int catan_store_log_ext(catan_store *s, bool stored,
+			int (*fn)(const catan_log_entry *e, void *ctx),
+			void *ctx, catan_err *err)
+{
 	git_revwalk *walk = NULL;
 	git_oid id;
 	int rc = 0;
 	/* A stopped game's history ends where it stopped (get_position). */
 	store_verdict v;
-	bool stopped = s->game.signed_game && store_verdict_read(s, &v) == 1;
+	bool stopped =
+	    !stored && s->game.signed_game && store_verdict_read(s, &v) == 1;
 	if (git_revwalk_new(&walk, s->repo) ||
 	    (stopped ? git_revwalk_push(walk, &v.parent)
 		     : git_revwalk_push_glob(walk, "refs/heads/*")))

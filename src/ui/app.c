@@ -243,7 +243,8 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	if (catan_store_state_at(&s, &id, st, o->rev, err))
 		goto done;
 	lb.until = o->rev ? id.hex : NULL;
-	if (catan_store_log(st, collect, &lb, err))
+	/* (a revision may name commits past a stopped game's fork) */
+	if (catan_store_log_ext(st, o->rev != NULL, collect, &lb, err))
 		goto done;
 	int viewer = o->as ? player_index(g, o->as) : catan_store_me(st);
 	if (o->as && viewer < 0) {
@@ -252,7 +253,7 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	}
 	if (viewer < 0)
 		viewer = CATAN_NONE;
-	if (catan_store_log(st, collect_entry, &el, err) ||
+	if (catan_store_log_ext(st, o->rev != NULL, collect_entry, &el, err) ||
 	    tell_all(&tl, st, g, &el, lb.n < el.n ? lb.n : el.n, viewer,
 		     o->reveal, err))
 		goto done;
@@ -1924,11 +1925,12 @@ int catan_ui_replay(const catan_ui_options *o, catan_err *err)
 		fail(err, "out of memory", NULL);
 		goto done;
 	}
-	if (catan_store_log(st, collect, &lb, err))
+	/* (a revision may name commits past a stopped game's fork) */
+	if (catan_store_log_ext(st, o->rev != NULL, collect, &lb, err))
 		goto done;
 	int n = lb.n < lb.cap ? lb.n : lb.cap;
 	int viewer0 = o->as ? player_index(&g, o->as) : -1;
-	if (catan_store_log(st, collect_entry, &el, err) ||
+	if (catan_store_log_ext(st, o->rev != NULL, collect_entry, &el, err) ||
 	    tell_all(&tl, st, &g, &el, n < el.n ? n : el.n,
 		     viewer0 >= 0 ? viewer0 : CATAN_NONE,
 		     viewer0 < 0 || o->reveal, err))

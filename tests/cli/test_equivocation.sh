@@ -120,6 +120,10 @@ for p in red blue; do
 	$catan -C "$g/$p" log | tail -n 1 | grep -q "^${fork:0:10} " || fail "$p's log does not end at the fork"
 done
 [[ $($catan -C "$g/red" log) == $($catan -C "$g/blue" log) ]] || fail "red and blue log different histories"
+# A revision past the fork still names what the branches hold.
+y=$(git -C "$g/red" rev-parse white)
+$catan -C "$g/red" log "white~1..white" | grep -q "^${y:0:10} " || fail "log of the voided child: nothing"
+$catan render "$g/red" white --out "$d/child.png" >/dev/null 2>&1 || fail "render of the voided child"
 ok "the game stops at the fork: acting is refused, naming white and both moves; sync, legal and peer say that nobody moves on, show and the window show the fork; later syncs blame nobody"
 
 # Three children: white also signs a third move Z, which both red and
