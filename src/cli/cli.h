@@ -59,6 +59,7 @@ int cli_read_pubkey(unsigned char pk[32], const char *what, char *why,
 int cli_new(int argc, char **argv);
 int cli_act(const char *dir, int argc, char **argv);
 int cli_show(const char *dir, int argc, char **argv);
+int cli_status(const char *dir, int argc, char **argv);
 int cli_legal(const char *dir, int argc, char **argv);
 int cli_log(const char *dir, int argc, char **argv);
 int cli_verify(const char *dir, int argc, char **argv);

@@ -808,6 +808,63 @@ int cli_show(const char *dir, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * catan status: the game in a few lines: who plays, what the game waits
+ * for (whose move, whose fair-dice reveal and since when, or that it
+ * stopped), the scores. Reads only.
+ */
+int cli_status(const char *dir, int argc, char **argv)
+{
+	catan_store *s = NULL;
+	if (argc > 0) {
+		fprintf(stderr,
+			"catan status: unknown argument \"%s\" (usage: "
+			"catan -C DIR status)\n",
+			argv[0]);
+		return 2;
+	}
+	int rc = open_game_ext(&s, dir, true);
+	if (rc)
+		return rc;
+	const catan_game *g = catan_store_game(s);
+	catan_state st;
+	catan_commit_id head;
+	catan_err err;
+	if (catan_store_current(&st, &head, s, &err)) {
+		fprintf(stderr, "catan status: %s\n", err.msg);
+		catan_store_free(s);
+		return 1;
+	}
+	static const char *const dice[] = {"seeded", "manual", "fair"};
+	int me = catan_store_me(s);
+	printf("game: ");
+	for (int p = 0; p < g->opt.nplayers; p++)
+		printf("%s%s", p ? ", " : "", g->names.name[p]);
+	printf(" (%d VP to win); %s, %s dice; ", g->opt.vp_target,
+	       g->signed_game ? "signed" : "unsigned",
+	       g->opt.dice < 3 ? dice[g->opt.dice] : "?");
+	if (me >= 0 && me < g->opt.nplayers)
+		printf("you play %s\n", g->names.name[me]);
+	else
+		printf("every seat plays here (hot-seat)\n");
+	printf("at: commit %.10s, turn %d, phase %s\n", head.hex, st.turn,
+	       catan_phase_name(st.phase));
+	printf("now: ");
+	say_now(stdout, s, &st, &head);
+	if (me >= 0 && me < g->opt.nplayers && !g->open &&
+	    st.phase != CATAN_PHASE_OVER && catan_state_may_act(&st, me)) {
+		int seat;
+		catan_commit_id at, kids[2];
+		if (catan_store_equivocation(s, &seat, &at, kids) != 1)
+			printf(" (your move: catan legal --as %s)",
+			       g->names.name[me]);
+	}
+	printf("\n\n");
+	cli_print_scores(stdout, &g->board, &st, &g->names);
+	catan_store_free(s);
+	return 0;
+}
+
 int cli_legal(const char *dir, int argc, char **argv)
 {
 	catan_store *s = NULL;

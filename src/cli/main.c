@@ -58,6 +58,7 @@ static void usage(FILE *f)
 	    "       catan -C DIR host --agents CMD,CMD,... [--on-kick K] "
 	    "[--max-actions N] [agent limits]\n"
 	    "       catan -C DIR show [--json] [REV]\n"
+	    "       catan -C DIR status\n"
 	    "       catan -C DIR legal --as PLAYER\n"
 	    "       catan -C DIR log [REV | REV..REV] [--player P] [--json]\n"
 	    "       catan -C DIR verify\n"
@@ -135,6 +136,7 @@ static bool command_help(const char *cmd, int argc, char **argv)
 	    {"serve", "serves the game to peers over TCP"},
 	    {"peer", "a background peer: syncs and lets a bot play"},
 	    {"show", "the board, hands and scores at a commit"},
+	    {"status", "what the game waits for now, and the scores"},
 	    {"legal", "every legal action of a player now"},
 	    {"verify", "replays and checks every commit of the game"},
 	    {"gc", "packs the repository"},
@@ -587,6 +589,8 @@ int main(int argc, char **argv)
 		return cli_act(dir, argc, argv);
 	if (!strcmp(cmd, "show"))
 		return cli_show(dir, argc, argv);
+	if (!strcmp(cmd, "status"))
+		return cli_status(dir, argc, argv);
 	if (!strcmp(cmd, "legal"))
 		return cli_legal(dir, argc, argv);
 	if (!strcmp(cmd, "log"))

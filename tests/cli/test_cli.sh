@@ -43,7 +43,13 @@ grep -qF '"settlements":["0,-1,n","-2,1,n"],"cities":[],"roads":["0,-1,nw","-2,1
    $(tr -cd '{' <<<"$json" | wc -c) == $(tr -cd '}' <<<"$json" | wc -c) ]] ||
 	fail "show --json: unbalanced brackets"
 $catan -C "$g" show HEAD~3 | grep -q "phase setup" || fail "show REV"
-ok "roll, legal, show, show --json, show REV"
+st=$($catan -C "$g" status)
+grep -qx "game: ann, bob (10 VP to win); unsigned, seeded dice; every seat plays here (hot-seat)" <<<"$st" ||
+	fail "status: the game line: $st"
+grep -qx "now: ann to trade, build or end the turn" <<<"$st" || fail "status: the wait: $st"
+grep -q "^  ann " <<<"$st" || fail "status: no scores: $st"
+$catan -C "$g" status extra 2>/dev/null && fail "status takes no argument"
+ok "roll, legal, show, show --json, show REV, status"
 
 [[ $($catan -C "$g" log | wc -l) == 6 ]] || fail "log length"
 [[ $(git -C "$g" log --format=%s ann | head -1) == roll ]] || fail "git log subject"

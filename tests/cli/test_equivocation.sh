@@ -105,6 +105,8 @@ out=$($catan -C "$g/blue" sync 2>&1) || fail "sync after the verdict: $out"
 grep -q "rejected [a-z]* from" <<<"$out" && fail "after the verdict: $out"
 grep -q "^now: the game stopped at ${fork:0:10} (white signed two different moves there); nobody moves on" <<<"$out" ||
 	fail "sync does not say that nobody moves on: $out"
+$catan -C "$g/red" status | grep -q "^now: the game stopped at ${fork:0:10}" ||
+	fail "catan status does not say the game stopped"
 # legal lists nothing (act would refuse each) and says why; a peer with a
 # bot says it once and tries no move.
 [[ -z $($catan -C "$g/red" legal --as red 2>$d/legal.err) ]] || fail "legal lists moves of a stopped game"

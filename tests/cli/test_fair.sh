@@ -125,7 +125,9 @@ out=$($catan -C "$d/red" act roll 2>&1) && fail "completed without white"
 $catan -C "$d/red" sync | tail -1 |
 	grep -q "^now: white to reveal a secret for red's roll (fair dice), asked " ||
 	fail "the wait for white is not named"
-ok "a player who withholds its reveal stalls the game; the others see it is white's turn to reveal"
+$catan -C "$d/red" status | grep -q "^now: white to reveal a secret for red's roll (fair dice), asked " ||
+	fail "catan status does not name the wait for white"
+ok "a player who withholds its reveal stalls the game; the others see it is white's turn to reveal (catan sync, catan status)"
 
 $catan -C "$d/white" sync >/dev/null
 $catan -C "$d/white" act reveal >/dev/null
