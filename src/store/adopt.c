@@ -534,32 +534,23 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	 * it; taking that would make the owner's real commit look like a
 	 * rewrite here (the model's M_TIPOWNER, spec/model.md).
 	 */
-	git_commit *tc = NULL;
-	if (!git_oid_equal(r, &s->genesis) &&
-	    git_commit_lookup(&tc, s->repo, r) == 0) {
-		const git_signature *a = git_commit_author(tc);
-		int who = a && a->name
-			      ? catan_names_find(&s->game.names, a->name,
-						 strlen(a->name))
-			      : -1;
-		git_commit_free(tc);
-		if (who != p) {
-			char why[160];
-			git_oid_tostr(hex2, sizeof hex2, r);
-			snprintf(why, sizeof why,
-				 "its tip is %s's commit, not %s's (a branch "
-				 "ends at its owner's own commit)",
-				 who >= 0 ? s->game.names.name[who] : "nobody",
-				 s->game.names.name[p]);
-			store_note(rep,
-				   "rejected %s from %s: commit %.10s: %s; "
-				   "kept as refs/catan/quarantine/%s/%s",
-				   s->game.names.name[p], remote, hex2, why,
-				   remote, s->game.names.name[p]);
-			store_quarantine(s, remote, p, r, r, false, why, NULL);
-			rep->rejected++;
-			return false;
-		}
+	int who;
+	if (store_tip_misplaced(s, p, r, &who)) {
+		char why[160];
+		git_oid_tostr(hex2, sizeof hex2, r);
+		snprintf(why, sizeof why,
+			 "its tip is %s's commit, not %s's (a branch ends at "
+			 "its owner's own commit)",
+			 who >= 0 ? s->game.names.name[who] : "nobody",
+			 s->game.names.name[p]);
+		store_note(rep,
+			   "rejected %s from %s: commit %.10s: %s; kept as "
+			   "refs/catan/quarantine/%s/%s",
+			   s->game.names.name[p], remote, hex2, why, remote,
+			   s->game.names.name[p]);
+		store_quarantine(s, remote, p, r, r, false, why, NULL);
+		rep->rejected++;
+		return false;
 	}
 	int floor = 0;
 	git_commit *lc = NULL;
@@ -922,6 +913,21 @@ bool store_evidence_better(catan_store *s, const store_verdict *old,
 {
 	store_verdict keep;
 	return better_proof(s, old, v, &keep);
+}
+
+bool store_tip_misplaced(catan_store *s, int p, const git_oid *tip, int *who)
+{
+	git_commit *c = NULL;
+	*who = p;
+	if (git_oid_equal(tip, &s->genesis) ||
+	    git_commit_lookup(&c, s->repo, tip))
+		return false;
+	const git_signature *a = git_commit_author(c);
+	*who = a && a->name
+		   ? catan_names_find(&s->game.names, a->name, strlen(a->name))
+		   : -1;
+	git_commit_free(c);
+	return *who != p;
 }
 
 int store_evidence_same(const git_oid *ev, const store_verdict *v)

@@ -172,6 +172,14 @@ bool store_evidence_proof(catan_store *s, const git_oid *ev, store_verdict *v);
  * the other way round, 0 when they are not that pair.
  */
 int store_evidence_same(const git_oid *ev, const store_verdict *v);
+/*
+ * Whether `tip` would misplace player p's branch: a branch ends at its
+ * owner's own commit or the genesis (the model's M_TIPOWNER), as a sync
+ * and the host hook take it. *who: the seat that wrote tip (-1: nobody).
+ * A commit that cannot be read is not judged here (false): its
+ * verification says what is wrong.
+ */
+bool store_tip_misplaced(catan_store *s, int p, const git_oid *tip, int *who);
 
 /* ---- fetch.c ---- */
 

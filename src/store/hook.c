@@ -167,24 +167,13 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 				      refs[i], news[i], olds[i]);
 		/* A branch ends at its owner's own commit or the genesis,
 		 * as a sync takes it (adopt.c, M_TIPOWNER). */
-		git_commit *tc = NULL;
-		if (!git_oid_equal(&new, &s->genesis) &&
-		    git_commit_lookup(&tc, s->repo, &new) == 0) {
-			const git_signature *a = git_commit_author(tc);
-			int who = a && a->name
-				      ? catan_names_find(&g->names, a->name,
-							 strlen(a->name))
-				      : -1;
-			git_commit_free(tc);
-			if (who != p)
-				return refuse(rep, news[i],
-					      "%s: its tip would be %s's "
-					      "commit (a branch ends at its "
-					      "owner's own commit)",
-					      refs[i],
-					      who >= 0 ? g->names.name[who]
-						       : "nobody");
-		}
+		int who;
+		if (store_tip_misplaced(s, p, &new, &who))
+			return refuse(rep, news[i],
+				      "%s: its tip would be %s's commit (a "
+				      "branch ends at its owner's own commit)",
+				      refs[i],
+				      who >= 0 ? g->names.name[who] : "nobody");
 		tips[p] = new;
 	}
 	catan_verify_report vr;
