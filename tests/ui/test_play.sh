@@ -10,6 +10,7 @@
 # clear error, and a bad script line is named.
 set -euo pipefail
 catan=$1
+here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -150,6 +151,25 @@ for p in red blue white orange; do
 	"$catan" -C mp/$p verify >/dev/null
 done
 test -s mp/blue.log
+
+# A signed game stopped by an equivocation (white signed two moves on one
+# commit: tests/cli/lib.sh's record_only_game): the status line says so,
+# the window's bots (here white's, the next to move) try nothing, and the
+# board is where the game stopped.
+fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=../cli/lib.sh
+source "$here/../cli/lib.sh"
+for p in red blue white; do "$catan" key new "$tmp/key_$p" >/dev/null 2>&1; done
+record_only_game "$catan" "$tmp/eq" "$tmp"
+fork=$(git -C "$tmp/eq/red" cat-file -p refs/catan/equivocation | sed -n 's/^parent //p')
+tips=$(git -C "$tmp/eq/red" for-each-ref refs/heads)
+printf 'wait 1500\nstate stopped.state\nquit\n' >sscript
+run "$catan" play "$tmp/eq/red" --bots blue,white --script sscript >/dev/null
+grep -qx "status game stopped: white signed two different moves on ${fork:0:10}; nobody moves on" stopped.state ||
+	fail "the window's status: $(grep '^status' stopped.state)"
+grep -qx "message " stopped.state || fail "a bot tried to move: $(grep '^message' stopped.state)"
+[[ $(git -C "$tmp/eq/red" for-each-ref refs/heads) == "$tips" ]] || fail "a branch moved"
+"$catan" -C "$tmp/eq/red" show | grep -q "^commit $fork," || fail "show is not at the fork"
 
 # A bad script line is named; a missing font is a clear error.
 printf 'click-vertex 9,9,n\n' >bad
