@@ -331,6 +331,9 @@ typedef struct snapshot {
 	char sync[200];
 	/* A signed game stopped by an equivocation: what the status says. */
 	char stopped[160];
+	/* Fair dice: when the outcome the game waits for was asked ("asked
+	 * 14:03:07", local time), or empty. */
+	char asked[40];
 	unsigned seq;
 } snapshot;
 
@@ -431,8 +434,20 @@ static int refresh(app *a, bool sync, catan_err *err)
 		a->adopted = synced && rep.adopted > 0;
 		SDL_UnlockMutex(a->mx);
 	}
-	int rc = catan_store_current(&tmp.s, NULL, st, err);
+	catan_commit_id head;
+	int rc = catan_store_current(&tmp.s, &head, st, err);
 	stopped_text(tmp.stopped, sizeof tmp.stopped, st);
+	long long t =
+	    !rc && tmp.s.phase == CATAN_PHASE_REVEAL && tmp.s.reveal_wait
+		? catan_store_commit_time(st, &head)
+		: -1;
+	if (t >= 0) {
+		time_t tt = (time_t)t;
+		struct tm tm;
+		char hms[16];
+		strftime(hms, sizeof hms, "%H:%M:%S", localtime_r(&tt, &tm));
+		snprintf(tmp.asked, sizeof tmp.asked, "asked %s", hms);
+	}
 	entry_list l = {0};
 	if (!rc)
 		rc = catan_store_log(st, collect_entry, &l, err);
@@ -1750,8 +1765,14 @@ int catan_ui_play(const catan_ui_options *o, catan_err *err)
 		memset(&fr, 0, sizeof fr);
 		ui_status_text(status, sizeof status, &a.g, s, w.v.actor);
 		/* A card being played: say what the next click does. */
+		size_t sl = strlen(status);
 		if (cur.stopped[0])
 			snprintf(status, sizeof status, "%s", cur.stopped);
+		else if (cur.asked[0] && s->phase == CATAN_PHASE_REVEAL &&
+			 s->reveal_wait && sl < sizeof status)
+			/* (whose reveal the game waits for, and since when) */
+			snprintf(status + sl, sizeof status - sl, ", %s",
+				 cur.asked);
 		else if (w.v.dialog == CATAN_DLG_VICTIM)
 			snprintf(status, sizeof status,
 				 "your move: choose whom to rob, then OK");

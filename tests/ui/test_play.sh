@@ -171,6 +171,26 @@ grep -qx "message " stopped.state || fail "a bot tried to move: $(grep '^message
 [[ $(git -C "$tmp/eq/red" for-each-ref refs/heads) == "$tips" ]] || fail "a branch moved"
 "$catan" -C "$tmp/eq/red" show | grep -q "^commit $fork," || fail "show is not at the fork"
 
+# Fair dice: while a reveal is missing the status line says whose and
+# since when (the request's time, local). Hot-seat, both keys here; red
+# asks for a roll and blue has not revealed.
+"$catan" key new "$tmp/k_red" >/dev/null 2>&1
+"$catan" key new "$tmp/k_blue" >/dev/null 2>&1
+"$catan" new fw --players red,blue --me red --seed 3 --dice fair \
+	--key "$tmp/k_red" --seat blue="$tmp/k_blue.pub" >/dev/null
+git -C fw config --add catan.key "$tmp/k_blue"
+git -C fw config --unset catan.me
+for i in 1 2 3 4; do
+	next=$("$catan" -C fw show --json | sed -n 's/.*"next":"\([a-z]*\)".*/\1/p')
+	"$catan" -C fw act --as "$next" $("$catan" -C fw legal --as "$next" | head -n 1) >/dev/null
+done
+"$catan" -C fw act --as red roll >/dev/null
+asked=$(date -d "@$(git -C fw log -1 --format=%ct red)" +%H:%M:%S)
+printf 'wait 500\nstate fair.state\nquit\n' >fscript
+run "$catan" play fw --script fscript >/dev/null
+grep -qx "status fair dice: waiting for .* to reveal a secret for red's roll, asked $asked" fair.state ||
+	fail "the wait for a reveal: $(grep '^status' fair.state) (asked $asked)"
+
 # A bad script line is named; a missing font is a clear error.
 printf 'click-vertex 9,9,n\n' >bad
 if run "$catan" play g --script bad 2>err; then
