@@ -463,6 +463,25 @@ static void rewritten(catan_store *s, const char *remote, int p,
 }
 
 /*
+ * Tip r of player p's branch at `remote` is refused for `why`, the tip
+ * itself the bad commit: said in rep and quarantined.
+ */
+static void reject_tip(catan_store *s, const char *remote, int p,
+		       const git_oid *r, const char *why,
+		       catan_sync_report *rep)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(hex, sizeof hex, r);
+	store_note(rep,
+		   "rejected %s from %s: commit %.10s: %s; kept as "
+		   "refs/catan/quarantine/%s/%s",
+		   s->game.names.name[p], remote, hex, why, remote,
+		   s->game.names.name[p]);
+	store_quarantine(s, remote, p, r, r, false, why, NULL);
+	rep->rejected++;
+}
+
+/*
  * Whether remote's tip r of player p's branch is a candidate to verify:
  * new (not an ancestor of local[p]) and neither refused before, a
  * rewrite of local[p]'s history nor built on what was refused before
@@ -513,14 +532,7 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	}
 	char cwhy[240];
 	if (!forward && rival_claim(s, p, r, &local[p], cwhy, sizeof cwhy)) {
-		git_oid_tostr(hex2, sizeof hex2, r);
-		store_note(rep,
-			   "rejected %s from %s: commit %.10s: %s; kept as "
-			   "refs/catan/quarantine/%s/%s",
-			   s->game.names.name[p], remote, hex2, cwhy, remote,
-			   s->game.names.name[p]);
-		store_quarantine(s, remote, p, r, r, false, cwhy, NULL);
-		rep->rejected++;
+		reject_tip(s, remote, p, r, cwhy, rep);
 		return false;
 	}
 	if (!forward) {
@@ -537,19 +549,12 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	int who;
 	if (store_tip_misplaced(s, p, r, &who)) {
 		char why[160];
-		git_oid_tostr(hex2, sizeof hex2, r);
 		snprintf(why, sizeof why,
 			 "its tip is %s's commit, not %s's (a branch ends at "
 			 "its owner's own commit)",
 			 who >= 0 ? s->game.names.name[who] : "nobody",
 			 s->game.names.name[p]);
-		store_note(rep,
-			   "rejected %s from %s: commit %.10s: %s; kept as "
-			   "refs/catan/quarantine/%s/%s",
-			   s->game.names.name[p], remote, hex2, why, remote,
-			   s->game.names.name[p]);
-		store_quarantine(s, remote, p, r, r, false, why, NULL);
-		rep->rejected++;
+		reject_tip(s, remote, p, r, why, rep);
 		return false;
 	}
 	int floor = 0;
