@@ -551,6 +551,14 @@ static void waiting_since(FILE *f, catan_store *s, const catan_state *st,
 	fprintf(f, ", asked %s", when);
 }
 
+/* Whether a signed game stopped at an equivocation: nobody acts on it. */
+static bool game_stopped(catan_store *s)
+{
+	int seat;
+	catan_commit_id m, c[2];
+	return catan_store_equivocation(s, &seat, &m, c) == 1;
+}
+
 /*
  * A signed game stopped by an equivocation: says so on f (where the
  * others say whom the game waits for: nobody can move on) and returns
@@ -852,13 +860,9 @@ int cli_status(const char *dir, int argc, char **argv)
 	printf("now: ");
 	say_now(stdout, s, &st, &head);
 	if (me >= 0 && me < g->opt.nplayers && !g->open &&
-	    st.phase != CATAN_PHASE_OVER && catan_state_may_act(&st, me)) {
-		int seat;
-		catan_commit_id at, kids[2];
-		if (catan_store_equivocation(s, &seat, &at, kids) != 1)
-			printf(" (your move: catan legal --as %s)",
-			       g->names.name[me]);
-	}
+	    st.phase != CATAN_PHASE_OVER && catan_state_may_act(&st, me) &&
+	    !game_stopped(s))
+		printf(" (your move: catan legal --as %s)", g->names.name[me]);
 	printf("\n\n");
 	cli_print_scores(stdout, &g->board, &st, &g->names);
 	catan_store_free(s);
@@ -884,10 +888,8 @@ int cli_legal(const char *dir, int argc, char **argv)
 		return 1;
 	}
 	static catan_action buf[8192];
-	int seat;
-	catan_commit_id at, kids[2];
 	/* (a stopped game takes no action: catan act would refuse each) */
-	int n = catan_store_equivocation(s, &seat, &at, kids) == 1
+	int n = game_stopped(s)
 		    ? 0
 		    : catan_legal_actions(buf, 8192, &g->board, &st, who, 0);
 	/* Only actions on stdout (legal | shuf -n1 | xargs act works); the
@@ -1397,10 +1399,7 @@ int cli_peer(const char *dir, int argc, char **argv)
 		}
 		/* A stopped game takes no action: the peer goes on syncing
 		 * (its record reaches the others) and says so once. */
-		int vseat;
-		catan_commit_id vat, vkids[2];
-		bool stopped =
-		    catan_store_equivocation(s, &vseat, &vat, vkids) == 1;
+		bool stopped = game_stopped(s);
 		if (!stopped && seat.cmd && !g->open &&
 		    catan_state_may_act(&st, me)) {
 			catan_action a;
