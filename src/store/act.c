@@ -231,22 +231,6 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 		git_oid_cpy(&pos->head, &s->cache_id);
 		return 0;
 	}
-	/*
-	 * A game stopped by an equivocation is where it stopped: the commit
-	 * both children build on, the same at every peer that holds the
-	 * record (the branches may still hold one child or the other).
-	 */
-	store_verdict v;
-	if (s->game.signed_game && store_verdict_read(s, &v) == 1) {
-		if (git_commit_lookup(&c, s->repo, &v.parent))
-			return store_git_fail(err, "reading the commit where "
-						   "the game stopped");
-		git_oid_cpy(&pos->head, &v.parent);
-		rc = store_read_state(&pos->state, &pos->fair, s,
-				      git_commit_tree_id(c), err);
-		git_commit_free(c);
-		return rc;
-	}
 	for (int i = 0; i < n && newest < 0; i++) {
 		bool all = true;
 		for (int j = 0; j < n && all; j++)
@@ -325,6 +309,26 @@ long long catan_store_commit_time(catan_store *s, const catan_commit_id *id)
 int catan_store_current(catan_state *out, catan_commit_id *head, catan_store *s,
 			catan_err *err)
 {
+	/*
+	 * A game stopped by an equivocation is where it stopped: the commit
+	 * both children build on, the same at every peer that holds the
+	 * record (the branches may still hold one child or the other). Not
+	 * in get_position: catan_store_act refuses a stopped game before it
+	 * asks, and a batch (one writer, no peers) never holds a record.
+	 */
+	store_verdict v;
+	if (!s->batch && s->game.signed_game &&
+	    store_verdict_read(s, &v) == 1) {
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, s->repo, &v.parent))
+			return store_git_fail(err, "reading the commit where "
+						   "the game stopped");
+		int rc =
+		    store_read_state(out, NULL, s, git_commit_tree_id(c), err);
+		git_commit_free(c);
+		store_oid_hex(head, &v.parent);
+		return rc;
+	}
 	position pos;
 	if (get_position(&pos, s, err))
 		return -1;
