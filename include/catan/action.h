@@ -34,6 +34,12 @@ typedef enum {
 	CATAN_ACT_END_TRADE, /* classic phases: end the trade phase */
 	CATAN_ACT_END,	     /* end the turn */
 	CATAN_ACT_REVEAL,    /* fair dice: a seat's secret for a request */
+	/*
+	 * player: the seat expelled for equivocation (spec/rules.md,
+	 * "Expelled seats"). The rules only check when it is due; the store
+	 * checks the proof.
+	 */
+	CATAN_ACT_EXPEL,
 	CATAN_ACT_COUNT
 } catan_action_kind;
 

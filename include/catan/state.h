@@ -129,7 +129,17 @@ typedef struct catan_state {
 	uint8_t fair_phase;  /* phase the request was made in */
 	uint8_t req_kind, req_tile, req_player; /* the asked action */
 	uint16_t fair_events;			/* chance outcomes so far */
+	uint8_t out; /* bit p: seat p was expelled (equivocation) */
 } catan_state;
+
+/*
+ * Was seat p expelled? An expelled seat never acts again: the others play
+ * on without it (spec/rules.md, "Expelled seats").
+ */
+static inline bool catan_state_out(const catan_state *s, int p)
+{
+	return (s->out >> p) & 1;
+}
 
 /*
  * What an applied action did that the action text does not say: dice, the

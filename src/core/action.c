@@ -480,6 +480,10 @@ int catan_action_format(char *buf, size_t size, const catan_board *board,
 	case CATAN_ACT_REVEAL:
 		sb_puts(&s, "reveal");
 		break;
+	case CATAN_ACT_EXPEL:
+		sb_puts(&s, "expel ");
+		sb_player(&s, names, a->player);
+		break;
 	default:
 		sb_putc(&s, '?');
 		break;
@@ -1222,6 +1226,10 @@ static int parse_words(struct parser *p, const struct word *w, catan_action *a)
 	if (word_is(w, "reveal")) {
 		catan_action_init(a, CATAN_ACT_REVEAL);
 		return CATAN_OK;
+	}
+	if (word_is(w, "expel")) {
+		catan_action_init(a, CATAN_ACT_EXPEL);
+		return get_player(p, &a->player);
 	}
 	if (alias_find(end_words, w->s, w->len) >= 0) {
 		catan_action_init(a, CATAN_ACT_END);

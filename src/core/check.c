@@ -114,6 +114,44 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 		why[0] = '\0';
 	if (n < CATAN_MIN_PLAYERS || n > CATAN_MAX_PLAYERS)
 		return fail(&m, "player count", -1, n, CATAN_MAX_PLAYERS);
+	/* Expelled seats: seats of the game, with no card left. */
+	unsigned all = (1u << n) - 1, out = s->out;
+	if (out & ~all)
+		return fail(&m, "expelled seats that nobody plays", -1, out,
+			    out & all);
+	if (out == all)
+		return fail(&m, "every seat expelled", -1, out, 0);
+	for (int p = 0; p < n; p++) {
+		if (!((out >> p) & 1))
+			continue;
+		if (s->players[p].ncards || sum5(s->players[p].hand))
+			return fail(&m, "resource cards of an expelled seat", p,
+				    sum5(s->players[p].hand), 0);
+		for (int d = 0; d < CATAN_DEV_COUNT; d++)
+			if (s->players[p].devs[d])
+				return fail(&m,
+					    "development cards of an expelled "
+					    "seat",
+					    p, s->players[p].devs[d], 0);
+		if (s->discard[p])
+			return fail(&m, "discard owed by an expelled seat", p,
+				    s->discard[p], 0);
+		if ((s->reveal_wait >> p) & 1)
+			return fail(&m, "reveal owed by an expelled seat", p, 1,
+				    0);
+		if (s->longest_road == p || s->largest_army == p)
+			return fail(&m, "trophy held by an expelled seat", p, 1,
+				    0);
+		if (s->winner == p)
+			return fail(&m, "expelled seat as winner", p, 1, 0);
+		/* The active seat of a special building phase only marks
+		 * whose turn ended (it may be the one expelled then). */
+		if (s->phase != CATAN_PHASE_OVER &&
+		    ((s->active == p && s->phase != CATAN_PHASE_SPECIAL) ||
+		     s->builder == p || s->offer_to == p ||
+		     s->offer_from == p || s->requester == p))
+			return fail(&m, "expelled seat still to act", p, 1, 0);
+	}
 
 	/* Resource cards: 19 (24 with 5-6 players) of each in hands + bank. */
 	int res_total = catan_res_total(n);
@@ -281,9 +319,12 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 			    catan_vset_count(&blocked));
 
 	/* Trophies. */
+	/* (An expelled seat's roads and knights compete for nothing.) */
 	int lr = s->longest_road;
 	int max = 0, count = 0;
 	for (int p = 0; p < n; p++) {
+		if ((out >> p) & 1)
+			continue;
 		int l = s->players[p].road_length;
 		if (l > max) {
 			max = l;
@@ -303,9 +344,21 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 			    -1, max, 4);
 	}
 	int la = s->largest_army;
+	/* After an expulsion of its holder the army may lie unawarded while
+	 * the others are tied at the top; otherwise nobody has 3 then. */
+	int kmax = 0, kcount = 0;
 	for (int p = 0; p < n; p++) {
 		int k = s->players[p].knights;
-		if (la == CATAN_NONE && k >= 3)
+		if ((out >> p) & 1)
+			continue;
+		kcount = k > kmax ? 1 : kcount + (k == kmax);
+		kmax = k > kmax ? k : kmax;
+	}
+	for (int p = 0; p < n; p++) {
+		int k = s->players[p].knights;
+		if ((out >> p) & 1)
+			continue;
+		if (la == CATAN_NONE && k >= 3 && (!out || kcount == 1))
 			return fail(&m, "largest army unawarded", p, k, 2);
 		if (la != CATAN_NONE && la < n && k > s->players[la].knights)
 			return fail(&m, "largest army holder outnumbered", p, k,
@@ -324,7 +377,6 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 		return fail(&m, "robber tile", -1, s->robber, b->ntiles);
 	/* Fair dice: a request waits only in REVEAL, for other seats. */
 	if (s->phase == CATAN_PHASE_REVEAL) {
-		unsigned all = (1u << n) - 1;
 		int k = s->req_kind;
 		if (s->opt.dice != CATAN_DICE_FAIR)
 			return fail(&m, "reveal phase outside fair dice", -1,
@@ -356,6 +408,14 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 	int ph = s->phase == CATAN_PHASE_REVEAL ? s->fair_phase : s->phase;
 	if ((ph == CATAN_PHASE_OVER) != (s->winner != CATAN_NONE))
 		return fail(&m, "winner set iff game over", -1, s->winner, ph);
+	/* The winner reached the target, or is the one seat left in. */
+	if (s->winner != CATAN_NONE &&
+	    (s->winner >= n ||
+	     (catan_state_vp(s, s->winner) < s->opt.vp_target &&
+	      (all & ~out) != 1u << s->winner)))
+		return fail(&m, "winner's victory points", s->winner,
+			    s->winner < n ? catan_state_vp(s, s->winner) : -1,
+			    s->opt.vp_target);
 	bool resuming = ph == CATAN_PHASE_DISCARD || ph == CATAN_PHASE_ROBBER ||
 			ph == CATAN_PHASE_OFFER;
 	if (!resuming && s->resume != CATAN_PHASE_SETUP)
@@ -397,7 +457,8 @@ int catan_state_check(const catan_board *b, const catan_state *s, char *why,
 			int placed = (s->setup_step > p) +
 				     (s->setup_step > 2 * n - 1 - p);
 			int ns = catan_vset_count(&s->players[p].settlements);
-			if (ns != placed)
+			/* (An expelled seat missed its steps from then on.) */
+			if (ns != placed && !((out >> p) & 1 && ns < placed))
 				return fail(&m, "set-up settlements", p, ns,
 					    placed);
 		}

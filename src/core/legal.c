@@ -177,7 +177,8 @@ static void offer_moves(out_buf *o, const catan_state *s, int p, int to)
 	if (s->opt.offer_limit && s->offers >= s->opt.offer_limit)
 		return;
 	for (int q = 0; q < s->opt.nplayers; q++) {
-		if (q == p || (to != CATAN_NONE && q != to))
+		if (q == p || (to != CATAN_NONE && q != to) ||
+		    catan_state_out(s, q))
 			continue;
 		for (int g = 0; g < CATAN_RES_COUNT; g++) {
 			if (!pl->hand[g])
@@ -652,14 +653,17 @@ static int offer_count(const catan_state *s, const catan_player *pl)
 	int held = 0;
 	for (int g = 0; g < CATAN_RES_COUNT; g++)
 		held += pl->hand[g] > 0;
-	return (s->opt.nplayers - 1) * held * (CATAN_RES_COUNT - 1);
+	int to = s->opt.nplayers - 1;
+	for (unsigned m = s->out; m; m &= m - 1)
+		to--; /* an expelled seat takes no offer */
+	return to * held * (CATAN_RES_COUNT - 1);
 }
 
 static void offer_nth(catan_action *out, const catan_state *s, int p, int k)
 {
 	const catan_player *pl = &s->players[p];
 	for (int q = 0; q < s->opt.nplayers; q++) {
-		if (q == p)
+		if (q == p || catan_state_out(s, q))
 			continue;
 		for (int g = 0; g < CATAN_RES_COUNT; g++) {
 			if (!pl->hand[g])

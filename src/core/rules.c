@@ -34,6 +34,21 @@ static int setup_player(int step, int n)
 	return step < n ? step : 2 * n - 1 - step;
 }
 
+/*
+ * The seat after p in turn order that was not expelled (p itself when
+ * every other seat was: the game is over then).
+ */
+static int next_seat(const catan_state *s, int p)
+{
+	int n = s->opt.nplayers;
+	for (int k = 1; k < n; k++) {
+		int q = (p + k) % n;
+		if (!catan_state_out(s, q))
+			return q;
+	}
+	return p;
+}
+
 int catan_state_init(catan_state *out, const catan_board *board,
 		     const catan_options *opt)
 {
@@ -379,8 +394,12 @@ static void award_longest(catan_state *s)
 {
 	int n = s->opt.nplayers, h = s->longest_road, max = 0, count = 0,
 	    who = CATAN_NONE;
+	unsigned out = s->out;
 	for (int p = 0; p < n; p++) {
 		int l = s->players[p].road_length;
+		/* An expelled seat's roads stay, but they win nothing. */
+		if (__builtin_expect(out, 0) && (out >> p) & 1)
+			l = 0;
 		if (l > max) {
 			max = l;
 			count = 1;
@@ -680,7 +699,12 @@ static OUT_OF_LINE void produce(const catan_board *b, catan_state *s, int n,
 				catan_outcome *oc)
 {
 	uint64_t owed[CATAN_RES_COUNT] = {0};
-	unsigned hit = 0; /* resources with a word in owed[] */
+	unsigned hit = 0;      /* resources with a word in owed[] */
+	uint64_t keep = ~0ull; /* the bytes of seats not expelled */
+	if (__builtin_expect(s->out, 0))
+		for (int p = 0; p < CATAN_MAX_PLAYERS; p++)
+			if (catan_state_out(s, p))
+				keep &= ~(0xffull << (8 * p));
 	for (int i = 0; i < b->token_ntiles[n]; i++) {
 		int t = b->token_tiles[n][i];
 		if (t == s->robber)
@@ -697,7 +721,7 @@ static OUT_OF_LINE void produce(const catan_board *b, catan_state *s, int n,
 	}
 	for (; hit; hit &= hit - 1) {
 		int r = __builtin_ctz(hit);
-		uint64_t o = owed[r];
+		uint64_t o = owed[r] & keep;
 		if (!o)
 			continue;
 		int total = (int)((o * 0x0101010101010101ull) >> 56);
@@ -737,6 +761,43 @@ static void start_turn(catan_state *s, int p)
 		s->turn++;
 }
 
+/*
+ * The next set-up step whose seat was not expelled; after the last, the
+ * first turn, of the first seat not expelled.
+ */
+static void setup_advance(catan_state *s)
+{
+	int n = s->opt.nplayers;
+	do
+		s->setup_step++;
+	while (__builtin_expect(s->out, 0) && s->setup_step < 2 * n &&
+	       catan_state_out(s, setup_player(s->setup_step, n)));
+	if (s->setup_step == 2 * n) {
+		s->turn = 0;
+		start_turn(s, catan_state_out(s, 0) ? next_seat(s, 0) : 0);
+	} else {
+		s->active = (uint8_t)setup_player(s->setup_step, n);
+	}
+}
+
+/*
+ * A special building phase's builder passes: the next seat (not expelled)
+ * builds, or, back at the active player, the next turn begins.
+ */
+static void pass_builder(catan_state *s)
+{
+	int n = s->opt.nplayers, next = (s->builder + 1) % n;
+	while (__builtin_expect(s->out, 0) && next != s->active &&
+	       catan_state_out(s, next))
+		next = (next + 1) % n;
+	if (next != s->active) {
+		s->builder = (uint8_t)next;
+		return;
+	}
+	s->builder = CATAN_NONE;
+	start_turn(s, next_seat(s, s->active));
+}
+
 /* ---- one function per action ---- */
 
 static OUT_OF_LINE int do_setup(catan_state *out, const catan_board *b,
@@ -774,13 +835,7 @@ static OUT_OF_LINE int do_setup(catan_state *out, const catan_board *b,
 	/* A set-up settlement cuts no road (no road touches a vertex the
 	 * distance rule leaves free), so only the new road counts. */
 	update_road_built(b, out, p, e);
-	out->setup_step++;
-	if (out->setup_step == 2 * n) {
-		out->turn = 0;
-		start_turn(out, 0);
-	} else {
-		out->active = (uint8_t)setup_player(out->setup_step, n);
-	}
+	setup_advance(out);
 	return CATAN_OK;
 }
 
@@ -1093,6 +1148,21 @@ static void use_card(catan_state *s, int p, int d)
 	s->dev_played = 1;
 }
 
+/*
+ * Whether p has more knights than every other seat still in. Without an
+ * expulsion this holds whenever nobody holds the largest army (the others
+ * have fewer than 3); after one, the expelled holder's army can leave
+ * the others tied above 3, and a tie takes nothing.
+ */
+static bool army_alone(const catan_state *s, int p)
+{
+	for (int q = 0; q < s->opt.nplayers; q++)
+		if (q != p && !catan_state_out(s, q) &&
+		    s->players[q].knights >= s->players[p].knights)
+			return false;
+	return true;
+}
+
 static OUT_OF_LINE int do_knight(catan_state *out, const catan_board *b,
 				 const catan_state *in, int p,
 				 const catan_action *a, catan_outcome *oc,
@@ -1109,7 +1179,8 @@ static OUT_OF_LINE int do_knight(catan_state *out, const catan_board *b,
 	pl->knights++;
 	int h = out->largest_army;
 	if (h != p && pl->knights >= 3 &&
-	    (h == CATAN_NONE || pl->knights > out->players[h].knights)) {
+	    (h == CATAN_NONE ? army_alone(out, p)
+			     : pl->knights > out->players[h].knights)) {
 		if (h != CATAN_NONE)
 			out->players[h].public_vp -= 2;
 		pl->public_vp += 2;
@@ -1274,7 +1345,8 @@ static OUT_OF_LINE int do_trade_offer(catan_state *out, const catan_state *in,
 			return CATAN_E_BAD_PLAYER;
 	} else if (!phase_allows_trade(in->phase)) {
 		return CATAN_E_WRONG_PHASE;
-	} else if (to >= in->opt.nplayers || to == p) {
+	} else if (to >= in->opt.nplayers || to == p ||
+		   catan_state_out(in, to)) {
 		return CATAN_E_BAD_PLAYER;
 	}
 	if (!offer_shape_ok(a))
@@ -1350,26 +1422,170 @@ static IN_LINE int do_end(catan_state *out, const catan_state *in, int kind,
 	int n = in->opt.nplayers;
 	if (in->phase == CATAN_PHASE_SPECIAL) {
 		/* The builder passes; the next one builds, or the turn ends. */
-		int next = (in->builder + 1) % n;
 		begin(out, in);
-		if (next != out->active) {
-			out->builder = (uint8_t)next;
-			return CATAN_OK;
-		}
-		out->builder = CATAN_NONE;
-		start_turn(out, (out->active + 1) % n);
+		pass_builder(out);
 		return CATAN_OK;
 	}
 	if (!legal && in->phase != CATAN_PHASE_MAIN &&
 	    in->phase != CATAN_PHASE_BUILD)
 		return CATAN_E_WRONG_PHASE;
 	begin(out, in);
+	int next = __builtin_expect(out->out, 0) ? next_seat(out, out->active)
+						 : (out->active + 1) % n;
 	if (out->opt.special_build) {
 		out->phase = CATAN_PHASE_SPECIAL;
-		out->builder = (uint8_t)((out->active + 1) % n);
+		out->builder = (uint8_t)next;
 		return CATAN_OK;
 	}
-	start_turn(out, (out->active + 1) % n);
+	start_turn(out, next);
+	return CATAN_OK;
+}
+
+/* ---- expelling a seat ---- */
+
+/*
+ * The active player's turn ends as `end` ends it, whatever the phase:
+ * the special building phase (5-6 players) or the next seat's turn.
+ */
+static void end_turn(catan_state *s)
+{
+	s->resume = CATAN_PHASE_SETUP;
+	int next = next_seat(s, s->active);
+	if (s->opt.special_build) {
+		s->phase = CATAN_PHASE_SPECIAL;
+		s->builder = (uint8_t)next;
+		return;
+	}
+	start_turn(s, next);
+}
+
+/*
+ * One step past expelled seat e, who is the one to act in s: the game
+ * goes on as if e had done the least it could (spec/rules.md).
+ */
+static void expel_step(catan_state *s, int e)
+{
+	switch (s->phase) {
+	case CATAN_PHASE_SETUP:
+		setup_advance(s);
+		break;
+	case CATAN_PHASE_OFFER: /* as if e rejected the offer */
+		close_offer(s);
+		break;
+	case CATAN_PHASE_DISCARD:
+		s->discard[e] = 0;
+		for (int q = 0; q < s->opt.nplayers; q++)
+			if (s->discard[q])
+				return;
+		s->phase = CATAN_PHASE_ROBBER;
+		break;
+	case CATAN_PHASE_SPECIAL:
+		pass_builder(s);
+		break;
+	case CATAN_PHASE_REVEAL:
+		if (s->reveal_wait) {
+			s->reveal_wait &= (uint8_t) ~(1u << e);
+			break;
+		}
+		/* e asked: the request is dropped. */
+		s->phase = s->fair_phase;
+		s->requester = CATAN_NONE;
+		s->fair_phase = s->req_kind = s->req_tile = s->req_player = 0;
+		break;
+	default: /* ROLL, ROBBER, MAIN, TRADE, BUILD: e's turn */
+		end_turn(s);
+		break;
+	}
+}
+
+/*
+ * Expels seat e from s: its cards go back to the bank and the deck, its
+ * trophies to whoever now leads alone, and the game moves past it. With
+ * one seat left, that seat wins.
+ */
+static void expel(catan_state *s, int e)
+{
+	catan_player *pl = &s->players[e];
+	for (int r = 0; r < CATAN_RES_COUNT; r++) {
+		s->bank[r] += pl->hand[r];
+		pl->hand[r] = 0;
+	}
+	pl->ncards = 0;
+	for (int d = 0; d < CATAN_DEV_COUNT; d++) {
+		s->deck[d] += pl->devs[d];
+		pl->devs[d] = 0;
+	}
+	if (s->active == e)
+		memset(s->bought, 0, sizeof s->bought);
+	s->out |= (uint8_t)(1u << e);
+
+	int n = s->opt.nplayers;
+	if (s->longest_road == e) {
+		pl->public_vp -= 2;
+		s->longest_road = CATAN_NONE;
+		award_longest(s); /* skips e now */
+	}
+	if (s->largest_army == e) {
+		pl->public_vp -= 2;
+		s->largest_army = CATAN_NONE;
+		int max = 2, count = 0, who = CATAN_NONE;
+		for (int p = 0; p < n; p++) {
+			int k = s->players[p].knights;
+			if (catan_state_out(s, p) || k < max)
+				continue;
+			count = k == max ? count + 1 : 1;
+			max = k;
+			who = p;
+		}
+		if (count == 1) {
+			s->largest_army = (uint8_t)who;
+			s->players[who].public_vp += 2;
+		}
+	}
+
+	unsigned left = ((1u << n) - 1) & ~(unsigned)s->out;
+	if (left & (left - 1)) {
+		while (catan_state_next_actor(s) == e)
+			expel_step(s, e);
+		return;
+	}
+	/* One seat left: it wins, and nothing is pending any more. */
+	s->phase = CATAN_PHASE_OVER;
+	s->winner = (uint8_t)__builtin_ctz(left);
+	s->resume = CATAN_PHASE_SETUP;
+	s->builder = CATAN_NONE;
+	s->offer_from = s->offer_to = CATAN_NONE;
+	memset(s->offer_give, 0, sizeof s->offer_give);
+	memset(s->offer_get, 0, sizeof s->offer_get);
+	memset(s->discard, 0, sizeof s->discard);
+	s->requester = CATAN_NONE;
+	s->reveal_wait = 0;
+	s->fair_phase = s->req_kind = s->req_tile = s->req_player = 0;
+}
+
+/*
+ * `expel e` by p: legal when e (a seat still in) is the only seat that
+ * may act, and p is the seat that acts next once e is gone (the winner
+ * when p is the last seat left). The proof that e equivocated is the
+ * store's to check (spec/replication.md, "Equivocation").
+ */
+static __attribute__((noinline, cold)) int
+do_expel(catan_state *out, const catan_state *in, int p, const catan_action *a)
+{
+	int n = in->opt.nplayers, e = a->player;
+	if (e >= n || e == p || catan_state_out(in, e) ||
+	    catan_state_out(in, p))
+		return CATAN_E_BAD_PLAYER;
+	for (int q = 0; q < n; q++)
+		if (may_act(in, q) != (q == e))
+			return CATAN_E_WRONG_PHASE;
+	catan_state s = *in;
+	expel(&s, e);
+	int next =
+	    s.phase == CATAN_PHASE_OVER ? s.winner : catan_state_next_actor(&s);
+	if (p != next)
+		return CATAN_E_NOT_YOUR_TURN;
+	*out = s;
 	return CATAN_OK;
 }
 
@@ -1597,8 +1813,8 @@ fair_apply(catan_state *out, const catan_board *b, const catan_state *in, int p,
 	    a->kind == CATAN_ACT_ROBBER || a->kind == CATAN_ACT_PLAY_KNIGHT
 		? a->player
 		: 0;
-	out->reveal_wait =
-	    (uint8_t)(((1u << in->opt.nplayers) - 1) & ~(1u << p));
+	out->reveal_wait = (uint8_t)(((1u << in->opt.nplayers) - 1) &
+				     ~(1u << p) & ~(unsigned)in->out);
 	return CATAN_OK;
 }
 
@@ -1660,6 +1876,18 @@ int catan_state_apply(catan_state *out, const catan_board *board,
 		return CATAN_E_BAD_PLAYER;
 	if (in->phase == CATAN_PHASE_OVER)
 		return CATAN_E_GAME_OVER;
+	if (__builtin_expect(a->kind == CATAN_ACT_EXPEL, 0)) {
+		int rc = do_expel(out, in, actor, a);
+		if (rc == CATAN_OK) {
+			if (outcome) {
+				memset(outcome, 0, sizeof *outcome);
+				outcome->stolen = CATAN_NONE;
+				outcome->drawn = CATAN_NONE;
+			}
+			check_victory(out);
+		}
+		return rc;
+	}
 	if (!may_act(in, actor))
 		return CATAN_E_NOT_YOUR_TURN;
 	if (outcome) {
@@ -1690,8 +1918,11 @@ int catan_state_apply_legal(catan_state *out, const catan_board *board,
 			    const catan_state *in, int actor,
 			    const catan_action *a, catan_outcome *outcome)
 {
-	/* Fair dice turn requests into reveals: the full rules. */
-	if (__builtin_expect(in->opt.dice == CATAN_DICE_FAIR, 0))
+	/* Fair dice turn requests into reveals: the full rules (and an
+	 * expulsion, never listed as legal, has its own). */
+	if (__builtin_expect(in->opt.dice == CATAN_DICE_FAIR ||
+				 a->kind == CATAN_ACT_EXPEL,
+			     0))
 		return catan_state_apply(out, board, in, actor, a, outcome);
 	catan_state want;
 	if (CHECK_LEGAL &&
@@ -1798,5 +2029,8 @@ uint64_t catan_state_hash(const catan_state *s)
 			       (uint8_t)(s->fair_events >> 8)};
 		mix_bytes(&h, f, sizeof f);
 	}
+	/* Only after an expulsion: other games hash as they always did. */
+	if (s->out)
+		mix_bytes(&h, &s->out, 1);
 	return h.h;
 }
