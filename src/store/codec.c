@@ -305,6 +305,15 @@ static void now_text(textbuf *t, const catan_game *g, const catan_state *s)
 		tprintf(t, "offers %d\n", s->offers);
 	if (s->fair_events)
 		tprintf(t, "fair-events %d\n", s->fair_events);
+	if (s->out) { /* expelled seats (spec/rules.md), in seat order */
+		const char *sep = "out ";
+		for (int p = 0; p < n; p++)
+			if (catan_state_out(s, p)) {
+				tprintf(t, "%s%s", sep, who(g, p));
+				sep = ",";
+			}
+		tprintf(t, "\n");
+	}
 	uint64_t draws =
 	    (s->rng.s - codec_rng_start(s->opt.seed)) * rng_gamma_inverse();
 	tprintf(t, "dice %d %d\ndraws %llu\n", s->dice[0], s->dice[1],

@@ -301,10 +301,47 @@ static int now_head(reader *r, catan_state *out, const catan_game *g,
 }
 
 /*
+ * The line "out P1,P2,..." in r->cur: the expelled seats, in seat order,
+ * at least one. 0, or -1 with r's error.
+ */
+static int out_line(reader *r, catan_state *out, const catan_game *g)
+{
+	const char *s = r->cur + (r->cur[3] ? 4 : 3); /* "out" alone: "" */
+	int last = -1;
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		char name[CATAN_NAME_MAX];
+		int p = -1;
+		if (len > 0 && len < sizeof name) {
+			memcpy(name, s, len);
+			name[len] = '\0';
+			p = codec_player_word(g, name, false);
+		}
+		if (p < 0)
+			return codec_rfail(r,
+					   "expected \"out PLAYER,...\" naming "
+					   "players; got \"%.60s\"",
+					   r->cur);
+		if (p <= last)
+			return codec_rfail(r,
+					   "the out line names each expelled "
+					   "player once, in player order: "
+					   "\"%.60s\"",
+					   r->cur);
+		out->out |= (uint8_t)(1u << p);
+		last = p;
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
+/*
  * The optional lines of the now file, each at most once and in this order:
  * waiting (reveals owed), discards owed (player order), the offer, the
  * resume phase (exactly in the phases codec_resuming names for ph),
- * card-played yes, bought CARDS, offers N, fair-events N. Reads lines up
+ * card-played yes, bought CARDS, offers N, fair-events N, out PLAYERS.
+ * Reads lines up
  * to the first that is none of these, left in r->cur for the dice. 0, or
  * -1 with r's error.
  */
@@ -322,6 +359,7 @@ static int now_optional(reader *r, catan_state *out, const catan_game *g,
 		BOUGHT,
 		OFFERS,
 		EVENTS,
+		OUT,
 		DICE
 	};
 	int stage = WAITING, last = -1;
@@ -407,6 +445,13 @@ static int now_optional(reader *r, catan_state *out, const catan_game *g,
 			stage = EVENTS + 1;
 			continue;
 		}
+		if (stage <= OUT &&
+		    (starts(r, "out") || !strcmp(r->cur, "out"))) {
+			if (out_line(r, out, g))
+				return -1;
+			stage = OUT + 1;
+			continue;
+		}
 		break; /* the dice line, read by the caller from r->cur */
 	}
 	if (resume != codec_resuming(ph))
@@ -425,9 +470,9 @@ static int dice_line(reader *r, catan_state *out)
 	    r->cur[used] || d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0))
 		return codec_rfail(r,
 				   "expected a discard, offer, resume, "
-				   "card-played, bought or offers line in "
-				   "that order, or \"dice D1 D2\"; got "
-				   "\"%.40s\"",
+				   "card-played, bought, offers, fair-events "
+				   "or out line in that order, or \"dice D1 "
+				   "D2\"; got \"%.40s\"",
 				   r->cur);
 	out->dice[0] = (uint8_t)d1;
 	out->dice[1] = (uint8_t)d2;
@@ -453,8 +498,9 @@ static int draws_line(reader *r, catan_state *out, const catan_game *g)
 /*
  * The now file: "turn T ACTIVE PHASE"; the optional lines (discards owed
  * in player order, the offer, the resume phase, card-played yes, bought
- * CARDS, offers N), each only when it holds more than a default and in
- * that order; "dice D1 D2"; "draws K"; one hand per player.
+ * CARDS, offers N, fair-events N, out PLAYERS), each only when it holds
+ * more than a default and in that order; "dice D1 D2"; "draws K"; one hand per
+ * player.
  */
 static int decode_now(reader *r, catan_state *out, const catan_game *g,
 		      const catan_files *in, catan_codec_error *err)

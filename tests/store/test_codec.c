@@ -676,6 +676,85 @@ static void test_codec__rejects_line_out_of_order(void **st)
 	fixture_free(&fx);
 }
 
+/* ---- expelled seats (spec/rules.md, "Expelled seats") ---- */
+
+/* A 4-player game after set-up where red, then blue, were expelled. */
+static void fixture_expelled(fixture *fx, int how_many)
+{
+	sh_game(&fx->g, 4, SH_BOARD_BEGINNER, CATAN_PHASES_COMBINED,
+		CATAN_DICE_SEEDED, 11);
+	assert_int_equal(catan_state_init(&fx->s, &fx->g.board, &fx->g.opt),
+			 CATAN_OK);
+	th_play_setup(&fx->g.board, &fx->s);
+	th_do(&fx->g.board, &fx->s, BLUE, "expel red");
+	if (how_many > 1)
+		th_do(&fx->g.board, &fx->s, WHITE, "expel blue");
+	catan_files_init(&fx->f);
+	sh_encode_all(&fx->f, &fx->g, &fx->s);
+}
+
+static void test_codec__expelled_round_trip(void **st)
+{
+	fixture fx;
+	(void)st;
+	fixture_expelled(&fx, 1);
+	assert_non_null(strstr(text_of(&fx, "now"), "\nout red\ndice "));
+	round_trip_state(&fx.g, &fx.s);
+	fixture_free(&fx);
+	fixture_expelled(&fx, 2);
+	assert_non_null(strstr(text_of(&fx, "now"), "\nout red,blue\n"));
+	round_trip_state(&fx.g, &fx.s);
+	fixture_free(&fx);
+	/* No expulsion, no line. */
+	fixture_played(&fx);
+	assert_null(strstr(text_of(&fx, "now"), "\nout"));
+	fixture_free(&fx);
+}
+
+static void test_codec__rejects_bad_out_line(void **st)
+{
+	static const char *const bad[][2] = {
+	    {"out blue,red", "player order"},	  /* wrong order */
+	    {"out red,red", "player order"},	  /* duplicate */
+	    {"out red,purple", "naming players"}, /* unknown */
+	    {"out green", "naming players"},	  /* not in this game */
+	    {"out", "naming players"},		  /* empty */
+	    {"out ", "white space"},		  /* empty */
+	    {"out red,", "naming players"},	  /* empty name */
+	    {"out red blue", "naming players"},
+	};
+	fixture fx;
+	char path[CATAN_PATH_MAX];
+	int line;
+	(void)st;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		fixture_expelled(&fx, 2);
+		locate(&fx, "out red,blue", path, &line);
+		edit_line(&fx, path, line, bad[i][0]);
+		expect_state_error(&fx, path, line, bad[i][1]);
+		fixture_free(&fx);
+	}
+	/* Out of its order: before fair-events' place (after offers). */
+	fixture_expelled(&fx, 1);
+	locate(&fx, "out red", path, &line);
+	insert_line(&fx, path, line + 1, "offers 1");
+	expect_state_error(&fx, path, line + 1, "dice");
+	fixture_free(&fx);
+	/* A seat named out that still holds cards breaks an invariant. */
+	fixture_played(&fx);
+	locate(&fx, "dice ", path, &line);
+	insert_line(&fx, path, line, "out orange");
+	{
+		catan_state out;
+		catan_codec_error err;
+		memset(&err, 0, sizeof err);
+		bool refused =
+		    catan_codec_decode_state(&out, &fx.g, &fx.f, &err) != 0;
+		fixture_free(&fx);
+		assert_true(refused);
+	}
+}
+
 static void test_codec__rejects_number_out_of_range(void **st)
 {
 	fixture fx;
@@ -1207,6 +1286,8 @@ int main(void)
 	    cmocka_unit_test(test_codec__rejects_missing_file),
 	    cmocka_unit_test(test_codec__rejects_stray_file),
 	    cmocka_unit_test(test_codec__rejects_line_out_of_order),
+	    cmocka_unit_test(test_codec__expelled_round_trip),
+	    cmocka_unit_test(test_codec__rejects_bad_out_line),
 	    cmocka_unit_test(test_codec__rejects_number_out_of_range),
 	    cmocka_unit_test(test_codec__rejects_non_canonical_number),
 	    cmocka_unit_test(test_codec__rejects_trailing_space),
