@@ -198,6 +198,13 @@ typedef struct catan_verify_report {
 	bool fork;
 	catan_commit_id fork_other;
 	/*
+	 * A fork found settled: two children of one commit by one seat that
+	 * an expulsion checked here carries as its proof (spec/replication.md,
+	 * "Expulsion"): not a failure; sync records the proof.
+	 */
+	bool settled;
+	catan_commit_id settled_pair[2];
+	/*
 	 * Incremental checks (sync): bit p set when player p's candidate
 	 * tip holds the bad commit; and whether the check gave up because
 	 * the remote's time was up (no verdict on any commit then).
@@ -337,10 +344,20 @@ int catan_store_create_keyed(catan_store **out, const char *path,
  * In a signed game, the proof that a seat signed two different children of
  * one commit, when this peer has seen one (spec/replication.md,
  * "Equivocation"): returns 1 and the seat, the commit both build on (where
- * the game stopped) and the two children; 0 when there is none.
+ * the game stopped) and the two children; 2 and the same once the seat is
+ * expelled (the game goes on without it); 0 when there is none.
  */
 int catan_store_equivocation(catan_store *s, int *seat, catan_commit_id *parent,
 			     catan_commit_id child[2]);
+
+/*
+ * In a game stopped by an equivocation, whether the equivocating seat is
+ * to be expelled now (every other seat's discard or reveal owed on that
+ * commit is in): 1 with the seat and *by, the seat that writes `expel
+ * <seat>` (catan_store_act; it acts next once the seat is skipped);
+ * else 0 (spec/replication.md, "Expulsion").
+ */
+int catan_store_expel_due(catan_store *s, int *seat, int *by);
 
 /*
  * For a repository that players push to (a pre-receive hook, catan

@@ -551,29 +551,44 @@ static void waiting_since(FILE *f, catan_store *s, const catan_state *st,
 	fprintf(f, ", asked %s", when);
 }
 
-/* Whether a signed game stopped at an equivocation: nobody acts on it. */
-static bool game_stopped(catan_store *s)
+/*
+ * Whether a signed game stopped at an equivocation (its seat not expelled
+ * yet): the equivocating seat, else -1. Only the others' discards or
+ * reveals owed there, and then the expulsion, move it on.
+ */
+static int game_stopped(catan_store *s)
 {
 	int seat;
 	catan_commit_id m, c[2];
-	return catan_store_equivocation(s, &seat, &m, c) == 1;
+	return catan_store_equivocation(s, &seat, &m, c) == 1 ? seat : -1;
 }
 
 /*
  * A signed game stopped by an equivocation: says so on f (where the
- * others say whom the game waits for: nobody can move on) and returns
- * true; false otherwise, nothing said.
+ * others say whom the game waits for), with who expels the seat when that
+ * is due, and returns true; false otherwise, nothing said.
  */
-static bool say_stopped(FILE *f, catan_store *s)
+static bool say_stopped(FILE *f, catan_store *s, const catan_state *st)
 {
-	int seat;
+	int seat, e, by;
 	catan_commit_id m, c[2];
+	const catan_game *g = catan_store_game(s);
 	if (catan_store_equivocation(s, &seat, &m, c) != 1)
 		return false;
 	fprintf(f,
 		"the game stopped at %.10s (%s signed two different moves "
-		"there); nobody moves on",
-		m.hex, catan_store_game(s)->names.name[seat]);
+		"there); ",
+		m.hex, g->names.name[seat]);
+	if (catan_store_expel_due(s, &e, &by) == 1) {
+		fprintf(f, "%s to expel %s, then the game goes on",
+			g->names.name[by], g->names.name[e]);
+	} else {
+		fprintf(f,
+			"%s is expelled once the others' moves there are "
+			"in: ",
+			g->names.name[seat]);
+		waiting_for(f, g, st);
+	}
 	return true;
 }
 
@@ -581,7 +596,7 @@ static bool say_stopped(FILE *f, catan_store *s)
 static void say_now(FILE *f, catan_store *s, const catan_state *st,
 		    const catan_commit_id *head)
 {
-	if (say_stopped(f, s))
+	if (say_stopped(f, s, st))
 		return;
 	waiting_for(f, catan_store_game(s), st);
 	if (head)
@@ -859,9 +874,13 @@ int cli_status(const char *dir, int argc, char **argv)
 	       catan_phase_name(st.phase));
 	printf("now: ");
 	say_now(stdout, s, &st, &head);
-	if (me >= 0 && me < g->opt.nplayers && !g->open &&
-	    st.phase != CATAN_PHASE_OVER && catan_state_may_act(&st, me) &&
-	    !game_stopped(s))
+	int ex, by;
+	if (me >= 0 && me < g->opt.nplayers &&
+	    catan_store_expel_due(s, &ex, &by) == 1 && by == me)
+		printf(" (your move: catan act expel %s)", g->names.name[ex]);
+	else if (me >= 0 && me < g->opt.nplayers && !g->open &&
+		 st.phase != CATAN_PHASE_OVER && catan_state_may_act(&st, me) &&
+		 game_stopped(s) < 0)
 		printf(" (your move: catan legal --as %s)", g->names.name[me]);
 	printf("\n\n");
 	cli_print_scores(stdout, &g->board, &st, &g->names);
@@ -888,10 +907,24 @@ int cli_legal(const char *dir, int argc, char **argv)
 		return 1;
 	}
 	static catan_action buf[8192];
-	/* (a stopped game takes no action: catan act would refuse each) */
-	int n = game_stopped(s)
-		    ? 0
-		    : catan_legal_actions(buf, 8192, &g->board, &st, who, 0);
+	/*
+	 * A stopped game: the equivocator has nothing (catan act refuses
+	 * it); when the expulsion is due, it is the one action, of the seat
+	 * that writes it; before, the others' discards or reveals there.
+	 */
+	int cheat = game_stopped(s), ex, by, n;
+	if (cheat >= 0 && catan_store_expel_due(s, &ex, &by) == 1) {
+		n = 0;
+		if (who == by) {
+			catan_action_init(&buf[0], CATAN_ACT_EXPEL);
+			buf[0].player = (uint8_t)ex;
+			n = 1;
+		}
+	} else {
+		n = cheat == who ? 0
+				 : catan_legal_actions(buf, 8192, &g->board,
+						       &st, who, 0);
+	}
 	/* Only actions on stdout (legal | shuf -n1 | xargs act works); the
 	 * note that there are none goes to stderr. */
 	if (n == 0) {
@@ -1397,11 +1430,30 @@ int cli_peer(const char *dir, int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		/* A stopped game takes no action: the peer goes on syncing
-		 * (its record reaches the others) and says so once. */
-		bool stopped = game_stopped(s);
-		if (!stopped && seat.cmd && !g->open &&
-		    catan_state_may_act(&st, me)) {
+		/*
+		 * A stopped game: the peer goes on syncing (its record
+		 * reaches the others) and says so once; it makes the moves
+		 * its seat owes there (a discard, a reveal), and when the
+		 * expulsion falls to its seat, writes it.
+		 */
+		int cheat = game_stopped(s), ex, by;
+		bool stopped =
+		    cheat >= 0 &&
+		    (cheat == me || catan_store_expel_due(s, &ex, &by) == 1);
+		if (stopped && cheat != me && by == me) {
+			catan_action a;
+			catan_action_init(&a, CATAN_ACT_EXPEL);
+			a.player = (uint8_t)ex;
+			if (catan_store_act(s, me, &a, NULL, NULL, &err) == 0) {
+				printf("%s expel %s\n", g->names.name[me],
+				       g->names.name[ex]);
+				acted = true;
+			} else {
+				fprintf(stderr, "catan peer: %s\n", err.msg);
+			}
+			catan_store_current(&st, NULL, s, &err);
+		} else if (!stopped && seat.cmd && !g->open &&
+			   catan_state_may_act(&st, me)) {
 			catan_action a;
 			catan_outcome oc;
 			/*

@@ -222,6 +222,15 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 			    "branch refs/heads/%s is missing",
 			    s->game.names.name[p]);
 	/*
+	 * A seat proven to have signed two moves on one commit: its branch
+	 * (one child or the other, or what it built there, as this peer saw
+	 * it) counts as that commit, where the game stopped; once it is
+	 * expelled, its branch is back before the fork anyway.
+	 */
+	store_verdict v;
+	if (!s->batch && s->game.signed_game && store_verdict_read(s, &v) == 1)
+		tips[v.seat] = v.parent;
+	/*
 	 * Batch mode has one writer, this handle: the last commit it wrote is
 	 * the newest, unless it was a discard (a fan-out may need a merge).
 	 */
@@ -311,30 +320,69 @@ int catan_store_current(catan_state *out, catan_commit_id *head, catan_store *s,
 {
 	/*
 	 * A game stopped by an equivocation is where it stopped: the commit
-	 * both children build on, the same at every peer that holds the
-	 * record (the branches may still hold one child or the other). Not
-	 * in get_position: catan_store_act refuses a stopped game before it
-	 * asks, and a batch (one writer, no peers) never holds a record.
+	 * both children build on (with the other seats' discards or reveals
+	 * on it), the same at every peer that holds the record, whichever
+	 * child its branches hold (get_position).
 	 */
-	store_verdict v;
-	if (!s->batch && s->game.signed_game &&
-	    store_verdict_read(s, &v) == 1) {
-		git_commit *c = NULL;
-		if (git_commit_lookup(&c, s->repo, &v.parent))
-			return store_git_fail(err, "reading the commit where "
-						   "the game stopped");
-		int rc =
-		    store_read_state(out, NULL, s, git_commit_tree_id(c), err);
-		git_commit_free(c);
-		store_oid_hex(head, &v.parent);
-		return rc;
-	}
 	position pos;
 	if (get_position(&pos, s, err))
 		return -1;
 	*out = pos.state;
 	store_oid_hex(head, &pos.head);
 	return 0;
+}
+
+int store_verdict_stops(catan_store *s, store_verdict *v)
+{
+	position pos;
+	catan_err err;
+	if (s->batch || !s->game.signed_game || store_verdict_read(s, v) != 1)
+		return 0;
+	if (get_position(&pos, s, &err))
+		return 1;
+	return (pos.state.out >> v->seat) & 1 ? 0 : 1;
+}
+
+unsigned store_out_seats(catan_store *s)
+{
+	position pos;
+	catan_err err;
+	return get_position(&pos, s, &err) ? 0 : pos.state.out;
+}
+
+/*
+ * In a stopped game, the expulsion due now: the equivocating seat is the
+ * only one left to act (the others' discards or reveals are in), and
+ * *by, the seat that acts next once it is skipped, writes it. Into *a.
+ */
+static bool expel_due(const catan_store *s, const store_verdict *v,
+		      const catan_state *st, catan_action *a, int *by)
+{
+	catan_state next;
+	catan_action_init(a, CATAN_ACT_EXPEL);
+	a->player = (uint8_t)v->seat;
+	for (int q = 0; q < s->game.opt.nplayers; q++)
+		if (catan_state_apply(&next, &s->game.board, st, q, a, NULL) ==
+		    CATAN_OK) {
+			*by = q;
+			return true;
+		}
+	return false;
+}
+
+int catan_store_expel_due(catan_store *s, int *seat, int *by)
+{
+	store_verdict v;
+	position pos;
+	catan_err err;
+	catan_action a;
+	if (s->batch || !s->game.signed_game ||
+	    store_verdict_read(s, &v) != 1 || get_position(&pos, s, &err) ||
+	    (pos.state.out >> v.seat) & 1 ||
+	    !expel_due(s, &v, &pos.state, &a, by))
+		return 0;
+	*seat = v.seat;
+	return 1;
 }
 
 /*
@@ -495,23 +543,31 @@ static int fair_publish(store_fair *f, catan_store *s, int actor,
 }
 
 /*
- * Whether a signed game stopped at an equivocation (a verdict is recorded:
- * a seat signed two different moves on one commit): -1 with err saying
- * where and who, else 0. Nobody acts on a stopped game.
+ * A signed game stopped at an equivocation (a seat signed two different
+ * moves on one commit) and its seat not expelled yet: -1 with err saying
+ * where, who, and who expels it when that is due. Nobody acts on such a
+ * game but the seats whose discards or reveals on that commit are owed,
+ * and the expulsion.
  */
-static int game_stopped(catan_store *s, catan_err *err)
+static int stopped_say(catan_store *s, const store_verdict *v,
+		       const catan_state *st, catan_err *err)
 {
-	store_verdict v;
-	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
-		return 0;
 	char m[GIT_OID_HEXSZ + 1], x[GIT_OID_HEXSZ + 1], y[GIT_OID_HEXSZ + 1];
-	git_oid_tostr(m, sizeof m, &v.parent);
-	git_oid_tostr(x, sizeof x, &v.child[0]);
-	git_oid_tostr(y, sizeof y, &v.child[1]);
+	char then[160] = "";
+	catan_action a;
+	int by;
+	git_oid_tostr(m, sizeof m, &v->parent);
+	git_oid_tostr(x, sizeof x, &v->child[0]);
+	git_oid_tostr(y, sizeof y, &v->child[1]);
+	if (expel_due(s, v, st, &a, &by))
+		snprintf(then, sizeof then,
+			 "; %s goes on without it: catan act expel %s --as %s",
+			 s->game.names.name[by], s->game.names.name[v->seat],
+			 s->game.names.name[by]);
 	return store_fail(err,
 			  "the game stopped at %.10s: %s signed two "
-			  "different moves there (%.10s and %.10s)",
-			  m, s->game.names.name[v.seat], x, y);
+			  "different moves there (%.10s and %.10s)%s",
+			  m, s->game.names.name[v->seat], x, y, then);
 }
 
 int catan_store_act(catan_store *s, int actor, const catan_action *a,
@@ -526,8 +582,6 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	if (actor < 0 || actor >= g->opt.nplayers)
 		return store_fail_code(err, CATAN_E_BAD_PLAYER,
 				       "no such player");
-	if (game_stopped(s, err))
-		return -1;
 	if (g->open) {
 		char waits[CATAN_MAX_PLAYERS * (CATAN_NAME_MAX + 2)];
 		store_lobby_waits(waits, sizeof waits, g);
@@ -540,6 +594,20 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	}
 	if (get_position(&pos, s, err))
 		return -1;
+	store_verdict v;
+	bool stopped = store_verdict_stops(s, &v) == 1;
+	if (a->kind == CATAN_ACT_EXPEL && !stopped)
+		return store_fail_code(
+		    err, CATAN_E_BAD_ACTION,
+		    "nobody is to be expelled: an expulsion needs the proof "
+		    "that a seat signed two different moves on one commit, "
+		    "and this peer holds none that stops the game");
+	if (stopped &&
+	    (actor == v.seat ||
+	     (a->kind == CATAN_ACT_EXPEL && (int)a->player != v.seat) ||
+	     catan_state_apply(&next, &g->board, &pos.state, actor, a, NULL) !=
+		 CATAN_OK))
+		return stopped_say(s, &v, &pos.state, err);
 	bool fair = g->opt.dice == CATAN_DICE_FAIR;
 	catan_action act = *a;
 	if (fair && fair_complete(&act, &pos, s, actor, err))
@@ -566,10 +634,23 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	store_fair nf = pos.fair;
 	if (fair && fair_publish(&nf, s, actor, &pos.state, &next, &act, err))
 		return -1;
-	git_oid parents[CATAN_MAX_PLAYERS];
+	git_oid parents[CATAN_MAX_PLAYERS + 2];
 	int nparents = 1;
 	git_oid_cpy(&parents[0], &pos.head);
-	if (pos.merge_pending && pos.reveals) {
+	if (act.kind == CATAN_ACT_EXPEL) {
+		/*
+		 * The expulsion rests on the fork's parent, or on the other
+		 * seats' discards or reveals there, and carries its proof:
+		 * the two children, as its last parents.
+		 */
+		if (pos.nfan > 0) {
+			memcpy(parents, pos.fan,
+			       sizeof(git_oid) * (size_t)pos.nfan);
+			nparents = pos.nfan;
+		}
+		parents[nparents++] = v.child[0];
+		parents[nparents++] = v.child[1];
+	} else if (pos.merge_pending && pos.reveals) {
 		/* The completion itself merges the reveals. */
 		memcpy(parents, pos.fan, sizeof(git_oid) * (size_t)pos.nfan);
 		nparents = pos.nfan;
@@ -627,6 +708,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 				       g->names.name[actor]);
 	if (store_move_branch(s, actor, &tip, &commit, subject, err))
 		return -1;
+	if (act.kind == CATAN_ACT_EXPEL && store_expelled_back(s, &v, err))
+		return -1;
 	s->cached = true;
 	s->cache_discard = child;
 	git_oid_cpy(&s->cache_id, &commit);
@@ -652,8 +735,7 @@ int catan_store_log_ext(catan_store *s, bool stored,
 	int rc = 0;
 	/* A stopped game's history ends where it stopped (get_position). */
 	store_verdict v;
-	bool stopped =
-	    !stored && s->game.signed_game && store_verdict_read(s, &v) == 1;
+	bool stopped = !stored && store_verdict_stops(s, &v) == 1;
 	if (git_revwalk_new(&walk, s->repo) ||
 	    (stopped ? git_revwalk_push(walk, &v.parent)
 		     : git_revwalk_push_glob(walk, "refs/heads/*")))

@@ -72,6 +72,23 @@ static void rewind_target(catan_store *s, int p, const store_verdict *v,
 	git_reflog_free(log);
 }
 
+int store_expelled_back(catan_store *s, const store_verdict *v, catan_err *err)
+{
+	git_oid tip, to;
+	int p = v->seat;
+	if (store_branch_tip(&tip, s, p) ||
+	    store_seat_last(s, p, &v->parent, &to))
+		return store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
+				       "branch %s is missing",
+				       s->game.names.name[p]);
+	if (git_oid_equal(&tip, &to))
+		return 0;
+	if (store_is_ancestor(s, &tip, &to) == 1)
+		return store_move_branch(s, p, &tip, &to,
+					 "catan: expelled, last move", err);
+	return store_rewind_branch(s, p, &tip, &to, err);
+}
+
 int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err)
 {
 	store_verdict v;
@@ -84,9 +101,9 @@ int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err)
 					       "branch %s is missing",
 					       s->game.names.name[p]);
 		/*
-		 * The equivocator's own branch stays where this peer saw it:
-		 * it is how the other side reaches the peers that fetch it
-		 * here, and they reach the same verdict.
+		 * The equivocator's own branch stays where this peer saw it
+		 * until it is expelled: it is how the other side reaches the
+		 * peers that fetch it here, and they reach the same verdict.
 		 */
 		if (p == v.seat || !store_verdict_voids(s, &v, &tip))
 			continue;
@@ -102,6 +119,22 @@ int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err)
 				   s->game.names.name[p], git_oid_tostr_s(&to),
 				   s->game.names.name[v.seat]);
 	}
+	if (store_verdict_stops(s, &v) != 0)
+		return 0;
+	/*
+	 * Expelled: its branch stands at its last move before the fork at
+	 * every peer (the children live on as the expulsion's parents).
+	 */
+	git_oid was, now;
+	if (store_branch_tip(&was, s, v.seat) ||
+	    store_expelled_back(s, &v, err))
+		return -1;
+	if (rep && store_branch_tip(&now, s, v.seat) == 0 &&
+	    !git_oid_equal(&was, &now))
+		store_note(rep,
+			   "moved %s to %.10s, its last move before it "
+			   "equivocated: it was expelled",
+			   s->game.names.name[v.seat], git_oid_tostr_s(&now));
 	return 0;
 }
 
@@ -420,27 +453,51 @@ static bool better_proof(catan_store *s, const store_verdict *old,
  * so. The branches move back to its parent when the sync ends
  * (store_verdict_apply).
  */
-static int found_equivocation(catan_store *s, const store_verdict *found,
-			      const char *remote, catan_sync_report *rep,
-			      catan_err *err)
+static int found_equivocation_as(catan_store *s, const store_verdict *found,
+				 const char *remote, catan_sync_report *rep,
+				 bool expelled, catan_err *err)
 {
 	store_verdict old, keep = *found, *v = &keep;
-	if (store_verdict_read(s, &old) == 1 &&
-	    !better_proof(s, &old, found, &keep))
-		return 0;
+	/*
+	 * A record whose seat is expelled has done its work: a proof of
+	 * another fork takes its place (the expelled seat stays out: the
+	 * state says so), one of the same fork changes nothing.
+	 */
+	if (store_verdict_read(s, &old) == 1) {
+		bool same = old.seat == found->seat &&
+			    git_oid_equal(&old.parent, &found->parent);
+		bool settled = store_verdict_stops(s, &old) == 0;
+		if ((settled && same) ||
+		    (!settled && !better_proof(s, &old, found, &keep)))
+			return 0;
+	}
 	if (store_verdict_write(s, v, err))
 		return -1;
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1], m[GIT_OID_HEXSZ + 1];
 	git_oid_tostr(a, sizeof a, &v->child[0]);
 	git_oid_tostr(b, sizeof b, &v->child[1]);
 	git_oid_tostr(m, sizeof m, &v->parent);
-	store_note(rep,
-		   "equivocation: %s signed two different moves on %.10s "
-		   "(%.10s and %.10s); the game stops at %.10s (seen through "
-		   "%s, which only relayed them)",
-		   s->game.names.name[v->seat], m, a, b, m, remote);
+	if (expelled)
+		store_note(rep,
+			   "equivocation: %s signed two different moves on "
+			   "%.10s (%.10s and %.10s), and was expelled for it "
+			   "(seen through %s, which only relayed them)",
+			   s->game.names.name[v->seat], m, a, b, remote);
+	else
+		store_note(rep,
+			   "equivocation: %s signed two different moves on "
+			   "%.10s (%.10s and %.10s); the game stops at %.10s "
+			   "(seen through %s, which only relayed them)",
+			   s->game.names.name[v->seat], m, a, b, m, remote);
 	rep->equivocations++;
 	return 0;
+}
+
+static int found_equivocation(catan_store *s, const store_verdict *found,
+			      const char *remote, catan_sync_report *rep,
+			      catan_err *err)
+{
+	return found_equivocation_as(s, found, remote, rep, false, err);
 }
 
 /* Remote's tip r of p's branch does not contain local: said, quarantined. */
@@ -507,9 +564,18 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	 * proof too, and may hold a smaller id the record keeps:
 	 * drop_stopped.)
 	 */
-	if (s->game.signed_game && store_verdict_read(s, &v) == 1 &&
-	    store_verdict_recorded(s, &v, r))
-		return false;
+	if (s->game.signed_game && store_verdict_read(s, &v) == 1) {
+		if (store_verdict_recorded(s, &v, r) &&
+		    store_expel_find(s, &v, r, 1, NULL) == 0)
+			return false;
+		/*
+		 * An expelled seat's branch stays at its last move before
+		 * the fork: whatever it signed since counts for nothing
+		 * (and nobody who relays it is to blame).
+		 */
+		if ((store_out_seats(s) >> p) & 1)
+			return false;
+	}
 	catan_err err;
 	/* (One walk through the turns since local[p] for both questions.) */
 	bool forward = store_is_ancestor(s, &local[p], r) == 1;
@@ -834,6 +900,20 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 		if (store_verify_new(s, c.cand, &vr, err))
 			return -1;
 		if (vr.ok) {
+			/*
+			 * A fork an expulsion here settles: its proof is
+			 * recorded (so that what the seat signed since is
+			 * void here too), and the expulsion adopted.
+			 */
+			git_oid sa, sb;
+			store_verdict sv;
+			if (vr.settled &&
+			    !git_oid_fromstr(&sa, vr.settled_pair[0].hex) &&
+			    !git_oid_fromstr(&sb, vr.settled_pair[1].hex) &&
+			    proof_of(s, &sa, &sb, &sv) &&
+			    found_equivocation_as(s, &sv, remote, rep, true,
+						  err))
+				return -1;
 			/*
 			 * A second child the verification found valid without
 			 * calling it a fork (the seat's other child is on

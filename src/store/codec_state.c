@@ -685,11 +685,23 @@ int catan_codec_decode_state(catan_state *out, const catan_game *g,
 		out->deck[d] = (uint8_t)left;
 	}
 	if (out->phase == CATAN_PHASE_SETUP) {
-		int placed = 0;
+		/*
+		 * The steps in snake order, each taken by its seat's next
+		 * settlement; an expelled seat's steps after its last one
+		 * were skipped.
+		 */
+		int left[CATAN_MAX_PLAYERS], k = 0;
 		for (int p = 0; p < n; p++)
-			placed +=
+			left[p] =
 			    catan_vset_count(&out->players[p].settlements);
-		out->setup_step = (uint8_t)placed;
+		for (; k < 2 * n; k++) {
+			int p = k < n ? k : 2 * n - 1 - k;
+			if (left[p] > 0)
+				left[p]--;
+			else if (!((out->out >> p) & 1))
+				break;
+		}
+		out->setup_step = (uint8_t)k;
 	} else {
 		out->setup_step = (uint8_t)(2 * n);
 	}

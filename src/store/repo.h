@@ -159,6 +159,13 @@ struct catan_store {
 	store_state_memo states[STORE_STATE_MEMO];
 	int states_next;
 
+	/*
+	 * The expulsion that settles the recorded equivocation, once found
+	 * (verdict.c: store_verdict_voids asks for it at every sync).
+	 */
+	bool expel_known;
+	git_oid expel_id, expel_parent;
+
 	/* The last state this handle committed, to skip decoding it. */
 	bool cached, cache_discard;
 	git_oid cache_id;
@@ -315,16 +322,50 @@ typedef struct store_verdict {
 
 /* 1 and the record when there is one, 0 when none, -1 when unreadable. */
 int store_verdict_read(catan_store *s, store_verdict *out);
+/*
+ * 1 and the record when it stops the game (its seat not expelled in the
+ * current position: act.c), else 0.
+ */
+int store_verdict_stops(catan_store *s, store_verdict *v);
+/* The expelled seats of the current position (bit p: seat p), or 0. */
+unsigned store_out_seats(catan_store *s);
+/*
+ * The expelled seat of v's branch to its last move before the fork
+ * (store_seat_last), forward or back: the same at every peer. 0 or -1.
+ */
+int store_expelled_back(catan_store *s, const store_verdict *v, catan_err *err);
 /* Writes the record (and keeps both children); 0 or -1. */
 int store_verdict_write(catan_store *s, const store_verdict *v, catan_err *err);
 /*
  * Whether `id` is a child of the fork by the equivocating seat (one of
  * the two recorded or another) or builds on one: what the game stops
- * before. Walks at most STORE_VOIDS_WALK commits since the parent.
+ * before. Not an expulsion settling v, nor what builds on one (its
+ * proof's children are among its parents). Walks at most
+ * STORE_VOIDS_WALK commits since the parent.
  */
 #define STORE_VOIDS_WALK 100000L
 bool store_verdict_voids(catan_store *s, const store_verdict *v,
 			 const git_oid *id);
+/*
+ * The proof an expulsion carries (spec/replication.md, "Expulsion"):
+ * commit c says "expel <seat>", has three or more parents, and its last
+ * two are two different commits by that seat with one first parent.
+ * Into *v (not checked further: the children's signatures and actions
+ * are verify's). false when c is no such commit.
+ */
+bool store_expel_proof(catan_store *s, git_commit *c, store_verdict *v);
+/*
+ * An expulsion whose proof is against v's seat at v's parent, reachable
+ * from one of from[0..n-1] and not from the parent (at most
+ * STORE_VOIDS_WALK commits walked), into *z (may be NULL): 1 found, 0 not.
+ */
+int store_expel_find(catan_store *s, const store_verdict *v,
+		     const git_oid *from, int n, git_oid *z);
+/*
+ * Seat p's newest commit in the history of `at` (itself included), or
+ * the genesis: where an expelled seat's branch stands for good.
+ */
+int store_seat_last(catan_store *s, int p, const git_oid *at, git_oid *out);
 /* Whether `id` is one of the two recorded children or builds on one. */
 bool store_verdict_recorded(catan_store *s, const store_verdict *v,
 			    const git_oid *id);

@@ -173,11 +173,12 @@ int catan_store_equivocation(catan_store *s, int *seat, catan_commit_id *parent,
 	store_verdict v;
 	if (!s->game.signed_game || store_verdict_read(s, &v) != 1)
 		return 0;
+	int stops = store_verdict_stops(s, &v);
 	*seat = v.seat;
 	store_oid_hex(parent, &v.parent);
 	store_oid_hex(&child[0], &v.child[0]);
 	store_oid_hex(&child[1], &v.child[1]);
-	return 1;
+	return stops ? 1 : 2;
 }
 
 int catan_store_set_key(catan_store *s, int player, const catan_key *k,

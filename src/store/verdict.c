@@ -139,11 +139,133 @@ bool store_verdict_recorded(catan_store *s, const store_verdict *v,
 	return false;
 }
 
+/* The seat that authored commit c, or -1. */
+static int author_of(catan_store *s, git_commit *c)
+{
+	const git_signature *a = git_commit_author(c);
+	return a && a->name
+		   ? catan_names_find(&s->game.names, a->name, strlen(a->name))
+		   : -1;
+}
+
+bool store_expel_proof(catan_store *s, git_commit *c, store_verdict *v)
+{
+	const char *sum = git_commit_summary(c);
+	unsigned n = git_commit_parentcount(c);
+	if (!sum || strncmp(sum, "expel ", 6) || n < 3)
+		return false;
+	int seat = catan_names_find(&s->game.names, sum + 6, strlen(sum + 6));
+	git_commit *k[2] = {NULL, NULL};
+	bool ok = seat >= 0;
+	for (int i = 0; i < 2 && ok; i++)
+		ok = !git_commit_parent(&k[i], c, n - 2 + (unsigned)i) &&
+		     author_of(s, k[i]) == seat &&
+		     git_commit_parentcount(k[i]) > 0;
+	ok = ok && !git_oid_equal(git_commit_id(k[0]), git_commit_id(k[1])) &&
+	     git_oid_equal(git_commit_parent_id(k[0], 0),
+			   git_commit_parent_id(k[1], 0));
+	if (ok) {
+		v->seat = seat;
+		v->parent = *git_commit_parent_id(k[0], 0);
+		v->child[0] = *git_commit_id(k[0]);
+		v->child[1] = *git_commit_id(k[1]);
+	}
+	git_commit_free(k[0]);
+	git_commit_free(k[1]);
+	return ok;
+}
+
+/* Whether c is an expulsion whose proof is against v's seat at v's parent. */
+static bool settles(catan_store *s, const store_verdict *v, git_commit *c)
+{
+	store_verdict w;
+	return store_expel_proof(s, c, &w) && w.seat == v->seat &&
+	       git_oid_equal(&w.parent, &v->parent);
+}
+
+int store_expel_find(catan_store *s, const store_verdict *v,
+		     const git_oid *from, int n, git_oid *z)
+{
+	if (s->expel_known && git_oid_equal(&s->expel_parent, &v->parent))
+		for (int i = 0; i < n; i++)
+			if (git_oid_equal(&from[i], &s->expel_id) ||
+			    store_is_ancestor(s, &s->expel_id, &from[i]) == 1) {
+				if (z)
+					*z = s->expel_id;
+				return 1;
+			}
+	git_revwalk *w = NULL;
+	git_oid id;
+	long left = STORE_VOIDS_WALK;
+	int found = 0;
+	if (git_revwalk_new(&w, s->repo) || git_revwalk_hide(w, &v->parent)) {
+		git_revwalk_free(w);
+		return 0;
+	}
+	for (int i = 0; i < n; i++)
+		if (git_revwalk_push(w, &from[i])) {
+			git_revwalk_free(w);
+			return 0;
+		}
+	while (!found && left-- > 0 && git_revwalk_next(&id, w) == 0) {
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, s->repo, &id))
+			break;
+		/* (Only a merge can be one: the rest costs a count.) */
+		if (git_commit_parentcount(c) >= 3 && settles(s, v, c)) {
+			found = 1;
+			s->expel_known = true;
+			s->expel_id = id;
+			s->expel_parent = v->parent;
+			if (z)
+				*z = id;
+		}
+		git_commit_free(c);
+	}
+	git_revwalk_free(w);
+	return found;
+}
+
+int store_seat_last(catan_store *s, int p, const git_oid *at, git_oid *out)
+{
+	/*
+	 * Children come before their parents in a topological walk, and a
+	 * seat's commits form one line: the first met is its newest.
+	 */
+	git_revwalk *w = NULL;
+	git_oid id;
+	long left = STORE_VOIDS_WALK;
+	*out = s->genesis;
+	if (git_revwalk_new(&w, s->repo) || git_revwalk_push(w, at)) {
+		git_revwalk_free(w);
+		return -1;
+	}
+	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL);
+	while (left-- > 0 && git_revwalk_next(&id, w) == 0) {
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, s->repo, &id))
+			break;
+		bool mine = author_of(s, c) == p && git_commit_parentcount(c);
+		git_commit_free(c);
+		if (mine) {
+			*out = id;
+			break;
+		}
+	}
+	git_revwalk_free(w);
+	return 0;
+}
+
 bool store_verdict_voids(catan_store *s, const store_verdict *v,
 			 const git_oid *id)
 {
+	/* An expulsion settling v, and what builds on it, goes on. */
+	if (s->expel_known && git_oid_equal(&s->expel_parent, &v->parent) &&
+	    (git_oid_equal(id, &s->expel_id) ||
+	     store_is_ancestor(s, &s->expel_id, id) == 1))
+		return false;
 	if (store_verdict_recorded(s, v, id))
-		return true;
+		return store_expel_find(s, v, id, 1, NULL) == 0;
 	/*
 	 * Any other child of the fork by the same seat too: what the game
 	 * stops at is the parent, whichever pair of children a peer was
@@ -168,5 +290,5 @@ bool store_verdict_voids(catan_store *s, const store_verdict *v,
 			hit = git_oid_equal(&up, &v->parent) ||
 			      git_oid_equal(&v->parent, &s->genesis);
 	git_revwalk_free(sw.w);
-	return hit;
+	return hit && store_expel_find(s, v, id, 1, NULL) == 0;
 }

@@ -309,13 +309,43 @@ static bool trusted_child(ctx *c, git_oid *out, const git_oid *parent,
 	return true;
 }
 
+/*
+ * Whether the fork of `author` at `parent` (children `other` and `id`) is
+ * settled: an expulsion with a proof against that seat there is in the
+ * history being checked (the branches, and in a sync the new tips). Then
+ * the fork is no failure, and the report says so (sync records the
+ * proof: spec/replication.md, "Expulsion").
+ */
+static bool fork_settled(ctx *c, const git_oid *id, const git_oid *other,
+			 const git_oid *parent, int author)
+{
+	int n = c->s->game.opt.nplayers, k = 0;
+	git_oid from[2 * CATAN_MAX_PLAYERS];
+	store_verdict v = {.seat = author, .parent = *parent};
+	if (!c->s->game.signed_game)
+		return false;
+	for (int p = 0; p < n; p++) {
+		if (!store_branch_tip(&from[k], c->s, p))
+			k++;
+		if (c->newtips)
+			from[k++] = c->newtips[p];
+	}
+	if (store_expel_find(c->s, &v, from, k, NULL) != 1)
+		return false;
+	c->rep->settled = true;
+	store_oid_hex(&c->rep->settled_pair[0], other);
+	store_oid_hex(&c->rep->settled_pair[1], id);
+	return true;
+}
+
 /* Only one child of a commit per author (forks are refused). */
 int verify_check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 		      int author)
 {
 	git_oid other;
 	if (c->incremental && trusted_child(c, &other, parent, author) &&
-	    !git_oid_equal(&other, id)) {
+	    !git_oid_equal(&other, id) &&
+	    !fork_settled(c, id, &other, parent, author)) {
 		char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(a, sizeof a, &other);
 		git_oid_tostr(b, sizeof b, id);
@@ -331,7 +361,8 @@ int verify_check_fork(ctx *c, const git_oid *id, const git_oid *parent,
 		seen *e = table_at(&c->t, i);
 		if (!e->trusted && e->author == author &&
 		    git_oid_equal(&e->parent, parent) &&
-		    !git_oid_equal(&e->id, id)) {
+		    !git_oid_equal(&e->id, id) &&
+		    !fork_settled(c, id, &e->id, parent, author)) {
 			char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
 			git_oid_tostr(a, sizeof a, &e->id);
 			git_oid_tostr(b, sizeof b, id);
@@ -386,14 +417,13 @@ int verify_subject(ctx *c, git_commit *commit, const char *subject, int turn,
 	return 0;
 }
 
-int verify_fan_parents(ctx *c, git_commit *commit, const seen *base,
+int verify_fan_parents(ctx *c, git_commit *commit, unsigned n, const seen *base,
 		       catan_state *st, store_fair *f)
 {
 	const catan_game *g = &c->s->game;
 	const git_oid *id = git_commit_id(commit);
 	const char *what =
 	    f ? "reveal on the request" : "discard on the 7-roll commit";
-	unsigned n = git_commit_parentcount(commit);
 	int last = -1;
 	for (unsigned i = 0; i < n; i++) {
 		seen *pe = verify_known(c, git_commit_parent_id(commit, i));
@@ -456,6 +486,11 @@ int verify_check_action(ctx *c, git_commit *commit)
 	}
 	if (verify_subject(c, commit, subject, ps->turn, &a))
 		return 1;
+	if (a.kind == CATAN_ACT_EXPEL)
+		return verify_bad(c, id,
+				  "an expulsion carries its proof: its last "
+				  "two parents are two children of one commit "
+				  "signed by the seat it expels");
 	if (!catan_state_may_act(ps, author))
 		return verify_bad(
 		    c, id, "%s may not act now (%s waits for %s)",
@@ -551,7 +586,7 @@ int verify_check_merge(ctx *c, git_commit *commit)
 				  "merge has %u parents; %d players owed "
 				  "discards",
 				  n, owing);
-	if (verify_fan_parents(c, commit, base, &st, NULL))
+	if (verify_fan_parents(c, commit, n, base, &st, NULL))
 		return 1;
 	if (st.phase == CATAN_PHASE_DISCARD)
 		return verify_bad(c, id, "merge leaves discards owed");
@@ -566,6 +601,29 @@ int verify_check_merge(ctx *c, git_commit *commit)
 	git_oid_cpy(&e->parent, &base->id);
 	c->rep->merges++;
 	return 0;
+}
+
+/* Whether id is a child in the proof of an expulsion checked here. */
+static bool expelled_child(const ctx *c, const git_oid *id)
+{
+	for (int i = 0; i < c->nexpelled; i++)
+		if (git_oid_equal(id, &c->expelled[i].child[0]) ||
+		    git_oid_equal(id, &c->expelled[i].child[1]))
+			return true;
+	return false;
+}
+
+/*
+ * Whether a branch's move back from o to nw is an expelled seat's branch
+ * going back to its last move before the fork it was expelled for.
+ */
+static bool expelled_move(ctx *c, const git_oid *o, const git_oid *nw)
+{
+	for (int i = 0; i < c->nexpelled; i++)
+		if (store_verdict_voids(c->s, &c->expelled[i], o) &&
+		    !store_verdict_voids(c->s, &c->expelled[i], nw))
+			return true;
+	return false;
 }
 
 /* Branch names, tips and reflogs. */
@@ -618,9 +676,10 @@ int verify_check_branches(ctx *c)
 				if (git_oid_is_zero(o) || git_oid_equal(o, nw))
 					continue;
 				/* moved back by an equivocation's verdict */
-				if (has_verdict &&
-				    store_verdict_voids(s, &verdict, o) &&
-				    !store_verdict_voids(s, &verdict, nw) &&
+				if (((has_verdict &&
+				      store_verdict_voids(s, &verdict, o) &&
+				      !store_verdict_voids(s, &verdict, nw)) ||
+				     expelled_move(c, o, nw)) &&
 				    store_is_ancestor(s, nw, o) == 1)
 					continue;
 				if (store_is_ancestor(s, o, nw) != 1)
@@ -682,7 +741,9 @@ int verify_check_branches(ctx *c)
 		 * this peer saw it, may still hold it.)
 		 */
 		if (store_oidmap_add(&on[e->author], &e->id) != 0 &&
-		    !(has_verdict && store_verdict_voids(s, &verdict, &e->id)))
+		    !(has_verdict &&
+		      store_verdict_voids(s, &verdict, &e->id)) &&
+		    !expelled_child(c, &e->id))
 			rc = verify_bad(c, &e->id,
 					"commit by %s is not on its own branch "
 					"refs/heads/%s",
@@ -716,7 +777,10 @@ int verify_check_new_on_own_branch(ctx *c)
 		if (e->trusted)
 			continue;
 		const git_oid *tip = &c->newtips[e->author];
-		if (store_is_ancestor(c->s, &e->id, tip) != 1) {
+		/* (An expulsion's proof is off its author's branch for good.)
+		 */
+		if (store_is_ancestor(c->s, &e->id, tip) != 1 &&
+		    !expelled_child(c, &e->id)) {
 			c->rep->off_branch = true;
 			c->rep->off_author = e->author;
 			return verify_bad(
@@ -730,9 +794,91 @@ int verify_check_new_on_own_branch(ctx *c)
 	return 0;
 }
 
+int verify_check_expel(ctx *c, git_commit *commit)
+{
+	const catan_game *g = &c->s->game;
+	const git_oid *id = git_commit_id(commit);
+	unsigned n = git_commit_parentcount(commit);
+	char buf[160];
+	const char *subject;
+	int author;
+	uint8_t dice[2];
+	store_verdict v;
+	if (verify_check_message(c, commit, &author, &subject, buf, sizeof buf,
+				 dice))
+		return 1;
+	if (!g->signed_game)
+		return verify_bad(c, id,
+				  "an expulsion needs a signed game (without "
+				  "signatures nothing proves who wrote a "
+				  "fork)");
+	if (!store_expel_proof(c->s, commit, &v))
+		return verify_bad(c, id,
+				  "an expulsion's last two parents must be two "
+				  "different children of one commit by the "
+				  "seat it expels (its proof)");
+	if (!verify_known(c, &v.child[0]) || !verify_known(c, &v.child[1]))
+		return verify_bad(c, id,
+				  "the proof's children were not "
+				  "checked");
+	/*
+	 * What it rests on: the fork's parent, or the other seats' discards
+	 * or reveals on it (all that were owed but the expelled seat's).
+	 */
+	seen *base = verify_known(c, &v.parent);
+	if (!base)
+		return verify_bad(c, id, "the fork's parent was not checked");
+	catan_state st = base->state;
+	store_fair fair = base->fair;
+	if (!git_oid_equal(git_commit_parent_id(commit, 0), &v.parent) ||
+	    n != 3) {
+		bool reveals = st.phase == CATAN_PHASE_REVEAL;
+		if (!reveals && st.phase != CATAN_PHASE_DISCARD)
+			return verify_bad(
+			    c, id,
+			    "an expulsion's first parent is the fork's "
+			    "parent, or the discards or reveals on it");
+		if (verify_fan_parents(c, commit, n - 2, base, &st,
+				       reveals ? &fair : NULL))
+			return 1;
+	}
+	catan_action a;
+	if (verify_subject(c, commit, subject, st.turn, &a))
+		return 1;
+	if (a.kind != CATAN_ACT_EXPEL || (int)a.player != v.seat)
+		return verify_bad(c, id,
+				  "an expulsion must expel %s, whose two "
+				  "children are its proof",
+				  g->names.name[v.seat]);
+	catan_state next;
+	int rc = catan_state_apply(&next, &g->board, &st, author, &a, NULL);
+	if (rc)
+		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
+				  subject, g->names.name[author],
+				  catan_error_str(rc));
+	if (verify_fair_values(c, commit, &fair, author, &st, &next, &a) ||
+	    verify_check_dice(c, id, &next, &a, dice) ||
+	    verify_check_tree(c, id, commit, &next, &fair) ||
+	    verify_check_fork(c, id, git_commit_parent_id(commit, 0), author))
+		return 1;
+	seen *e = verify_table_put(&c->t, id);
+	if (!e)
+		return verify_bad(c, id, "out of memory");
+	e->state = next;
+	e->fair = fair;
+	e->author = author;
+	git_oid_cpy(&e->parent, git_commit_parent_id(commit, 0));
+	if (c->nexpelled < CATAN_MAX_PLAYERS)
+		c->expelled[c->nexpelled++] = v;
+	return 0;
+}
+
 int verify_check_commit(ctx *c, git_commit *commit)
 {
 	const char *sum = git_commit_summary(commit);
+	if (sum && !strncmp(sum, "expel ", 6) &&
+	    git_commit_parentcount(commit) > 1)
+		return verify_check_expel(c, commit);
 	if (c->s->lobby.open && sum && !strcmp(sum, STORE_CLAIM_SUBJECT))
 		return verify_check_claim(c, commit);
 	if (c->s->lobby.open && sum && !strcmp(sum, STORE_START_SUBJECT))

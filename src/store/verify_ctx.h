@@ -60,6 +60,12 @@ typedef struct ctx {
 	/* The start this verification accepted, if it accepted one. */
 	bool started;
 	git_oid start;
+	/*
+	 * The proofs of the expulsions checked so far (verify_check_expel):
+	 * their children are off their author's branch for good.
+	 */
+	store_verdict expelled[CATAN_MAX_PLAYERS];
+	int nexpelled;
 } ctx;
 
 /*
@@ -82,6 +88,8 @@ int verify_check_action(ctx *c, git_commit *commit);
  */
 int verify_check_commit(ctx *c, git_commit *commit);
 int verify_check_merge(ctx *c, git_commit *commit);
+/* An expulsion (a merge whose last two parents are its proof). */
+int verify_check_expel(ctx *c, git_commit *commit);
 /*
  * The table entry of commit id: checked earlier in this run, or (in
  * incremental mode) a trusted local commit, loaded now; NULL if neither.
@@ -100,12 +108,12 @@ int verify_check_dice(ctx *c, const git_oid *id, const catan_state *next,
 int verify_subject(ctx *c, git_commit *commit, const char *subject, int turn,
 		   catan_action *a);
 /*
- * The parents of a merge of children of `base` (discards on a 7-roll, or
- * with f reveals on a request): each a checked child of base, one per
- * player, in player order; each child's action applied to *st, and with f
- * each revealing seat's value copied into *f. 0, or 1.
+ * The first n parents of a merge of children of `base` (discards on a
+ * 7-roll, or with f reveals on a request): each a checked child of base,
+ * one per player, in player order; each child's action applied to *st, and with
+ * f each revealing seat's value copied into *f. 0, or 1.
  */
-int verify_fan_parents(ctx *c, git_commit *commit, const seen *base,
+int verify_fan_parents(ctx *c, git_commit *commit, unsigned n, const seen *base,
 		       catan_state *st, store_fair *f);
 /*
  * Fair dice (verify_fair.c), each 0 or 1 as the checks above: the outcome

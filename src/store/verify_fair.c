@@ -119,7 +119,7 @@ int verify_fair_merge(ctx *c, git_commit *commit, int author,
 				  "merge has %u parents; %d players owed "
 				  "reveals",
 				  n, __builtin_popcount(st.reveal_wait));
-	if (verify_fan_parents(c, commit, base, &st, &fair))
+	if (verify_fan_parents(c, commit, n, base, &st, &fair))
 		return 1;
 	if (st.reveal_wait)
 		return verify_bad(c, id, "merge leaves reveals owed");

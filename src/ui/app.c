@@ -208,17 +208,28 @@ static int cmp_double(const void *a, const void *b)
  * A signed game stopped by an equivocation: the status line's sentence
  * into out (true); false and out empty otherwise.
  */
-static bool stopped_text(char *out, size_t n, catan_store *st)
+static bool stopped_text(char *out, size_t n, catan_store *st, int *seat,
+			 int *by)
 {
-	int seat;
+	int e;
 	catan_commit_id at, kids[2];
+	const catan_names *names = &catan_store_game(st)->names;
 	out[0] = '\0';
-	if (catan_store_equivocation(st, &seat, &at, kids) != 1)
+	*seat = *by = -1;
+	if (catan_store_equivocation(st, seat, &at, kids) != 1)
 		return false;
-	snprintf(out, n,
-		 "game stopped: %s signed two different moves on %.10s; "
-		 "nobody moves on",
-		 catan_store_game(st)->names.name[seat], at.hex);
+	if (catan_store_expel_due(st, &e, by) == 1)
+		snprintf(out, n,
+			 "game stopped: %s signed two different moves on "
+			 "%.10s; %s expels %s and the game goes on",
+			 names->name[*seat], at.hex, names->name[*by],
+			 names->name[*seat]);
+	else
+		snprintf(out, n,
+			 "game stopped: %s signed two different moves on "
+			 "%.10s; the others' moves there first, then %s is "
+			 "expelled",
+			 names->name[*seat], at.hex, names->name[*seat]);
 	return true;
 }
 
@@ -275,7 +286,8 @@ int catan_ui_render(const catan_ui_options *o, catan_err *err)
 	char title[96], status[256];
 	snprintf(title, sizeof title, "catan-git  %.7s", id.hex);
 	/* (at the game's head: an earlier commit shows what it was) */
-	if (o->rev || !stopped_text(status, sizeof status, st))
+	int cheat, by;
+	if (o->rev || !stopped_text(status, sizeof status, st, &cheat, &by))
 		ui_status_text(status, sizeof status, g, &s, viewer);
 	fr.g = g;
 	fr.s = &s;
@@ -331,6 +343,7 @@ typedef struct snapshot {
 	char sync[200];
 	/* A signed game stopped by an equivocation: what the status says. */
 	char stopped[160];
+	int stopped_seat, expel_by; /* the equivocator; who expels it, or -1 */
 	/* Fair dice: when the outcome the game waits for was asked ("asked
 	 * 14:03:07", local time), or empty. */
 	char asked[40];
@@ -436,7 +449,8 @@ static int refresh(app *a, bool sync, catan_err *err)
 	}
 	catan_commit_id head;
 	int rc = catan_store_current(&tmp.s, &head, st, err);
-	stopped_text(tmp.stopped, sizeof tmp.stopped, st);
+	stopped_text(tmp.stopped, sizeof tmp.stopped, st, &tmp.stopped_seat,
+		     &tmp.expel_by);
 	long long t =
 	    !rc && tmp.s.phase == CATAN_PHASE_REVEAL && tmp.s.reveal_wait
 		? catan_store_commit_time(st, &head)
@@ -493,6 +507,7 @@ static int worker(void *ctx)
 		a->wake = false;
 		catan_state s = a->snap.s;
 		bool stopped = a->snap.stopped[0] != '\0';
+		int cheat = a->snap.stopped_seat, expel_by = a->snap.expel_by;
 		SDL_UnlockMutex(a->mx);
 		if (quit)
 			break;
@@ -502,7 +517,8 @@ static int worker(void *ctx)
 		int who = catan_state_next_actor(&s);
 		if (s.phase == CATAN_PHASE_DISCARD)
 			for (int p = 0; p < s.opt.nplayers; p++)
-				if (s.discard[p] && (a->bots >> p & 1u)) {
+				if (s.discard[p] && (a->bots >> p & 1u) &&
+				    !(stopped && p == cheat)) {
 					who = p;
 					break;
 				}
@@ -517,8 +533,27 @@ static int worker(void *ctx)
 			who = a->me;
 			duty = true;
 		}
-		if (who < s.opt.nplayers && (duty || (a->bots >> who & 1u)) &&
-		    s.phase != CATAN_PHASE_OVER && !stopped) {
+		/*
+		 * A game stopped by an equivocation: the others' discards or
+		 * reveals there go on; then the seat that acts next expels
+		 * the equivocator (the window does it for its own seat and
+		 * its bots, as it reveals), and the game goes on.
+		 */
+		if (stopped && expel_by >= 0 &&
+		    (expel_by == a->me || (a->bots >> expel_by & 1u))) {
+			catan_action ex;
+			catan_action_init(&ex, CATAN_ACT_EXPEL);
+			ex.player = (uint8_t)cheat;
+			if (act(a, expel_by, &ex, &err)) {
+				SDL_LockMutex(a->mx);
+				snprintf(a->message, sizeof a->message,
+					 "expel: %.200s", err.msg);
+				SDL_UnlockMutex(a->mx);
+			}
+		} else if (who < s.opt.nplayers &&
+			   (duty || (a->bots >> who & 1u)) &&
+			   s.phase != CATAN_PHASE_OVER &&
+			   (!stopped || (expel_by < 0 && who != cheat))) {
 			catan_action ba;
 			if (catan_bot_choose(&ba, CATAN_BOT_GREEDY, &a->g.board, &s,
 					     who, &a->bot_rng,

@@ -103,18 +103,27 @@ grep -q "the game stopped at ${fork:0:10}: white signed two different moves" <<<
 # a third sync changes nothing and finds nothing new to blame
 out=$($catan -C "$g/blue" sync 2>&1) || fail "sync after the verdict: $out"
 grep -q "rejected [a-z]* from" <<<"$out" && fail "after the verdict: $out"
-grep -q "^now: the game stopped at ${fork:0:10} (white signed two different moves there); nobody moves on" <<<"$out" ||
-	fail "sync does not say that nobody moves on: $out"
+grep -q "^now: the game stopped at ${fork:0:10} (white signed two different moves there); blue to expel white, then the game goes on" <<<"$out" ||
+	fail "sync does not say who expels white: $out"
 $catan -C "$g/red" status | grep -q "^now: the game stopped at ${fork:0:10}" ||
 	fail "catan status does not say the game stopped"
-# legal lists nothing (act would refuse each) and says why; a peer with a
-# bot says it once and tries no move.
+$catan -C "$g/blue" status | grep -q "(your move: catan act expel white)" ||
+	fail "catan status does not tell blue to expel white"
+# legal lists nothing for red (act would refuse each) and says why, and
+# for blue only the expulsion; a peer with a bot of a seat that does not
+# expel says it once and tries no move.
 [[ -z $($catan -C "$g/red" legal --as red 2>$d/legal.err) ]] || fail "legal lists moves of a stopped game"
 grep -q "nothing to do now: the game stopped at ${fork:0:10}" $d/legal.err ||
 	fail "legal does not say the game stopped: $(cat $d/legal.err)"
+[[ $($catan -C "$g/blue" legal --as blue) == "expel white" ]] ||
+	fail "legal of blue: $($catan -C "$g/blue" legal --as blue)"
+[[ -z $($catan -C "$g/blue" legal --as white 2>/dev/null) ]] || fail "legal lists moves of the equivocator"
 timeout 3 $catan -C "$g/red" peer --bot greedy --interval 0.3 >$d/peer.out 2>$d/peer.err || true
 grep -q "^waiting: the game stopped at ${fork:0:10}" $d/peer.out || fail "peer: $(cat $d/peer.out)"
 grep -q "catan peer:" $d/peer.err && fail "the peer tried to move: $(cat $d/peer.err)"
+out=$($catan -C "$g/red" act --as red expel white 2>&1) && fail "red expelled white out of turn: $out"
+grep -q "blue goes on without it: catan act expel white --as blue" <<<"$out" ||
+	fail "the refusal does not say who expels: $out"
 # Both show the game where it stopped (red's and blue's branches of
 # white hold one child each).
 for p in red blue; do
@@ -126,7 +135,60 @@ done
 y=$(git -C "$g/red" rev-parse white)
 $catan -C "$g/red" log "white~1..white" | grep -q "^${y:0:10} " || fail "log of the voided child: nothing"
 $catan render "$g/red" white --out "$d/child.png" >/dev/null 2>&1 || fail "render of the voided child"
-ok "the game stops at the fork: acting is refused, naming white and both moves; sync, legal and peer say that nobody moves on, show and the window show the fork; later syncs blame nobody"
+ok "the game stops at the fork: acting is refused, naming white and both moves; sync, status, legal and peer say that blue is to expel white, show and the window show the fork; later syncs blame nobody"
+
+# Blue expels white: a merge of the fork's parent and both children (its
+# proof), signed by blue. Red, which holds the other child, adopts it;
+# both then stand white's branch at its last move before the fork, and
+# red and blue play on without white to a winner. Every commit verifies
+# at both, with catan and with stock git.
+exp_out=$($catan -C "$g/blue" act --as blue expel white 2>&1) || fail "blue cannot expel white: $exp_out"
+z=$(git -C "$g/blue" rev-parse blue)
+[[ $(git -C "$g/blue" log -1 --format=%s "$z") == "expel white" ]] || fail "no expel commit"
+[[ $(git -C "$g/blue" log -1 --format=%P "$z" | wc -w) == 3 ]] || fail "the expulsion does not carry its proof"
+git -C "$g/blue" log -1 --format=%P "$z" | grep -q "^$fork " || fail "the expulsion does not rest on the fork"
+out=$($catan -C "$g/red" sync blue 2>&1) || fail "red's sync of the expulsion: $out"
+grep -q "adopted blue from blue" <<<"$out" || fail "red did not adopt the expulsion: $out"
+grep -q "rejected [a-z]* from" <<<"$out" && fail "red rejected something: $out"
+# (white's first move was the one it forked: it stands at the genesis)
+genesis=$(git -C "$g/red" rev-list --max-parents=0 red)
+grep -q "moved white to ${genesis:0:10}, its last move before it equivocated: it was expelled" <<<"$out" ||
+	fail "red does not say where white's branch stands: $out"
+[[ $(git -C "$g/red" rev-parse blue) == "$z" ]] || fail "red's blue is not at the expulsion"
+$catan -C "$g/blue" sync >/dev/null 2>&1 || fail "blue's sync after the expulsion"
+for p in red blue; do
+	[[ $(git -C "$g/$p" rev-parse white) == "$genesis" ]] ||
+		fail "$p's white is not at its last move before the fork"
+	$catan -C "$g/$p" status | grep -q "^now: blue to place a settlement and road" ||
+		fail "the game does not go on at $p: $($catan -C "$g/$p" status)"
+	v=$($catan -C "$g/$p" verify) || fail "verify at $p after the expulsion: $v"
+done
+for b in red blue white; do
+	[[ $(git -C "$g/red" rev-parse $b) == $(git -C "$g/blue" rev-parse $b) ]] ||
+		fail "after the expulsion, tips of $b differ"
+done
+out=$($catan -C "$g/red" act --as white end 2>&1) && fail "white acted after its expulsion: $out"
+# (three rounds: fair rolls now need red's and blue's secrets only)
+for i in $(seq 1 200); do
+	$catan -C "$g/red" status | grep -q "^at: commit [0-9a-f]*, turn 7," && break
+	for p in red blue; do
+		$catan -C "$g/$p" step >/dev/null 2>&1 || true
+		$catan -C "$g/$p" sync >/dev/null 2>&1 || fail "sync at $p while playing on"
+	done
+done
+$catan -C "$g/red" status | grep -q "^at: commit [0-9a-f]*, turn 7," ||
+	fail "red and blue did not play on: $($catan -C "$g/red" status)"
+git -C "$g/red" log --format=%s red | grep -q "^roll [1-6] [1-6]$" || fail "no fair roll after the expulsion"
+for p in red blue; do
+	v=$($catan -C "$g/$p" verify) || fail "verify at $p after the game: $v"
+	grep -q "^ok: " <<<"$v" || fail "verify at $p after the game: $v"
+	git -C "$g/$p" fsck --strict >/dev/null 2>&1 || fail "fsck at $p after the game"
+done
+for b in red blue white; do
+	[[ $(git -C "$g/red" rev-parse $b) == $(git -C "$g/blue" rev-parse $b) ]] ||
+		fail "after the game, tips of $b differ"
+done
+ok "blue expels white (a merge of the fork and both children, signed): red adopts it, both stand white's branch at its last move before the fork, white may not act, and red and blue play on (fair rolls from their two secrets) with the same tips; verify and fsck pass at both"
 
 # Three children: white also signs a third move Z, which both red and
 # blue fetch. Red then proves {Y,Z} and blue {X,Z}; once they sync with
