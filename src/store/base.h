@@ -59,7 +59,7 @@
  * names are those of the environment variables that set them and of the
  * error messages that refuse work beyond them.
  */
-#define STORE_MAX_PARENTS CATAN_MAX_PLAYERS /* CATAN_SYNC_MAX_PARENTS */
+#define STORE_MAX_PARENTS (CATAN_MAX_PLAYERS + 2) /* CATAN_SYNC_MAX_PARENTS */
 /* The defaults of the limits the environment may set (store_limits). */
 #define STORE_DEFAULT_COMMITS	  10000 /* CATAN_SYNC_MAX_COMMITS */
 #define STORE_DEFAULT_MESSAGE	  512	/* CATAN_SYNC_MAX_MESSAGE */

@@ -218,7 +218,8 @@ int store_commit_form_id(catan_store *s, const git_oid *id, const char *raw,
  * the commit, why the reason: a bad form, a limit passed); 3 when a file of the
  * peer is not a regular file; 4 when the remote's time is up.
  */
-#define MAX_PARENTS CATAN_MAX_PLAYERS /* a merge has one per discard */
+#define MAX_PARENTS                                                            \
+	(CATAN_MAX_PLAYERS + 2) /* one per discard; an expulsion two more */
 
 typedef struct got_commit {
 	git_oid id, tree, parent; /* parent: the first, or zero */

@@ -323,7 +323,9 @@ int store_commit_form(const catan_store *s, const char *raw, size_t len,
 	/* Fair dice: a completion may merge the reveals of its request. */
 	if (np > 1 && !strcmp(subject, STORE_MERGE_SUBJECT))
 		return 0;
-	if (np > 1 && g->opt.dice != CATAN_DICE_FAIR)
+	/* (An expulsion carries its proof as its last two parents.) */
+	bool expel = g->signed_game && !strncmp(subject, "expel ", 6);
+	if (np > 1 && g->opt.dice != CATAN_DICE_FAIR && !expel)
 		return store_form_bad(why, whylen, "a merge must be \"%s\"",
 				      STORE_MERGE_SUBJECT);
 	catan_action a;
