@@ -153,9 +153,10 @@ done
 test -s mp/blue.log
 
 # A signed game stopped by an equivocation (white signed two moves on one
-# commit: tests/cli/lib.sh's record_only_game): the status line says so,
-# the window's bots (here white's, the next to move) try nothing, and the
-# board is where the game stopped.
+# commit: tests/cli/lib.sh's record_only_game): the status line says so
+# and who expels white (blue, who places next without it), the window's
+# bot of white tries nothing, and the board is where the game stopped.
+# Blue's own window then expels white by itself and the game goes on.
 fail() { echo "FAIL: $*"; exit 1; }
 # shellcheck source=../cli/lib.sh
 source "$here/../cli/lib.sh"
@@ -164,12 +165,21 @@ record_only_game "$catan" "$tmp/eq" "$tmp"
 fork=$(git -C "$tmp/eq/red" cat-file -p refs/catan/equivocation | sed -n 's/^parent //p')
 tips=$(git -C "$tmp/eq/red" for-each-ref refs/heads)
 printf 'wait 1500\nstate stopped.state\nquit\n' >sscript
-run "$catan" play "$tmp/eq/red" --bots blue,white --script sscript >/dev/null
-grep -qx "status game stopped: white signed two different moves on ${fork:0:10}; nobody moves on" stopped.state ||
+run "$catan" play "$tmp/eq/red" --bots white --script sscript >/dev/null
+grep -qx "status game stopped: white signed two different moves on ${fork:0:10}; blue expels white and the game goes on" stopped.state ||
 	fail "the window's status: $(grep '^status' stopped.state)"
 grep -qx "message " stopped.state || fail "a bot tried to move: $(grep '^message' stopped.state)"
 [[ $(git -C "$tmp/eq/red" for-each-ref refs/heads) == "$tips" ]] || fail "a branch moved"
 "$catan" -C "$tmp/eq/red" show | grep -q "^commit $fork," || fail "show is not at the fork"
+printf 'wait 1500\nstate expelled.state\nscreenshot expelled.png\nquit\n' >sscript
+run "$catan" play "$tmp/eq/blue" --script sscript >/dev/null
+[[ $(git -C "$tmp/eq/blue" log -1 --format=%s blue) == "expel white" ]] ||
+	fail "blue's window did not expel white: $(git -C "$tmp/eq/blue" log -1 --format=%s blue)"
+grep -q "^status game stopped" expelled.state &&
+	fail "blue's window still says the game stopped: $(grep '^status' expelled.state)"
+"$catan" -C "$tmp/eq/blue" status | grep -q "^now: blue to place a settlement and road" ||
+	fail "the game does not go on after the window's expulsion"
+"$catan" -C "$tmp/eq/blue" verify >/dev/null || fail "verify after the window's expulsion"
 
 # Fair dice: while a reveal is missing the status line says whose and
 # since when (the request's time, local). Hot-seat, both keys here; red
