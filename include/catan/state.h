@@ -189,7 +189,8 @@ int catan_state_apply_legal(catan_state *out, const catan_board *board,
 /*
  * Is `actor` allowed to act at all in this state? (The active player, the
  * target of a pending offer, a player owing a discard, or in the special
- * building phase the builder.)
+ * building phase the builder; never an expelled seat. `expel` is the one
+ * action by a seat that may not act: see spec/rules.md, "Expelled seats".)
  */
 bool catan_state_may_act(const catan_state *s, int actor);
 

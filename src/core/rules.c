@@ -1528,16 +1528,20 @@ static void expel(catan_state *s, int e)
 	if (s->largest_army == e) {
 		pl->public_vp -= 2;
 		s->largest_army = CATAN_NONE;
-		int max = 2, count = 0, who = CATAN_NONE;
+		int max = 0, count = 0, who = CATAN_NONE;
 		for (int p = 0; p < n; p++) {
 			int k = s->players[p].knights;
-			if (catan_state_out(s, p) || k < max)
+			if (catan_state_out(s, p))
 				continue;
-			count = k == max ? count + 1 : 1;
-			max = k;
-			who = p;
+			if (k > max) {
+				max = k;
+				count = 1;
+				who = p;
+			} else if (k == max) {
+				count++;
+			}
 		}
-		if (count == 1) {
+		if (max >= 3 && count == 1) {
 			s->largest_army = (uint8_t)who;
 			s->players[who].public_vp += 2;
 		}
