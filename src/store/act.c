@@ -228,7 +228,9 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	 * expelled, its branch is back before the fork anyway.
 	 */
 	store_verdict v;
-	if (!s->batch && s->game.signed_game && store_verdict_read(s, &v) == 1)
+	bool proven =
+	    !s->batch && s->game.signed_game && store_verdict_read(s, &v) == 1;
+	if (proven)
 		tips[v.seat] = v.parent;
 	/*
 	 * Batch mode has one writer, this handle: the last commit it wrote is
@@ -244,6 +246,26 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 		bool all = true;
 		for (int j = 0; j < n && all; j++)
 			all = git_oid_equal(&tips[i], &tips[j]) ||
+			      store_is_ancestor(s, &tips[j], &tips[i]) == 1;
+		if (all)
+			newest = i;
+	}
+	/*
+	 * After an expulsion, a branch of a seat expelled earlier (another
+	 * record's) may hold what it signed past its fork, adopted before
+	 * this peer knew: the newest commit is the one every tip of a seat
+	 * still in builds on, by its own state.
+	 */
+	for (int i = 0; proven && newest < 0 && i < n; i++) {
+		catan_state at;
+		catan_err e2;
+		if (read_commit_state(&at, NULL, s, &tips[i], &e2) || !at.out ||
+		    (at.out >> i) & 1)
+			continue;
+		bool all = true;
+		for (int j = 0; j < n && all; j++)
+			all = (at.out >> j) & 1 ||
+			      git_oid_equal(&tips[i], &tips[j]) ||
 			      store_is_ancestor(s, &tips[j], &tips[i]) == 1;
 		if (all)
 			newest = i;

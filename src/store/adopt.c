@@ -409,6 +409,15 @@ static bool better_proof(catan_store *s, const store_verdict *old,
 			 const store_verdict *v, store_verdict *keep)
 {
 	*keep = *v;
+	/*
+	 * A proof against a seat already expelled has done its work: one
+	 * against a seat still in is kept over it, and never the reverse
+	 * (the expelled seat stays out: the state says so).
+	 */
+	unsigned out = store_out_seats(s);
+	bool old_out = (out >> old->seat) & 1, new_out = (out >> v->seat) & 1;
+	if (old_out != new_out)
+		return old_out;
 	if (!git_oid_equal(&old->parent, &v->parent)) {
 		/*
 		 * By the size of each parent's history: an ancestor's is
@@ -458,19 +467,9 @@ static int found_equivocation_as(catan_store *s, const store_verdict *found,
 				 bool expelled, catan_err *err)
 {
 	store_verdict old, keep = *found, *v = &keep;
-	/*
-	 * A record whose seat is expelled has done its work: a proof of
-	 * another fork takes its place (the expelled seat stays out: the
-	 * state says so), one of the same fork changes nothing.
-	 */
-	if (store_verdict_read(s, &old) == 1) {
-		bool same = old.seat == found->seat &&
-			    git_oid_equal(&old.parent, &found->parent);
-		bool settled = store_verdict_stops(s, &old) == 0;
-		if ((settled && same) ||
-		    (!settled && !better_proof(s, &old, found, &keep)))
-			return 0;
-	}
+	if (store_verdict_read(s, &old) == 1 &&
+	    !better_proof(s, &old, found, &keep))
+		return 0;
 	if (store_verdict_write(s, v, err))
 		return -1;
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1], m[GIT_OID_HEXSZ + 1];

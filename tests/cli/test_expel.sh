@@ -144,7 +144,24 @@ out=$(git -C "$g/blue" push "$g/hub2.git" blue 2>&1) || fail "hook: the expulsio
 out=$($catan -C "$g/red" sync blue 2>&1) || fail "red's sync of the expulsion: $out"
 grep -q "adopted blue from blue" <<<"$out" || fail "red did not adopt the expulsion: $out"
 records_agree $catan "$g" "after the expulsion"
-ok "forged expulsions (by red, whose turn it is not; without a proof; with a proof of two seats' commits or off the fork; of blue with white's proof) are refused by blue, which keeps its branches and record, and by the host's hook; blue's own expulsion passes the hook and is adopted by red"
+# A second equivocation after the first expulsion: blue signs two
+# placements, red meets both; the new proof replaces the record whose
+# seat is out, red expels blue as well and, alone, wins.
+cp -a "$g/blue" "$g/blue2"
+fork2=$(git -C "$g/blue" rev-parse blue)
+$catan -C "$g/blue" act --as blue "$($catan -C "$g/blue" legal --as blue | sed -n 1p)" >/dev/null
+$catan -C "$g/blue2" act --as blue "$($catan -C "$g/blue2" legal --as blue | sed -n 2p)" >/dev/null
+$catan -C "$g/red" remote add blue2 "$g/blue2"
+$catan -C "$g/red" sync blue >/dev/null 2>&1
+out=$($catan -C "$g/red" sync blue2 2>&1) || fail "second: red's sync: $out"
+grep -q "equivocation: blue signed two different moves on ${fork2:0:10}" <<<"$out" ||
+	fail "second: no verdict against blue: $out"
+grep -q "red to expel blue" <<<"$out" || fail "second: red is not to expel blue: $out"
+$catan -C "$g/red" act --as red expel blue >/dev/null || fail "second: red cannot expel blue"
+$catan -C "$g/red" show --json | grep -q '"winner": *"red"' || fail "second: red did not win"
+v=$($catan -C "$g/red" verify) || fail "second: verify: $v"
+git -C "$g/red" fsck --strict >/dev/null 2>&1 || fail "second: fsck"
+ok "forged expulsions (by red, whose turn it is not; without a proof; with a proof of two seats' commits or off the fork; of blue with white's proof) are refused by blue, which keeps its branches and record, and by the host's hook; blue's own expulsion passes the hook and is adopted by red; a second equivocation (blue's) replaces the record and red expels blue too, and wins"
 
 # --- A fork among the discards of a 7: red rolls it with every seat
 # holding more than 7 cards (manual dice), white signs two discards and
