@@ -223,6 +223,51 @@ records_agree $catan "$g" "fan"
 [[ $(git_verify_all "$g/red" red blue) -gt 60 ]] || fail "fan: stock git checked too little"
 ok "a fork among the discards of a 7: the expulsion waits for red's and blue's discards, merges them (player order) with white's two, red moves the robber and the game goes on; same tips, records and verify at red and blue, git verify-commit on every commit"
 
+# --- A fork among the reveals of a fair roll: red asks for its roll,
+# white signs two reveals (a second apart) and shows one to each side,
+# blue reveals. Red expels white on blue's reveal with white's two, then
+# completes its roll from its own and blue's secrets (white's last value
+# stays in the tree, public and fixed).
+g=$d/reveal
+trio_game $catan "$g" "$d" fair
+syncall() { for p in red blue white; do $catan -C "$g/$p" sync >/dev/null 2>&1; done; }
+# (red's step places and asks for its roll at once)
+for i in 1 2 3; do w=$(whose); [[ -n $w ]] || break; $catan -C "$g/$w" step >/dev/null; syncall; done
+$catan -C "$g/red" status | grep -q "^now: blue, white to reveal a secret for red's roll" ||
+	fail "(setup) reveal: no request of red's: $($catan -C "$g/red" status)"
+request=$(git -C "$g/red" rev-parse red)
+cp -a "$g/white" "$g/white2"
+$catan -C "$g/white" act --as white reveal >/dev/null || fail "reveal: white's first reveal"
+sleep 1.1
+$catan -C "$g/white2" act --as white reveal >/dev/null || fail "reveal: white's second reveal"
+[[ $(git -C "$g/white" rev-parse white) != $(git -C "$g/white2" rev-parse white) ]] ||
+	fail "(setup) reveal: white's two reveals are one commit"
+$catan -C "$g/blue" act --as blue reveal >/dev/null || fail "reveal: blue's reveal"
+git -C "$g/red" remote set-url white "$g/white2"
+$catan -C "$g/blue" sync white >/dev/null 2>&1
+$catan -C "$g/red" sync white >/dev/null 2>&1
+$catan -C "$g/red" sync blue >/dev/null 2>&1
+$catan -C "$g/blue" sync origin >/dev/null 2>&1
+$catan -C "$g/red" status | grep -q "the game stopped at ${request:0:10} .*red to expel white" ||
+	fail "reveal: red is not to expel white: $($catan -C "$g/red" status)"
+$catan -C "$g/red" act --as red expel white >/dev/null || fail "reveal: red cannot expel white"
+z=$(git -C "$g/red" rev-parse red)
+[[ $(git -C "$g/red" log -1 --format='%P' "$z" | wc -w) == 3 ]] || fail "reveal: not blue's reveal and the proof"
+git -C "$g/red" log -1 --format='%P' "$z" | grep -q "^$(git -C "$g/blue" rev-parse blue) " ||
+	fail "reveal: the expulsion does not rest on blue's reveal"
+out=$($catan -C "$g/red" act --as red roll 2>&1) || fail "reveal: red cannot complete its roll: $out"
+[[ $(git -C "$g/red" log -1 --format=%s red) =~ ^roll\ [1-6]\ [1-6]$ ]] ||
+	fail "reveal: no outcome: $out"
+out=$($catan -C "$g/blue" sync origin 2>&1)
+grep -q "adopted red from origin" <<<"$out" || fail "reveal: blue did not adopt: $out"
+for i in 1 2 3 4 5 6; do
+	for p in red blue; do $catan -C "$g/$p" step >/dev/null 2>&1 || true; done
+	syncall
+done
+records_agree $catan "$g" "reveal"
+[[ $(git_verify_all "$g/red" red blue) -gt 15 ]] || fail "reveal: stock git checked too little"
+ok "a fork among the reveals of a fair roll: red expels white on blue's reveal and white's two, completes its roll from red's and blue's secrets, blue adopts it and the game goes on; same tips, records and verify at both"
+
 # An unsigned or unstopped game: nobody is to be expelled.
 g=$d/nothing
 trio_game $catan "$g" "$d" seeded
