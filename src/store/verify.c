@@ -143,6 +143,29 @@ int verify_bad(ctx *c, const git_oid *id, const char *fmt, ...)
 	return 1;
 }
 
+seen *verify_keep(ctx *c, const git_oid *id, const catan_state *st,
+		  const store_fair *f, int author, const git_oid *parent)
+{
+	seen *e = verify_table_put(&c->t, id);
+	if (!e) {
+		verify_bad(c, id, "out of memory");
+		return NULL;
+	}
+	e->state = *st;
+	if (f)
+		e->fair = *f;
+	e->author = author;
+	git_oid_cpy(&e->parent, parent);
+	return e;
+}
+
+int verify_illegal(ctx *c, const git_oid *id, const char *subject, int author,
+		   int rc)
+{
+	return verify_bad(c, id, "illegal action \"%s\" by %s: %s", subject,
+			  c->s->game.names.name[author], catan_error_str(rc));
+}
+
 /*
  * Message = subject, blank line, "Player: NAME", "Turn: N", then
  * "Dice: A B" or nothing; dice[] says which (0,0: no Dice trailer). Whether
@@ -513,9 +536,7 @@ int verify_check_action(ctx *c, git_commit *commit)
 	catan_state next;
 	int rc = catan_state_apply(&next, &g->board, ps, author, &a, NULL);
 	if (rc)
-		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
-				  subject, g->names.name[author],
-				  catan_error_str(rc));
+		return verify_illegal(c, id, subject, author, rc);
 	if (verify_fair_values(c, commit, &fair, author, ps, &next, &a) ||
 	    verify_check_dice(c, id, &next, &a, dice))
 		return 1;
@@ -537,14 +558,10 @@ int verify_check_action(ctx *c, git_commit *commit)
 	if (verify_check_tree(c, id, commit, &next, &fair) ||
 	    verify_check_fork(c, id, pid, author))
 		return 1;
-	seen *e = verify_table_put(&c->t, id);
+	seen *e = verify_keep(c, id, &next, &fair, author, pid);
 	if (!e)
-		return verify_bad(c, id, "out of memory");
-	e->state = next;
-	e->fair = fair;
-	e->author = author;
+		return 1;
 	e->discard = a.kind == CATAN_ACT_DISCARD || a.kind == CATAN_ACT_REVEAL;
-	git_oid_cpy(&e->parent, pid);
 	return 0;
 }
 
@@ -592,13 +609,8 @@ int verify_check_merge(ctx *c, git_commit *commit)
 		return verify_bad(c, id, "merge leaves discards owed");
 	if (verify_check_tree(c, id, commit, &st, &base->fair))
 		return 1;
-	seen *e = verify_table_put(&c->t, id);
-	if (!e)
-		return verify_bad(c, id, "out of memory");
-	e->state = st;
-	e->fair = base->fair;
-	e->author = author;
-	git_oid_cpy(&e->parent, &base->id);
+	if (!verify_keep(c, id, &st, &base->fair, author, &base->id))
+		return 1;
 	c->rep->merges++;
 	return 0;
 }
@@ -853,21 +865,14 @@ int verify_check_expel(ctx *c, git_commit *commit)
 	catan_state next;
 	int rc = catan_state_apply(&next, &g->board, &st, author, &a, NULL);
 	if (rc)
-		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
-				  subject, g->names.name[author],
-				  catan_error_str(rc));
+		return verify_illegal(c, id, subject, author, rc);
 	if (verify_fair_values(c, commit, &fair, author, &st, &next, &a) ||
 	    verify_check_dice(c, id, &next, &a, dice) ||
 	    verify_check_tree(c, id, commit, &next, &fair) ||
-	    verify_check_fork(c, id, git_commit_parent_id(commit, 0), author))
+	    verify_check_fork(c, id, git_commit_parent_id(commit, 0), author) ||
+	    !verify_keep(c, id, &next, &fair, author,
+			 git_commit_parent_id(commit, 0)))
 		return 1;
-	seen *e = verify_table_put(&c->t, id);
-	if (!e)
-		return verify_bad(c, id, "out of memory");
-	e->state = next;
-	e->fair = fair;
-	e->author = author;
-	git_oid_cpy(&e->parent, git_commit_parent_id(commit, 0));
 	if (c->nexpelled < CATAN_MAX_PLAYERS)
 		c->expelled[c->nexpelled++] = v;
 	return 0;

@@ -95,6 +95,16 @@ int verify_check_expel(ctx *c, git_commit *commit);
  * incremental mode) a trusted local commit, loaded now; NULL if neither.
  */
 seen *verify_known(ctx *c, const git_oid *id);
+/*
+ * Commit id checked: its state (and f's chain values, if f), author and
+ * first parent kept in the table; the entry, or NULL when out of memory
+ * (c->rep says so).
+ */
+seen *verify_keep(ctx *c, const git_oid *id, const catan_state *st,
+		  const store_fair *f, int author, const git_oid *parent);
+/* The rules refused the commit's action (rc): 1, c->rep says so. */
+int verify_illegal(ctx *c, const git_oid *id, const char *subject, int author,
+		   int rc);
 /* The commit's tree is the encoding of st (and f): 0, or 1. */
 int verify_check_tree(ctx *c, const git_oid *id, git_commit *commit,
 		      const catan_state *st, const store_fair *fair);

@@ -130,19 +130,11 @@ int verify_fair_merge(ctx *c, git_commit *commit, int author,
 	catan_state next;
 	int rc = catan_state_apply(&next, &g->board, &st, author, &a, NULL);
 	if (rc)
-		return verify_bad(c, id, "illegal action \"%s\" by %s: %s",
-				  subject, g->names.name[author],
-				  catan_error_str(rc));
+		return verify_illegal(c, id, subject, author, rc);
 	if (verify_check_dice(c, id, &next, &a, dice) ||
-	    verify_check_tree(c, id, commit, &next, &fair))
+	    verify_check_tree(c, id, commit, &next, &fair) ||
+	    !verify_keep(c, id, &next, &fair, author, &base->id))
 		return 1;
-	seen *e = verify_table_put(&c->t, id);
-	if (!e)
-		return verify_bad(c, id, "out of memory");
-	e->state = next;
-	e->fair = fair;
-	e->author = author;
-	git_oid_cpy(&e->parent, &base->id);
 	c->rep->merges++;
 	return 0;
 }

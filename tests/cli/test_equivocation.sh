@@ -178,7 +178,7 @@ for i in $(seq 1 200); do
 done
 $catan -C "$g/red" status | grep -q "^at: commit [0-9a-f]*, turn 7," ||
 	fail "red and blue did not play on: $($catan -C "$g/red" status)"
-git -C "$g/red" log --format=%s red | grep -q "^roll [1-6] [1-6]$" || fail "no fair roll after the expulsion"
+grep -q "^roll [1-6] [1-6]$" <<<"$(git -C "$g/red" log --format=%s red)" || fail "no fair roll after the expulsion"
 for p in red blue; do
 	v=$($catan -C "$g/$p" verify) || fail "verify at $p after the game: $v"
 	grep -q "^ok: " <<<"$v" || fail "verify at $p after the game: $v"

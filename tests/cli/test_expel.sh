@@ -68,7 +68,7 @@ grep -q "^now: the game stopped at ${fork:0:10} (white signed two different move
 out=$($catan -C "$g/red" act --as red expel white 2>&1) || fail "red cannot expel white: $out"
 st=$($catan -C "$g/red" status)
 grep -q "phase over" <<<"$st" || fail "two players: the game goes on: $st"
-$catan -C "$g/red" show --json | grep -q '"winner": *"red"' ||
+grep -q '"winner": *"red"' <<<"$($catan -C "$g/red" show --json)" ||
 	fail "two players: red did not win: $($catan -C "$g/red" show --json | grep -i winner)"
 out=$($catan -C "$g/red" act --as red end 2>&1) && fail "red acted on a game over: $out"
 v=$($catan -C "$g/red" verify) || fail "two players: verify: $v"
@@ -158,7 +158,7 @@ grep -q "equivocation: blue signed two different moves on ${fork2:0:10}" <<<"$ou
 	fail "second: no verdict against blue: $out"
 grep -q "red to expel blue" <<<"$out" || fail "second: red is not to expel blue: $out"
 $catan -C "$g/red" act --as red expel blue >/dev/null || fail "second: red cannot expel blue"
-$catan -C "$g/red" show --json | grep -q '"winner": *"red"' || fail "second: red did not win"
+grep -q '"winner": *"red"' <<<"$($catan -C "$g/red" show --json)" || fail "second: red did not win"
 v=$($catan -C "$g/red" verify) || fail "second: verify: $v"
 git -C "$g/red" fsck --strict >/dev/null 2>&1 || fail "second: fsck"
 ok "forged expulsions (by red, whose turn it is not; without a proof; with a proof of two seats' commits or off the fork; of blue with white's proof) are refused by blue, which keeps its branches and record, and by the host's hook; blue's own expulsion passes the hook and is adopted by red; a second equivocation (blue's) replaces the record and red expels blue too, and wins"

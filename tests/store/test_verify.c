@@ -761,7 +761,7 @@ static void test_verify__too_many_parents(void **st)
 	inj x;
 	(void)st;
 	inj_begin(&x);
-	git_oid c = raw_action(&x, "", "", 0, CATAN_MAX_PLAYERS + 1);
+	git_oid c = raw_action(&x, "", "", 0, CATAN_MAX_PLAYERS + 3);
 	inj_expect_bad(&x, &c, NULL, "CATAN_SYNC_MAX_PARENTS");
 }
 
