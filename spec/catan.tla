@@ -17,6 +17,15 @@
 (* accept, reject, counter-offer) is modelled; classic and combined       *)
 (* phases, 5-6 players with the special building phase, and the          *)
 (* concurrent discards after a 7 are modelled.                            *)
+(*                                                                         *)
+(* Expulsion (spec/rules.md "Expelled seats", invariant 11): a seat      *)
+(* proven to have signed two moves on one commit is out (the variable    *)
+(* out); the action Expel, by the seat that acts next without it, hands  *)
+(* its cards back and moves the game past it, and every turn, set-up     *)
+(* step, special building phase, production and offer skips the seats    *)
+(* that are out. The proof itself (two children of one commit signed by  *)
+(* the seat) is the store's, not the game's: spec/replication.md,        *)
+(* "Equivocation" and "Expulsion", and spec/replication.pml.             *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets, Sequences
 
@@ -69,13 +78,14 @@ VARIABLES
     devPlayed,   \* a card was played this turn
     longestRoad, largestArmy,
     setupStep,
-    dice
+    dice,
+    out          \* the expelled seats (equivocation): they never act again
 
 vars == <<hand, devs, knights, settlements, cities, roads, settlementsLeft,
           citiesLeft, roadsLeft, bank, deck, played, bought, robber, phase,
           resume, active, builder, winner, discard, offerFrom, offerTo,
           offerGive, offerGet, offers, devPlayed, longestRoad, largestArmy,
-          setupStep, dice>>
+          setupStep, dice, out>>
 
 -----------------------------------------------------------------------------
 (* Helpers *)
@@ -96,6 +106,24 @@ OpponentBuildings(p) ==
 Harbours(p) ==
     {k \in HarbourKinds : HarbourVertices(k) \cap (settlements[p] \cup cities[p]) # {}}
 Max(S) == CHOOSE x \in S : \A y \in S : y <= x
+Min(S) == CHOOSE x \in S : \A y \in S : x <= y
+
+(* The seats still in: every seat but the expelled ones. *)
+In == Players \ out
+
+(* The seat after p in turn order that is not in o (p itself when every *)
+(* other seat is: the game is over then), as rules.c's next_seat.       *)
+NextIn(p, o) ==
+    LET ks == {k \in 1 .. N - 1 : (p + k) % N \notin o}
+    IN IF ks = {} THEN p ELSE (p + Min(ks)) % N
+FirstIn(o) == IF 0 \notin o THEN 0 ELSE NextIn(0, o)
+
+(* Set-up step k's seat: 0 .. N-1, then back N-1 .. 0; an expelled     *)
+(* seat's steps are skipped (rules.c's setup_advance).                  *)
+SetupSeat(k) == IF k < N THEN k ELSE 2 * N - 1 - k
+RECURSIVE SkipSetup(_, _)
+SkipSetup(k, o) ==
+    IF k < 2 * N /\ SetupSeat(k) \in o THEN SkipSetup(k + 1, o) ELSE k
 
 (* The longest trail in p's roads: each road at most once; a trail may *)
 (* end at, not pass through, a vertex holding an opponent's building.  *)
@@ -121,9 +149,15 @@ MayAct(p) ==
       [] phase = "offer" -> p = offerTo
       [] phase = "special" -> p = builder
       [] phase = "over" -> FALSE
-      [] phase = "setup" ->
-            p = IF setupStep < N THEN setupStep ELSE 2 * N - 1 - setupStep
+      [] phase = "setup" -> p = SetupSeat(setupStep)
       [] OTHER -> p = active
+
+(* The one seat that acts next outside the discard phase (the set-up   *)
+(* step's seat is the active one: Setup keeps them equal).              *)
+NextActor ==
+    CASE phase = "offer" -> offerTo
+      [] phase = "special" -> builder
+      [] OTHER -> active
 
 -----------------------------------------------------------------------------
 (* TypeOK and the invariants of catan_state_check, under its names. *)
@@ -159,6 +193,7 @@ TypeOK ==
     /\ largestArmy \in Players \cup {None}
     /\ setupStep \in 0 .. 2 * N
     /\ dice \in (1 .. 6) \X (1 .. 6) \cup {<<0, 0>>}
+    /\ out \in SUBSET Players
 
 \* C: "player count"
 PlayerCount == N \in 2 .. 6
@@ -258,24 +293,33 @@ DistanceRuleBrokenAtVertex == \A v \in Occupied : Nbrs(v) \cap Occupied = {}
 \* C: "cached blocked vertices"
 CachedBlockedVertices == Blocked = Occupied \cup UNION {Nbrs(v) : v \in Occupied}
 
+\* (The trophies are contested by the seats still in: an expelled seat's
+\* roads and knights stay on the board but compete for nothing.)
+
 \* C: "longest road holder's length"
 LongestRoadHoldersLength ==
     longestRoad # None =>
         /\ RoadLength(longestRoad) >= 5
-        /\ \A p \in Players : RoadLength(p) <= RoadLength(longestRoad)
+        /\ \A p \in In : RoadLength(p) <= RoadLength(longestRoad)
 
 \* C: "longest road unawarded with a unique leader"
 LongestRoadUnawardedWithAUniqueLeader ==
     longestRoad = None =>
-        ~\E p \in Players : RoadLength(p) >= 5 /\
-            \A q \in Opponents(p) : RoadLength(q) < RoadLength(p)
+        ~\E p \in In : RoadLength(p) >= 5 /\
+            \A q \in In \ {p} : RoadLength(q) < RoadLength(p)
 
-\* C: "largest army unawarded"
-LargestArmyUnawarded == largestArmy = None => \A p \in Players : knights[p] < 3
+ArmyLeaders(S) == {p \in S : \A q \in S : knights[q] <= knights[p]}
+
+\* C: "largest army unawarded": nobody has 3 knights, or, after the
+\* expulsion of its holder, the seats still in are tied at the top
+LargestArmyUnawarded ==
+    largestArmy = None =>
+        \A p \in In : knights[p] < 3
+                     \/ (out # {} /\ Cardinality(ArmyLeaders(In)) > 1)
 
 \* C: "largest army holder outnumbered"
 LargestArmyHolderOutnumbered ==
-    largestArmy # None => \A p \in Players : knights[p] <= knights[largestArmy]
+    largestArmy # None => \A p \in In : knights[p] <= knights[largestArmy]
 
 \* C: "largest army holder's knights"
 LargestArmyHoldersKnights == largestArmy # None => knights[largestArmy] >= 3
@@ -291,6 +335,11 @@ RobberTile == robber \in Land \cup {None}
 
 \* C: "winner set iff game over"
 WinnerSetIffGameOver == (phase = "over") <=> (winner # None)
+
+\* C: "winner's victory points": the winner reached the target, or is
+\* the one seat left in
+WinnersVictoryPoints ==
+    winner # None => TotalVP(winner) >= VpTarget \/ In = {winner}
 
 \* C: "stale resume phase"
 StaleResumePhase == phase \notin {"discard", "robber", "offer"} => resume = "setup"
@@ -320,6 +369,11 @@ RequestedAction(reqKind) == phase = "reveal" => reqKind \in FairKinds
 \* C: "phase of the request"
 PhaseOfTheRequest(fairPhase) ==
     phase = "reveal" => fairPhase \in Phases \ {"reveal", "over"}
+
+\* C: "reveal owed by an expelled seat" (a request waits for the
+\* seats still in: the expulsion of one it waits for drops it from
+\* waiting, that of the requester drops the request)
+RevealOwedByAnExpelledSeat(waiting) == waiting \cap out = {}
 
 \* C: "request outside the reveal phase"
 RequestOutsideTheRevealPhase(requester, waiting) ==
@@ -356,11 +410,49 @@ SpecialBuildingPhasesBuilder ==
 BuilderOutsideASpecialBuildingPhase == phase # "special" => builder = None
 
 \* C: "set-up settlements": step k, each player placed its share so far
+\* (an expelled seat missed its steps from its expulsion on)
 SetUpSettlements ==
     phase = "setup" => \A p \in Players :
-        Cardinality(settlements[p]) =
-            (IF setupStep > p THEN 1 ELSE 0)
-            + (IF setupStep > 2 * N - 1 - p THEN 1 ELSE 0)
+        LET placed == (IF setupStep > p THEN 1 ELSE 0)
+                      + (IF setupStep > 2 * N - 1 - p THEN 1 ELSE 0)
+        IN \/ Cardinality(settlements[p]) = placed
+           \/ p \in out /\ Cardinality(settlements[p]) < placed
+
+\* ---- Expelled seats (spec/rules.md "Expelled seats", invariant 11) ----
+\* Seats of the game, at least one still in, holding no card, owing
+\* nothing, holding no trophy, never the one to act.
+
+\* C: "expelled seats that nobody plays"
+ExpelledSeatsThatNobodyPlays == out \subseteq Players
+
+\* C: "every seat expelled"
+EverySeatExpelled == out # Players
+
+\* C: "resource cards of an expelled seat"
+ResourceCardsOfAnExpelledSeat == \A p \in out : Cards(p) = 0
+
+\* C: "development cards of an expelled seat"
+DevelopmentCardsOfAnExpelledSeat ==
+    \A p \in out : \A d \in DevKinds : devs[p][d] = 0
+
+\* C: "discard owed by an expelled seat"
+DiscardOwedByAnExpelledSeat == \A p \in out : discard[p] = 0
+
+\* C: "trophy held by an expelled seat"
+TrophyHeldByAnExpelledSeat == longestRoad \notin out /\ largestArmy \notin out
+
+\* C: "expelled seat as winner"
+ExpelledSeatAsWinner == winner \notin out
+
+\* C: "expelled seat still to act": neither the active seat (in a
+\* special building phase it only marks whose turn ended, and may be
+\* out), the builder, nor a party to an offer (nor a fair-dice request's
+\* requester: RevealOwedByAnExpelledSeat has the request's fields)
+ExpelledSeatStillToAct ==
+    phase # "over" =>
+        /\ phase # "special" => active \notin out
+        /\ builder \notin out
+        /\ offerFrom \notin out /\ offerTo \notin out
 
 Invariants ==
     /\ TypeOK /\ PlayerCount /\ CardsInPlay /\ KnightsPlayed
@@ -381,6 +473,11 @@ Invariants ==
     /\ PendingOfferParties /\ OfferPartiesOutsideAnOffer
     /\ SpecialBuildingOptionWithPlayers /\ SpecialBuildingPhasesBuilder
     /\ BuilderOutsideASpecialBuildingPhase /\ SetUpSettlements
+    /\ WinnersVictoryPoints /\ ExpelledSeatsThatNobodyPlays
+    /\ EverySeatExpelled /\ ResourceCardsOfAnExpelledSeat
+    /\ DevelopmentCardsOfAnExpelledSeat /\ DiscardOwedByAnExpelledSeat
+    /\ TrophyHeldByAnExpelledSeat /\ ExpelledSeatAsWinner
+    /\ ExpelledSeatStillToAct
 
 -----------------------------------------------------------------------------
 (* The initial state *)
@@ -408,17 +505,28 @@ Init ==
     /\ offers = 0 /\ devPlayed = FALSE
     /\ longestRoad = None /\ largestArmy = None
     /\ setupStep = 0 /\ dice = <<0, 0>>
+    /\ out = {}
 
 -----------------------------------------------------------------------------
 (* Trophies and victory after an action *)
 
-Awarded(lr) ==
-    LET best == Max({RoadLength(p) : p \in Players})
-        leaders == {p \in Players : RoadLength(p) = best}
+(* The longest road among the seats S still in (an expelled seat's    *)
+(* roads win nothing).                                                  *)
+AwardedAmong(lr, S) ==
+    LET best == Max({RoadLength(p) : p \in S})
+        leaders == {p \in S : RoadLength(p) = best}
     IN IF lr # None /\ RoadLength(lr) >= 5 /\ RoadLength(lr) = best THEN lr
        ELSE IF best >= 5 /\ Cardinality(leaders) = 1
             THEN CHOOSE p \in leaders : TRUE
             ELSE None
+Awarded(lr) == AwardedAmong(lr, In)
+
+(* The largest army after the expulsion of its holder: the one seat of *)
+(* S with the most knights, 3 or more; a tie takes nothing.             *)
+ArmyAmong(S) ==
+    LET top == ArmyLeaders(S)
+    IN IF Cardinality(top) = 1 /\ knights[CHOOSE p \in top : TRUE] >= 3
+       THEN CHOOSE p \in top : TRUE ELSE None
 
 Pay(p, cost) == [hand EXCEPT ![p] = [r \in Resources |-> @[r] - cost[r]]]
 CanPay(p, cost) == \A r \in Resources : hand[p][r] >= cost[r]
@@ -436,7 +544,6 @@ BuildPhase == IF Classic THEN "build" ELSE "main"
 TradePhase == IF Classic THEN "trade" ELSE "main"
 CanBuild(p) ==
     (phase \in {BuildPhase, "main"} /\ p = active) \/ (phase = "special" /\ p = builder)
-Next2(p) == (p + 1) % N
 
 -----------------------------------------------------------------------------
 (* Actions: one per action of spec/actions.md; p is the commit's author. *)
@@ -454,18 +561,23 @@ Setup(p, v, e) ==
                       THEN Cardinality({t \in pays : Produces(t) = r}) ELSE 0
        IN /\ hand' = [hand EXCEPT ![p] = [r \in Resources |-> @[r] + gain(r)]]
           /\ bank' = [r \in Resources |-> bank[r] - gain(r)]
-    /\ setupStep' = setupStep + 1
-    /\ phase' = IF setupStep + 1 = 2 * N THEN "roll" ELSE "setup"
+    \* the next step whose seat is still in; after the last, the first
+    \* turn, of the first seat still in
+    /\ LET k == SkipSetup(setupStep + 1, out)
+       IN /\ setupStep' = k
+          /\ phase' = IF k = 2 * N THEN "roll" ELSE "setup"
+          /\ active' = IF k = 2 * N THEN FirstIn(out) ELSE SetupSeat(k)
     /\ longestRoad' = longestRoad
-    /\ UNCHANGED <<devs, knights, cities, citiesLeft, deck, played, bought,
-                   robber, resume, active, builder, winner, discard, offerFrom,
+    /\ UNCHANGED <<out, devs, knights, cities, citiesLeft, deck, played, bought,
+                   robber, resume, builder, winner, discard, offerFrom,
                    offerTo, offerGive, offerGet, offers, devPlayed, largestArmy,
                    dice>>
 
 (* Production: bank shortage per resource pays nobody, unless only one *)
-(* player is owed it, who gets what is left.                            *)
+(* player is owed it, who gets what is left. An expelled seat's       *)
+(* buildings produce nothing.                                           *)
 Owed(r, s) ==
-    [p \in Players |->
+    [p \in Players |-> IF p \in out THEN 0 ELSE
         Sum([t \in {t \in Land : Token(t) = s /\ t # robber /\ Produces(t) = r} |->
                 Cardinality(TileVertices(t) \cap settlements[p])
                 + 2 * Cardinality(TileVertices(t) \cap cities[p])],
@@ -493,7 +605,7 @@ Roll(p, d1, d2) ==
             /\ bank' = [r \in Resources |-> bank[r] - Sum(Paid(r, d1 + d2), Players)]
             /\ phase' = TradePhase
             /\ UNCHANGED <<discard, resume>>
-    /\ UNCHANGED <<devs, knights, settlements, cities, roads, settlementsLeft,
+    /\ UNCHANGED <<out, devs, knights, settlements, cities, roads, settlementsLeft,
                    citiesLeft, roadsLeft, deck, played, bought, robber, active,
                    builder, winner, offerFrom, offerTo, offerGive, offerGet,
                    offers, devPlayed, longestRoad, largestArmy, setupStep>>
@@ -509,7 +621,7 @@ Discard(p, give) ==
     /\ bank' = Refund(give)
     /\ discard' = [discard EXCEPT ![p] = 0]
     /\ phase' = IF \E q \in Opponents(p) : discard[q] > 0 THEN "discard" ELSE "robber"
-    /\ UNCHANGED <<devs, knights, settlements, cities, roads, settlementsLeft,
+    /\ UNCHANGED <<out, devs, knights, settlements, cities, roads, settlementsLeft,
                    citiesLeft, roadsLeft, deck, played, bought, robber, resume,
                    active, builder, winner, offerFrom, offerTo, offerGive,
                    offerGet, offers, devPlayed, longestRoad, largestArmy,
@@ -534,7 +646,7 @@ Robber(p, t, victim, r) ==
     /\ phase = "robber" /\ MayAct(p)
     /\ Rob(p, t, victim, r)
     /\ phase' = resume /\ resume' = "setup"
-    /\ UNCHANGED <<devs, knights, settlements, cities, roads, settlementsLeft,
+    /\ UNCHANGED <<out, devs, knights, settlements, cities, roads, settlementsLeft,
                    citiesLeft, roadsLeft, bank, deck, played, bought, active,
                    builder, winner, discard, offerFrom, offerTo, offerGive,
                    offerGet, offers, devPlayed, longestRoad, largestArmy,
@@ -554,7 +666,7 @@ BuildRoad(p, e) ==
     /\ roadsLeft' = [roadsLeft EXCEPT ![p] = @ - 1]
     /\ hand' = Pay(p, RoadCost) /\ bank' = Refund(RoadCost)
     /\ longestRoad' = Awarded(longestRoad)
-    /\ UNCHANGED <<devs, knights, settlements, cities, settlementsLeft,
+    /\ UNCHANGED <<out, devs, knights, settlements, cities, settlementsLeft,
                    citiesLeft, deck, played, bought, robber, resume, active,
                    builder, winner, phase, discard, offerFrom, offerTo,
                    offerGive, offerGet, offers, devPlayed, largestArmy,
@@ -569,7 +681,7 @@ BuildSettlement(p, v) ==
     /\ hand' = Pay(p, SettlementCost) /\ bank' = Refund(SettlementCost)
     /\ longestRoad' = Awarded(longestRoad) \* it may cut an opponent's road
     /\ Win(p)
-    /\ UNCHANGED <<devs, knights, roads, cities, roadsLeft, citiesLeft, deck,
+    /\ UNCHANGED <<out, devs, knights, roads, cities, roadsLeft, citiesLeft, deck,
                    played, bought, robber, resume, active, builder, discard,
                    offerFrom, offerTo, offerGive, offerGet, offers, devPlayed,
                    largestArmy, setupStep, dice>>
@@ -583,7 +695,7 @@ BuildCity(p, v) ==
     /\ citiesLeft' = [citiesLeft EXCEPT ![p] = @ - 1]
     /\ hand' = Pay(p, CityCost) /\ bank' = Refund(CityCost)
     /\ Win(p)
-    /\ UNCHANGED <<devs, knights, roads, roadsLeft, deck, played, bought,
+    /\ UNCHANGED <<out, devs, knights, roads, roadsLeft, deck, played, bought,
                    robber, resume, active, builder, discard, offerFrom,
                    offerTo, offerGive, offerGet, offers, devPlayed,
                    longestRoad, largestArmy, setupStep, dice>>
@@ -596,7 +708,7 @@ BuyDev(p, d) ==
     /\ bought' = IF p = active THEN [bought EXCEPT ![d] = @ + 1] ELSE bought
     /\ hand' = Pay(p, DevCost) /\ bank' = Refund(DevCost)
     /\ Win(p)
-    /\ UNCHANGED <<knights, settlements, cities, roads, settlementsLeft,
+    /\ UNCHANGED <<out, knights, settlements, cities, roads, settlementsLeft,
                    citiesLeft, roadsLeft, played, robber, resume, active,
                    builder, discard, offerFrom, offerTo, offerGive, offerGet,
                    offers, devPlayed, longestRoad, largestArmy, setupStep, dice>>
@@ -616,11 +728,15 @@ PlayKnight(p, t, victim, r) ==
     /\ CanPlay(p, "knight") /\ Played(p, "knight")
     /\ Rob(p, t, victim, r)
     /\ knights' = [knights EXCEPT ![p] = @ + 1]
+    \* unawarded, it goes to p alone above every other seat still in (after
+    \* an expulsion the others may be tied above 3)
     /\ largestArmy' =
-        IF knights[p] + 1 >= 3 /\ (largestArmy = None \/
-                                   knights[p] + 1 > knights[largestArmy])
+        IF knights[p] + 1 >= 3 /\ largestArmy # p
+           /\ IF largestArmy = None
+              THEN \A q \in In \ {p} : knights[q] < knights[p] + 1
+              ELSE knights[p] + 1 > knights[largestArmy]
         THEN p ELSE largestArmy
-    /\ UNCHANGED <<settlements, cities, roads, settlementsLeft, citiesLeft,
+    /\ UNCHANGED <<out, settlements, cities, roads, settlementsLeft, citiesLeft,
                    roadsLeft, bank, deck, bought, phase, resume, active,
                    builder, winner, discard, offerFrom, offerTo, offerGive,
                    offerGet, offers, longestRoad, setupStep, dice>>
@@ -635,7 +751,7 @@ PlayRoadBuilding(p, e1, e2) ==
           /\ roads' = [roads EXCEPT ![p] = @ \cup {e1} \cup (IF two THEN {e2} ELSE {})]
           /\ roadsLeft' = [roadsLeft EXCEPT ![p] = @ - (IF two THEN 2 ELSE 1)]
     /\ longestRoad' = Awarded(longestRoad)
-    /\ UNCHANGED <<hand, knights, settlements, cities, settlementsLeft,
+    /\ UNCHANGED <<out, hand, knights, settlements, cities, settlementsLeft,
                    citiesLeft, bank, deck, bought, robber, phase, resume,
                    active, builder, winner, discard, offerFrom, offerTo,
                    offerGive, offerGet, offers, largestArmy, setupStep, dice>>
@@ -644,7 +760,7 @@ PlayYearOfPlenty(p, r1, r2) ==
     /\ CanPlay(p, "year-of-plenty") /\ Played(p, "year-of-plenty")
     /\ bank[r1] > 0 /\ (r2 # None => bank[r2] - (IF r1 = r2 THEN 1 ELSE 0) > 0)
     /\ hand' = [hand EXCEPT ![p][r1] = @ + 1 + (IF r2 = r1 THEN 1 ELSE 0)]
-    /\ UNCHANGED <<knights, settlements, cities, roads, settlementsLeft,
+    /\ UNCHANGED <<out, knights, settlements, cities, roads, settlementsLeft,
                    citiesLeft, roadsLeft, deck, bought, robber, phase, resume,
                    active, builder, winner, discard, offerFrom, offerTo,
                    offerGive, offerGet, offers, longestRoad, largestArmy,
@@ -655,7 +771,7 @@ PlayMonopoly(p, r) ==
     /\ hand' = [q \in Players |-> IF q = p
                     THEN [hand[p] EXCEPT ![r] = Sum([x \in Players |-> hand[x][r]], Players)]
                     ELSE [hand[q] EXCEPT ![r] = 0]]
-    /\ UNCHANGED <<knights, settlements, cities, roads, settlementsLeft,
+    /\ UNCHANGED <<out, knights, settlements, cities, roads, settlementsLeft,
                    citiesLeft, roadsLeft, bank, deck, bought, robber, phase,
                    resume, active, builder, winner, discard, offerFrom,
                    offerTo, offerGive, offerGet, offers, longestRoad,
@@ -671,7 +787,7 @@ TradeBank(p, r, n, r2) ==
     /\ hand[p][r] >= n /\ bank[r2] > 0
     /\ hand' = [hand EXCEPT ![p][r] = @ - n, ![p][r2] = @ + 1]
     /\ bank' = [bank EXCEPT ![r] = @ + n, ![r2] = @ - 1]
-    /\ UNCHANGED <<devs, knights, settlements, cities, roads, settlementsLeft,
+    /\ UNCHANGED <<out, devs, knights, settlements, cities, roads, settlementsLeft,
                    citiesLeft, roadsLeft, deck, played, bought, robber, phase,
                    resume, active, builder, winner, discard, offerFrom,
                    offerTo, offerGive, offerGet, offers, devPlayed,
@@ -682,7 +798,7 @@ TradeBank(p, r, n, r2) ==
 TradeOffer(p, q, give, get) ==
     /\ \/ phase = TradePhase /\ p = active
        \/ phase = "offer" /\ p = offerTo /\ q = offerFrom
-    /\ MayAct(p) /\ q \in Opponents(p) /\ active \in {p, q}
+    /\ MayAct(p) /\ q \in Opponents(p) \ out /\ active \in {p, q}
     /\ Sum(give, Resources) > 0 /\ Sum(get, Resources) > 0
     /\ \A r \in Resources : give[r] = 0 \/ get[r] = 0
     /\ CanPay(p, give)
@@ -691,7 +807,7 @@ TradeOffer(p, q, give, get) ==
     /\ offerFrom' = p /\ offerTo' = q /\ offerGive' = give /\ offerGet' = get
     /\ phase' = "offer"
     /\ resume' = IF phase = "offer" THEN resume ELSE phase
-    /\ UNCHANGED <<hand, devs, knights, settlements, cities, roads,
+    /\ UNCHANGED <<out, hand, devs, knights, settlements, cities, roads,
                    settlementsLeft, citiesLeft, roadsLeft, bank, deck, played,
                    bought, robber, active, builder, winner, discard, devPlayed,
                    longestRoad, largestArmy, setupStep, dice>>
@@ -706,7 +822,7 @@ TradeAccept(p) ==
                   ![offerFrom] = [r \in Resources |-> @[r] - offerGive[r] + offerGet[r]],
                   ![p] = [r \in Resources |-> @[r] + offerGive[r] - offerGet[r]]]
     /\ CloseOffer
-    /\ UNCHANGED <<devs, knights, settlements, cities, roads, settlementsLeft,
+    /\ UNCHANGED <<out, devs, knights, settlements, cities, roads, settlementsLeft,
                    citiesLeft, roadsLeft, bank, deck, played, bought, robber,
                    active, builder, winner, discard, offerGive, offerGet,
                    offers, devPlayed, longestRoad, largestArmy, setupStep, dice>>
@@ -714,7 +830,7 @@ TradeAccept(p) ==
 TradeReject(p) ==
     /\ phase = "offer" /\ MayAct(p)
     /\ CloseOffer
-    /\ UNCHANGED <<hand, devs, knights, settlements, cities, roads,
+    /\ UNCHANGED <<out, hand, devs, knights, settlements, cities, roads,
                    settlementsLeft, citiesLeft, roadsLeft, bank, deck, played,
                    bought, robber, active, builder, winner, discard, offerGive,
                    offerGet, offers, devPlayed, longestRoad, largestArmy,
@@ -723,7 +839,7 @@ TradeReject(p) ==
 EndTrade(p) ==
     /\ Classic /\ phase = "trade" /\ MayAct(p)
     /\ phase' = "build"
-    /\ UNCHANGED <<hand, devs, knights, settlements, cities, roads,
+    /\ UNCHANGED <<out, hand, devs, knights, settlements, cities, roads,
                    settlementsLeft, citiesLeft, roadsLeft, bank, deck, played,
                    bought, robber, resume, active, builder, winner, discard,
                    offerFrom, offerTo, offerGive, offerGet, offers, devPlayed,
@@ -731,7 +847,7 @@ EndTrade(p) ==
 
 (* End of turn; with the special building phase each other player builds *)
 (* in turn before the next turn begins. A player at the target wins when *)
-(* its own turn begins.                                                 *)
+(* its own turn begins. Expelled seats are skipped.                    *)
 NextTurn(n) ==
     /\ active' = n /\ builder' = None
     /\ bought' = [d \in DevKinds |-> 0] /\ devPlayed' = FALSE /\ offers' = 0
@@ -739,22 +855,118 @@ NextTurn(n) ==
        THEN phase' = "over" /\ winner' = n
        ELSE phase' = "roll" /\ winner' = None
 
+(* The special building phase's next builder after b: the next seat  *)
+(* not in o, or, back at the active seat (out or not), nobody.          *)
+NextBuilder(b, o) ==
+    LET ks == {k \in 1 .. N : (b + k) % N = active \/ (b + k) % N \notin o}
+    IN (b + Min(ks)) % N
+
 End(p) ==
     /\ MayAct(p)
     /\ \/ /\ phase = BuildPhase /\ p = active
           /\ IF SpecialBuild = 1
-             THEN /\ phase' = "special" /\ builder' = Next2(active)
+             THEN /\ phase' = "special" /\ builder' = NextIn(active, out)
                   /\ UNCHANGED <<active, bought, devPlayed, offers, winner>>
-             ELSE NextTurn(Next2(active))
+             ELSE NextTurn(NextIn(active, out))
        \/ /\ phase = "special" /\ p = builder
-          /\ IF Next2(builder) = active
-             THEN NextTurn(Next2(active))
-             ELSE /\ builder' = Next2(builder)
+          /\ IF NextBuilder(builder, out) = active
+             THEN NextTurn(NextIn(active, out))
+             ELSE /\ builder' = NextBuilder(builder, out)
                   /\ UNCHANGED <<phase, active, bought, devPlayed, offers, winner>>
-    /\ UNCHANGED <<hand, devs, knights, settlements, cities, roads,
+    /\ UNCHANGED <<out, hand, devs, knights, settlements, cities, roads,
                    settlementsLeft, citiesLeft, roadsLeft, bank, deck, played,
                    robber, resume, discard, offerFrom, offerTo, offerGive,
                    offerGet, longestRoad, largestArmy, setupStep, dice>>
+
+(* Expulsion (spec/rules.md "Expelled seats", spec/actions.md `expel`): *)
+(* p expels e, a seat proven to have equivocated. The proof (two        *)
+(* different children of one commit, both signed by e) is the store's,  *)
+(* not the game's: spec/replication.md "Equivocation" and "Expulsion",  *)
+(* spec/replication.pml. Here, as in rules.c's do_expel: e, still in,   *)
+(* is the only seat that may act, and p, still in, is the seat that     *)
+(* acts next once e is out (the winner when p is the last seat left).   *)
+(* e's resource cards go to the bank, its unplayed development cards to *)
+(* the deck, its trophies to whoever of the others leads alone; then   *)
+(* the game goes on as if e had done the least it could, phase by      *)
+(* phase (rules.c's expel_step): a set-up step is skipped; the builder *)
+(* of a special building phase passes; an offer to e is rejected; e's  *)
+(* discard is dropped; e's own turn (after that offer or discard too)  *)
+(* ends as End ends it. With one seat left, that seat wins. A seat the *)
+(* new turn begins with wins at the target, as with End. (Fair dice,    *)
+(* which Next does not play: a reveal e owes is dropped, a request by  *)
+(* e is dropped and the phase it was made in resumes.)                  *)
+Expel(p, e) ==
+    LET o == out \cup {e}
+        left == Players \ o
+        lr == IF longestRoad = e THEN AwardedAmong(None, left) ELSE longestRoad
+        la == IF largestArmy = e THEN ArmyAmong(left) ELSE largestArmy
+        vp(q) == Cardinality(settlements[q]) + 2 * Cardinality(cities[q])
+                 + (IF lr = q THEN 2 ELSE 0) + (IF la = q THEN 2 ELSE 0)
+                 + devs[q]["victory-point"]
+        NoCards == [d \in DevKinds |-> 0]
+        \* a turn begins for n (NextTurn, with the trophies recounted)
+        Begin(n) ==
+            /\ active' = n /\ builder' = None /\ resume' = "setup"
+            /\ bought' = NoCards /\ devPlayed' = FALSE /\ offers' = 0
+            /\ IF vp(n) >= VpTarget
+               THEN phase' = "over" /\ winner' = n
+               ELSE phase' = "roll" /\ winner' = None
+    IN
+    /\ phase # "over"
+    /\ e \in In /\ p \in In /\ p # e
+    /\ \A q \in Players : MayAct(q) <=> q = e
+    /\ hand' = [hand EXCEPT ![e] = [r \in Resources |-> 0]]
+    /\ bank' = [r \in Resources |-> bank[r] + hand[e][r]]
+    /\ devs' = [devs EXCEPT ![e] = [d \in DevKinds |-> 0]]
+    /\ deck' = [d \in DevKinds |-> deck[d] + devs[e][d]]
+    /\ out' = o
+    /\ longestRoad' = lr /\ largestArmy' = la
+    \* only e may act: in a discard phase e alone owes
+    /\ discard' = [q \in Players |-> 0]
+    /\ IF Cardinality(left) = 1
+       THEN \* one seat left: it wins, nothing is pending any more
+            /\ phase' = "over" /\ winner' = CHOOSE q \in left : TRUE
+            /\ resume' = "setup" /\ builder' = None
+            /\ offerFrom' = None /\ offerTo' = None
+            /\ bought' = IF active = e THEN NoCards ELSE bought
+            /\ UNCHANGED <<active, setupStep, devPlayed, offers>>
+       ELSE IF phase = "setup"
+       THEN \* e's set-up steps are skipped
+            LET k == SkipSetup(setupStep + 1, o)
+            IN /\ setupStep' = k
+               /\ IF k = 2 * N THEN Begin(FirstIn(o))
+                  ELSE /\ active' = SetupSeat(k)
+                       /\ UNCHANGED <<phase, resume, builder, winner, bought,
+                                      devPlayed, offers>>
+               /\ UNCHANGED <<offerFrom, offerTo>>
+       ELSE IF phase = "special"
+       THEN \* e, the builder, passes (the active seat may be out)
+            /\ IF NextBuilder(builder, o) = active
+               THEN Begin(NextIn(active, o))
+               ELSE /\ builder' = NextBuilder(builder, o)
+                    /\ UNCHANGED <<phase, resume, active, winner, bought,
+                                   devPlayed, offers>>
+            /\ UNCHANGED <<setupStep, offerFrom, offerTo>>
+       ELSE IF phase \in {"offer", "discard"} /\ active # e
+       THEN \* the offer to e is rejected; e's discard is dropped
+            /\ phase' = IF phase = "offer" THEN resume ELSE "robber"
+            /\ resume' = IF phase = "offer" THEN "setup" ELSE resume
+            /\ offerFrom' = None /\ offerTo' = None
+            /\ UNCHANGED <<active, builder, winner, setupStep, bought,
+                           devPlayed, offers>>
+       ELSE \* e's own turn ends, as End ends it
+            /\ offerFrom' = None /\ offerTo' = None
+            /\ UNCHANGED setupStep
+            /\ IF SpecialBuild = 1
+               THEN /\ phase' = "special" /\ builder' = NextIn(active, o)
+                    /\ resume' = "setup" /\ bought' = NoCards
+                    /\ UNCHANGED <<active, winner, devPlayed, offers>>
+               ELSE Begin(NextIn(active, o))
+    \* p is the seat that acts next in the result
+    /\ p = IF phase' = "over" THEN winner' ELSE NextActor'
+    /\ UNCHANGED <<knights, settlements, cities, roads, settlementsLeft,
+                   citiesLeft, roadsLeft, played, robber, offerGive, offerGet,
+                   dice>>
 
 Next ==
     \E p \in Players :
@@ -773,6 +985,7 @@ Next ==
         \/ \E q \in Players, give, get \in [Resources -> 0 .. 4] :
               TradeOffer(p, q, give, get)
         \/ TradeAccept(p) \/ TradeReject(p) \/ EndTrade(p) \/ End(p)
+        \/ \E e \in Players : Expel(p, e)
 
 Spec == Init /\ [][Next]_vars
 

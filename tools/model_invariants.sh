@@ -32,7 +32,8 @@ conj=$(awk '/^Invariants ==/ { on = 1; next } on && /^$/ { exit }
 # The actions of Next == (Name(p ...) up to the next blank line).
 actions=$(awk '/^Next ==/ { on = 1; next } on && /^$/ { exit } on' "$tla" |
 	grep -o '[A-Z][A-Za-z]*(p\b' | sed 's/($//; s/(p$//' | sort -u)
-texts=$(grep -o 'fail(&m, *"[^"]*"' "$check" | sed 's/^fail(&m, *"//; s/"$//')
+# (A text split over two lines, "..." "...", is joined first.)
+texts=$(perl -0777 -ne 's/"[ \t]*\n\s*"//g; print "$1\n" while /fail\(&m,\s*"([^"]*)"/g' "$check")
 
 bad=0
 [[ -n $pairs && -n $conj && -n $actions ]] || {

@@ -4,8 +4,9 @@
 # C: "...") and in the mapping table spec/model.md. Prints what is missing.
 set -euo pipefail
 src=${1:-.}
-names=$(grep -o 'fail(&m, *"[^"]*"' "$src/src/core/check.c" |
-	sed 's/^fail(&m, *"//; s/"$//; s/^ //' | sort -u)
+# (A text split over two lines, "..." "...", is joined first.)
+names=$(perl -0777 -ne 's/"[ \t]*\n\s*"//g; print "$1\n" while /fail\(&m,\s*"([^"]*)"/g' \
+	"$src/src/core/check.c" | sed 's/^ //' | sort -u)
 [[ -n $names ]] || { echo "model_names: no invariant found in check.c" >&2; exit 1; }
 missing=0
 n=0

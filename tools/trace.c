@@ -25,7 +25,14 @@
  *     states' encodings equal byte for byte), which also satisfies every
  *     invariant. A discard merge is the parents' discards applied to the
  *     7-roll state (the discards commute: DiscardsCommute); a fair-dice
- *     merge applies the reveals, then its own action. The lobby's claims
+ *     merge applies the reveals, then its own action. An expulsion
+ *     (`expel E`, spec/replication.md "Expulsion") is a merge of what it
+ *     rests on (the fork's parent P, or the other seats' discards or
+ *     reveals on P) and then E's two children of P, the proof: the proof
+ *     is the store's to check (`catan verify`); here the two children
+ *     must share P, and the step is Expel applied to the state the other
+ *     parents give (its precondition is Expel's own, not MayAct: E is
+ *     the one who may act there). The lobby's claims
  *     (on the genesis) and start (on the claims) bind keys and leave the
  *     model's variables as they were: stuttering steps.
  *
@@ -105,6 +112,7 @@ static const char *const action_names[CATAN_ACT_COUNT] = {
     [CATAN_ACT_END_TRADE] = "EndTrade",
     [CATAN_ACT_END] = "End",
     [CATAN_ACT_REVEAL] = NULL,
+    [CATAN_ACT_EXPEL] = "Expel",
 };
 
 static const char *action_name(int kind)
@@ -297,7 +305,9 @@ static int step(const tracer *t, git_commit *c, catan_state *st, int actor,
 	if (actor < 0)
 		return complain(t, c, "%s: %s", *name,
 				"the author is not a player");
-	if (!catan_state_may_act(st, actor))
+	/* Expel is by the seat that acts next once E is out: its own
+	 * precondition, which catan_state_apply checks. */
+	if (a.kind != CATAN_ACT_EXPEL && !catan_state_may_act(st, actor))
 		return complain(t, c, "precondition of %s fails: %s", *name,
 				"MayAct (the author may not act now)");
 	int rc = catan_state_apply(st, &g->board, st, actor, &a, NULL);
@@ -433,8 +443,14 @@ static void json_line(const tracer *t, git_commit *c, const char *action,
 		s->dev_played ? "true" : "false");
 	json_seat(f, "longestRoad", s->longest_road);
 	json_seat(f, "largestArmy", s->largest_army);
-	fprintf(f, ",\"setupStep\":%d,\"dice\":[%d,%d]}}\n", s->setup_step,
-		s->dice[0], s->dice[1]);
+	fprintf(f, ",\"setupStep\":%d,\"dice\":[%d,%d],\"out\":[",
+		s->setup_step, s->dice[0], s->dice[1]);
+	for (int p = 0, first = 1; p < n; p++)
+		if (catan_state_out(s, p)) {
+			fprintf(f, "%s%d", first ? "" : ",", p);
+			first = 0;
+		}
+	fputs("]}}\n", f);
 }
 
 /*
@@ -463,6 +479,47 @@ static int lobby_step(git_commit *c)
 			return -1;
 	}
 	return np ? 1 : -1;
+}
+
+/* Whether c is an expulsion (its subject `expel <seat>`). */
+static bool expel_merge(git_commit *c)
+{
+	return git_commit_parentcount(c) >= 3 &&
+	       !strncmp(git_commit_summary(c), "expel ", 6);
+}
+
+/* Whether expulsion c rests on the fork itself: its proof's parent. */
+static bool expel_on_fork(git_commit *c)
+{
+	git_commit *last = NULL;
+	bool on = !git_commit_parent(&last, c, git_commit_parentcount(c) - 1) &&
+		  git_commit_parentcount(last) == 1 &&
+		  git_oid_equal(git_commit_parent_id(last, 0),
+				git_commit_parent_id(c, 0));
+	git_commit_free(last);
+	return on;
+}
+
+/*
+ * An expulsion's proof, its last two parents: two different commits
+ * whose one parent is p (the fork). Whether they are E's, signed, and
+ * differ as moves is `catan verify`'s to check. 0, or 1 reported.
+ */
+static int proof_on(const tracer *t, git_commit *c, const git_oid *p)
+{
+	unsigned np = git_commit_parentcount(c);
+	for (unsigned i = np - 2; i < np; i++) {
+		git_commit *pc = NULL;
+		int ok = !git_commit_parent(&pc, c, i) &&
+			 git_commit_parentcount(pc) == 1 &&
+			 git_oid_equal(git_commit_parent_id(pc, 0), p);
+		git_commit_free(pc);
+		if (!ok)
+			return complain(t, c, "%s%s",
+					"an expulsion's proof is ",
+					"not two children of its fork");
+	}
+	return 0;
 }
 
 /* One commit: 0, or 1 after reporting what is wrong. */
@@ -497,8 +554,17 @@ static int trace_commit(tracer *t, git_commit *c)
 		    step(t, c, &want, seat_of(g, c), git_commit_summary(c),
 			 &name))
 			return 1;
+	} else if (expel_merge(c) && expel_on_fork(c)) {
+		/* An expulsion on the fork's parent P itself: P's state. */
+		if (proof_on(t, c, git_commit_parent_id(c, 0)) ||
+		    state_of(t, c, git_commit_parent_id(c, 0), &want) ||
+		    step(t, c, &want, seat_of(g, c), git_commit_summary(c),
+			 &name))
+			return 1;
 	} else {
-		/* A merge: base = the fan-out commit all its parents share. */
+		/* A merge: base = the fan-out commit all its parents share
+		 * (an expulsion's last two, its proof, are not steps). */
+		unsigned nsteps = expel_merge(c) ? np - 2 : np;
 		git_commit *first = NULL;
 		if (git_commit_parent(&first, c, 0) ||
 		    git_commit_parentcount(first) != 1) {
@@ -510,10 +576,11 @@ static int trace_commit(tracer *t, git_commit *c)
 		git_oid base;
 		git_oid_cpy(&base, git_commit_parent_id(first, 0));
 		git_commit_free(first);
-		if (state_of(t, c, &base, &want))
+		if ((nsteps < np && proof_on(t, c, &base)) ||
+		    state_of(t, c, &base, &want))
 			return 1;
 		int rc = 0;
-		for (unsigned i = 0; i < np; i++) {
+		for (unsigned i = 0; i < nsteps; i++) {
 			git_commit *pc = NULL;
 			if (git_commit_parent(&pc, c, i))
 				return complain(t, c, "%s%s",

@@ -7,7 +7,10 @@
 # simulated games, 2 to 6 players, every board kind, both phase styles,
 # with and without the special building phase, and with FAIR_BENCH
 # (catan-fair-bench) a signed 4-player game with fair dice (reveals
-# merged into each chance action's completion). Then it proves the tracer
+# merged into each chance action's completion), and a signed two-player
+# game ended by an expulsion (Expel: a merge of the fork and the
+# equivocator's two children; one with a bad proof is refused). Then it
+# proves the tracer
 # can fail: repositories corrupted with stock git (a card created from
 # nothing; an unearned trophy; a commit whose tree is not its action's
 # result; an action by a player who may not act; a merge of two discards
@@ -84,6 +87,44 @@ done
 grep -q '"action":"Start"' "$tmp/lobby.jsonl" ||
 	{ echo "test_trace: no Start in the lobby game's trace" >&2; exit 1; }
 echo "test_trace: a game started in its lobby traced ($(wc -l <"$tmp/lobby.jsonl") commits)"
+
+# A signed two-player game where white signs two first placements and
+# red expels it (spec/replication.md "Expulsion"): the merge of the fork
+# and the two children is the step Expel, red winning as the last seat.
+ex=$tmp/expel
+mkdir "$ex"
+for p in red white; do "$catan" key new "$ex/k_$p" >/dev/null 2>&1; done
+"$catan" new "$ex/red" --players red,white --me red --seed 4 --dice seeded \
+	--key "$ex/k_red" --seat white="$ex/k_white.pub" >/dev/null 2>&1
+"$catan" join "$ex/red" "$ex/white" --as white --key "$ex/k_white" >/dev/null
+"$catan" -C "$ex/red" remote add white "$ex/white"
+"$catan" -C "$ex/red" step >/dev/null
+"$catan" -C "$ex/white" sync >/dev/null
+cp -a "$ex/white" "$ex/white2"
+"$catan" -C "$ex/white" act --as white $("$catan" -C "$ex/white" legal --as white | sed -n 1p) >/dev/null
+"$catan" -C "$ex/white2" act --as white $("$catan" -C "$ex/white2" legal --as white | sed -n 2p) >/dev/null
+"$catan" -C "$ex/red" remote add white2 "$ex/white2"
+"$catan" -C "$ex/red" sync white >/dev/null 2>&1
+"$catan" -C "$ex/red" sync white2 >/dev/null 2>&1 || true
+"$catan" -C "$ex/red" act --as red expel white >/dev/null
+"$trace" --quiet --json "$tmp/expel.jsonl" "$ex/red"
+grep -q '"action":"Expel".*"phase":"over".*"winner":0.*"out":\[1\]' "$tmp/expel.jsonl" ||
+	{ echo "test_trace: no Expel to a game over in the expulsion's trace" >&2; exit 1; }
+echo "test_trace: an expulsion traced ($(wc -l <"$tmp/expel.jsonl") commits)"
+# The same expulsion with a proof that is not two children of the fork
+# (its second child swapped for the fork itself) is refused.
+m=$(git -C "$ex/red" rev-parse refs/heads/red)
+read -r f c1 c2 < <(git -C "$ex/red" log -1 --format=%P "$m")
+cp -a "$ex/red" "$tmp/bad5"
+bad=$(GIT_AUTHOR_NAME=red GIT_AUTHOR_EMAIL=red@catan GIT_COMMITTER_NAME=red \
+	GIT_COMMITTER_EMAIL=red@catan git -C "$tmp/bad5" commit-tree "$m^{tree}" -p "$f" \
+	-p "$c1" -p "$(git -C "$ex/red" rev-parse "$f^")" -m "$(git -C "$ex/red" log -1 --format=%B "$m")")
+git -C "$tmp/bad5" update-ref refs/heads/red "$bad"
+if out=$("$trace" "$tmp/bad5" 2>&1) || [[ $out != *"commit $bad"* || $out != *"proof"* ]]; then
+	echo "test_trace: an expulsion without its proof: $out" >&2
+	exit 1
+fi
+echo "test_trace: an expulsion without its proof refused: ${out#catan-trace: }"
 
 # The tracer refuses corrupted histories, naming commit and invariant.
 g=$tmp/golden-greedy-4p-beginner
