@@ -6,7 +6,9 @@
 # git into two bare repositories, one with the hook and one without, and
 # prints the time per push of each and the difference; then pushes the
 # whole game at once into two more (the hook's cost per commit when a push
-# carries many, its fixed cost spread).
+# carries many, its fixed cost spread). A third repository gets the same
+# hook with `catan host-hook serve` answering its checks (the hook is
+# then a small client that hands the push to the running server).
 #
 # With CALLGRIND=1 (valgrind installed) it also counts the instructions
 # of one 1-commit push (the last commit, onto the others) with and
@@ -37,13 +39,19 @@ for i in $(seq 1 "$limit"); do
 	$catan -C "$d/game" act --as "$next" ${moves[RANDOM % ${#moves[@]}]} >/dev/null
 done
 mapfile -t commits < <(git -C "$d/game" rev-list --reverse --topo-order --all | sed 1d | head -n "$limit")
-for h in plain hooked; do
+for h in plain hooked served; do
 	git init -q --bare "$d/$h.git"
 	git -C "$d/game" push -q "$d/$h.git" "$(git -C "$d/game" rev-list --all | tail -1):refs/heads/red"
 done
 $catan host-hook install "$d/hooked.git" >/dev/null
+# served: the same hook, its checks answered by catan host-hook serve
+$catan host-hook install "$d/served.git" >/dev/null
+$catan host-hook serve "$d/served.git" >/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null; [[ -n ${KEEP:-} ]] || rm -rf "$tmp"' EXIT
+for i in $(seq 1 100); do [[ -S $d/served.git/catan-hook.sock ]] && break; sleep 0.05; done
 declare -A ms
-for h in plain hooked; do
+for h in plain hooked served; do
 	t0=$(date +%s%N)
 	for c in "${commits[@]}"; do
 		a=$(git -C "$d/game" log -1 --format=%an "$c")
@@ -71,6 +79,8 @@ echo "${#commits[@]} pushes of one commit each (signed game, 3 players):"
 echo "  without the hook: ${ms[plain]} us per push"
 echo "  with the hook:    ${ms[hooked]} us per push"
 echo "  the hook:         $((ms[hooked] - ms[plain])) us per pushed commit"
+echo "  with the hook and catan host-hook serve: ${ms[served]} us per push"
+echo "  the served hook:  $((ms[served] - ms[plain])) us per pushed commit"
 
 if [[ -n ${CALLGRIND:-} ]]; then
 	last=${commits[${#commits[@]} - 1]}

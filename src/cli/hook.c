@@ -29,16 +29,60 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: catan host-hook install BARE_REPO   refuse pushes "
-		   "that break the game held there\n"
-		   "       catan host-hook run                (run by the "
-		   "pre-receive hook; git's updates on stdin)\n"
-		   "       catan host-hook gitolite REPO [--repo NAME] "
-		   "[--user PLAYER=USER]...\n"
-		   "                                          (a gitolite.conf "
-		   "fragment: each\n"
-		   "                                          player writes "
-		   "only its branch)\n");
+	fprintf(f,
+		"usage: catan host-hook install BARE_REPO   refuse pushes "
+		"that break the game held there\n"
+		"       catan host-hook run                (run by the "
+		"pre-receive hook; git's updates on stdin)\n"
+		"       catan host-hook serve BARE_REPO     check its pushes "
+		"in this process\n"
+		"                                          (a push then "
+		"costs a small client's start)\n"
+		"       catan host-hook gitolite REPO [--repo NAME] "
+		"[--user PLAYER=USER]...\n"
+		"                                          (a gitolite.conf "
+		"fragment: each\n"
+		"                                          player writes "
+		"only its branch)\n");
+}
+
+/* Writes a + b + a newline to path (mode), durably: 0 or -1 (errno). */
+static int write_file(const char *path, const char *a, const char *b,
+		      mode_t mode)
+{
+	char tmp[PATH_MAX + 96];
+	snprintf(tmp, sizeof tmp, "%s.catan-new", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%s%s\n", a, b) < 0 || fflush(f) ||
+	    fsync(fileno(f)) || fclose(f) || chmod(tmp, mode) ||
+	    rename(tmp, path)) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/* Copies file from to `to` (mode), durably: 0 or -1 (errno). */
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	char buf[65536];
+	size_t n;
+	int rc = in && out ? 0 : -1;
+	while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (rc == 0 && (ferror(in) || fflush(out) || fsync(fileno(out))))
+		rc = -1;
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		rc = -1;
+	if (rc == 0 && chmod(to, mode))
+		rc = -1;
+	return rc;
 }
 
 static int install(const char *bare)
@@ -85,6 +129,33 @@ static int install(const char *bare)
 	}
 	snprintf(hook, sizeof hook, "%s/hooks/pre-receive", bare);
 	snprintf(tmp, sizeof tmp, "%s.catan-new", hook);
+	/*
+	 * catan-hook-client beside catan: copied in as the hook itself (no
+	 * shell to start; a copy, so that a moved build never leaves a
+	 * dangling hook, which git would skip), with the program it runs
+	 * when nothing serves the repository named in hooks/catan-hook-path.
+	 */
+	char client[PATH_MAX + 24];
+	snprintf(client, sizeof client, "%.*scatan-hook-client",
+		 slash ? (int)(slash + 1 - exe) : 0, exe);
+	if (access(client, X_OK) == 0) {
+		char path[PATH_MAX + 80];
+		snprintf(path, sizeof path, "%s/hooks/catan-hook-path", bare);
+		if (write_file(path, own ? small : exe,
+			       own ? "" : "\nhost-hook\nrun", 0644) ||
+		    copy_file(client, tmp, 0755) || rename(tmp, hook)) {
+			fprintf(stderr,
+				"catan host-hook: cannot write %s: %s\n", hook,
+				strerror(errno));
+			unlink(tmp);
+			return 1;
+		}
+		printf("installed %s: pushes to %s are verified (catan "
+		       "host-hook serve %s checks them without a process "
+		       "start)\n",
+		       hook, bare, bare);
+		return 0;
+	}
 	FILE *f = fopen(tmp, "w");
 	if (!f ||
 	    fprintf(f,
@@ -212,6 +283,8 @@ int cli_host_hook(int argc, char **argv)
 		return install(argv[1]);
 	if (argc == 1 && !strcmp(argv[0], "run"))
 		return cli_hook_run();
+	if (argc == 2 && !strcmp(argv[0], "serve"))
+		return cli_hook_serve(argv[1]);
 	if (argc >= 2 && !strcmp(argv[0], "gitolite"))
 		return gitolite(argc - 1, argv + 1);
 	usage(stderr);

@@ -5,8 +5,20 @@
 #ifndef CATAN_CLI_HOOK_RUN_H
 #define CATAN_CLI_HOOK_RUN_H
 
+#include <stdio.h>
+
 /* Reads git's updates from standard input and checks them: 0 to accept,
  * 1 to refuse (the reason on standard error). */
 int cli_hook_run(void);
+
+/* The same check of the update lines of `in`, the reason written to say. */
+int cli_hook_check(FILE *in, FILE *say);
+
+/*
+ * catan host-hook serve BARE: answers the checks of catan-hook-client
+ * (hook_client.c) over BARE/catan-hook.sock, one push at a time, until
+ * SIGINT or SIGTERM. 0, or 1 with the reason on standard error.
+ */
+int cli_hook_serve(const char *bare);
 
 #endif

@@ -5,11 +5,17 @@
 # with stock git of a commit in another player's name, an illegal action,
 # a rewrite, a deletion and a branch that is nobody's are each refused,
 # with the reason shown by git push, and leave the repository as it was.
-# Usage: test_hook.sh CATAN_BINARY
+# With "serve", the same pushes are checked by `catan host-hook serve`
+# (the hook a small client handing each push to it), and then the client
+# still refuses when the server is gone (catan-hook checks instead), when
+# it answers nonsense or not at all.
+# Usage: test_hook.sh CATAN_BINARY [serve]
 set -euo pipefail
 catan=$(realpath "$1")
+mode=${2:-}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+server=
+trap '[[ -z $server ]] || kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -29,12 +35,27 @@ out=$($catan host-hook install "$d/nothing" 2>&1 || true)
 grep -q "catan host-hook:" <<<"$out" || fail "install on nothing: $out"
 $catan host-hook install "$d/hub.git" | grep -q installed || fail install
 [[ -x $d/hub.git/hooks/pre-receive ]] || fail "no hook"
-# The hook runs catan-hook (beside catan): the check without the window's
-# libraries, whose loading was most of a push's cost.
+# The hook is a copy of catan-hook-client (libc only), which hands each
+# push to catan host-hook serve, or runs catan-hook (beside catan, named in
+# hooks/catan-hook-path): the check without the window's libraries, whose
+# loading was most of a push's cost.
 hookbin=$(dirname "$(readlink -f "$catan")")/catan-hook
-grep -q "^exec '$hookbin'\$" "$d/hub.git/hooks/pre-receive" ||
-	fail "the hook does not run catan-hook: $(cat "$d/hub.git/hooks/pre-receive")"
+cmp -s "$d/hub.git/hooks/pre-receive" "${hookbin}-client" ||
+	fail "the hook is not catan-hook-client"
+[[ $(cat "$d/hub.git/hooks/catan-hook-path") == "$hookbin" ]] ||
+	fail "the hook does not fall back on catan-hook: $(cat "$d/hub.git/hooks/catan-hook-path")"
+if ldd "$d/hub.git/hooks/pre-receive" | grep -v "libc.so\|linux-vdso\|ld-linux" | grep -q "=>"; then
+	fail "the hook loads more than libc: $(ldd "$d/hub.git/hooks/pre-receive")"
+fi
 if ldd "$hookbin" | grep -qi "sdl"; then fail "catan-hook loads SDL"; fi
+if [[ $mode == serve ]]; then
+	CATAN_HOOK_TIMING=1 $catan host-hook serve "$d/hub.git" >"$d/serve.out" 2>"$d/serve.err" &
+	server=$!
+	for i in $(seq 1 100); do [[ -S $d/hub.git/catan-hook.sock ]] && break; sleep 0.05; done
+	[[ -S $d/hub.git/catan-hook.sock ]] || fail "serve: no socket: $(cat "$d/serve.err")"
+	out=$($catan host-hook serve "$d/hub.git" 2>&1) && fail "a second server started: $out"
+	grep -q "served already" <<<"$out" || fail "a second server: $out"
+fi
 for p in blue white; do
 	$catan join "$d/hub.git" "$d/$p" --as $p --key "$d/key_$p" >/dev/null
 	$catan -C "$d/$p" remote push origin
@@ -105,6 +126,30 @@ push_refused "a rewrite" "history rewritten" "$tip~1:refs/heads/red"
 push_refused "a deletion" "never deleted" ":refs/heads/red"
 push_refused "a branch that is nobody's" "is not a player's branch" "$tip:refs/heads/mallory"
 ok "stock git pushes of a commit in another's name, an illegal action, a rewrite, a deletion and a stray branch are refused with the reason and change nothing"
+
+if [[ $mode == serve ]]; then
+	served=$(grep -c "^served in" "$d/serve.err" || true)
+	((served >= 5)) || fail "serve: only $served checks went through the server"
+	ok "catan host-hook serve answered the hook's checks ($served pushes): the same refusals with their reasons, honest pushes taken"
+	# a fake server: one answering nonsense, one closing without a word
+	kill $server; wait $server 2>/dev/null || true; server=
+	[[ ! -e $d/hub.git/catan-hook.sock ]] || fail "serve left its socket"
+	push_refused "an illegal action, nothing serving" "commit ${c:0:10}" "$c:refs/heads/red"
+	for answer in "x" ""; do
+		python3 - "$d/hub.git/catan-hook.sock" "$answer" >"$d/fake.out" 2>&1 <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1]); s.listen(1)
+c, _ = s.accept(); c.recv(65536); c.sendall(sys.argv[2].encode()); c.close()
+PY
+		fake=$!
+		for i in $(seq 1 100); do [[ -S $d/hub.git/catan-hook.sock ]] && break; sleep 0.05; done
+		push_refused "a server answering \"$answer\"" "gave no answer" "$c:refs/heads/red"
+		wait $fake || true
+		rm -f "$d/hub.git/catan-hook.sock"
+	done
+	ok "with the server gone the hook checks the push itself; a server answering nonsense or nothing refuses the push"
+fi
 
 while round; do :; done
 for p in "${players[@]}"; do $catan -C "$d/$p" sync >/dev/null 2>&1 || true; done
