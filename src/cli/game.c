@@ -560,7 +560,16 @@ static int game_stopped(catan_store *s)
 {
 	int seat;
 	catan_commit_id m, c[2];
-	return catan_store_equivocation(s, &seat, &m, c) == 1 ? seat : -1;
+	int k = catan_store_equivocation(s, &seat, &m, c);
+	return k == 1 || k == 3 ? seat : -1;
+}
+
+/* Whether nobody may move on at all (two expulsions by one seat). */
+static bool stopped_for_good(catan_store *s)
+{
+	int seat;
+	catan_commit_id m, c[2];
+	return catan_store_equivocation(s, &seat, &m, c) == 3;
 }
 
 /*
@@ -573,7 +582,15 @@ static bool say_stopped(FILE *f, catan_store *s, const catan_state *st)
 	int seat, e, by;
 	catan_commit_id m, c[2];
 	const catan_game *g = catan_store_game(s);
-	if (catan_store_equivocation(s, &seat, &m, c) != 1)
+	int k = catan_store_equivocation(s, &seat, &m, c);
+	if (k == 3) {
+		fprintf(f,
+			"the game stopped at %.10s (%s signed two different "
+			"expulsions there); nobody moves on",
+			m.hex, g->names.name[seat]);
+		return true;
+	}
+	if (k != 1)
 		return false;
 	fprintf(f,
 		"the game stopped at %.10s (%s signed two different moves "
@@ -921,9 +938,10 @@ int cli_legal(const char *dir, int argc, char **argv)
 			n = 1;
 		}
 	} else {
-		n = cheat == who ? 0
-				 : catan_legal_actions(buf, 8192, &g->board,
-						       &st, who, 0);
+		n = cheat == who || stopped_for_good(s)
+			? 0
+			: catan_legal_actions(buf, 8192, &g->board, &st, who,
+					      0);
 	}
 	/* Only actions on stdout (legal | shuf -n1 | xargs act works); the
 	 * note that there are none goes to stderr. */
@@ -1436,11 +1454,12 @@ int cli_peer(const char *dir, int argc, char **argv)
 		 * its seat owes there (a discard, a reveal), and when the
 		 * expulsion falls to its seat, writes it.
 		 */
-		int cheat = game_stopped(s), ex, by;
-		bool stopped =
-		    cheat >= 0 &&
-		    (cheat == me || catan_store_expel_due(s, &ex, &by) == 1);
-		if (stopped && cheat != me && by == me) {
+		int cheat = game_stopped(s), ex = -1, by = -1;
+		bool ended = cheat >= 0 && stopped_for_good(s);
+		bool due = cheat >= 0 && !ended &&
+			   catan_store_expel_due(s, &ex, &by) == 1;
+		bool stopped = cheat >= 0 && (cheat == me || ended || due);
+		if (due && cheat != me && by == me) {
 			catan_action a;
 			catan_action_init(&a, CATAN_ACT_EXPEL);
 			a.player = (uint8_t)ex;

@@ -400,7 +400,7 @@ int catan_store_expel_due(catan_store *s, int *seat, int *by)
 	catan_action a;
 	if (s->batch || !s->game.signed_game ||
 	    store_verdict_read(s, &v) != 1 || get_position(&pos, s, &err) ||
-	    (pos.state.out >> v.seat) & 1 ||
+	    (pos.state.out >> v.seat) & 1 || store_verdict_twins(s, &v, NULL) ||
 	    !expel_due(s, &v, &pos.state, &a, by))
 		return 0;
 	*seat = v.seat;
@@ -581,6 +581,14 @@ static int stopped_say(catan_store *s, const store_verdict *v,
 	git_oid_tostr(m, sizeof m, &v->parent);
 	git_oid_tostr(x, sizeof x, &v->child[0]);
 	git_oid_tostr(y, sizeof y, &v->child[1]);
+	store_verdict in;
+	if (store_verdict_twins(s, v, &in))
+		return store_fail(err,
+				  "the game stopped at %.10s: %s signed two "
+				  "different expulsions of %s there (%.10s and "
+				  "%.10s); nobody moves on",
+				  m, s->game.names.name[v->seat],
+				  s->game.names.name[in.seat], x, y);
 	if (expel_due(s, v, st, &a, &by))
 		snprintf(then, sizeof then,
 			 "; %s goes on without it: catan act expel %s --as %s",
@@ -625,7 +633,7 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 		    "that a seat signed two different moves on one commit, "
 		    "and this peer holds none that stops the game");
 	if (stopped &&
-	    (actor == v.seat ||
+	    (actor == v.seat || store_verdict_twins(s, &v, NULL) ||
 	     (a->kind == CATAN_ACT_EXPEL && (int)a->player != v.seat) ||
 	     catan_state_apply(&next, &g->board, &pos.state, actor, a, NULL) !=
 		 CATAN_OK))

@@ -74,10 +74,23 @@ static void rewind_target(catan_store *s, int p, const store_verdict *v,
 
 int store_expelled_back(catan_store *s, const store_verdict *v, catan_err *err)
 {
-	git_oid tip, to;
-	int p = v->seat;
+	/*
+	 * Its last move before the fork of the expulsion the branches hold
+	 * (the record may name an earlier fork of the seat, met later).
+	 */
+	git_oid tips[CATAN_MAX_PLAYERS], z, tip, to;
+	git_commit *zc = NULL;
+	store_verdict w = *v;
+	int p = v->seat, n = 0;
+	for (int q = 0; q < s->game.opt.nplayers; q++)
+		if (store_branch_tip(&tips[n], s, q) == 0)
+			n++;
+	if (store_expel_find(s, v, tips, n, &z) == 1 &&
+	    git_commit_lookup(&zc, s->repo, &z) == 0)
+		store_expel_proof(s, zc, &w);
+	git_commit_free(zc);
 	if (store_branch_tip(&tip, s, p) ||
-	    store_seat_last(s, p, &v->parent, &to))
+	    store_seat_last(s, p, &w.parent, &to))
 		return store_fail_code(err, CATAN_STORE_E_NOT_FOUND,
 				       "branch %s is missing",
 				       s->game.names.name[p]);
@@ -414,10 +427,22 @@ static bool better_proof(catan_store *s, const store_verdict *old,
 	 * against a seat still in is kept over it, and never the reverse
 	 * (the expelled seat stays out: the state says so).
 	 */
+	/*
+	 * Two expulsions signed by one seat stop the game for good: kept
+	 * over any proof against the seat they expel (which they carry).
+	 */
+	store_verdict in;
+	if (store_verdict_twins(s, old, &in) && in.seat == v->seat)
+		return false;
+	if (store_verdict_twins(s, v, &in) && in.seat == old->seat)
+		return true;
 	unsigned out = store_out_seats(s);
 	bool old_out = (out >> old->seat) & 1, new_out = (out >> v->seat) & 1;
 	if (old_out != new_out)
 		return old_out;
+	/* (Another proof against an expelled seat changes nothing.) */
+	if (old_out && old->seat == v->seat)
+		return false;
 	if (!git_oid_equal(&old->parent, &v->parent)) {
 		/*
 		 * By the size of each parent's history: an ancestor's is

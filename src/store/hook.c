@@ -121,6 +121,8 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 					  g->names.name[p]);
 	git_oid ev[2];
 	bool evset[2] = {false, false};
+	/* Seats expelled here: their branches stay where they are. */
+	unsigned out = g->signed_game ? store_out_seats(s) : 0;
 	for (int i = 0; i < n; i++) {
 		const char *name = refs[i] + 11;
 		git_oid old, new;
@@ -156,6 +158,12 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 			return refuse(rep, olds[i],
 				      "%s: a player's branch is never deleted",
 				      refs[i]);
+		if ((out >> p) & 1)
+			return refuse(rep, news[i],
+				      "%s: %s was expelled (it signed two "
+				      "different moves on one commit): its "
+				      "branch moves no more",
+				      refs[i], g->names.name[p]);
 		if (!git_oid_equal(&old, &tips[p]))
 			return refuse(rep, news[i],
 				      "%s moved meanwhile (push again)",

@@ -164,7 +164,8 @@ struct catan_store {
 	 * (verdict.c: store_verdict_voids asks for it at every sync).
 	 */
 	bool expel_known;
-	git_oid expel_id, expel_parent;
+	git_oid expel_id;
+	int expel_seat;
 
 	/* The last state this handle committed, to skip decoding it. */
 	bool cached, cache_discard;
@@ -355,9 +356,10 @@ bool store_verdict_voids(catan_store *s, const store_verdict *v,
  */
 bool store_expel_proof(catan_store *s, git_commit *c, store_verdict *v);
 /*
- * An expulsion whose proof is against v's seat at v's parent, reachable
- * from one of from[0..n-1] and not from the parent (at most
- * STORE_VOIDS_WALK commits walked), into *z (may be NULL): 1 found, 0 not.
+ * An expulsion of v's seat (its proof at any fork of that seat: one
+ * expulsion settles them all), reachable from one of from[0..n-1] and not
+ * from v's parent (at most STORE_VOIDS_WALK commits walked), into *z (may
+ * be NULL): 1 found, 0 not.
  */
 int store_expel_find(catan_store *s, const store_verdict *v,
 		     const git_oid *from, int n, git_oid *z);
@@ -366,6 +368,14 @@ int store_expel_find(catan_store *s, const store_verdict *v,
  * the genesis: where an expelled seat's branch stands for good.
  */
 int store_seat_last(catan_store *s, int p, const git_oid *at, git_oid *out);
+/*
+ * Whether v's two children are two expulsions of one seat, both by v's
+ * seat (the seat that expelled signed two): then the game stops for good
+ * at v's parent, and *inner (may be NULL) is the proof the first one
+ * carries.
+ */
+bool store_verdict_twins(catan_store *s, const store_verdict *v,
+			 store_verdict *inner);
 /* Whether `id` is one of the two recorded children or builds on one. */
 bool store_verdict_recorded(catan_store *s, const store_verdict *v,
 			    const git_oid *id);

@@ -175,18 +175,21 @@ bool store_expel_proof(catan_store *s, git_commit *c, store_verdict *v)
 	return ok;
 }
 
-/* Whether c is an expulsion whose proof is against v's seat at v's parent. */
+/*
+ * Whether c is an expulsion of v's seat. It settles every fork of that
+ * seat, wherever (an earlier one met later included): the seat is out
+ * for good, and every peer that holds the expulsion judges alike.
+ */
 static bool settles(catan_store *s, const store_verdict *v, git_commit *c)
 {
 	store_verdict w;
-	return store_expel_proof(s, c, &w) && w.seat == v->seat &&
-	       git_oid_equal(&w.parent, &v->parent);
+	return store_expel_proof(s, c, &w) && w.seat == v->seat;
 }
 
 int store_expel_find(catan_store *s, const store_verdict *v,
 		     const git_oid *from, int n, git_oid *z)
 {
-	if (s->expel_known && git_oid_equal(&s->expel_parent, &v->parent))
+	if (s->expel_known && s->expel_seat == v->seat)
 		for (int i = 0; i < n; i++)
 			if (git_oid_equal(&from[i], &s->expel_id) ||
 			    store_is_ancestor(s, &s->expel_id, &from[i]) == 1) {
@@ -216,7 +219,7 @@ int store_expel_find(catan_store *s, const store_verdict *v,
 			found = 1;
 			s->expel_known = true;
 			s->expel_id = id;
-			s->expel_parent = v->parent;
+			s->expel_seat = v->seat;
 			if (z)
 				*z = id;
 		}
@@ -256,16 +259,80 @@ int store_seat_last(catan_store *s, int p, const git_oid *at, git_oid *out)
 	return 0;
 }
 
+/*
+ * Whether id is in what an expulsion of v's seat that a branch here holds
+ * rests on (its parents but the proof): that stays (a fork of the seat
+ * earlier than the one it was expelled for voids none of it), while the
+ * proof's children, and what builds on them, stay void.
+ */
+static bool under_expulsion(catan_store *s, const store_verdict *v,
+			    const git_oid *id)
+{
+	git_oid tips[CATAN_MAX_PLAYERS], z;
+	git_commit *zc = NULL;
+	int n = 0;
+	bool under = false;
+	for (int p = 0; p < s->game.opt.nplayers; p++)
+		if (store_branch_tip(&tips[n], s, p) == 0)
+			n++;
+	if (store_expel_find(s, v, tips, n, &z) != 1 ||
+	    git_commit_lookup(&zc, s->repo, &z))
+		return false;
+	unsigned np = git_commit_parentcount(zc);
+	for (unsigned i = 0; i + 2 < np && !under; i++) {
+		const git_oid *b = git_commit_parent_id(zc, i);
+		under =
+		    git_oid_equal(id, b) || store_is_ancestor(s, id, b) == 1;
+	}
+	git_commit_free(zc);
+	return under;
+}
+
+bool store_verdict_twins(catan_store *s, const store_verdict *v,
+			 store_verdict *inner)
+{
+	git_commit *k[2] = {NULL, NULL};
+	store_verdict w[2];
+	bool ok = true;
+	for (int i = 0; i < 2 && ok; i++)
+		ok = !git_commit_lookup(&k[i], s->repo, &v->child[i]) &&
+		     store_expel_proof(s, k[i], &w[i]);
+	ok = ok && w[0].seat == w[1].seat &&
+	     git_oid_equal(&w[0].parent, &w[1].parent);
+	if (ok && inner)
+		*inner = w[0];
+	git_commit_free(k[0]);
+	git_commit_free(k[1]);
+	return ok;
+}
+
+static bool voids_one(catan_store *s, const store_verdict *v,
+		      const git_oid *id);
+
 bool store_verdict_voids(catan_store *s, const store_verdict *v,
 			 const git_oid *id)
 {
-	/* An expulsion settling v, and what builds on it, goes on. */
-	if (s->expel_known && git_oid_equal(&s->expel_parent, &v->parent) &&
+	/*
+	 * Two expulsions of one seat signed by the seat that wrote them:
+	 * both are void, and the fork they settled stands as it was (the
+	 * seat they expel is not out either way: the game stops for good).
+	 */
+	store_verdict in;
+	if (store_verdict_twins(s, v, &in))
+		return voids_one(s, v, id) || voids_one(s, &in, id);
+	return voids_one(s, v, id);
+}
+
+static bool voids_one(catan_store *s, const store_verdict *v, const git_oid *id)
+{
+	/* An expulsion of the seat, and what builds on it, goes on. */
+	if (s->expel_known && s->expel_seat == v->seat &&
 	    (git_oid_equal(id, &s->expel_id) ||
 	     store_is_ancestor(s, &s->expel_id, id) == 1))
 		return false;
 	if (store_verdict_recorded(s, v, id))
-		return store_expel_find(s, v, id, 1, NULL) == 0;
+		return store_expel_find(s, v, id, 1, NULL) == 0 &&
+		       !under_expulsion(s, v, id);
 	/*
 	 * Any other child of the fork by the same seat too: what the game
 	 * stops at is the parent, whichever pair of children a peer was
@@ -290,5 +357,6 @@ bool store_verdict_voids(catan_store *s, const store_verdict *v,
 			hit = git_oid_equal(&up, &v->parent) ||
 			      git_oid_equal(&v->parent, &s->genesis);
 	git_revwalk_free(sw.w);
-	return hit && store_expel_find(s, v, id, 1, NULL) == 0;
+	return hit && store_expel_find(s, v, id, 1, NULL) == 0 &&
+	       !under_expulsion(s, v, id);
 }

@@ -704,7 +704,8 @@ int verify_check_branches(ctx *c)
 			}
 			/*
 			 * The newest entry must be where the branch is, or a
-			 * forward move from there that never landed: libgit2
+			 * forward move from there that never landed (or a
+			 * move back an equivocation allows): libgit2
 			 * appends to the log before it renames the ref into
 			 * place, and a peer killed in between leaves exactly
 			 * that (the commit exists, the branch did not move,
@@ -712,13 +713,19 @@ int verify_check_branches(ctx *c)
 			 */
 			const git_reflog_entry *last =
 			    n > 0 ? git_reflog_entry_byindex(log, 0) : NULL;
-			if (rc == 0 && last && tip &&
-			    !git_oid_equal(git_reflog_entry_id_new(last),
-					   tip) &&
+			const git_oid *to =
+			    last ? git_reflog_entry_id_new(last) : NULL;
+			/* (a move back a verdict or an expulsion makes, too) */
+			bool back = last && tip &&
+				    store_is_ancestor(s, to, tip) == 1 &&
+				    ((has_verdict &&
+				      store_verdict_voids(s, &verdict, tip) &&
+				      !store_verdict_voids(s, &verdict, to)) ||
+				     expelled_move(c, tip, to));
+			if (rc == 0 && last && tip && !git_oid_equal(to, tip) &&
 			    !(git_oid_equal(git_reflog_entry_id_old(last),
 					    tip) &&
-			      store_is_ancestor(
-				  s, tip, git_reflog_entry_id_new(last)) == 1))
+			      (store_is_ancestor(s, tip, to) == 1 || back)))
 				rc = verify_bad(c, tip,
 						"branch %s moved outside its "
 						"log",

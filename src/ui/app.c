@@ -216,7 +216,16 @@ static bool stopped_text(char *out, size_t n, catan_store *st, int *seat,
 	const catan_names *names = &catan_store_game(st)->names;
 	out[0] = '\0';
 	*seat = *by = -1;
-	if (catan_store_equivocation(st, seat, &at, kids) != 1)
+	int k = catan_store_equivocation(st, seat, &at, kids);
+	if (k == 3) {
+		*by = -2; /* (nobody moves on) */
+		snprintf(out, n,
+			 "game stopped: %s signed two different expulsions on "
+			 "%.10s; nobody moves on",
+			 names->name[*seat], at.hex);
+		return true;
+	}
+	if (k != 1)
 		return false;
 	if (catan_store_expel_due(st, &e, by) == 1)
 		snprintf(out, n,
@@ -553,7 +562,7 @@ static int worker(void *ctx)
 		} else if (who < s.opt.nplayers &&
 			   (duty || (a->bots >> who & 1u)) &&
 			   s.phase != CATAN_PHASE_OVER &&
-			   (!stopped || (expel_by < 0 && who != cheat))) {
+			   (!stopped || (expel_by == -1 && who != cheat))) {
 			catan_action ba;
 			if (catan_bot_choose(&ba, CATAN_BOT_GREEDY, &a->g.board, &s,
 					     who, &a->bot_rng,

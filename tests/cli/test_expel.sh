@@ -223,6 +223,45 @@ records_agree $catan "$g" "fan"
 [[ $(git_verify_all "$g/red" red blue) -gt 60 ]] || fail "fan: stock git checked too little"
 ok "a fork among the discards of a 7: the expulsion waits for red's and blue's discards, merges them (player order) with white's two, red moves the robber and the game goes on; same tips, records and verify at red and blue, git verify-commit on every commit"
 
+# After the expulsion white serves a proof of an earlier fork of its own
+# (a second child of the commit its first placement built on): the
+# expulsion settles every fork of white, so nothing moves back; and a
+# hooked hub refuses any move of white's branch.
+before=$($catan -C "$g/red" show --json)
+C=$(git -C "$g/red" log --format='%H %an' --reverse red | awk '$2 == "white" { print $1; exit }')
+P0=$(git -C "$g/red" rev-parse "$C~1")
+cp -a "$g/white" "$g/w0"
+git -C "$g/w0" fetch -q "$g/red" red
+for r in refs/catan/equivocation refs/catan/equivocation-a refs/catan/equivocation-b; do
+	git -C "$g/w0" update-ref -d $r 2>/dev/null || true
+done
+for b in red blue white; do
+	l=$(git -C "$g/red" log --format='%H %an' "$P0" | awk -v b=$b '$2 == b { print $1; exit }')
+	[[ -n $l ]] || l=$(git -C "$g/red" rev-list --max-parents=0 "$P0")
+	git -C "$g/w0" update-ref refs/heads/$b "$l"
+done
+git -C "$g/w0" reflog expire --expire=now --all
+c0=$(git -C "$g/red" log -1 --format=%s "$C")
+$catan -C "$g/w0" act --as white "$($catan -C "$g/w0" legal --as white | grep -vx "$c0" | sed -n 1p)" >/dev/null ||
+	fail "(setup) white's second child of an earlier commit"
+C2=$(git -C "$g/w0" rev-parse white)
+git -C "$g/white" fetch -q "$g/w0" "$C2"
+git -C "$g/white" update-ref refs/catan/equivocation-a "$C"
+git -C "$g/white" update-ref refs/catan/equivocation-b "$C2"
+for p in red blue; do
+	out=$($catan -C "$g/$p" sync white 2>&1) || fail "earlier fork: $p's sync: $out"
+	grep -q "moved [a-z]* back" <<<"$out" && fail "earlier fork: $p moved back: $out"
+	[[ $($catan -C "$g/$p" show --json) == "$before" ]] || fail "earlier fork: $p's game changed"
+	$catan -C "$g/$p" verify >/dev/null || fail "earlier fork: verify at $p"
+done
+git init -q --bare "$g/hub.git"
+git -C "$g/red" push -q "$g/hub.git" 'refs/heads/*:refs/heads/*'
+$catan host-hook install "$g/hub.git" >/dev/null
+out=$(git -C "$g/white2" push "$g/hub.git" +white:refs/heads/white 2>&1) &&
+	fail "the hub took a move of white's branch after its expulsion: $out"
+grep -q "white was expelled" <<<"$out" || fail "hub: no reason: $out"
+ok "after the expulsion: a proof of an earlier fork of white's changes nothing (no branch moves back, the same state, verify passes), and a hooked hub refuses to move white's branch"
+
 # --- A fork among the reveals of a fair roll: red asks for its roll,
 # white signs two reveals (a second apart) and shows one to each side,
 # blue reveals. Red expels white on blue's reveal with white's two, then
@@ -267,6 +306,40 @@ done
 records_agree $catan "$g" "reveal"
 [[ $(git_verify_all "$g/red" red blue) -gt 15 ]] || fail "reveal: stock git checked too little"
 ok "a fork among the reveals of a fair roll: red expels white on blue's reveal and white's two, completes its roll from red's and blue's secrets, blue adopts it and the game goes on; same tips, records and verify at both"
+
+# --- Two expulsions signed by the expeller: blue expels white twice
+# (the proof's children in either order). Red meets both: the game stops
+# for good at the fork (blue signed two different expulsions), nobody
+# may act, white included, and verify passes.
+g=$d/twins
+trio_game $catan "$g" "$d" seeded
+fork=$(fork_first_move "$g")
+git -C "$g/red" remote set-url white "$g/white2"
+$catan -C "$g/red" sync white >/dev/null 2>&1
+$catan -C "$g/blue" sync white >/dev/null 2>&1
+$catan -C "$g/red" sync blue >/dev/null 2>&1
+$catan -C "$g/blue" sync origin >/dev/null 2>&1
+x=$(git -C "$g/blue" rev-parse refs/catan/equivocation-a)
+y=$(git -C "$g/blue" rev-parse refs/catan/equivocation-b)
+cp -a "$g/blue" "$g/blue2"
+$catan -C "$g/blue" act --as blue expel white >/dev/null || fail "twins: blue cannot expel white"
+z1=$(git -C "$g/blue" rev-parse blue)
+git -C "$g/blue2" fetch -q "$g/blue" "$z1"
+z2=$(sign_as "$g/blue2" blue "$(git -C "$g/blue" rev-parse "$z1^{tree}")" "expel white" 0 "$fork" "$y" "$x")
+git -C "$g/blue2" update-ref refs/heads/blue "$z2"
+$catan -C "$g/red" remote add blue2 "$g/blue2"
+$catan -C "$g/red" sync blue >/dev/null 2>&1
+out=$($catan -C "$g/red" sync blue2 2>&1) || fail "twins: red's sync: $out"
+grep -q "^now: the game stopped at ${fork:0:10} (blue signed two different expulsions there); nobody moves on" <<<"$out" ||
+	fail "twins: the game does not stop for good: $out"
+for p in red white blue; do
+	out=$($catan -C "$g/red" act --as $p "$($catan -C "$g/red" legal --as $p 2>/dev/null | sed -n 1p)" 2>&1) &&
+		fail "twins: $p acted: $out"
+done
+$catan -C "$g/red" verify >/dev/null || fail "twins: verify at red"
+out=$($catan -C "$g/red" sync 2>&1)
+grep -q "blue signed two different expulsions" <<<"$out" || fail "twins: a later sync forgets the stop: $out"
+ok "two expulsions signed by the expeller: the game stops for good at the fork, nobody acts (the equivocator included), the stop holds at later syncs, verify passes"
 
 # An unsigned or unstopped game: nobody is to be expelled.
 g=$d/nothing
