@@ -48,6 +48,20 @@ fork_first_move() {
 	git -C "$g/white" rev-parse white~1
 }
 
+# recorded_fork DIR: trio_game (seeded) in DIR where white forks its
+# first placement (fork_first_move), X shown to blue and Y to red; red
+# and blue sync with each other, both recording the proof.
+recorded_fork() {
+	local g=$1
+	trio_game $catan "$g" "$d" seeded
+	fork_first_move "$g" >/dev/null
+	git -C "$g/red" remote set-url white "$g/white2"
+	$catan -C "$g/red" sync white >/dev/null 2>&1
+	$catan -C "$g/blue" sync white >/dev/null 2>&1
+	$catan -C "$g/red" sync blue >/dev/null 2>&1
+	$catan -C "$g/blue" sync origin >/dev/null 2>&1
+}
+
 # --- Two players: the expulsion ends the game, the other seat wins.
 g=$d/two
 mkdir -p "$g"
@@ -79,13 +93,8 @@ ok "two players: white signs two first placements, red records the proof, is tol
 
 # --- Forged expulsions, refused by an honest peer; the true one goes on.
 g=$d/forge
-trio_game $catan "$g" "$d" seeded
-fork=$(fork_first_move "$g")
-git -C "$g/red" remote set-url white "$g/white2"
-$catan -C "$g/red" sync white >/dev/null 2>&1
-$catan -C "$g/blue" sync white >/dev/null 2>&1
-$catan -C "$g/red" sync blue >/dev/null 2>&1
-$catan -C "$g/blue" sync origin >/dev/null 2>&1
+recorded_fork "$g"
+fork=$(git -C "$g/white" rev-parse white~1)
 for p in red blue; do
 	$catan -C "$g/$p" status | grep -q "blue to expel white" ||
 		fail "(setup) $p does not wait for blue to expel white: $($catan -C "$g/$p" status)"
@@ -312,13 +321,8 @@ ok "a fork among the reveals of a fair roll: red expels white on blue's reveal a
 # for good at the fork (blue signed two different expulsions), nobody
 # may act, white included, and verify passes.
 g=$d/twins
-trio_game $catan "$g" "$d" seeded
-fork=$(fork_first_move "$g")
-git -C "$g/red" remote set-url white "$g/white2"
-$catan -C "$g/red" sync white >/dev/null 2>&1
-$catan -C "$g/blue" sync white >/dev/null 2>&1
-$catan -C "$g/red" sync blue >/dev/null 2>&1
-$catan -C "$g/blue" sync origin >/dev/null 2>&1
+recorded_fork "$g"
+fork=$(git -C "$g/white" rev-parse white~1)
 x=$(git -C "$g/blue" rev-parse refs/catan/equivocation-a)
 y=$(git -C "$g/blue" rev-parse refs/catan/equivocation-b)
 cp -a "$g/blue" "$g/blue2"
