@@ -99,13 +99,26 @@ static void on_signal(int sig)
 	serve_stop = 1;
 }
 
-/* Reads one request from fd into buf (NUL-terminated): its length, or -1. */
+static long now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
+}
+
+/*
+ * Reads one request from fd into buf (NUL-terminated), all of it within
+ * SERVE_READ_MS (a client trickling bytes holds the server no longer):
+ * its length, or -1.
+ */
 static long read_request(int fd, char *buf, size_t cap)
 {
 	size_t len = 0;
+	long end = now_ms() + SERVE_READ_MS;
 	while (len < cap - 1) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
-		int pr = poll(&p, 1, SERVE_READ_MS);
+		long left = end - now_ms();
+		int pr = left > 0 ? poll(&p, 1, (int)left) : 0;
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr <= 0)
@@ -258,8 +271,13 @@ int cli_hook_serve(const char *bare)
 	static char req[SERVE_MAX];
 	while (!serve_stop) {
 		int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-		if (c < 0)
-			continue; /* (EINTR: a signal, seen above) */
+		if (c < 0) {
+			/* (EINTR: a signal, seen above; else out of files:
+			 * a breath before the next try) */
+			if (errno != EINTR)
+				poll(NULL, 0, 100);
+			continue;
+		}
 		long len = read_request(c, req, sizeof req);
 		char *out = NULL;
 		size_t outlen = 0;
