@@ -68,14 +68,15 @@ void cli_print_scores(FILE *f, const catan_board *b, const catan_state *s,
 		int devs = 0;
 		for (int d = 0; d < CATAN_DEV_COUNT; d++)
 			devs += pl->devs[d];
-		fprintf(f, "  %-8s %3d %5d %5d %5d %6d %5d %7d  %s%s%s\n",
+		fprintf(f, "  %-8s %3d %5d %5d %5d %6d %5d %7d  %s%s%s%s\n",
 			names->name[p], catan_state_vp(s, p), pl->ncards, devs,
 			CATAN_ROADS - pl->roads_left,
 			CATAN_SETTLEMENTS - pl->settlements_left,
 			CATAN_CITIES - pl->cities_left, pl->knights,
 			s->longest_road == p ? "longest-road " : "",
 			s->largest_army == p ? "largest-army " : "",
-			s->winner == p ? "WINNER" : "");
+			s->winner == p ? "WINNER" : "",
+			catan_state_out(s, p) ? "expelled" : "");
 	}
 }
 

@@ -771,7 +771,11 @@ static void show_json(FILE *f, const catan_game *g, const catan_state *s,
 		json_counts(f, pl->devs, CATAN_DEV_COUNT, catan_dev_name);
 		fprintf(f, ",\"knights_played\":%d,\"road_length\":%d,",
 			pl->knights, pl->road_length);
-		fprintf(f, "\"discard_owed\":%d,\"settlements\":", s->discard[p]);
+		fprintf(f, "\"discard_owed\":%d,", s->discard[p]);
+		/* (only for an expelled seat: older readers see the same) */
+		if (catan_state_out(s, p))
+			fprintf(f, "\"expelled\":true,");
+		fprintf(f, "\"settlements\":");
 		json_places(f, &g->board, pl->settlements.w, CATAN_VWORDS, false);
 		fprintf(f, ",\"cities\":");
 		json_places(f, &g->board, pl->cities.w, CATAN_VWORDS, false);

@@ -858,8 +858,9 @@ static void draw_panel(SDL_Renderer *r, ui_fonts *f, const ui_frame *fr)
 				 s->phase == CATAN_PHASE_OVER
 			     ? catan_state_vp(s, p)
 			     : pl->public_vp;
-		snprintf(buf, sizeof buf, "%s%s", g->names.name[p],
-			 p == fr->viewer ? " (you)" : "");
+		snprintf(buf, sizeof buf, "%s%s%s", g->names.name[p],
+			 p == fr->viewer ? " (you)" : "",
+			 catan_state_out(s, p) ? " (expelled)" : "");
 		int nw = text(r, f->bold, buf, card.x + 14 * u, card.y + 3 * u, 0,
 			      0, text_light);
 		snprintf(buf, sizeof buf, "%s%s%s",

@@ -321,6 +321,14 @@ int ui_story(char out[][UI_STORY_LINE], const catan_board *b,
 	case CATAN_ACT_END:
 		add(&o, "%s ended the turn", who, NULL, NULL);
 		break;
+	case CATAN_ACT_EXPEL:
+		ui_story_name(other, sizeof other, names, a->player, viewer,
+			      false);
+		add(&o,
+		    "%s expelled %s, who signed two different moves on one "
+		    "commit",
+		    who, other, NULL);
+		break;
 	default:
 		add(&o, "%s acted", who, NULL, NULL);
 		break;

@@ -82,6 +82,9 @@ grep -q "^now: the game stopped at ${fork:0:10} (white signed two different move
 out=$($catan -C "$g/red" act --as red expel white 2>&1) || fail "red cannot expel white: $out"
 st=$($catan -C "$g/red" status)
 grep -q "phase over" <<<"$st" || fail "two players: the game goes on: $st"
+grep -q "^  white .* expelled$" <<<"$st" || fail "two players: the scores do not say white is out: $st"
+grep -q '"name":"white",.*"expelled":true' <<<"$($catan -C "$g/red" show --json)" ||
+	fail "two players: show --json does not say white is out"
 grep -q '"winner": *"red"' <<<"$($catan -C "$g/red" show --json)" ||
 	fail "two players: red did not win: $($catan -C "$g/red" show --json | grep -i winner)"
 out=$($catan -C "$g/red" act --as red end 2>&1) && fail "red acted on a game over: $out"
