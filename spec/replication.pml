@@ -45,6 +45,27 @@
  *     missing a discard. It creates at most BAD commits of its own
  *     choosing and may put any commit it signed on any branch it shows
  *     (SHOW times; relaying what it read from others is not counted).
+ *   - Expulsion (EXPEL; spec/replication.md "Equivocation", "Expulsion").
+ *     Without it a verdict halts the peer. With it the verdict is a
+ *     record (the seat E and its two children of P, vproof) that stops
+ *     the game at P: every commit built on a child of P by E is void
+ *     (not counted, not adopted), and the branches that held one move
+ *     back to their seat's newest commit that is not void. The other
+ *     seats' children owed at P still come in; then N, the seat that
+ *     acts next with E skipped, writes `expel E` (kind XPEL; parents:
+ *     those children, or P alone when E forked an action on P, then the
+ *     proof). A peer adopts it only when the proof is two children of P
+ *     signed by E, the base is complete and the author is N; it finds
+ *     the proof in the commit (a fork an expulsion settles is no failure
+ *     and its children need not be on E's branch) and records it. Then
+ *     E's branch stands at E's newest commit in P's history and is never
+ *     followed; the script goes on without E (its actions pass to the
+ *     next seat, it owes nothing). A peer's record travels with its
+ *     snapshot (the evidence refs). The dishonest seat may also write
+ *     false expulsions (DEVS 16). A sync is atomic as two d_steps, as is
+ *     a write with its branch move (spin takes no d_step that long).
+ *     With EXPEL the tip-owner check covers every tip (a branch's tip is
+ *     its player's commit, the genesis aside), as src/store checks.
  *
  * Properties (assertions, checked in every reachable state)
  *   P1 no honest peer adopts an invalid or forged commit, nor one that
@@ -59,10 +80,20 @@
  *      parent, never the relayer;
  *   P5 no seat (in particular the acting seat) can know every other
  *      seat's value for the random event before the request is committed.
+ *   With EXPEL:
+ *   P6 no honest peer adopts an expulsion whose proof is not two valid
+ *      children of its parent signed by the seat it expels;
+ *   P7 the honest peers that hold an expulsion expel the same seat, and
+ *      (P2 again) their copies of every branch are prefixes of one another;
+ *   P8 once an honest peer holds an expulsion of E, it adopts nothing
+ *      signed by E (no tip, no new commit), and its copy of E's branch
+ *      stands at or before the fork's parent.
  * Liveness (LIVE): under weak fairness every run ends with the honest
  *   peers converged: all hold the same branches, or all reached the same
  *   verdict; and each honest peer has finished the game, or halted on a
  *   verdict, or waits only for the dishonest seat (WAITING says whom).
+ *   With EXPEL a verdict halts nobody: converged is the same record and
+ *   the same branches, each game over or waiting for the dishonest seat.
  *
  * Reductions (spec/model.md, "The big configuration", argues each):
  *   commit ids are renamed into a canonical order of the commits' content
@@ -87,6 +118,8 @@
  *                 reveal (what src/store does today: an open bug)
  *   M_UNFAIR      the last peer is left out of the sync rotation: it never
  *                 fetches (liveness)
+ *   M_NOPROOF     (EXPEL) adopt an expulsion without checking its proof
+ *   M_FOLLOW      (EXPEL) keep following the expelled seat's branch
  */
 
 #ifndef NP
@@ -115,7 +148,11 @@
  * out of turn), 2 the other choice (a fork) or a wrong value, 4 a reused
  * chain value, 8 an illegal action. */
 #ifndef DEVS
+#ifdef EXPEL
+#define DEVS 31
+#else
 #define DEVS 15
+#endif
 #endif
 
 #define NONE 255
@@ -130,6 +167,7 @@
 #define MAIN 0  /* an ordinary action, a rolled 7, a random request */
 #define CHILD 1 /* a discard, a reveal: a child of the fan-out commit */
 #define MERGE 2 /* merge discards; the completion of a random event */
+#define XPEL 3  /* expel E (EXPEL): settles the event where E forked */
 
 /* The game script: 0 genesis (seat 0), 1 a rolled 7 (seat 0), 2 a
  * random event (seat 1). */
@@ -142,6 +180,12 @@
 #endif
 #define EV_SET(e) ((e) == 1 -> DISCARDERS : ((e) == 2 -> (ALL & ~BIT(1)) : 0))
 #define EV_RAND(e) ((e) == 2)
+/* With the seats in o expelled (EXPEL): the actor is the next seat not
+ * out, and nobody out owes a child. o is 0 without EXPEL. */
+#define ACT(e, o) (HAS(o, EV_ACTOR(e)) -> (HAS(o, (EV_ACTOR(e) + 1) % NP) -> \
+	(EV_ACTOR(e) + 2) % NP : (EV_ACTOR(e) + 1) % NP) : EV_ACTOR(e))
+#define SET(e, o) ((e) == 1 -> (DISCARDERS & ~(o)) : ((e) == 2 -> (ALL & ~(o) & ~BIT(ACT(2, o))) : 0))
+#define LEFT2(o) (((ALL & ~(o)) & ((ALL & ~(o)) - 1)) != 0) /* two seats play on */
 #define OTHERS (ALL & ~BIT(EV_ACTOR(2)))
 
 /* Hash chains: H(x) = x - 1 stands for the hash. ANCHOR(s) = H^N(s_p),
@@ -151,6 +195,9 @@
 #define ANCHOR(s) (8 * (s) + 3)
 #define CHAIN(s) (ANCHOR(s) + 1)
 #define CHAIN_OK(s, h_v) ((h_v) - 1 == ANCHOR(s))
+
+/* The merger of fan-out commit f (its author, the actor of its event). */
+#define MERGER(f) author[f]
 
 /* A child's share of the merge, and the fold that makes the merge. */
 #define CONTRIB(h_c) (EV_RAND(step[h_c]) -> val[h_c] : (val[h_c] << (2 * author[h_c])))
@@ -179,6 +226,10 @@ byte revealed;     /* ghost: seats whose value for it is in some commit */
 /* Peers (peer i plays seat i). */
 byte br[NP * NP]; /* br[i*NP+j]: peer i's copy of branch j */
 byte verdict[NP]; /* the seat a fork proof names, or NONE */
+#ifdef EXPEL
+short vproof[NP]; /* the record: the two children of the proof */
+short stash_rec[NP]; /* the record of a snapshot kept for later */
+#endif
 short qbad[NP];   /* commits found invalid (quarantine) */
 short qoff[NP * NP]; /* per remote: tips refused as off-branch */
 byte held[NP * NP];  /* per remote: the tip held back once */
@@ -197,7 +248,8 @@ byte rr[NP]; /* round-robin partner of each peer's next sync */
 #endif
 
 typedef snap {
-	byte h_t[NP]
+	byte h_t[NP];
+	short h_rec /* the remote's record (EXPEL: the evidence is exchanged) */
 };
 byte stash[NP * NP]; /* a snapshot peer i keeps for later (a fault) */
 byte stash_from[NP]; /* whose, or NONE */
@@ -207,6 +259,8 @@ hidden byte h_j, h_k, h_t, h_l, h_c, h_x, h_y, h_z, h_p, h_q, h_v, h_top, hF, h_
 hidden byte h_a1, h_a2, h_pw, h_kk, h_aa, h_st, h_vv;
 hidden short h_kn, h_news, h_amp, h_seats, h_mp, h_qq;
 hidden byte h_ok, h_rewritten, h_lg;
+hidden byte h_rP, h_rE, h_rk, h_o, h_oi, h_ox, h_sk, h_E, h_P, h_pk, h_f, h_e1, h_e2, h_e3, h_sib, h_v0, h_xst, h_ok2, h_b1, h_b2, h_zz;
+hidden short h_vd, h_pf, h_bs, h_stl, h_kx, h_ch, h_xs;
 hidden snap h_m;
 
 #define ANCESTOR(a, b) HAS(anc[b], a) /* a is b or an ancestor of b */
@@ -268,6 +322,26 @@ inline popcount(s, n)
 	od
 }
 
+/* o_ := the seats expelled in the commits of set s_ (EXPEL; else none). */
+#ifdef EXPEL
+inline out_of(s_, o_)
+{
+	o_ = 0;
+	h_e1 = 0;
+	do
+	:: h_e1 < nc ->
+		if
+		:: HAS(s_, h_e1) && kind[h_e1] == XPEL -> o_ = o_ | BIT(val[h_e1])
+		:: else
+		fi;
+		h_e1++
+	:: else -> break
+	od
+}
+#else
+#define out_of(s_, o_) o_ = 0
+#endif
+
 /*
  * Is commit c_ valid, its parents being valid? ok = 1 if so. The checks
  * a verifying peer makes; a mutant switches one off, except when strict
@@ -286,18 +360,19 @@ inline local_valid(c_, strict)
 	:: else
 	fi;
 	h_p = par[c_];
+	out_of(anc[h_p], h_o); /* who is out where c_ is played */
 	if
 	:: kind[c_] == MAIN ->
-		h_ok = h_ok && ((kind[h_p] == MAIN && step[h_p] == 0) || kind[h_p] == MERGE) &&
-		     step[c_] == step[h_p] + 1 && step[c_] < NEV &&
-		     author[c_] == EV_ACTOR(step[c_]) && mpar[c_] == 0;
+		h_ok = h_ok && ((kind[h_p] == MAIN && step[h_p] == 0) || kind[h_p] == MERGE || kind[h_p] == XPEL) &&
+		     step[c_] == step[h_p] + 1 && step[c_] < NEV && LEFT2(h_o) &&
+		     author[c_] == ACT(step[c_], h_o) && mpar[c_] == 0;
 		if
 		:: EV_RAND(step[c_]) -> h_ok = h_ok && CHAIN_OK(author[c_], val[c_])
 		:: else -> h_ok = h_ok && val[c_] < 2
 		fi
 	:: kind[c_] == CHILD ->
 		h_ok = h_ok && kind[h_p] == MAIN && step[h_p] >= 1 && step[c_] == step[h_p] &&
-		     HAS(EV_SET(step[c_]), author[c_]) && mpar[c_] == 0;
+		     HAS(SET(step[c_], h_o), author[c_]) && mpar[c_] == 0;
 		if
 		:: EV_RAND(step[c_]) ->
 #ifdef M_NOCHAIN
@@ -310,18 +385,58 @@ inline local_valid(c_, strict)
 	:: kind[c_] == MERGE ->
 		children_of(h_p, mpar[c_], h_qq, h_seats);
 		h_ok = h_ok && kind[h_p] == MAIN && step[h_p] >= 1 && h_qq == mpar[c_] &&
-		     author[c_] == EV_ACTOR(step[c_]) && step[c_] == step[h_p];
+		     author[c_] == ACT(step[c_], h_o) && step[c_] == step[h_p];
 		/* one child per seat, every seat that owes one */
 		popcount(h_seats, h_z);
 		popcount(h_qq, h_q);
 #ifdef M_EARLYMERGE
-		h_ok = h_ok && h_z == h_q && (h_seats == EV_SET(step[c_]) || (!strict && h_seats != 0 &&
-		     (h_seats & ~EV_SET(step[c_])) == 0));
+		h_ok = h_ok && h_z == h_q && (h_seats == SET(step[c_], h_o) || (!strict && h_seats != 0 &&
+		     (h_seats & ~SET(step[c_], h_o)) == 0));
 #else
-		h_ok = h_ok && h_z == h_q && h_seats == EV_SET(step[c_]);
+		h_ok = h_ok && h_z == h_q && h_seats == SET(step[c_], h_o);
 #endif
 		merge_value(h_p, h_qq, h_v);
 		h_ok = h_ok && val[c_] == h_v
+#ifdef EXPEL
+	:: kind[c_] == XPEL ->
+		/* expel E = val: its parents are the base (the other seats'
+		 * children of P when P opened a fan; none when E forked an
+		 * action on P) and the proof: two children of P signed by E */
+		h_E = val[c_];
+		h_pk = (kind[h_p] == MAIN && step[h_p] >= 1 -> CHILD : MAIN);
+		h_xst = (h_pk == CHILD -> step[h_p] : step[h_p] + 1);
+		h_pf = 0;
+		h_bs = 0;
+		h_ok2 = 1;
+		h_x = 0;
+		do
+		:: h_x < nc ->
+			if
+			:: HAS(mpar[c_], h_x) && signer[h_x] == h_E ->
+				h_pf = h_pf | BIT(h_x);
+				h_ok2 = h_ok2 && par[h_x] == h_p && kind[h_x] == h_pk
+			:: HAS(mpar[c_], h_x) && signer[h_x] != h_E -> h_bs = h_bs | BIT(h_x)
+			:: else
+			fi;
+			h_x++
+		:: else -> break
+		od;
+		popcount(h_pf, h_z);
+		h_ok2 = h_ok2 && h_z == 2;
+#ifdef M_NOPROOF
+		h_ok2 = h_ok2 || !strict; /* the seeded fault: the proof is not checked */
+#endif
+		if
+		:: h_pk == CHILD ->
+			children_of(h_p, h_bs, h_qq, h_seats);
+			popcount(h_qq, h_q);
+			popcount(h_seats, h_z);
+			h_ok = h_ok && h_qq == h_bs && h_q == h_z && h_seats == (SET(h_xst, h_o) & ~BIT(h_E))
+		:: else -> h_ok = h_ok && h_bs == 0
+		fi;
+		h_ok = h_ok && h_ok2 && h_E < NP && !HAS(h_o, h_E) && author[c_] != h_E &&
+		     step[c_] == h_xst && h_xst < NEV && author[c_] == ACT(h_xst, h_o | BIT(h_E))
+#endif
 	:: else -> h_ok = 0
 	fi
 }
@@ -420,6 +535,10 @@ inline canon_insert()
 			:: else -> break
 			od;
 			qbad[h_x] = RN_SET(qbad[h_x]);
+#ifdef EXPEL
+			vproof[h_x] = RN_SET(vproof[h_x]);
+			stash_rec[h_x] = RN_SET(stash_rec[h_x]);
+#endif
 			pend[h_x] = RN_ID(pend[h_x]);
 			sb[h_x] = RN_ID(sb[h_x]);
 			h_x++
@@ -517,6 +636,7 @@ inline known_of(i_, kn_)
  * parent), amp (a merge's parents), and waitfor[i_] (whom the game
  * waits for, as this peer sees it).
  */
+#ifndef EXPEL
 inline position(i_)
 {
 	known_of(i_, h_kn);
@@ -560,6 +680,261 @@ inline position(i_)
 	fi;
 	todo[i_] = (h_act != NONE)
 }
+#else
+/* The set of commits void at peer i_ (h_vd): with a record against E
+ * of children of P (h_rE, h_rP, their kind h_rk), every commit that
+ * builds on a child of P by E, recorded or not, and not on an expulsion
+ * of E at P (spec/replication.md "Equivocation"). h_rP = NONE: no record. */
+inline void_set(i_)
+{
+	h_vd = 0;
+	h_rP = NONE;
+	if
+	:: verdict[i_] != NONE && vproof[i_] != 0 ->
+		h_rE = verdict[i_];
+		h_e1 = 0;
+		do
+		:: !HAS(vproof[i_], h_e1) -> h_e1++
+		:: else -> break
+		od;
+		h_rP = par[h_e1];
+		h_rk = kind[h_e1];
+		h_ch = 0;
+		h_xs = 0;
+		h_e1 = 0;
+		do
+		:: h_e1 < nc ->
+			if
+			:: kind[h_e1] == h_rk && par[h_e1] == h_rP && signer[h_e1] == h_rE -> h_ch = h_ch | BIT(h_e1)
+			:: kind[h_e1] == XPEL && par[h_e1] == h_rP && val[h_e1] == h_rE -> h_xs = h_xs | BIT(h_e1)
+			:: else
+			fi;
+			h_e1++
+		:: else -> break
+		od;
+		h_e1 = 0;
+		do
+		:: h_e1 < nc ->
+			if
+			:: (anc[h_e1] & h_ch) != 0 && (anc[h_e1] & h_xs) == 0 -> h_vd = h_vd | BIT(h_e1)
+			:: else
+			fi;
+			h_e1++
+		:: else -> break
+		od
+	:: else
+	fi
+}
+
+/* h_f := the newest commit by seat j_ in set s_ that is not void, else
+ * the genesis (a seat's commits in one history are on one line) */
+inline newest(j_, s_)
+{
+	h_f = 0;
+	h_e2 = 0;
+	do
+	:: h_e2 < nc ->
+		if
+		:: HAS(s_, h_e2) && author[h_e2] == j_ && signer[h_e2] == j_ && !HAS(h_vd, h_e2) &&
+		   ANCESTOR(h_f, h_e2) -> h_f = h_e2
+		:: else
+		fi;
+		h_e2++
+	:: else -> break
+	od
+}
+
+/* The position with expulsions: the void commits do not count; a record
+ * against E not yet expelled stops the game at P, where the other seats
+ * still owe their children, and then N, the seat that acts next with E
+ * skipped, writes the expulsion (parents: the others' children of P,
+ * then the proof); afterwards the script goes on without E. */
+inline position(i_)
+{
+	known_of(i_, h_kn);
+	out_of(h_kn, h_o);
+	void_set(i_);
+	h_sk = h_o;
+	if
+	:: h_rP != NONE && !HAS(h_o, h_rE) -> h_sk = h_sk | BIT(h_rE)
+	:: else -> h_rP = NONE /* nothing to expel */
+	fi;
+	h_kn = h_kn & ~h_vd;
+	h_top = 0;
+	h_x = 0;
+	do
+	:: h_x < nc ->
+		if
+		:: HAS(h_kn, h_x) && (step[h_x] > step[h_top] ||
+		   (step[h_x] == step[h_top] && kind[h_x] > kind[h_top])) -> h_top = h_x
+		:: else
+		fi;
+		h_x++
+	:: else -> break
+	od;
+	h_act = NONE;
+	if
+	:: (kind[h_top] == MAIN && step[h_top] == 0) || kind[h_top] == MERGE || kind[h_top] == XPEL ->
+		if
+		:: h_rP == h_top && h_rk == MAIN ->
+			/* E forked its action on top */
+			waitfor[i_] = BIT(ACT(step[h_top] + 1, h_sk));
+			if
+			:: ACT(step[h_top] + 1, h_sk) == i_ ->
+				h_act = XPEL; h_apar = h_top; h_amp = vproof[i_]; h_xst = step[h_top] + 1
+			:: else
+			fi
+		:: else ->
+			if
+			:: step[h_top] + 1 < NEV && LEFT2(h_o) ->
+				waitfor[i_] = BIT(ACT(step[h_top] + 1, h_o));
+				if
+				:: ACT(step[h_top] + 1, h_o) == i_ -> h_act = MAIN; h_apar = h_top
+				:: else
+				fi
+			:: else -> waitfor[i_] = 0 /* the game is over */
+			fi
+		fi
+	:: else ->
+		hF = (kind[h_top] == CHILD -> par[h_top] : h_top);
+		children_of(hF, h_kn, h_amp, h_seats);
+		h_kx = SET(step[hF], h_o);
+		if
+		:: h_rP == hF && h_rk == CHILD ->
+			/* E forked its child of hF */
+			h_kx = h_kx & ~BIT(h_rE);
+			if
+			:: h_seats == h_kx ->
+				waitfor[i_] = BIT(ACT(step[hF], h_sk));
+				if
+				:: ACT(step[hF], h_sk) == i_ ->
+					h_act = XPEL; h_apar = hF; h_amp = h_amp | vproof[i_]; h_xst = step[hF]
+				:: else
+				fi
+			:: else ->
+				waitfor[i_] = h_kx & ~h_seats;
+				if
+				:: HAS(h_kx, i_) && !HAS(h_seats, i_) -> h_act = CHILD; h_apar = hF
+				:: else
+				fi
+			fi
+		:: else ->
+			if
+			:: h_seats == h_kx -> waitfor[i_] = BIT(ACT(step[hF], h_o))
+			:: else -> waitfor[i_] = h_kx & ~h_seats
+			fi;
+			if
+			:: HAS(h_kx, i_) && !HAS(h_seats, i_) -> h_act = CHILD; h_apar = hF
+			:: h_seats == h_kx && ACT(step[hF], h_o) == i_ -> h_act = MERGE; h_apar = hF
+			:: else
+			fi
+		fi
+	fi;
+	todo[i_] = (h_act != NONE)
+}
+
+/* peer p_'s expelled seats: h_ox */
+inline peer_out(p_)
+{
+	h_kx = 0;
+	h_e2 = 0;
+	do
+	:: h_e2 < NP -> h_kx = h_kx | anc[br[p_ * NP + h_e2]]; h_e2++
+	:: else -> break
+	od;
+	out_of(h_kx, h_ox)
+}
+
+/* After a sync or a branch move of peer i_ holding a record: the void
+ * branches move back to their seat's newest commit that is not void
+ * (its reflog's newest position holding neither child), a void write
+ * not yet on the branch is dropped, and once E is expelled its branch
+ * stands at E's newest commit in P's history and is never followed. */
+inline settle(i_)
+{
+	void_set(i_);
+	if
+	:: h_rP != NONE ->
+		h_e3 = 0;
+		do
+		:: h_e3 < NP ->
+			if
+			:: h_e3 != h_rE && HAS(h_vd, br[i_ * NP + h_e3]) ->
+				newest(h_e3, anc[br[i_ * NP + h_e3]]);
+				br[i_ * NP + h_e3] = h_f
+			:: else
+			fi;
+			h_e3++
+		:: else -> break
+		od;
+		if
+		:: pend[i_] != NONE && HAS(h_vd, pend[i_]) -> pend[i_] = NONE
+		:: else
+		fi;
+#ifndef M_FOLLOW
+		known_of(i_, h_kn);
+		h_e3 = 0;
+		do
+		:: h_e3 < nc ->
+			if
+			:: HAS(h_kn, h_e3) && kind[h_e3] == XPEL && val[h_e3] == h_rE ->
+				newest(h_rE, anc[par[h_e3]]);
+				br[i_ * NP + h_rE] = h_f
+			:: else
+			fi;
+			h_e3++
+		:: else -> break
+		od
+#endif
+		skip
+	:: else
+	fi
+}
+
+/* P6-P8 and P2 after an expulsion, at peer i_ */
+inline expel_props(i_)
+{
+	known_of(i_, h_kn);
+	out_of(h_kn, h_oi);
+	/* P8: an expelled seat's branch stands before the fork's parent */
+	h_e3 = 0;
+	do
+	:: h_e3 < nc ->
+		if
+		:: HAS(h_kn, h_e3) && kind[h_e3] == XPEL ->
+			assert(ANCESTOR(br[i_ * NP + val[h_e3]], par[h_e3]))
+		:: else
+		fi;
+		h_e3++
+	:: else -> break
+	od;
+	/* P7: the honest peers holding an expulsion expel the same seat; P2:
+	 * and their copies are prefixes of one another again */
+	h_e3 = 0;
+	do
+	:: h_e3 < NP ->
+		if
+		:: HONEST(h_e3) && h_e3 != i_ && h_oi != 0 ->
+			peer_out(h_e3);
+			assert(h_ox == 0 || h_ox == h_oi);
+			if
+			:: h_ox != 0 ->
+				h_e2 = 0;
+				do
+				:: h_e2 < NP ->
+					assert(COMPARABLE(br[i_ * NP + h_e2], br[h_e3 * NP + h_e2]));
+					h_e2++
+				:: else -> break
+				od
+			:: else
+			fi
+		:: else
+		fi;
+		h_e3++
+	:: else -> break
+	od
+}
+#endif
 
 /* P2, one peer: its branches are one history (on one line, or sibling
  * children of one fan-out). */
@@ -617,7 +992,7 @@ inline sibling(c_, s)
 	:: h_x < nc ->
 		if
 		:: h_x != c_ && HAS(s, h_x) && par[h_x] == par[c_] && kind[h_x] == kind[c_] &&
-		   author[h_x] == author[c_] && signer[h_x] == signer[c_] -> h_first = c_; h_res = 2
+		   author[h_x] == author[c_] && signer[h_x] == signer[c_] -> h_first = c_; h_sib = h_x; h_res = 2
 		:: else
 		fi;
 		h_x++
@@ -629,15 +1004,60 @@ inline sibling(c_, s)
  * Peer i_ takes snapshot m from remote k_: spec/replication.md steps
  * 2-5, one atomic step (a sync's branches move together).
  */
-inline take(i_, k_)
+#ifdef EXPEL
+/* a branch not followed: the expelled seat's (not under M_FOLLOW) */
+#ifdef M_FOLLOW
+#define UNFOLLOWED(j_) 0
+#else
+#define UNFOLLOWED(j_) HAS(h_oi, j_)
+#endif
+#define GOES_ON (verdict[i_] == h_v0) /* a record, or no new verdict */
+#else
+#define GOES_ON (verdict[i_] == NONE)
+#endif
+inline take_br(i_, k_)
 {
+	h_v0 = verdict[i_];
+#ifdef EXPEL
+	void_set(i_);
+#endif
 	h_j = 0;
 	do
-	:: h_j < NP && verdict[i_] == NONE ->
+	:: h_j < NP && GOES_ON ->
 		h_t = h_m.h_t[h_j];
 		h_l = br[i_ * NP + h_j];
+#ifdef EXPEL
+		known_of(i_, h_kn);
+		out_of(h_kn, h_oi);
+		/* the proofs of the expulsions on that branch: settled forks */
+		h_stl = 0;
+		h_e2 = 0;
+		do
+		:: h_t < nc && h_e2 < nc ->
+			if
+			:: HAS(anc[h_t], h_e2) && kind[h_e2] == XPEL ->
+				h_e3 = 0;
+				do
+				:: h_e3 < nc ->
+					if
+					:: HAS(mpar[h_e2], h_e3) && signer[h_e3] == val[h_e2] && par[h_e3] == par[h_e2] ->
+						h_stl = h_stl | BIT(h_e3)
+					:: else
+					fi;
+					h_e3++
+				:: else -> break
+				od
+			:: else
+			fi;
+			h_e2++
+		:: else -> break
+		od;
+#endif
 		if
 		:: h_t >= nc || h_j == i_ || ANCESTOR(h_t, h_l) -> skip /* own branch; behind or equal */
+#ifdef EXPEL
+		:: h_t < nc && (HAS(h_vd, h_t) || UNFOLLOWED(h_j)) -> skip /* void; not followed */
+#endif
 		:: h_t < nc && h_j != i_ && !ANCESTOR(h_t, h_l) &&
 		   (HAS(qoff[i_ * NP + k_], h_t) || (anc[h_t] & qbad[i_])) -> skip /* refused before */
 		:: else ->
@@ -661,6 +1081,9 @@ inline take(i_, k_)
 #endif
 					if
 					:: !h_ok -> h_res = 1; h_first = h_c
+#ifdef EXPEL
+					:: h_ok && HAS(h_stl, h_c) -> skip /* the proof of an expulsion */
+#endif
 					:: else ->
 #ifndef M_FORK
 						/* a fork: a sibling by c's signer, held or checked */
@@ -681,7 +1104,13 @@ inline take(i_, k_)
 			/* a branch holds no other seat's discard or reveal as its tip */
 #ifndef M_TIPOWNER
 			if
+#ifdef EXPEL
+			/* nor any commit not its player's, the genesis aside (what
+			 * src/store checks; the liveness of live-expel needs it) */
+			:: h_res == 0 && h_t != 0 && author[h_t] != h_j -> h_res = 5
+#else
 			:: h_res == 0 && kind[h_t] == CHILD && author[h_t] != h_j -> h_res = 5
+#endif
 			:: else
 			fi;
 #endif
@@ -717,6 +1146,48 @@ inline take(i_, k_)
 			fi;
 			if
 			:: h_res == 0 ->
+#ifdef EXPEL
+				/* P6: an expulsion holds two valid children of its parent
+				 * signed by the seat it expels */
+				h_e2 = 0;
+				do
+				:: h_e2 < nc ->
+					if
+					:: HAS(anc[h_t], h_e2) && kind[h_e2] == XPEL ->
+						h_zz = 0;
+						h_b1 = NONE;
+						h_ok2 = 1;
+						h_e3 = 0;
+						do
+						:: h_e3 < nc ->
+							if
+							:: HAS(mpar[h_e2], h_e3) && signer[h_e3] == val[h_e2] ->
+								h_zz++;
+								h_ok2 = h_ok2 && par[h_e3] == par[h_e2] && !tainted[h_e3] &&
+								      author[h_e3] == val[h_e2] && (kind[h_e3] == CHILD || kind[h_e3] == MAIN) &&
+								      (h_b1 == NONE || kind[h_b1] == kind[h_e3]);
+								h_b1 = h_e3
+							:: else
+							fi;
+							h_e3++
+						:: else -> break
+						od;
+						assert(h_ok2 && h_zz == 2)
+					:: else
+					fi;
+					h_e2++
+				:: else -> break
+				od;
+				/* P8: nothing signed by a seat this peer has expelled */
+				assert(!HAS(h_oi, signer[h_t]));
+				h_e2 = 0;
+				do
+				:: h_e2 < nc ->
+					assert(!(HAS(h_news, h_e2) && HAS(h_oi, signer[h_e2])));
+					h_e2++
+				:: else -> break
+				od;
+#endif
 				/* P1: never an invalid commit, nor one built on it */
 				assert(!tainted[h_t]);
 				br[i_ * NP + h_j] = h_t;
@@ -725,9 +1196,9 @@ inline take(i_, k_)
 				do
 				:: h_c < nc ->
 					if
-					:: HAS(h_news, h_c) && kind[h_c] == MAIN && EV_ACTOR(step[h_c]) == i_ ->
+					:: HAS(h_news, h_c) && kind[h_c] == MAIN && MERGER(h_c) == i_ ->
 						arr[i_] = (EV_RAND(step[h_c]) -> val[h_c] : 0)
-					:: HAS(h_news, h_c) && kind[h_c] == CHILD && EV_ACTOR(step[h_c]) == i_ ->
+					:: HAS(h_news, h_c) && kind[h_c] == CHILD && MERGER(par[h_c]) == i_ ->
 						arr[i_] = FOLD(arr[i_], CONTRIB(h_c))
 					:: else
 					fi;
@@ -742,6 +1213,15 @@ inline take(i_, k_)
 			:: h_res == 2 ->
 #ifdef M_BLAME
 				verdict[i_] = k_
+#elif defined(EXPEL)
+				/* recorded: the proof is the two children (the earlier
+				 * record is kept) */
+				if
+				:: verdict[i_] == NONE ->
+					verdict[i_] = signer[h_first];
+					vproof[i_] = BIT(h_first) | BIT(h_sib)
+				:: else
+				fi
 #else
 				verdict[i_] = signer[h_first]
 #endif
@@ -761,13 +1241,96 @@ inline take(i_, k_)
 		fi;
 		h_j++
 	:: else -> break
-	od;
+	od
+}
+
+/* The end of a sync: the record, the properties, the position. */
+inline take_end(i_)
+{
+#ifdef EXPEL
+	/* the remote's record: taken when it is a proof (two valid children
+	 * of a commit this peer holds, signed by one seat) */
+	if
+	:: verdict[i_] == NONE && h_m.h_rec != 0 ->
+		h_b1 = NONE;
+		h_b2 = NONE;
+		h_e2 = 0;
+		do
+		:: h_e2 < nc ->
+			if
+			:: HAS(h_m.h_rec, h_e2) && h_b1 == NONE -> h_b1 = h_e2
+			:: HAS(h_m.h_rec, h_e2) && h_b1 != NONE -> h_b2 = h_e2
+			:: else
+			fi;
+			h_e2++
+		:: else -> break
+		od;
+		known_of(i_, h_kn);
+		if
+		:: h_b2 != NONE && par[h_b1] == par[h_b2] && kind[h_b1] == kind[h_b2] &&
+		   signer[h_b1] == signer[h_b2] && (kind[h_b1] == CHILD || kind[h_b1] == MAIN) &&
+		   HAS(h_kn, par[h_b1]) ->
+			local_valid(h_b1, 0);
+			h_ok2 = h_ok;
+			local_valid(h_b2, 0);
+			if
+			:: h_ok && h_ok2 -> verdict[i_] = signer[h_b1]; vproof[i_] = h_m.h_rec
+			:: else
+			fi
+		:: else
+		fi
+	:: else
+	fi;
+	/* an expulsion adopted: its proof is recorded */
+	if
+	:: verdict[i_] == NONE ->
+		known_of(i_, h_kn);
+		h_e2 = 0;
+		do
+		:: h_e2 < nc ->
+			if
+			:: HAS(h_kn, h_e2) && kind[h_e2] == XPEL && verdict[i_] == NONE ->
+				verdict[i_] = val[h_e2];
+				h_e3 = 0;
+				do
+				:: h_e3 < nc ->
+					if
+					:: HAS(mpar[h_e2], h_e3) && signer[h_e3] == val[h_e2] -> vproof[i_] = vproof[i_] | BIT(h_e3)
+					:: else
+					fi;
+					h_e3++
+				:: else -> break
+				od
+			:: else
+			fi;
+			h_e2++
+		:: else -> break
+		od
+	:: else
+	fi;
+	settle(i_);
+#endif
 	/* P4: a verdict names a seat that signed two children of one parent */
 	assert(verdict[i_] == NONE || HAS(eq, verdict[i_]));
+#ifdef EXPEL
+	expel_props(i_);
+#endif
 	one_history(i_);
 	prefixes(i_);
 	position(i_)
 }
+
+inline take(i_, k_)
+{
+	take_br(i_, k_);
+	take_end(i_)
+}
+#ifdef EXPEL
+/* two d_steps, one atomic sync: spin takes no d_step this long */
+#define TAKE(i_, k_) d_step { take_br(i_, k_) }; d_step { take_end(i_) }
+#else
+#define TAKE(i_, k_) d_step { take(i_, k_) }
+#endif
 
 /* h_m := what peer k_ shows: its branches, or what the dishonest seat
  * chooses to show. */
@@ -777,7 +1340,12 @@ inline read_remote(k_)
 	do
 	:: h_j < NP -> h_m.h_t[h_j] = (k_ == DIS -> sb[h_j] : br[k_ * NP + h_j]); h_j++
 	:: else -> break
-	od
+	od;
+#ifdef EXPEL
+	/* the record's two children (the dishonest seat shows none) */
+	h_m.h_rec = (k_ == DIS -> 0 : vproof[k_]);
+#endif
+	skip
 }
 
 /*
@@ -790,7 +1358,7 @@ inline sync(i_, k_)
 {
 	d_step { read_remote(k_) };
 	if
-	:: d_step { take(i_, k_) }
+	:: TAKE(i_, k_)
 	:: faults < FAULTS && stash_from[i_] == NONE ->
 		faults++;
 		stash_from[i_] = k_;
@@ -799,8 +1367,11 @@ inline sync(i_, k_)
 		:: h_j < NP -> stash[i_ * NP + h_j] = h_m.h_t[h_j]; h_j++
 		:: else -> break
 		od;
+#ifdef EXPEL
+		stash_rec[i_] = h_m.h_rec;
+#endif
 		if
-		:: d_step { take(i_, k_) } /* and now too: delivered twice */
+		:: TAKE(i_, k_) /* and now too: delivered twice */
 		:: skip
 		fi
 	fi
@@ -816,8 +1387,19 @@ inline late(i_)
 	:: h_j < NP -> h_m.h_t[h_j] = stash[i_ * NP + h_j]; stash[i_ * NP + h_j] = 0; h_j++
 	:: else -> break
 	od;
+#ifdef EXPEL
+	h_m.h_rec = stash_rec[i_];
+	stash_rec[i_] = 0;
+#endif
 	stash_from[i_] = NONE;
+#ifndef EXPEL
 	take(i_, h_k)
+#else
+	skip
+	};
+	TAKE(i_, h_k);
+	d_step { skip
+#endif
 	}
 }
 
@@ -840,8 +1422,20 @@ inline late(i_)
 	 br[(a % NP) * NP] == br[(b % NP) * NP] && br[(a % NP) * NP + 1] == br[(b % NP) * NP + 1] && \
 	 (NP < 3 || br[(a % NP) * NP + 2 % NP] == br[(b % NP) * NP + 2 % NP]) && \
 	 (NP < 4 || br[(a % NP) * NP + 3 % NP] == br[(b % NP) * NP + 3 % NP])))
+#ifdef EXPEL
+/* a record does not halt: the same record and the same branches, and
+ * the game over or waiting for the dishonest seat alone */
+#undef PAIR
+#define PAIR(a, b) (!(a < NP && b < NP && HONEST(a) && HONEST(b)) || \
+	(verdict[a % NP] == verdict[b % NP] && \
+	 br[(a % NP) * NP] == br[(b % NP) * NP] && br[(a % NP) * NP + 1] == br[(b % NP) * NP + 1] && \
+	 (NP < 3 || br[(a % NP) * NP + 2 % NP] == br[(b % NP) * NP + 2 % NP]) && \
+	 (NP < 4 || br[(a % NP) * NP + 3 % NP] == br[(b % NP) * NP + 3 % NP])))
+#define SETTLED(a) (!(a < NP && HONEST(a)) || (waitfor[a % NP] & ~BIT(DIS)) == 0)
+#else
 #define SETTLED(a) (!(a < NP && HONEST(a)) || verdict[a % NP] != NONE || \
 	(waitfor[a % NP] & ~BIT(DIS)) == 0)
+#endif
 #define CONVERGED (PAIR(0, 1) && PAIR(0, 2) && PAIR(0, 3) && PAIR(1, 2) && \
 	PAIR(1, 3) && PAIR(2, 3) && SETTLED(0) && SETTLED(1) && SETTLED(2) && SETTLED(3))
 /* A ghost: CONVERGED after each step (spin's LTL parser takes no
@@ -869,7 +1463,15 @@ bit conv;
 #define NEWJ(kk_, j_) ((j_) < NP && (j_) != i && SNAP(kk_, (j_) % NP) < nc && \
 	!ANCESTOR(SNAP(kk_, (j_) % NP), br[i * NP + (j_) % NP]) && \
 	!HAS(qoff[i * NP + (kk_)], SNAP(kk_, (j_) % NP)) && (anc[SNAP(kk_, (j_) % NP)] & qbad[i]) == 0)
+#ifdef EXPEL
+/* a record does not stop the syncs; a remote's record is news to a peer
+ * with none (a void or unfollowed branch counts as news: such a sync
+ * changes nothing, a self-loop) */
+#define NEWS(kk_) (NEWJ(kk_, 0) || NEWJ(kk_, 1) || NEWJ(kk_, 2) || NEWJ(kk_, 3) || \
+	(verdict[i] == NONE && (kk_) != DIS && vproof[(kk_) % NP] != 0))
+#else
 #define NEWS(kk_) (verdict[i] == NONE && (NEWJ(kk_, 0) || NEWJ(kk_, 1) || NEWJ(kk_, 2) || NEWJ(kk_, 3)))
+#endif
 #define CAN_SYNC(kk_) (up[i] && (kk_) != i && NEWS(kk_))
 
 /*
@@ -893,7 +1495,7 @@ bit conv;
 #define D_DUE_READS(k_, st_) ((!h_wt && (((k_) == MERGE && (st_) + 1 < NEV && EV_ACTOR((st_) + 1) == DIS) || \
 	((k_) == MAIN && (st_) >= 1 && (HAS(EV_SET(st_), DIS) || EV_ACTOR(st_) == DIS)))) || \
 	((k_) == CHILD && EV_ACTOR(st_) == DIS && !tainted[h_pw]))
-#define D_LATER(k_, st_) (bad < BAD || D_DUE_READS(k_, st_))
+#define D_LATER(k_, st_) (bad < BAD || (k_) == XPEL || D_DUE_READS(k_, st_))
 hidden byte h_n0, h_due;
 
 
@@ -905,6 +1507,10 @@ inline move_own(i_)
 		assert(ANCESTOR(br[i_ * NP + i_], pend[i_])); /* a fast-forward */
 		br[i_ * NP + i_] = pend[i_];
 		pend[i_] = NONE;
+#ifdef EXPEL
+		settle(i_);
+		expel_props(i_);
+#endif
 		one_history(i_);
 		prefixes(i_);
 		position(i_)
@@ -912,13 +1518,23 @@ inline move_own(i_)
 	fi
 }
 
+#ifdef EXPEL
+#define PLAYS(i) 1 /* a record stops the game at P only */
+#else
+#define PLAYS(i) (verdict[i] == NONE) /* a verdict halts the peer */
+#endif
+
 proctype peer(byte i)
 {
 end:
 	do
 	/* act: write the commit (a crash may come next), then move the branch */
+#if CRASHES == 0 && defined(EXPEL)
+	:: atomic { d_step { /* two d_steps, one step: spin takes no longer d_step */
+#else
 	:: d_step {
-		up[i] && todo[i] && verdict[i] == NONE && pend[i] == NONE ->
+#endif
+		up[i] && todo[i] && PLAYS(i) && pend[i] == NONE ->
 		position(i);
 		if
 		:: h_act == MAIN ->
@@ -932,7 +1548,7 @@ end:
 			h_st = step[h_apar];
 			write_commit(CHILD, i, i, h_apar, 0, h_st, h_vv, 1);
 			if
-			:: EV_ACTOR(h_st) == i -> arr[i] = FOLD(arr[i], CONTRIB(h_c))
+			:: MERGER(h_apar) == i -> arr[i] = FOLD(arr[i], CONTRIB(h_c))
 			:: else
 			fi;
 			pend[i] = h_c
@@ -944,16 +1560,31 @@ end:
 			h_vv = arr[i];
 			write_commit(MERGE, i, i, h_apar, h_amp, h_st, h_vv, 1);
 			pend[i] = h_c
+#ifdef EXPEL
+		:: h_act == XPEL ->
+			/* expel the seat of the record: the others' children of P
+			 * (or P alone), then the proof */
+			write_commit(XPEL, i, i, h_apar, h_amp, h_xst, verdict[i], 1);
+			pend[i] = h_c
+#endif
 		:: else
 		fi;
 		todo[i] = 0;
 #if CRASHES == 0
 		/* With no crash to come between them, writing the commit and
 		 * moving the branch are one step (a reduction: spec/model.md) */
+#ifdef EXPEL
+		skip
+		}; d_step {
+#endif
 		move_own(i);
 #endif
 		LIVE_UPDATE
+#if CRASHES == 0 && defined(EXPEL)
+	   } }
+#else
 	   }
+#endif
 	:: d_step {
 		up[i] && pend[i] != NONE ->
 		move_own(i);
@@ -979,7 +1610,7 @@ end:
 	/* a fair sync: with each other peer in turn, once the peer has
 	 * written and moved what its position asks for */
 	:: atomic {
-		up[i] && pend[i] == NONE && !(todo[i] && verdict[i] == NONE) &&
+		up[i] && pend[i] == NONE && !(todo[i] && PLAYS(i)) &&
 		SYNCS(i) ->
 		h_k = rr[i];
 		rr[i] = (rr[i] + 1) % NP;
@@ -1018,6 +1649,9 @@ end:
 		:: h_j < NP -> stash[i * NP + h_j] = 0; h_j++
 		:: else -> break
 		od;
+#ifdef EXPEL
+		stash_rec[i] = 0;
+#endif
 		position(i)
 		;
 		LIVE_UPDATE
@@ -1097,7 +1731,7 @@ end:
 		:: NP > 2 -> h_aa = (d + 2) % NP
 		fi;
 		if
-		:: kind[h_pw] == MERGE || (kind[h_pw] == MAIN && step[h_pw] == 0) ->
+		:: kind[h_pw] == MERGE || kind[h_pw] == XPEL || (kind[h_pw] == MAIN && step[h_pw] == 0) ->
 			h_kk = MAIN;
 			h_st = step[h_pw] + 1;
 			h_vv = (EV_RAND(h_st) -> CHAIN(h_aa) : 0)
@@ -1114,27 +1748,55 @@ end:
 				merge_value(h_pw, h_mp, h_vv)
 			};
 			skip
+#ifdef EXPEL
+		:: (DEVS & 16) && kind[h_pw] != CHILD ->
+			/* an expulsion (never its due: it is the equivocator) of
+			 * another seat, with the children of h_pw there are */
+			h_kk = XPEL;
+			if
+			:: h_vv = (d + 1) % NP
+			:: NP > 2 -> h_vv = (d + 2) % NP
+			fi;
+			d_step {
+				h_pk = (kind[h_pw] == MAIN && step[h_pw] >= 1 -> CHILD : MAIN);
+				h_st = (h_pk == CHILD -> step[h_pw] : step[h_pw] + 1);
+				h_mp = 0;
+				h_x = 0;
+				do
+				:: h_x < nc ->
+					if
+					:: kind[h_x] == h_pk && par[h_x] == h_pw -> h_mp = h_mp | BIT(h_x)
+					:: else
+					fi;
+					h_x++
+				:: else -> break
+				od
+			};
+			skip
+#endif
 		:: else -> goto skipw /* nothing is built on a child: it would block
 		                       * here, a stuck seat, which is only a silent one */
 		fi;
 		h_n0 = bad;
 		/* its own due action on a valid commit costs nothing; anything
 		 * else is one of the BAD deviations */
+		d_step { out_of(anc[h_pw], h_o) };
 		h_ok = h_aa == d && !tainted[h_pw] && h_st < NEV &&
-		       ((h_kk == MAIN && EV_ACTOR(h_st) == d) ||
-		        (h_kk == CHILD && HAS(EV_SET(h_st), d)) ||
-		        (h_kk == MERGE && EV_ACTOR(h_st) == d && h_seats == EV_SET(h_st)));
+		       ((h_kk == MAIN && ACT(h_st, h_o) == d && LEFT2(h_o)) ||
+		        (h_kk == CHILD && HAS(SET(h_st, h_o), d)) ||
+		        (h_kk == MERGE && ACT(h_st, h_o) == d && h_seats == SET(h_st, h_o)));
 		if
-		:: h_st >= NEV || (h_kk == MERGE && h_mp == 0) -> skip
+		:: h_st >= NEV || ((h_kk == MERGE || h_kk == XPEL) && h_mp == 0) -> skip
 		:: else ->
 			if
 			:: h_ok -> skip                        /* as it should be */
-			:: bad < BAD && (DEVS & 1) -> bad++    /* as it is (forged, or out of turn) */
-			:: bad < BAD && (DEVS & 2) && h_aa == d && h_kk != MERGE ->
+			:: bad < BAD && (DEVS & 1) && h_kk != XPEL -> bad++ /* as it is (forged, or out of turn) */
+			:: bad < BAD && h_kk == XPEL -> bad++  /* a false expulsion */
+			:: bad < BAD && (DEVS & 2) && h_aa == d && h_kk != MERGE && h_kk != XPEL ->
 				bad++; h_vv = h_vv ^ 1        /* the other choice (a fork); a wrong value */
-			:: bad < BAD && (DEVS & 4) && h_aa == d && EV_RAND(h_st) ->
+			:: bad < BAD && (DEVS & 4) && h_aa == d && EV_RAND(h_st) && h_kk != XPEL ->
 				bad++; h_vv = ANCHOR(h_aa)    /* a reused chain value */
-			:: bad < BAD && (DEVS & 8) && h_aa == d -> bad++; h_lg = 0 /* an illegal action */
+			:: bad < BAD && (DEVS & 8) && h_aa == d && h_kk != XPEL -> bad++; h_lg = 0 /* an illegal action */
 			:: else -> goto skipw
 			fi;
 #if LAZY

@@ -30,7 +30,8 @@ trap 'rm -rf "$work"' EXIT
 # name : spin defines (NP players, DIS the dishonest seat or 255 for
 # none, BAD its deviations (DEVS: of which kinds), SHOW its branch moves,
 # FAULTS lost/duplicated/reordered messages, CRASHES crashes; LIVE: the
-# liveness claim)
+# liveness claim; EXPEL: the expulsion of a seat proven to have forked,
+# DEVS=2 its deviations forks only, 16 false expulsions only)
 ci_ok=(
 	"h2:-DNP=2 -DDIS=255 -DFAULTS=2 -DCRASHES=2"
 	"h3:-DNP=3 -DDIS=255 -DFAULTS=1 -DCRASHES=1"
@@ -41,6 +42,11 @@ ci_ok=(
 	"live-h2:-DNP=2 -DDIS=255 -DFAULTS=1 -DCRASHES=1 -DLIVE"
 	"live-h3:-DNP=3 -DDIS=255 -DFAULTS=0 -DCRASHES=1 -DLIVE"
 	"live-d2:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DLIVE"
+	"expel3:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL"
+	"expel3-roll:-DNP=3 -DDIS=0 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL"
+	"expel3-forge:-DNP=3 -DDIS=0 -DBAD=1 -DDEVS=16 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL"
+	"expel-d2:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=1 -DEXPEL"
+	"live-expel-d2:-DNP=2 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DLIVE -DEXPEL"
 )
 # mutant : defines : the property it must break
 ci_bad=(
@@ -54,6 +60,8 @@ ci_bad=(
 	"M_BLAME:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DM_BLAME:P4"
 	"M_FORK:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DM_FORK:P2"
 	"M_UNFAIR:-DNP=3 -DDIS=255 -DFAULTS=0 -DCRASHES=0 -DLIVE -DM_UNFAIR:liveness"
+	"M_NOPROOF:-DNP=3 -DDIS=0 -DBAD=1 -DDEVS=16 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL -DM_NOPROOF:P6"
+	"M_FOLLOW:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL -DM_FOLLOW:P8"
 )
 # Beyond the CI budget (make verify-model; README "The formal model" says
 # which have run to the end). d4 is the goal: 4 players, one message
@@ -68,6 +76,7 @@ big_ok=(
 	"h4full:-DNP=4 -DDIS=255 -DFAULTS=1 -DCRASHES=1"
 	"d4show:-DNP=4 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=1 -DCRASHES=0"
 	"d4:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0"
+	"live-expel3:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DLIVE -DEXPEL"
 )
 big_bad=()
 
