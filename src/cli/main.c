@@ -41,6 +41,8 @@ static void usage(FILE *f)
 	    "FILE|list\n"
 	    "       catan host-hook install BARE_REPO   (refuse bad "
 	    "pushes)\n"
+	    "       catan host-hook serve BARE_REPO     (check them without "
+	    "a process start)\n"
 	    "       catan -C DIR remote add NAME URL [--push] | push NAME\n"
 	    "       catan -C DIR sync [REMOTE...]\n"
 	    "       catan -C DIR bundle create|apply FILE\n"
