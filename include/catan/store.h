@@ -346,8 +346,9 @@ int catan_store_create_keyed(catan_store **out, const char *path,
  * "Equivocation"): returns 1 and the seat, the commit both build on (where
  * the game stopped) and the two children; 2 and the same once the seat is
  * expelled (the game goes on without it); 3 when the two children are two
- * expulsions of one seat that the seat signed (the game stopped for good:
- * spec/replication.md, "Expulsion"); 0 when there is none.
+ * expulsions of one seat that the seat signed, 4 when they are two starts
+ * of a lobby (either way the game stopped for good: spec/replication.md,
+ * "Expulsion"); 0 when there is none.
  */
 int catan_store_equivocation(catan_store *s, int *seat, catan_commit_id *parent,
 			     catan_commit_id child[2]);

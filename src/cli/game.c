@@ -435,10 +435,12 @@ static void print_equivocation(catan_store *s)
 {
 	int seat;
 	catan_commit_id m, c[2];
-	if (catan_store_equivocation(s, &seat, &m, c) == 1)
-		printf("stopped: %s signed two different moves on %.10s "
+	int k = catan_store_equivocation(s, &seat, &m, c);
+	if (k == 1 || k >= 3)
+		printf("stopped: %s signed two different %s on %.10s "
 		       "(%.10s and %.10s); the game stops there\n",
-		       catan_store_game(s)->names.name[seat], m.hex, c[0].hex,
+		       catan_store_game(s)->names.name[seat],
+		       k == 3 ? "expulsions" : "moves", m.hex, c[0].hex,
 		       c[1].hex);
 }
 
@@ -561,15 +563,16 @@ static int game_stopped(catan_store *s)
 	int seat;
 	catan_commit_id m, c[2];
 	int k = catan_store_equivocation(s, &seat, &m, c);
-	return k == 1 || k == 3 ? seat : -1;
+	return k == 1 || k >= 3 ? seat : -1;
 }
 
-/* Whether nobody may move on at all (two expulsions by one seat). */
+/* Whether nobody may move on at all (two expulsions by one seat, two
+ * starts of a lobby). */
 static bool stopped_for_good(catan_store *s)
 {
 	int seat;
 	catan_commit_id m, c[2];
-	return catan_store_equivocation(s, &seat, &m, c) == 3;
+	return catan_store_equivocation(s, &seat, &m, c) >= 3;
 }
 
 /*
@@ -583,11 +586,12 @@ static bool say_stopped(FILE *f, catan_store *s, const catan_state *st)
 	catan_commit_id m, c[2];
 	const catan_game *g = catan_store_game(s);
 	int k = catan_store_equivocation(s, &seat, &m, c);
-	if (k == 3) {
+	if (k >= 3) {
 		fprintf(f,
 			"the game stopped at %.10s (%s signed two different "
-			"expulsions there); nobody moves on",
-			m.hex, g->names.name[seat]);
+			"%s there); nobody moves on",
+			m.hex, g->names.name[seat],
+			k == 3 ? "expulsions" : "moves");
 		return true;
 	}
 	if (k != 1)

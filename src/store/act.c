@@ -400,7 +400,7 @@ int catan_store_expel_due(catan_store *s, int *seat, int *by)
 	catan_action a;
 	if (s->batch || !s->game.signed_game ||
 	    store_verdict_read(s, &v) != 1 || get_position(&pos, s, &err) ||
-	    (pos.state.out >> v.seat) & 1 || store_verdict_twins(s, &v, NULL) ||
+	    (pos.state.out >> v.seat) & 1 || store_verdict_final(s, &v) ||
 	    !expel_due(s, &v, &pos.state, &a, by))
 		return 0;
 	*seat = v.seat;
@@ -589,7 +589,9 @@ static int stopped_say(catan_store *s, const store_verdict *v,
 				  "%.10s); nobody moves on",
 				  m, s->game.names.name[v->seat],
 				  s->game.names.name[in.seat], x, y);
-	if (expel_due(s, v, st, &a, &by))
+	if (store_verdict_final(s, v))
+		snprintf(then, sizeof then, "; nobody moves on");
+	else if (expel_due(s, v, st, &a, &by))
 		snprintf(then, sizeof then,
 			 "; %s goes on without it: catan act expel %s --as %s",
 			 s->game.names.name[by], s->game.names.name[v->seat],
@@ -633,7 +635,7 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 		    "that a seat signed two different moves on one commit, "
 		    "and this peer holds none that stops the game");
 	if (stopped &&
-	    (actor == v.seat || store_verdict_twins(s, &v, NULL) ||
+	    (actor == v.seat || store_verdict_final(s, &v) ||
 	     (a->kind == CATAN_ACT_EXPEL && (int)a->player != v.seat) ||
 	     catan_state_apply(&next, &g->board, &pos.state, actor, a, NULL) !=
 		 CATAN_OK))

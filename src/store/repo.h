@@ -376,6 +376,12 @@ int store_seat_last(catan_store *s, int p, const git_oid *at, git_oid *out);
  */
 bool store_verdict_twins(catan_store *s, const store_verdict *v,
 			 store_verdict *inner);
+/*
+ * Whether the game v stops can never go on: v's children are twins
+ * (above), or two starts of a lobby (the game never began). Nobody is
+ * expelled then, and nobody acts.
+ */
+bool store_verdict_final(catan_store *s, const store_verdict *v);
 /* Whether `id` is one of the two recorded children or builds on one. */
 bool store_verdict_recorded(catan_store *s, const store_verdict *v,
 			    const git_oid *id);

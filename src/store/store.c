@@ -178,7 +178,10 @@ int catan_store_equivocation(catan_store *s, int *seat, catan_commit_id *parent,
 	store_oid_hex(parent, &v.parent);
 	store_oid_hex(&child[0], &v.child[0]);
 	store_oid_hex(&child[1], &v.child[1]);
-	return !stops ? 2 : store_verdict_twins(s, &v, NULL) ? 3 : 1;
+	return !stops				  ? 2
+	       : store_verdict_twins(s, &v, NULL) ? 3
+	       : store_verdict_final(s, &v)	  ? 4
+						  : 1;
 }
 
 int catan_store_set_key(catan_store *s, int player, const catan_key *k,

@@ -306,6 +306,24 @@ bool store_verdict_twins(catan_store *s, const store_verdict *v,
 	return ok;
 }
 
+bool store_verdict_final(catan_store *s, const store_verdict *v)
+{
+	if (store_verdict_twins(s, v, NULL))
+		return true;
+	/* Two starts of a lobby: children of its claims, not of the
+	 * genesis: the game never began, and nobody is expelled from it. */
+	for (int i = 0; i < 2; i++) {
+		git_commit *k = NULL;
+		bool on = !git_commit_lookup(&k, s->repo, &v->child[i]) &&
+			  git_commit_parentcount(k) > 0 &&
+			  git_oid_equal(git_commit_parent_id(k, 0), &v->parent);
+		git_commit_free(k);
+		if (!on)
+			return true;
+	}
+	return false;
+}
+
 static bool voids_one(catan_store *s, const store_verdict *v,
 		      const git_oid *id);
 

@@ -217,12 +217,13 @@ static bool stopped_text(char *out, size_t n, catan_store *st, int *seat,
 	out[0] = '\0';
 	*seat = *by = -1;
 	int k = catan_store_equivocation(st, seat, &at, kids);
-	if (k == 3) {
+	if (k >= 3) {
 		*by = -2; /* (nobody moves on) */
 		snprintf(out, n,
-			 "game stopped: %s signed two different expulsions on "
-			 "%.10s; nobody moves on",
-			 names->name[*seat], at.hex);
+			 "game stopped: %s signed two different %s on %.10s; "
+			 "nobody moves on",
+			 names->name[*seat], k == 3 ? "expulsions" : "moves",
+			 at.hex);
 		return true;
 	}
 	if (k != 1)

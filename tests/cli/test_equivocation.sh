@@ -289,11 +289,16 @@ for j in blue eve; do
 	out=$($catan -C "$g/$j" act --as blue end 2>&1 || true)
 	grep -q "the game stopped at ${genesis:0:10}: red signed" <<<"$out" ||
 		fail "$j may act on: $out"
+	# (the game never began: nobody is expelled from it)
+	grep -q "^now: the game stopped at ${genesis:0:10} (red signed two different moves there); nobody moves on" \
+		<<<"$($catan -C "$g/$j" status)" || fail "$j: status: $($catan -C "$g/$j" status)"
+	out=$($catan -C "$g/$j" act --as blue expel red 2>&1) && fail "$j expelled the host: $out"
+	[[ -z $($catan -C "$g/$j" legal --as blue 2>/dev/null) ]] || fail "$j: legal lists moves"
 	git -C "$g/$j" for-each-ref "refs/catan/quarantine/*/red" | grep -q . &&
 		fail "$j quarantined red's branch of a relayer"
 	git -C "$g/$j" fsck --strict >/dev/null 2>&1 || fail "fsck at $j"
 done
-ok "the host signs two starts of one lobby (each merging another joiner's claim) and shows one to each side: both sides record the same proof against it, parent the genesis, undo what they built on their start, blame no relayer, and cannot act"
+ok "the host signs two starts of one lobby (each merging another joiner's claim) and shows one to each side: both sides record the same proof against it, parent the genesis, undo what they built on their start, blame no relayer, and cannot act (nobody is expelled from a game that never began)"
 
 # Two starts merging the same claim, met in the verification of another
 # seat's move: red, white (bound at genesis) and blue (open). Blue's claim
