@@ -29,16 +29,10 @@ typedef struct position {
 	uint8_t fan_player[CATAN_MAX_PLAYERS];
 	bool merge_pending;
 	bool reveals; /* the fan is of reveals (else of discards) */
+	/* A signed game's equivocation record, when there is one. */
+	bool proven;
+	store_verdict verdict;
 } position;
-
-/* Author of commit c as a player index, or -1. */
-static int commit_player(catan_store *s, const git_commit *c)
-{
-	const git_signature *a = git_commit_author(c);
-	if (!a || !a->name)
-		return -1;
-	return catan_names_find(&s->game.names, a->name, strlen(a->name));
-}
 
 /* A commit of a fan: a discard on the 7-roll commit, a fair reveal. */
 static bool is_discard(const git_commit *c)
@@ -161,7 +155,7 @@ static int read_fan(position *pos, catan_store *s, const git_oid *tips,
 			continue;
 		if (git_commit_lookup(&c, s->repo, &tips[p]))
 			return store_git_fail(err, "reading a commit");
-		int who = commit_player(s, c);
+		int who = store_author_seat(s, c);
 		if (!is_discard(c) || git_commit_parentcount(c) != 1 ||
 		    !git_oid_equal(git_commit_parent_id(c, 0), base) ||
 		    who < 0) {
@@ -227,11 +221,10 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	 * it) counts as that commit, where the game stopped; once it is
 	 * expelled, its branch is back before the fork anyway.
 	 */
-	store_verdict v;
-	bool proven =
-	    !s->batch && s->game.signed_game && store_verdict_read(s, &v) == 1;
-	if (proven)
-		tips[v.seat] = v.parent;
+	pos->proven = !s->batch && s->game.signed_game &&
+		      store_verdict_read(s, &pos->verdict) == 1;
+	if (pos->proven)
+		tips[pos->verdict.seat] = pos->verdict.parent;
 	/*
 	 * Batch mode has one writer, this handle: the last commit it wrote is
 	 * the newest, unless it was a discard (a fan-out may need a merge).
@@ -256,7 +249,7 @@ static int get_position(position *pos, catan_store *s, catan_err *err)
 	 * this peer knew: the newest commit is the one every tip of a seat
 	 * still in builds on, by its own state.
 	 */
-	for (int i = 0; proven && newest < 0 && i < n; i++) {
+	for (int i = 0; pos->proven && newest < 0 && i < n; i++) {
 		catan_state at;
 		catan_err e2;
 		if (read_commit_state(&at, NULL, s, &tips[i], &e2) || !at.out ||
@@ -352,6 +345,16 @@ int catan_store_current(catan_state *out, catan_commit_id *head, catan_store *s,
 	*out = pos.state;
 	store_oid_hex(head, &pos.head);
 	return 0;
+}
+
+/*
+ * store_verdict_stops for a caller that has the position (get_position's,
+ * not in a lobby): the record get_position read, its seat not expelled
+ * at pos; nothing read again.
+ */
+static bool stops_at(const position *pos)
+{
+	return pos->proven && !((pos->state.out >> pos->verdict.seat) & 1);
 }
 
 int store_verdict_stops(catan_store *s, store_verdict *v)
@@ -626,8 +629,8 @@ int catan_store_act(catan_store *s, int actor, const catan_action *a,
 	}
 	if (get_position(&pos, s, err))
 		return -1;
-	store_verdict v;
-	bool stopped = store_verdict_stops(s, &v) == 1;
+	const store_verdict v = pos.verdict;
+	bool stopped = stops_at(&pos);
 	if (a->kind == CATAN_ACT_EXPEL && !stopped)
 		return store_fail_code(
 		    err, CATAN_E_BAD_ACTION,

@@ -81,10 +81,7 @@ int store_expelled_back(catan_store *s, const store_verdict *v, catan_err *err)
 	git_oid tips[CATAN_MAX_PLAYERS], z, tip, to;
 	git_commit *zc = NULL;
 	store_verdict w = *v;
-	int p = v->seat, n = 0;
-	for (int q = 0; q < s->game.opt.nplayers; q++)
-		if (store_branch_tip(&tips[n], s, q) == 0)
-			n++;
+	int p = v->seat, n = store_branch_tips(tips, s, NULL);
 	if (store_expel_find(s, v, tips, n, &z) == 1 &&
 	    git_commit_lookup(&zc, s->repo, &z) == 0)
 		store_expel_proof(s, zc, &w);
@@ -153,7 +150,11 @@ int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err)
 
 /* ---- equivocation (signed games; spec/replication.md) ---- */
 
-/* The seat whose validly signed commit `id` is, or -1. */
+/*
+ * The seat whose validly signed commit `id` is, or -1: store_author_seat
+ * once the commit's raw bytes pass store_commit_form (its signature by
+ * that seat's key included), which store_author_seat leaves to its caller.
+ */
 static int signed_author(catan_store *s, const git_oid *id)
 {
 	git_odb_object *o = NULL;
@@ -165,10 +166,8 @@ static int signed_author(catan_store *s, const git_oid *id)
 	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT &&
 	    !store_commit_form(s, git_odb_object_data(o),
 			       git_odb_object_size(o), why, sizeof why) &&
-	    !git_commit_lookup(&c, s->repo, id)) {
-		const git_signature *a = git_commit_author(c);
-		p = catan_names_find(&s->game.names, a->name, strlen(a->name));
-	}
+	    !git_commit_lookup(&c, s->repo, id))
+		p = store_author_seat(s, c);
 	git_commit_free(c);
 	git_odb_object_free(o);
 	return p;
@@ -410,8 +409,11 @@ static long history_size(catan_store *s, const git_oid *id)
 }
 
 /*
- * The proof a peer keeps of old and v (both proofs): the first fork of the
- * game (the one whose parent has the smaller history: an ancestor's is;
+ * The proof a peer keeps of old and v (both proofs): two expulsions signed
+ * by one seat over a proof against the seat they expel; then one against a
+ * seat still in over one against an expelled seat (and old over another
+ * against the same expelled seat); then the first fork of the game
+ * (the one whose parent has the smaller history: an ancestor's is;
  * at equal sizes the smaller parent id), at one parent the smaller seat's, and
  * of one seat's three or more children there the two smallest ids known. Every
  * honest peer that has seen the same children keeps the same bytes, whatever
@@ -423,11 +425,6 @@ static bool better_proof(catan_store *s, const store_verdict *old,
 {
 	*keep = *v;
 	/*
-	 * A proof against a seat already expelled has done its work: one
-	 * against a seat still in is kept over it, and never the reverse
-	 * (the expelled seat stays out: the state says so).
-	 */
-	/*
 	 * Two expulsions signed by one seat stop the game for good: kept
 	 * over any proof against the seat they expel (which they carry).
 	 */
@@ -436,6 +433,11 @@ static bool better_proof(catan_store *s, const store_verdict *old,
 		return false;
 	if (store_verdict_twins(s, v, &in) && in.seat == old->seat)
 		return true;
+	/*
+	 * Then a proof against a seat already expelled has done its work:
+	 * one against a seat still in is kept over it, and never the
+	 * reverse (the expelled seat stays out: the state says so).
+	 */
 	unsigned out = store_out_seats(s);
 	bool old_out = (out >> old->seat) & 1, new_out = (out >> v->seat) & 1;
 	if (old_out != new_out)
@@ -484,12 +486,13 @@ static bool better_proof(catan_store *s, const store_verdict *old,
 
 /*
  * Records the proof (or keeps the one recorded: better_proof) and says
- * so. The branches move back to its parent when the sync ends
- * (store_verdict_apply).
+ * so: expelled when its seat was expelled for it (the expulsion came
+ * with the proof), else that the game stops. The branches move back to
+ * its parent when the sync ends (store_verdict_apply).
  */
-static int found_equivocation_as(catan_store *s, const store_verdict *found,
-				 const char *remote, catan_sync_report *rep,
-				 bool expelled, catan_err *err)
+static int found_equivocation(catan_store *s, const store_verdict *found,
+			      const char *remote, catan_sync_report *rep,
+			      bool expelled, catan_err *err)
 {
 	store_verdict old, keep = *found, *v = &keep;
 	if (store_verdict_read(s, &old) == 1 &&
@@ -515,13 +518,6 @@ static int found_equivocation_as(catan_store *s, const store_verdict *found,
 			   s->game.names.name[v->seat], m, a, b, m, remote);
 	rep->equivocations++;
 	return 0;
-}
-
-static int found_equivocation(catan_store *s, const store_verdict *found,
-			      const char *remote, catan_sync_report *rep,
-			      catan_err *err)
-{
-	return found_equivocation_as(s, found, remote, rep, false, err);
 }
 
 /* Remote's tip r of p's branch does not contain local: said, quarantined. */
@@ -605,7 +601,7 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	bool forward = store_is_ancestor(s, &local[p], r) == 1;
 	if (!forward && s->game.signed_game &&
 	    two_starts(s, &local[p], r, &v)) {
-		if (found_equivocation(s, &v, remote, rep, &err))
+		if (found_equivocation(s, &v, remote, rep, false, &err))
 			store_note(rep, "could not record it: %s", err.msg);
 		return false;
 	}
@@ -785,7 +781,8 @@ static int drop_stopped(catan_store *s, adopt_set *c, catan_sync_report *rep,
 			for (int i = 0; i < 2 && !more; i++)
 				more = fork_pair(s, v.seat, &c->cand[p],
 						 &v.child[i], &fv);
-		if (more && found_equivocation(s, &fv, c->remote, rep, err))
+		if (more &&
+		    found_equivocation(s, &fv, c->remote, rep, false, err))
 			return -1;
 		drop_candidate(c, p);
 	}
@@ -809,7 +806,7 @@ static int drop_forked(catan_store *s, adopt_set *c,
 	    git_oid_fromstr(&fb, vr->fork_other.hex) ||
 	    !proof_of(s, &fb, &fa, &fv))
 		return 0;
-	if (found_equivocation(s, &fv, c->remote, rep, err))
+	if (found_equivocation(s, &fv, c->remote, rep, false, err))
 		return -1;
 	for (int p = 0; p < c->n; p++)
 		if (c->ahead[p] && (vr->holders & (1u << p) ||
@@ -935,8 +932,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			    !git_oid_fromstr(&sa, vr.settled_pair[0].hex) &&
 			    !git_oid_fromstr(&sb, vr.settled_pair[1].hex) &&
 			    proof_of(s, &sa, &sb, &sv) &&
-			    found_equivocation_as(s, &sv, remote, rep, true,
-						  err))
+			    found_equivocation(s, &sv, remote, rep, true, err))
 				return -1;
 			/*
 			 * A second child the verification found valid without
@@ -947,7 +943,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 			for (int p = 0; p < n; p++)
 				if (c.ahead[p] && sideways[p] &&
 				    found_equivocation(s, &proofs[p], remote,
-						       rep, err))
+						       rep, false, err))
 					return -1;
 			for (int p = 0; p < n; p++)
 				if (c.ahead[p] && sideways[p])
@@ -1031,10 +1027,7 @@ bool store_tip_misplaced(catan_store *s, int p, const git_oid *tip, int *who)
 	if (git_oid_equal(tip, &s->genesis) ||
 	    git_commit_lookup(&c, s->repo, tip))
 		return false;
-	const git_signature *a = git_commit_author(c);
-	*who = a && a->name
-		   ? catan_names_find(&s->game.names, a->name, strlen(a->name))
-		   : -1;
+	*who = store_author_seat(s, c);
 	git_commit_free(c);
 	return *who != p;
 }
@@ -1107,7 +1100,7 @@ int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
 			   remote, why);
 	if (j != STORE_EV_PROOF)
 		return 0;
-	return found_equivocation(s, &fv, remote, rep, err);
+	return found_equivocation(s, &fv, remote, rep, false, err);
 }
 
 /*

@@ -1,6 +1,7 @@
 /*
  * message.c - layer 2: the commit message catan writes and its trailers
- * (Player, Turn, Dice) read back. Pure string work.
+ * (Player, Turn, Dice) read back, and the seat a commit's author names.
+ * Pure string work.
  */
 #define _GNU_SOURCE /* syncfs */
 
@@ -30,6 +31,14 @@
 void store_email(char *out, size_t size, const char *name)
 {
 	snprintf(out, size, "%s@catan", name);
+}
+
+int store_author_seat(const catan_store *s, const git_commit *c)
+{
+	const git_signature *a = git_commit_author(c);
+	return a && a->name
+		   ? catan_names_find(&s->game.names, a->name, strlen(a->name))
+		   : -1;
 }
 
 void store_message(char *out, size_t size, const char *subject,

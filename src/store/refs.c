@@ -384,6 +384,18 @@ int store_branch_tip(git_oid *out, catan_store *s, int player)
 	return git_reference_name_to_id(out, s->repo, ref);
 }
 
+int store_branch_tips(git_oid *out, catan_store *s, const git_oid *also)
+{
+	int n = 0;
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		if (store_branch_tip(&out[n], s, p) == 0)
+			n++;
+		if (also)
+			out[n++] = also[p];
+	}
+	return n;
+}
+
 int store_hold_tips(catan_store *s)
 {
 	s->tips_held = false;

@@ -3,9 +3,9 @@
  * (struct catan_store), the writer lock and the lock files catan takes
  * (lock.c), objects and the memos of what was written (odb.c), branch
  * moves and their reflogs (refs.c), one write of packed-refs for many
- * refs (packed_refs.c), the form of a commit message (message.c) and
- * ancestry bounded by turns (graph.c). repo.c initialises libgit2 with
- * our transport and makes writes durable.
+ * refs (packed_refs.c), the form of a commit message and the seat its
+ * author names (message.c) and ancestry bounded by turns (graph.c).
+ * repo.c initialises libgit2 with our transport and makes writes durable.
  *
  * Uses base.h and net.h only; nothing here knows the game's rules,
  * verification or peers.
@@ -299,6 +299,13 @@ int store_move_branch(catan_store *s, int player, const git_oid *old,
 		      const git_oid *id, const char *why, catan_err *err);
 int store_branch_tip(git_oid *out, catan_store *s, int player);
 /*
+ * Every seat's branch tip, in seat order, into out (a missing branch is
+ * left out), each followed by also[p] when also is not NULL: out holds
+ * CATAN_MAX_PLAYERS ids, twice that with also. The number put; cannot
+ * fail.
+ */
+int store_branch_tips(git_oid *out, catan_store *s, const git_oid *also);
+/*
  * Reads every branch tip once; store_branch_tip answers from memory until
  * s->tips_held is cleared (the end of a sync). -1 when a branch is missing
  * (nothing held then).
@@ -425,6 +432,13 @@ int store_write_packed(catan_store *s, git_config *cfg, tracking *t, int n,
 #define STORE_MERGE_SUBJECT "merge discards"
 
 void store_email(char *out, size_t size, const char *name);
+/*
+ * The seat commit c's author names (exactly a player's name), or -1 when
+ * it has none or names no player. What the commit says, not who wrote it:
+ * in a signed game only a signature checked by store_commit_form says
+ * that (the caller's to check). Cannot fail.
+ */
+int store_author_seat(const catan_store *s, const git_commit *c);
 /*
  * The message catan writes: "SUBJECT\n\nPlayer: P\nTurn: N\n", then
  * "Dice: A B\n" when dice is not NULL (a roll: the dice the state holds

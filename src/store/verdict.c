@@ -139,15 +139,6 @@ bool store_verdict_recorded(catan_store *s, const store_verdict *v,
 	return false;
 }
 
-/* The seat that authored commit c, or -1. */
-static int author_of(catan_store *s, git_commit *c)
-{
-	const git_signature *a = git_commit_author(c);
-	return a && a->name
-		   ? catan_names_find(&s->game.names, a->name, strlen(a->name))
-		   : -1;
-}
-
 bool store_expel_proof(catan_store *s, git_commit *c, store_verdict *v)
 {
 	const char *sum = git_commit_summary(c);
@@ -159,7 +150,7 @@ bool store_expel_proof(catan_store *s, git_commit *c, store_verdict *v)
 	bool ok = seat >= 0;
 	for (int i = 0; i < 2 && ok; i++)
 		ok = !git_commit_parent(&k[i], c, n - 2 + (unsigned)i) &&
-		     author_of(s, k[i]) == seat &&
+		     store_author_seat(s, k[i]) == seat &&
 		     git_commit_parentcount(k[i]) > 0;
 	ok = ok && !git_oid_equal(git_commit_id(k[0]), git_commit_id(k[1])) &&
 	     git_oid_equal(git_commit_parent_id(k[0], 0),
@@ -248,7 +239,8 @@ int store_seat_last(catan_store *s, int p, const git_oid *at, git_oid *out)
 		git_commit *c = NULL;
 		if (git_commit_lookup(&c, s->repo, &id))
 			break;
-		bool mine = author_of(s, c) == p && git_commit_parentcount(c);
+		bool mine =
+		    store_author_seat(s, c) == p && git_commit_parentcount(c);
 		git_commit_free(c);
 		if (mine) {
 			*out = id;
@@ -270,11 +262,8 @@ static bool under_expulsion(catan_store *s, const store_verdict *v,
 {
 	git_oid tips[CATAN_MAX_PLAYERS], z;
 	git_commit *zc = NULL;
-	int n = 0;
+	int n = store_branch_tips(tips, s, NULL);
 	bool under = false;
-	for (int p = 0; p < s->game.opt.nplayers; p++)
-		if (store_branch_tip(&tips[n], s, p) == 0)
-			n++;
 	if (store_expel_find(s, v, tips, n, &z) != 1 ||
 	    git_commit_lookup(&zc, s->repo, &z))
 		return false;

@@ -79,11 +79,8 @@ seen *verify_known(ctx *c, const git_oid *id)
 	store_fair fair;
 	if (git_commit_lookup(&commit, c->s->repo, id))
 		return NULL;
-	const git_signature *a = git_commit_author(commit);
 	const char *sum = git_commit_summary(commit);
-	int author = a && a->name ? catan_names_find(&c->s->game.names, a->name,
-						     strlen(a->name))
-				  : -1;
+	int author = store_author_seat(c->s, commit);
 	/* The state this handle last wrote or verified is at hand. */
 	bool cached = c->s->cached && git_oid_equal(&c->s->cache_id, id);
 	if (cached) {
@@ -342,17 +339,11 @@ static bool trusted_child(ctx *c, git_oid *out, const git_oid *parent,
 static bool fork_settled(ctx *c, const git_oid *id, const git_oid *other,
 			 const git_oid *parent, int author)
 {
-	int n = c->s->game.opt.nplayers, k = 0;
 	git_oid from[2 * CATAN_MAX_PLAYERS];
 	store_verdict v = {.seat = author, .parent = *parent};
 	if (!c->s->game.signed_game)
 		return false;
-	for (int p = 0; p < n; p++) {
-		if (!store_branch_tip(&from[k], c->s, p))
-			k++;
-		if (c->newtips)
-			from[k++] = c->newtips[p];
-	}
+	int k = store_branch_tips(from, c->s, c->newtips);
 	if (store_expel_find(c->s, &v, from, k, NULL) != 1)
 		return false;
 	c->rep->settled = true;
