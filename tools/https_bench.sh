@@ -5,7 +5,9 @@
 #      the special building phase) in one process, each syncing only with
 #      the relay: sync time per commit amortised, and the median time of a
 #      sync that brought exactly one new commit (fetched over https,
-#      verified, adopted);
+#      verified, adopted); first with git-http-backend answering every
+#      request (1.), then with `catan host-hook serve --http` answering the
+#      peers' fetches and pushes (1b.);
 #   2. what players feel: N `catan peer --bot greedy` processes play a game
 #      through the relay; the time from a move's commit on its peer to its
 #      adoption by each other peer (median, 90th percentile over all moves
@@ -40,10 +42,21 @@ https_host_client "$tmp/srv" "$tmp/home" player secret env
 names=(red blue white orange green brown)
 list=$(IFS=,; echo "${names[*]:0:n}")
 
-echo "== 1. catan-peers-bench --players $n --relay (https, one relay)"
+echo "== 1. catan-peers-bench --players $n --relay (https, one relay: git-http-backend)"
 git init -q --bare "$tmp/srv/repos/bench.git"
 nice -n 10 "$build/catan-peers-bench" --players "$n" --seed "$seed" \
 	--relay "$HTTPS_URL/bench.git" --dir "$tmp"
+echo "== 1b. the same, the relay answered by catan host-hook serve --http"
+git init -q --bare "$tmp/srv/repos/served.git"
+"$catan" host-hook serve "$tmp/srv/repos/served.git" --http \
+	>"$tmp/srv/logs/serve-served.log" 2>&1 &
+echo $! >>"$tmp/srv/serve.pids"
+for _ in $(seq 1 100); do
+	[[ -S $tmp/srv/repos/served.git/catan-http.sock ]] && break
+	sleep 0.05
+done
+nice -n 10 "$build/catan-peers-bench" --players "$n" --seed "$seed" \
+	--relay "$HTTPS_URL/served.git" --dir "$tmp"
 
 # new_game DIR: a game of n players at DIR/red, in the relay DIR.git,
 # joined by the others.

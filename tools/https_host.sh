@@ -31,6 +31,11 @@
 #   https_host_answer DIR FILE|off [v2]
 #       while on, a POST git-upload-pack (with v2: one asking for protocol
 #       version 2) is answered with FILE's bytes.
+#   https_host_serve DIR NAME CATAN
+#       CATAN host-hook serve --http for DIR/repos/NAME.git (the hook
+#       installed first): catan peers' fetches and pushes (header
+#       Catan-Peer) are answered by it; others, and all when it is not
+#       running, by git-http-backend.
 #   https_host_stop DIR
 # Needs nginx, fcgiwrap, openssl and git (tools/deps.sh installs them).
 
@@ -135,7 +140,7 @@ fastcgi_read_timeout 60s;
 fastcgi_param SCRIPT_FILENAME \$script;
 fastcgi_param GIT_PROJECT_ROOT $dir/repos;
 fastcgi_param GIT_HTTP_EXPORT_ALL 1;
-fastcgi_param PATH_INFO \$uri;
+fastcgi_param PATH_INFO \$catan_path;
 fastcgi_param REMOTE_USER \$remote_user;
 fastcgi_param QUERY_STRING \$query_string;
 fastcgi_param REQUEST_METHOD \$request_method;
@@ -170,6 +175,9 @@ http {
 	server {
 		listen 127.0.0.1:$port ssl;
 		server_name localhost;
+		# (the path git-http-backend serves: the request's own, also
+		# after a rewrite)
+		set \$catan_path \$uri;
 		ssl_certificate $dir/server.crt;
 		ssl_certificate_key $dir/server.key;
 		auth_basic "catan games";
@@ -192,11 +200,35 @@ http {
 		location / {
 			include $dir/git.conf;
 		}
+		# A catan peer's fetch or push (its header Catan-Peer) goes
+		# to the repository's \`catan host-hook serve --http\`; where
+		# none serves (502), to git-http-backend as any other.
+		location ~ ^/(?<catan_repo>[^/]+)\.git/(?<catan_svc>git-upload-pack|git-receive-pack)\$ {
+			if (\$http_catan_peer) {
+				rewrite ^ /.catan/\$catan_repo/\$catan_svc last;
+			}
+			include $dir/git.conf;
+		}
+		location ~ ^/\.catan/(?<catan_r>[^/]+)/(?<catan_s>[a-z-]+)\$ {
+			internal;
+			proxy_pass http://unix:$dir/repos/\$catan_r.git/catan-http.sock:/\$catan_s;
+			proxy_set_header X-Catan-User \$remote_user;
+			# (catan.log: the requests the server answered)
+			access_log $dir/logs/access.log;
+			access_log $dir/logs/catan.log;
+			proxy_read_timeout 60s;
+			proxy_intercept_errors on;
+			error_page 502 = @git;
+		}
+		location @git {
+			include $dir/git.conf;
+		}
 	}
 	# The same repositories behind a certificate that has expired.
 	server {
 		listen 127.0.0.1:$((port + 1)) ssl;
 		server_name localhost;
+		set \$catan_path \$uri;
 		ssl_certificate $dir/expired.crt;
 		ssl_certificate_key $dir/server.key;
 		auth_basic "catan games";
@@ -275,8 +307,32 @@ https_host_answer() {
 	cp "$2" "$1/answer"
 }
 
+# https_host_serve DIR NAME CATAN: `CATAN host-hook serve --http` for
+# DIR/repos/NAME.git (its hook installed first when it has none), so that
+# catan peers' fetches and pushes there skip git-http-backend; stopped by
+# https_host_stop.
+https_host_serve() {
+	local dir=$1 name=$2 catan=$3 repo=$1/repos/$2.git
+	[[ -e $repo/hooks/pre-receive ]] || "$catan" host-hook install "$repo" >/dev/null
+	"$catan" host-hook serve "$repo" --http >"$dir/logs/serve-$name.log" 2>&1 &
+	echo $! >>"$dir/serve.pids"
+	for _ in $(seq 1 100); do
+		[[ -S $repo/catan-http.sock ]] && return 0
+		sleep 0.05
+	done
+	cat "$dir/logs/serve-$name.log" >&2
+	return 1
+}
+
 https_host_stop() {
 	local dir=$1 pid
+	if [[ -e $dir/serve.pids ]]; then
+		while read -r pid; do
+			kill "$pid" 2>/dev/null || true
+			wait "$pid" 2>/dev/null || true
+		done <"$dir/serve.pids"
+		rm -f "$dir/serve.pids"
+	fi
 	for f in nginx.master fcgiwrap.pid; do
 		[[ -e $dir/$f ]] || continue
 		pid=$(cat "$dir/$f")

@@ -379,6 +379,36 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 			   int n, catan_verify_report *rep, catan_err *err);
 
 /*
+ * A host that answers catan peers itself (`catan host-hook serve BARE
+ * --http`, behind the web server that does TLS and logins), instead of
+ * git-http-backend, which starts git for every request
+ * (spec/replication.md, "A host that answers peers itself").
+ *
+ * catan_store_serve_upload: the body of a POST to git-upload-pack in
+ * protocol version 2 (`ls-refs`, or `fetch` of ref tips with `done`);
+ * the answer's body into *out (malloc'd, *outlen bytes), an ERR packet
+ * for a request it does not take. Returns the HTTP status (200, 400, or
+ * 500 out of memory with *out NULL).
+ *
+ * catan_store_serve_receive: the body of a POST to git-receive-pack
+ * (update lines, then a pack) pushed by login `user`. The pack goes to a
+ * quarantine folder under objects/; `check` (0: accept) then judges the
+ * update lines ("OLD NEW REF\n" each) with that folder holding the new
+ * objects, as a pre-receive hook would, its reason into *message
+ * (malloc'd, or left NULL); accepted, the pack moves in, each ref moves
+ * from the old id the client named (a ref moved meanwhile is refused)
+ * and info/refs is rewritten. The report-status answer into *out.
+ */
+typedef int (*catan_serve_check)(void *ctx, const char *quarantine,
+				 const char *updates, char **message);
+int catan_store_serve_upload(catan_store *s, const char *body, size_t len,
+			     char **out, size_t *outlen);
+int catan_store_serve_receive(catan_store *s, const char *user,
+			      const char *body, size_t len,
+			      catan_serve_check check, void *ctx, char **out,
+			      size_t *outlen);
+
+/*
  * Creates every player's branch that the repository lacks at the genesis
  * (a shared repository the host pushed only its own branch to), so that
  * every later push is a forward move. 0 or -1.

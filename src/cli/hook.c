@@ -34,10 +34,17 @@ static void usage(FILE *f)
 		"that break the game held there\n"
 		"       catan host-hook run                (run by the "
 		"pre-receive hook; git's updates on stdin)\n"
-		"       catan host-hook serve BARE_REPO     check its pushes "
+		"       catan host-hook serve BARE_REPO [--http]\n"
+		"                                          check its pushes "
 		"in this process\n"
 		"                                          (a push then "
-		"costs a small client's start)\n"
+		"costs a small client's start);\n"
+		"                                          --http: also answer "
+		"catan peers'\n"
+		"                                          fetches and pushes "
+		"the web server passes\n"
+		"                                          to "
+		"BARE_REPO/catan-http.sock\n"
 		"       catan host-hook gitolite REPO [--repo NAME] "
 		"[--user PLAYER=USER]...\n"
 		"                                          (a gitolite.conf "
@@ -284,7 +291,10 @@ int cli_host_hook(int argc, char **argv)
 	if (argc == 1 && !strcmp(argv[0], "run"))
 		return cli_hook_run();
 	if (argc == 2 && !strcmp(argv[0], "serve"))
-		return cli_hook_serve(argv[1]);
+		return cli_hook_serve(argv[1], false);
+	if (argc == 3 && !strcmp(argv[0], "serve") &&
+	    !strcmp(argv[2], "--http"))
+		return cli_hook_serve(argv[1], true);
 	if (argc >= 2 && !strcmp(argv[0], "gitolite"))
 		return gitolite(argc - 1, argv + 1);
 	usage(stderr);

@@ -5,6 +5,7 @@
 #ifndef CATAN_CLI_HOOK_RUN_H
 #define CATAN_CLI_HOOK_RUN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Reads git's updates from standard input and checks them: 0 to accept,
@@ -17,8 +18,11 @@ int cli_hook_check(FILE *in, FILE *say);
 /*
  * catan host-hook serve BARE: answers the checks of catan-hook-client
  * (hook_client.c) over BARE/catan-hook.sock, one push at a time, until
- * SIGINT or SIGTERM. 0, or 1 with the reason on standard error.
+ * SIGINT or SIGTERM; with http, also the HTTP requests of catan peers
+ * (git-upload-pack in protocol version 2, git-receive-pack) that the web
+ * server passes on over BARE/catan-http.sock. 0, or 1 with the reason on
+ * standard error.
  */
-int cli_hook_serve(const char *bare);
+int cli_hook_serve(const char *bare, bool http);
 
 #endif

@@ -271,7 +271,8 @@ static int post(git_repository *repo, const store_http_url *u, const char *auth,
 		    "POST", u->hostport, path, auth,
 		    "Content-Type: application/x-git-upload-pack-request\r\n"
 		    "Accept: application/x-git-upload-pack-result\r\n"
-		    "Git-Protocol: version=2\r\n",
+		    "Git-Protocol: version=2\r\n"
+		    "Catan-Peer: 1\r\n",
 		    body, len, answer_sink, r,
 		    (size_t)r->b->lim.fetch_bytes * 2 + PKT_MAX * 4, until);
 		if (!kept)

@@ -156,7 +156,8 @@ int store_http_push(git_repository *repo, const char *name, const char *url,
 		status = store_tls_request(
 		    "POST", u.hostport, path, auth,
 		    "Content-Type: application/x-git-receive-pack-request\r\n"
-		    "Accept: application/x-git-receive-pack-result\r\n",
+		    "Accept: application/x-git-receive-pack-result\r\n"
+		    "Catan-Peer: 1\r\n",
 		    body.b, body.len, report_sink, &report, REPORT_MAX,
 		    store_now_ms() + 60000);
 		if (!kept)

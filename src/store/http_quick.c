@@ -253,6 +253,7 @@ bool store_http_list(git_repository *repo, const char *url, store_http_heads *h)
 			  "application/x-git-upload-pack-request\r\n"
 			  "Accept: application/x-git-upload-pack-result\r\n"
 			  "Git-Protocol: version=2\r\n"
+			  "Catan-Peer: 1\r\n"
 			: "Accept: */*\r\n",
 		    due ? body : NULL, due ? bl : 0, list_sink, &lb,
 		    LIST_MAX - 1,

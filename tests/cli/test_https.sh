@@ -25,7 +25,8 @@
 #      a rewrite pushed over https with stock git, the reason shown.
 # With "six": instead, 6 `catan peer --bot` processes play a 6-player game
 # (5-6 board, special building phase) to a winner through one relay
-# repository over https (ctest cli_https_six).
+# repository over https that answers them itself (catan host-hook serve
+# --http; ctest cli_https_six).
 # Needs nginx, fcgiwrap and openssl (tools/deps.sh); says "skipped"
 # otherwise.
 #   test_https.sh CATAN_BINARY [six]
@@ -76,6 +77,8 @@ if [[ ${2:-} == six ]]; then
 	$catan -C "$d/red" remote add hub "$hub" --push >/dev/null
 	$catan -C "$d/red" sync >/dev/null
 	$catan host-hook install "$srv/repos/game.git" >/dev/null
+	# (the relay answers catan peers itself: catan host-hook serve --http)
+	https_host_serve "$srv" game "$catan" || fail "catan host-hook serve --http"
 	for p in "${six[@]:1}"; do
 		$catan join "$hub" "$d/$p" --as $p >"$tmp/out" 2>&1 || fail "join $p: $(cat "$tmp/out")"
 		$catan -C "$d/$p" remote push origin >/dev/null
@@ -99,7 +102,10 @@ if [[ ${2:-} == six ]]; then
 	grep -q "has won" "$tmp"/peer_*.log || fail "no winner"
 	grep -q "special building phase" "$tmp"/peer_*.log || fail "no special building phase"
 	commits=$(git -C "$d/red" rev-list --count "${six[@]}")
-	ok "6 peers through one relay over https: a 5-6 game with the special building phase, $commits commits to a winner in $(($(date +%s) - start)) s; identical tips, verify and fsck clean"
+	served=$(grep -c 'POST /game.git/git-receive-pack HTTP/1.1" 200' "$srv/logs/catan.log" || true)
+	((served > 50)) || fail "the relay's server answered $served pushes"
+	git -C "$srv/repos/game.git" fsck --strict >/dev/null 2>&1 || fail "fsck of the relay"
+	ok "6 peers through one relay over https (served by catan host-hook serve --http: $served pushes): a 5-6 game with the special building phase, $commits commits to a winner in $(($(date +%s) - start)) s; identical tips, verify and fsck clean"
 	echo "$n passed, 0 failed"
 	exit 0
 fi

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# A host that answers catan peers itself: `catan host-hook serve BARE
+# --http` behind nginx (tools/https_host.sh routes requests that carry
+# Catan-Peer to it), instead of git-http-backend:
+#   1. a 3-player game between separate repositories through the served
+#      relay (catan-peers-bench --relay): every fetch and push after the
+#      first goes to the server (nginx's access log), identical tips,
+#      verify and fsck clean, the relay's info/refs and
+#      objects/info/packs true;
+#   2. pushes straight to its socket: a forged commit (red's move signed
+#      by no one on blue's branch), a push from an old id, a push with no
+#      login, a malformed request, an unknown capability: each refused
+#      with its reason, the refs, the packs and the folder unchanged (no
+#      quarantine left);
+#   3. fetches straight to its socket: ls-refs by prefix, a want that is
+#      no ref's tip, a fetch without done, garbage: answered or refused
+#      with an ERR packet;
+#   4. the server stopped: peers sync through git-http-backend (nginx
+#      hands the request on), and stock git fetches as before.
+#   test_https_serve.sh CATAN_BINARY PEERS_BENCH
+set -euo pipefail
+catan=$(readlink -f "$1")
+bench=$(readlink -f "$2")
+here=$(dirname "$(readlink -f "$0")")
+# shellcheck source=../../tools/https_host.sh
+source "$here/../../tools/https_host.sh"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+if ! https_host_ok || ! command -v curl >/dev/null; then
+	skip_all 4 "needs nginx, fcgiwrap, openssl, git-http-backend and curl"
+fi
+tmp=$(mktemp -d)
+srv=$tmp/srv
+cleanup() {
+	https_host_stop "$srv"
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+https_host_client "$srv" "$tmp/home" player secret env ||
+	fail "the https server did not start"
+relay=$srv/repos/bench.git
+git init -q --bare "$relay"
+# (install refuses a repository without a game: the server starts without
+# the hook, and the game's first push goes to git)
+"$catan" host-hook serve "$relay" --http >"$srv/logs/serve-bench.log" 2>&1 &
+echo $! >>"$srv/serve.pids"
+for _ in $(seq 1 100); do [[ -S $relay/catan-http.sock ]] && break; sleep 0.05; done
+[[ -S $relay/catan-http.sock ]] || fail "no server: $(cat "$srv/logs/serve-bench.log")"
+
+# 1. A game through the served relay.
+"$bench" --players 3 --seed 7 --relay "$HTTPS_URL/bench.git" --dir "$tmp" \
+	--keep >"$tmp/bench.out" 2>&1 || fail "the game: $(cat "$tmp/bench.out")"
+dir=$(sed -n 's/.*repositories kept in //p' "$tmp/bench.out")
+[[ -d $dir ]] || fail "no repositories kept: $(cat "$tmp/bench.out")"
+names=(red blue white)
+for p in "$dir"/*/; do "$catan" -C "$p" sync >/dev/null 2>&1 || fail "sync at $p"; done
+want=$(git -C "$relay" rev-parse "${names[@]}" | tr '\n' ' ')
+for p in "$dir"/*/; do
+	got=$(git -C "$p" rev-parse "${names[@]}" | tr '\n' ' ')
+	[[ $got == "$want" ]] || fail "tips at $p differ from the relay's"
+	"$catan" -C "$p" verify >/dev/null || fail "verify at $p"
+done
+git -C "$relay" fsck --strict >/dev/null 2>&1 || fail "fsck of the relay"
+log=$srv/logs/access.log
+served=$srv/logs/catan.log
+served_up=$(grep -c 'POST /bench.git/git-upload-pack HTTP/1.1" 200' "$served" || true)
+served_rp=$(grep -c 'POST /bench.git/git-receive-pack HTTP/1.1" 200' "$served" || true)
+all=$(grep -c 'POST /bench.git/git-\(upload\|receive\)-pack' "$log" || true)
+backend=$((all - served_up - served_rp))
+commits=$(git -C "$relay" rev-list --count "${names[@]}")
+((served_up > 20 && served_rp > 20)) ||
+	fail "the server answered $served_up fetches and $served_rp pushes"
+# (the first push, before the game was there, goes to git; so may one
+# fetch or push per peer while the server opened the game)
+((backend <= 4)) || fail "$backend requests went to git-http-backend"
+listed=$(awk '{print $1 " " $2}' "$relay/info/refs" | sort)
+real=$(git -C "$relay" for-each-ref --format='%(objectname) %(refname)' refs/ | sort)
+[[ $listed == "$real" ]] || fail "info/refs is stale: $listed vs $real"
+for pk in "$relay"/objects/pack/*.pack; do
+	grep -qx "P $(basename "$pk")" "$relay/objects/info/packs" ||
+		fail "objects/info/packs lacks $(basename "$pk")"
+done
+ok "3 peers through the served relay to the end ($commits commits): $served_up fetches and $served_rp pushes answered by catan, $backend by git; identical tips, verify, fsck, info/refs true"
+
+# 2. Pushes straight to the server's socket (as nginx passes them on).
+sock=$relay/catan-http.sock
+pkt() { printf '%04x%s' $((${#1} + 4)) "$1"; }
+post() { # SERVICE BODYFILE [USER]: the answer's body into $tmp/ans, status printed
+	local h=()
+	[[ -n ${3:-} ]] && h=(-H "X-Catan-User: $3")
+	curl -s -o "$tmp/ans" -w '%{http_code}' --unix-socket "$sock" \
+		-H 'Content-Type: application/x-git-'"$1"'-request' "${h[@]}" \
+		--data-binary @"$2" "http://relay/bench.git/git-$1"
+}
+state() { # what must not change: refs, packs, the folder's entries
+	git -C "$relay" for-each-ref --format='%(objectname) %(refname)'
+	ls "$relay" "$relay/objects" "$relay/objects/pack"
+}
+before=$(state)
+blue_tip=$(git -C "$relay" rev-parse blue)
+# A commit on blue's tip whose author is red, unsigned: a forgery.
+work=$tmp/work
+git clone -q "$relay" "$work" 2>/dev/null
+tree=$(git -C "$work" rev-parse "$blue_tip^{tree}")
+forged=$(GIT_AUTHOR_NAME=red GIT_AUTHOR_EMAIL=red@catan GIT_COMMITTER_NAME=red \
+	GIT_COMMITTER_EMAIL=red@catan git -C "$work" commit-tree "$tree" -p "$blue_tip" -m "end turn")
+printf '%s\n^%s\n' "$forged" "$blue_tip" |
+	git -C "$work" pack-objects --stdout --revs >"$tmp/pack" 2>/dev/null
+zero=0000000000000000000000000000000000000000
+{
+	printf '%04x%s %s refs/heads/blue\0report-status' \
+		$((4 + 81 + 16 + 14)) "$blue_tip" "$forged"
+	printf '0000'
+	cat "$tmp/pack"
+} >"$tmp/push"
+code=$(post receive-pack "$tmp/push" eve)
+[[ $code == 200 ]] || fail "the forged push: HTTP $code"
+grep -qa "ng refs/heads/blue catan: refused" "$tmp/ans" ||
+	fail "the forged push was not refused: $(tr -d '\0' <"$tmp/ans")"
+[[ $(state) == "$before" ]] || fail "the refused push changed the repository"
+why=$(tr -d '\0' <"$tmp/ans" | grep -ao "ng refs/heads/blue .*" | head -1)
+# From an old id: the branch moved meanwhile.
+old=$(git -C "$relay" rev-parse "blue~1")
+{
+	printf '%04x%s %s refs/heads/blue\0report-status' \
+		$((4 + 81 + 16 + 14)) "$old" "$forged"
+	printf '0000'
+	cat "$tmp/pack"
+} >"$tmp/push-old"
+post receive-pack "$tmp/push-old" eve >/dev/null
+grep -qa "ng refs/heads/blue" "$tmp/ans" || fail "a push from an old id passed"
+[[ $(state) == "$before" ]] || fail "the push from an old id changed the repository"
+code=$(post receive-pack "$tmp/push")
+[[ $code == 403 ]] || fail "a push with no login: HTTP $code"
+printf 'zzzz garbage' >"$tmp/junk"
+code=$(post receive-pack "$tmp/junk" eve)
+[[ $code == 400 ]] && grep -q "ERR a malformed push request" "$tmp/ans" ||
+	fail "a malformed push: HTTP $code"
+{
+	printf '%04x%s %s refs/heads/blue\0atomic' $((4 + 81 + 16 + 7)) "$blue_tip" "$forged"
+	printf '0000'
+	cat "$tmp/pack"
+} >"$tmp/push-atomic"
+code=$(post receive-pack "$tmp/push-atomic" eve)
+[[ $code == 400 ]] || fail "a push asking for atomic: HTTP $code"
+{
+	printf '%04x%s %s refs/heads/../x\0report-status' $((4 + 81 + 16 + 14)) "$blue_tip" "$forged"
+	printf '0000'
+} >"$tmp/push-ref"
+code=$(post receive-pack "$tmp/push-ref" eve)
+[[ $code == 400 ]] || fail "a push to a bad ref name: HTTP $code"
+[[ $(state) == "$before" ]] || fail "a refused request changed the repository"
+ok "pushes to the server refused, the repository unchanged: a forgery (${why:0:140}...), an old id, no login (403), garbage, atomic, a bad ref name (400)"
+
+# 3. Fetches straight to the socket.
+{ pkt "command=ls-refs"; printf '0001'; pkt "ref-prefix refs/heads/"; printf '0000'; } >"$tmp/ls"
+code=$(post upload-pack "$tmp/ls")
+[[ $code == 200 ]] || fail "ls-refs: HTTP $code"
+got=$(tr -d '\0' <"$tmp/ans" | grep -ao "[0-9a-f]\{40\} refs/heads/[a-z]*" | sort)
+real=$(git -C "$relay" for-each-ref --format='%(objectname) %(refname)' refs/heads/ | sort)
+[[ $got == "$real" ]] || fail "ls-refs: $got vs $real"
+notip=$(git -C "$relay" rev-parse "red~3")
+{ pkt "command=fetch"; printf '0001'; pkt "want $notip"; pkt "done"; printf '0000'; } >"$tmp/f1"
+code=$(post upload-pack "$tmp/f1")
+[[ $code == 400 ]] && grep -q "ERR fetch: a want that is no ref's tip" "$tmp/ans" ||
+	fail "a want that is no tip: HTTP $code $(cat "$tmp/ans")"
+{ pkt "command=fetch"; printf '0001'; pkt "want $blue_tip"; printf '0000'; } >"$tmp/f2"
+code=$(post upload-pack "$tmp/f2")
+[[ $code == 400 ]] && grep -q "ERR" "$tmp/ans" || fail "a fetch without done: HTTP $code"
+code=$(post upload-pack "$tmp/junk")
+[[ $code == 400 ]] && grep -q "ERR a malformed request" "$tmp/ans" || fail "garbage: HTTP $code"
+{ pkt "command=fetch"; printf '0001'; pkt "want $blue_tip"; pkt "done"; printf '0000'; } >"$tmp/f3"
+code=$(post upload-pack "$tmp/f3")
+[[ $code == 200 ]] && grep -qa "packfile" "$tmp/ans" && grep -qa "PACK" "$tmp/ans" ||
+	fail "a good fetch: HTTP $code"
+ok "fetches to the server: ls-refs by prefix, a pack for a tip; a want that is no tip, no done, garbage refused with ERR"
+
+# 4. The server stopped: nginx hands the requests to git-http-backend.
+while read -r pid; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done <"$srv/serve.pids"
+rm -f "$srv/serve.pids"
+[[ ! -e $relay/catan-http.sock ]] || fail "the socket outlived the server"
+red=$dir/$(ls "$dir" | head -1)
+lines=$(wc -l <"$log")
+"$catan" -C "$red" sync >"$tmp/sync.out" 2>&1 || fail "sync without the server: $(cat "$tmp/sync.out")"
+git -c http.extraHeader="Authorization: Basic $(printf player:secret | base64)" \
+	clone -q "$HTTPS_URL/bench.git" "$tmp/stock" 2>"$tmp/clone.err" ||
+	fail "stock git clone: $(cat "$tmp/clone.err")"
+[[ $(git -C "$tmp/stock" rev-parse origin/red) == "$(git -C "$relay" rev-parse red)" ]] ||
+	fail "the stock clone differs"
+ok "without the server: a peer's sync and a stock git clone go to git-http-backend ($(($(wc -l <"$log") - lines)) requests)"
+echo "$n passed, 0 failed"
