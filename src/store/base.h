@@ -29,7 +29,8 @@
  *              quarantine.c adopt.c repack.c: fetch, path remotes, copy,
  *              quarantine, adopt
  *   7 top      sync.c store.c join.c gc.c hook.c watch.c keys.h keys.c
- *              (the public API; keys.h is shared by keys.c and store.c)
+ *              http_serve.c (the public API; keys.h is shared by keys.c
+ *              and store.c)
  */
 #ifndef CATAN_STORE_BASE_H
 #define CATAN_STORE_BASE_H

@@ -1,5 +1,5 @@
 /*
- * http_serve.c - layer 2: the host's side of what http_fetch.c,
+ * http_serve.c - layer 7 (top): the host's side of what http_fetch.c,
  * http_quick.c and http_push.c ask, answered by a process that stays up
  * (`catan host-hook serve BARE --http`, behind the host's web server)
  * instead of git-http-backend, which starts git once or twice per
