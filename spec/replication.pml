@@ -31,7 +31,8 @@
  *     remote), then adopted; rewritten refused (with a verdict when the
  *     divergence is an equivocation); an invalid commit quarantined; a
  *     valid commit off its author's branch held back once, refused the
- *     second time it is seen from that remote.
+ *     second time it is seen from that remote; a branch whose tip is not
+ *     its player's commit (the genesis aside) refused, as src/store does.
  *   - Crashes: a peer may crash between any two of its steps (at most
  *     CRASHES times): what was written but not yet on its branch is lost,
  *     the messages in flight to it are lost; refs are durable (a sync's
@@ -64,8 +65,6 @@
  *     snapshot (the evidence refs). The dishonest seat may also write
  *     false expulsions (DEVS 16). A sync is atomic as two d_steps, as is
  *     a write with its branch move (spin takes no d_step that long).
- *     With EXPEL the tip-owner check covers every tip (a branch's tip is
- *     its player's commit, the genesis aside), as src/store checks.
  *
  * Properties (assertions, checked in every reachable state)
  *   P1 no honest peer adopts an invalid or forged commit, nor one that
@@ -114,8 +113,8 @@
  *   M_ORDER       merge folded in arrival order (not commutative)
  *   M_BLAME       the verdict names the relayer, not the signer
  *   M_EARLYREVEAL honest seats reveal before the request is committed
- *   M_TIPOWNER    adopt a branch whose tip is another seat's discard or
- *                 reveal (what src/store does today: an open bug)
+ *   M_TIPOWNER    adopt a branch whose tip is another seat's commit (what
+ *                 src/store did before the fair-dice work)
  *   M_UNFAIR      the last peer is left out of the sync rotation: it never
  *                 fetches (liveness)
  *   M_NOPROOF     (EXPEL) adopt an expulsion without checking its proof
@@ -1101,16 +1100,12 @@ inline take_br(i_, k_)
 				h_c++
 			:: else -> break
 			od;
-			/* a branch holds no other seat's discard or reveal as its tip */
+			/* a branch's tip is its player's commit, the genesis aside
+			 * (what src/store checks; liveness with a dishonest seat
+			 * needs it: live-d3show, live-expel3) */
 #ifndef M_TIPOWNER
 			if
-#ifdef EXPEL
-			/* nor any commit not its player's, the genesis aside (what
-			 * src/store checks; the liveness of live-expel needs it) */
 			:: h_res == 0 && h_t != 0 && author[h_t] != h_j -> h_res = 5
-#else
-			:: h_res == 0 && kind[h_t] == CHILD && author[h_t] != h_j -> h_res = 5
-#endif
 			:: else
 			fi;
 #endif

@@ -42,6 +42,7 @@ ci_ok=(
 	"live-h2:-DNP=2 -DDIS=255 -DFAULTS=1 -DCRASHES=1 -DLIVE"
 	"live-h3:-DNP=3 -DDIS=255 -DFAULTS=0 -DCRASHES=1 -DLIVE"
 	"live-d2:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DLIVE"
+	"live-d3show:-DNP=3 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DLIVE"
 	"expel3:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL"
 	"expel3-roll:-DNP=3 -DDIS=0 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL"
 	"expel3-forge:-DNP=3 -DDIS=0 -DBAD=1 -DDEVS=16 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL"
@@ -71,7 +72,7 @@ ci_bad=(
 # fork check catches first; rewrite-dead above checks that the code
 # M_REWRITE changes is never reached (spec/model.md).
 # compiled -O1, and -O2 (see run)
-slow="expel3 expel3-roll rewrite-dead d2 expel-d2 M_NOPROOF M_BLAME M_FORK"
+slow="expel3 expel3-roll rewrite-dead d2 expel-d2 live-d3show M_NOPROOF M_BLAME M_FORK"
 slowest="expel3-forge"
 big_ok=(
 	"d2full:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1"
