@@ -16,7 +16,8 @@ tools=(cmake:cmake cc:gcc make:make pkg-config:pkg-config git:git
 	xvfb-run:xvfb xauth:xauth ip:iproute2 ssh-keygen:openssh-client
 	strace:strace valgrind:valgrind gnuplot:gnuplot-nox clang:clang
 	python3:python3 spin:spin node:nodejs npm:npm
-	xdotool:xdotool xwd:x11-apps xwdtopnm:netpbm openssl:openssl)
+	xdotool:xdotool xwd:x11-apps xwdtopnm:netpbm openssl:openssl
+	curl:curl)
 # pkg-config module -> Debian package
 libs=(cmocka:libcmocka-dev libgit2:libgit2-dev sdl2:libsdl2-dev
 	SDL2_ttf:libsdl2-ttf-dev libpng:libpng-dev libssh2:libssh2-1-dev
