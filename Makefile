@@ -56,7 +56,7 @@ fuzz-build: deps
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_all
 
 # Every kept crash input, then each target for FUZZ_TEST_SECONDS, one at
-# a time (9 targets: about 4 minutes).
+# a time (10 targets: about 5 minutes).
 test-fuzz:
 	@$(MAKE) --no-print-directory fuzz-build FUZZ_RUN_SECONDS=$(FUZZ_TEST_SECONDS)
 	cd $(FUZZ_BUILD) && ctest --output-on-failure -L fuzz; rc=$$?; \

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE /* accept4 */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -260,10 +261,25 @@ static void http_answer(int c, int status, const char *type, const char *body,
 			 "Connection: close\r\n\r\n",
 			 status, what, type, len);
 	struct iovec v[2] = {{head, (size_t)k}, {(void *)body, body ? len : 0}};
+	/* All of it within SERVE_READ_MS too: a client that does not read
+	 * its answer holds the server no longer than one that does not send
+	 * its request. */
+	long end = now_ms() + SERVE_READ_MS;
+	fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK);
 	for (int i = 0; i < 2;) {
 		ssize_t w = writev(c, v + i, 2 - i);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd p = {.fd = c, .events = POLLOUT};
+			long left = end - now_ms();
+			if (left <= 0 || poll(&p, 1, (int)left) < 0) {
+				if (left > 0 && errno == EINTR)
+					continue;
+				return; /* (the time is up) */
+			}
+			continue;
+		}
 		if (w <= 0)
 			return; /* (the web server went away) */
 		for (size_t left = (size_t)w; i < 2 && left;) {

@@ -23,12 +23,17 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
+#include "base.h"
 #include "catan/store.h"
 #include "http.h"
 #include "repo.h"
@@ -41,6 +46,7 @@ enum {
 	SERVE_PREFIXES = 32,
 	SERVE_REFS = 1024,
 	SERVE_UPDATES = 64,
+	SERVE_INFLATED_MAX = 256 << 20, /* a push's objects, inflated */
 };
 
 /* ---- bytes out ---- */
@@ -608,6 +614,125 @@ static void move_refs(git_repository *repo, update *u, int n, const char *user)
 	}
 }
 
+/* The bytes of the zlib stream at p (at most n) inflated with z, *used
+ * the stream's length; at most cap (more: -1), -1 when it does not end.
+ * Its first bytes (up to headn) into head. */
+static long inflated(z_stream *z, const unsigned char *p, size_t n, size_t cap,
+		     size_t *used, unsigned char *head, size_t headn)
+{
+	static unsigned char sink[16384];
+	if (inflateReset(z) != Z_OK)
+		return -1;
+	z->next_in = (unsigned char *)p;
+	z->avail_in = n > UINT_MAX ? UINT_MAX : (unsigned)n;
+	int rc = Z_OK;
+	while (rc == Z_OK && z->total_out <= cap) {
+		uLong before = z->total_out;
+		z->next_out = sink;
+		z->avail_out = sizeof sink;
+		rc = inflate(z, Z_NO_FLUSH);
+		if (before < headn)
+			memcpy(head + before, sink,
+			       z->total_out - before < headn - before
+				   ? z->total_out - before
+				   : headn - before);
+	}
+	*used = z->total_in;
+	return rc == Z_STREAM_END && z->total_out <= cap ? (long)z->total_out
+							 : -1;
+}
+
+/* A delta's size varint at *p (before end), or -1. */
+static long delta_size(const unsigned char **p, const unsigned char *end)
+{
+	unsigned long v = 0;
+	for (int shift = 0; *p < end && shift < 28; shift += 7) {
+		unsigned char c = *(*p)++;
+		v |= (unsigned long)(c & 127) << shift;
+		if (!(c & 128))
+			return (long)v;
+	}
+	return -1;
+}
+
+/* Whether the pack entry at *at (before end) fits (pack_fits); *at
+ * after it, its bytes inflated added to *total. */
+static bool entry_fits(z_stream *z, const unsigned char *p, size_t end,
+		       size_t *pat, size_t *total)
+{
+	size_t at = *pat;
+	if (at >= end)
+		return false;
+	unsigned type = (p[at] >> 4) & 7;
+	size_t size = p[at] & 15;
+	for (int shift = 4; p[at++] & 128; shift += 7)
+		if (at >= end || shift > 25)
+			return false;
+		else
+			size |= (size_t)(p[at] & 127) << shift;
+	if (type == 6) { /* the base's distance */
+		while (at < end && p[at] & 128)
+			at++;
+		at++;
+	} else if (type == 7) { /* the base's id */
+		at += 20;
+	} else if (type == 0 || type == 5) {
+		return false;
+	}
+	unsigned char head[20] = {0};
+	size_t used = 0;
+	if (at >= end || size > STORE_MAX_OBJECT ||
+	    inflated(z, p + at, end - at, size, &used, head, sizeof head) !=
+		(long)size)
+		return false;
+	*total += size;
+	if (type >= 6) { /* the sizes the delta names */
+		const unsigned char *h = head,
+				    *he = head + (size < 20 ? size : 20);
+		long base = delta_size(&h, he), res = delta_size(&h, he);
+		if (base < 0 || res < 0 || base > STORE_MAX_OBJECT ||
+		    res > STORE_MAX_OBJECT)
+			return false;
+		*total += (size_t)res;
+	}
+	if (*total > SERVE_INFLATED_MAX)
+		return false;
+	*pat = at + used;
+	return true;
+}
+
+/*
+ * Whether a pack (when it is one: the indexer says what else is wrong)
+ * costs what its size allows. libgit2's indexer allocates for the
+ * header's object count before it reads an object (a 400-byte push
+ * claiming 600 million objects: 4.8 GB asked), and makes every object a
+ * delta describes at the size the delta names (a 1.5 KB push of deltas
+ * of 256 MiB each held the server 45 s and 10 GB). So: a count its bytes
+ * can hold (an entry takes at least 9 bytes: a byte of type and size and
+ * the smallest zlib stream, 8), every object and delta at most
+ * STORE_MAX_OBJECT (what any reader of the store accepts), and all of
+ * them together at most SERVE_INFLATED_MAX.
+ */
+static bool pack_fits(const char *pack, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)pack;
+	if (n < 12 || memcmp(p, "PACK", 4))
+		return true;
+	uint32_t count = (uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 |
+			 (uint32_t)p[10] << 8 | p[11];
+	if (count == 0)
+		return true;
+	if (n < 32 || count > (n - 32) / 8)
+		return false;
+	size_t at = 12, end = n - 20, total = 0;
+	z_stream z = {0};
+	bool fits = inflateInit(&z) == Z_OK;
+	for (uint32_t i = 0; fits && i < count; i++)
+		fits = entry_fits(&z, p, end, &at, &total);
+	inflateEnd(&z);
+	return fits;
+}
+
 int catan_store_serve_receive(catan_store *s, const char *user,
 			      const char *body, size_t len,
 			      catan_serve_check check, void *ctx, char **out,
@@ -715,7 +840,10 @@ int catan_store_serve_receive(catan_store *s, const char *user,
 	git_indexer *ix = NULL;
 	git_indexer_progress st = {0};
 	char pack[1300];
-	if (!mkdtemp(qdir)) {
+	if (!pack_fits(body + r.at, len - r.at)) {
+		qdir[0] = '\0';
+		unpack = "the pack's objects are too many or too large";
+	} else if (!mkdtemp(qdir)) {
 		qdir[0] = '\0';
 		unpack = "cannot make a quarantine folder";
 	} else {
@@ -763,7 +891,10 @@ int catan_store_serve_receive(catan_store *s, const char *user,
 		}
 		free(lines.b);
 	}
-	if (!unpack && any && r.at < len && move_pack(objects, qdir))
+	/* (a pack of no objects, as a push that moves refs to ids the
+	 * repository holds sends, is not kept) */
+	if (!unpack && any && r.at < len && st.total_objects > 0 &&
+	    move_pack(objects, qdir))
 		unpack = "cannot move the pack in";
 	if (unpack)
 		for (int i = 0; i < n; i++)

@@ -9,12 +9,15 @@
 #      objects/info/packs true;
 #   2. pushes straight to its socket: a forged commit (red's move signed
 #      by no one on blue's branch), a push from an old id, a push with no
-#      login, a malformed request, an unknown capability: each refused
+#      login, a malformed request, an unknown capability, a delta bomb
+#      (deltas of 16 MiB each in a pack of 1 KB): each refused
 #      with its reason, the refs, the packs and the folder unchanged (no
 #      quarantine left);
 #   3. fetches straight to its socket: ls-refs by prefix, a want that is
 #      no ref's tip, a fetch without done, garbage: answered or refused
 #      with an ERR packet;
+#   3b. a client that never reads its answer: the server gives up after
+#      10 s and answers the next request;
 #   4. the server stopped: peers sync through git-http-backend (nginx
 #      hands the request on), and stock git fetches as before.
 #   test_https_serve.sh CATAN_BINARY PEERS_BENCH
@@ -29,8 +32,8 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 # shellcheck source=lib.sh
 source "$here/lib.sh"
-if ! https_host_ok || ! command -v curl >/dev/null; then
-	skip_all 4 "needs nginx, fcgiwrap, openssl, git-http-backend and curl"
+if ! https_host_ok || ! command -v curl >/dev/null || ! command -v python3 >/dev/null; then
+	skip_all 5 "needs nginx, fcgiwrap, openssl, git-http-backend, curl and python3"
 fi
 tmp=$(mktemp -d)
 srv=$tmp/srv
@@ -153,8 +156,44 @@ code=$(post receive-pack "$tmp/push-atomic" eve)
 } >"$tmp/push-ref"
 code=$(post receive-pack "$tmp/push-ref" eve)
 [[ $code == 400 ]] || fail "a push to a bad ref name: HTTP $code"
+# A delta bomb: a pack of 1 KB whose deltas each make a
+# 16 MiB object out of a 1 MiB blob of zeros (at 256 MiB a delta, 20 of
+# them held the server 45 s and 10 GB): refused before libgit2 makes one.
+python3 - "$tmp/bomb" <<'PY'
+import hashlib, struct, sys, zlib
+def head(t, size):
+    out, b, size = [], (t << 4) | (size & 15), size >> 4
+    while size:
+        out.append(b | 128); b, size = size & 127, size >> 7
+    return bytes(out + [b])
+def varint(v):
+    out = []
+    while v > 127:
+        out.append(v & 127 | 128); v >>= 7
+    return bytes(out + [v])
+def distance(d):
+    out = [d & 127]; d >>= 7
+    while d:
+        d -= 1; out.insert(0, 128 | (d & 127)); d >>= 7
+    return bytes(out)
+pack = head(3, 1 << 20) + zlib.compress(b"\0" * (1 << 20))
+delta = varint(1 << 20) + varint(16 << 20) + b"\xc0\x10" * 16
+for i in range(2):
+    pack += head(6, len(delta)) + distance(len(pack)) + zlib.compress(delta)
+pack = b"PACK" + struct.pack(">II", 2, 3) + pack
+open(sys.argv[1], "wb").write(pack + hashlib.sha1(pack).digest())
+PY
+{
+	printf '%04x%s %s refs/heads/blue\0report-status' \
+		$((4 + 81 + 16 + 14)) "$blue_tip" "$blue_tip"
+	printf '0000'
+	cat "$tmp/bomb"
+} >"$tmp/push-bomb"
+code=$(post receive-pack "$tmp/push-bomb" eve)
+[[ $code == 200 ]] && grep -qa "unpack the pack's objects are too many or too large" "$tmp/ans" ||
+	fail "a delta bomb: HTTP $code $(tr -d '\0' <"$tmp/ans")"
 [[ $(state) == "$before" ]] || fail "a refused request changed the repository"
-ok "pushes to the server refused, the repository unchanged: a forgery (${why:0:140}...), an old id, no login (403), garbage, atomic, a bad ref name (400)"
+ok "pushes to the server refused, the repository unchanged: a forgery (${why:0:140}...), an old id, no login (403), garbage, atomic, a bad ref name (400), a delta bomb ($(stat -c %s "$tmp/bomb") bytes)"
 
 # 3. Fetches straight to the socket.
 { pkt "command=ls-refs"; printf '0001'; pkt "ref-prefix refs/heads/"; printf '0000'; } >"$tmp/ls"
@@ -178,6 +217,36 @@ code=$(post upload-pack "$tmp/f3")
 [[ $code == 200 ]] && grep -qa "packfile" "$tmp/ans" && grep -qa "PACK" "$tmp/ans" ||
 	fail "a good fetch: HTTP $code"
 ok "fetches to the server: ls-refs by prefix, a pack for a tip; a want that is no tip, no done, garbage refused with ERR"
+# A client that sends its request and never reads the answer (1.5 MB,
+# more than the socket holds) holds the server no longer than one that
+# never sends it: 10 s, then the next request is answered.
+big=$(head -c 1500000 /dev/urandom | git -C "$relay" hash-object -w --stdin)
+big=$(printf '100644 blob %s\tbig\n' "$big" | git -C "$relay" mktree)
+big=$(GIT_AUTHOR_NAME=x GIT_AUTHOR_EMAIL=x@catan GIT_COMMITTER_NAME=x \
+	GIT_COMMITTER_EMAIL=x@catan git -C "$relay" commit-tree "$big" -m big)
+git -C "$relay" update-ref refs/junk/big "$big"
+{ pkt "command=fetch"; printf '0001'; pkt "want $big"; pkt "done"; printf '0000'; } >"$tmp/f4"
+python3 - "$sock" "$tmp/f4" <<'PY' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+body = open(sys.argv[2], "rb").read()
+s.sendall(b"POST /bench.git/git-upload-pack HTTP/1.0\r\nContent-Length: %d\r\n\r\n"
+          % len(body) + body)
+time.sleep(40)
+PY
+sleeper=$!
+sleep 1
+start=$(date +%s)
+code=$(curl -s -m 30 -o "$tmp/ans" -w '%{http_code}' --unix-socket "$sock" \
+	--data-binary @"$tmp/ls" "http://relay/bench.git/git-upload-pack") || true
+took=$(($(date +%s) - start))
+kill "$sleeper" 2>/dev/null || true
+wait "$sleeper" 2>/dev/null || true
+git -C "$relay" update-ref -d refs/junk/big
+[[ $code == 200 ]] && ((took <= 15)) ||
+	fail "a client that does not read its answer held the server: HTTP $code after $took s"
+ok "a client that does not read its answer holds the server $took s, then the next request is answered"
 
 # 4. The server stopped: nginx hands the requests to git-http-backend.
 while read -r pid; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done <"$srv/serve.pids"
