@@ -15,6 +15,8 @@
 #   3. idle CPU: N-1 peers wait for a player who never moves, for
 #      IDLE_S seconds (10): the CPU time each used, as a share of one core.
 #   tools/https_bench.sh CATAN_BUILD_DIR [PLAYERS] [SEED]
+# With HTTPS_SERVED=1, parts 2 and 3 run through a relay answered by
+# `catan host-hook serve --http` too (its hook installed).
 # Peers poll with --interval 0.05 --max-interval PEER_MAX_INTERVAL (0.4 s
 # unless set).
 set -euo pipefail
@@ -68,6 +70,11 @@ new_game() {
 	git init -q --bare "$tmp/srv/repos/$name.git"
 	$catan -C "$d/red" remote add origin "$HTTPS_URL/$name.git" --push >/dev/null
 	$catan -C "$d/red" sync >/dev/null
+	# (HTTPS_SERVED=1: the relay answered by catan host-hook serve --http)
+	if [[ -n ${HTTPS_SERVED:-} ]]; then
+		https_host_serve "$tmp/srv" "$name" "$catan" ||
+			{ echo "https_bench: catan host-hook serve --http failed" >&2; exit 1; }
+	fi
 	for p in "${names[@]:1:n-1}"; do
 		$catan join "$HTTPS_URL/$name.git" "$d/$p" --as "$p" >/dev/null
 		$catan -C "$d/$p" remote push origin >/dev/null

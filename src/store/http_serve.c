@@ -310,16 +310,25 @@ static int fetch(git_repository *repo, pkts *r, sbuf *o)
 	if (!done)
 		return err_pkt(o, "fetch: this host answers only a fetch "
 				  "with done");
-	/* Only tips: a client learns no object that no ref holds. */
+	/*
+	 * Only what a ref holds: a client learns no object that no ref
+	 * reaches. Not only tips: a branch may move between the list a peer
+	 * read and its fetch, and the tip it read is then in the history of
+	 * the new one (git's upload-pack in version 2 takes such wants too).
+	 */
 	static refs all;
 	if (read_refs(repo, &all))
 		return err_pkt(o, "cannot read the refs");
 	for (int i = 0; i < nw; i++) {
-		bool tip = false;
-		for (int j = 0; j < all.n && !tip; j++)
-			tip = git_oid_equal(&want[i], &all.id[j]);
-		if (!tip)
-			return err_pkt(o, "fetch: a want that is no ref's tip");
+		bool held = false;
+		for (int j = 0; j < all.n && !held; j++)
+			held = git_oid_equal(&want[i], &all.id[j]);
+		if (!held && all.n > 0 &&
+		    git_graph_reachable_from_any(repo, &want[i], all.id,
+						 (size_t)all.n) == 1)
+			held = true;
+		if (!held)
+			return err_pkt(o, "fetch: a want that no ref reaches");
 	}
 	git_odb *odb = NULL;
 	git_packbuilder *pb = NULL;

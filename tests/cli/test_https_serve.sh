@@ -13,9 +13,9 @@
 #      (deltas of 16 MiB each in a pack of 1 KB): each refused
 #      with its reason, the refs, the packs and the folder unchanged (no
 #      quarantine left);
-#   3. fetches straight to its socket: ls-refs by prefix, a want that is
-#      no ref's tip, a fetch without done, garbage: answered or refused
-#      with an ERR packet;
+#   3. fetches straight to its socket: ls-refs by prefix, a want that was
+#      a tip before its branch moved on, a want no ref reaches, a fetch
+#      without done, garbage: answered or refused with an ERR packet;
 #   3b. a client that never reads its answer: the server gives up after
 #      10 s and answers the next request;
 #   4. the server stopped: peers sync through git-http-backend (nginx
@@ -202,11 +202,21 @@ code=$(post upload-pack "$tmp/ls")
 got=$(tr -d '\0' <"$tmp/ans" | grep -ao "[0-9a-f]\{40\} refs/heads/[a-z]*" | sort)
 real=$(git -C "$relay" for-each-ref --format='%(objectname) %(refname)' refs/heads/ | sort)
 [[ $got == "$real" ]] || fail "ls-refs: $got vs $real"
-notip=$(git -C "$relay" rev-parse "red~3")
-{ pkt "command=fetch"; printf '0001'; pkt "want $notip"; pkt "done"; printf '0000'; } >"$tmp/f1"
+# A tip a peer read before the branch moved on is in the new tip's
+# history: served (the race of every busy game). An object no ref reaches
+# (the forged commit above, whose push was refused) is not.
+old_tip=$(git -C "$relay" rev-parse "red~3")
+{ pkt "command=fetch"; printf '0001'; pkt "want $old_tip"; pkt "done"; printf '0000'; } >"$tmp/f1"
 code=$(post upload-pack "$tmp/f1")
-[[ $code == 400 ]] && grep -q "ERR fetch: a want that is no ref's tip" "$tmp/ans" ||
-	fail "a want that is no tip: HTTP $code $(cat "$tmp/ans")"
+[[ $code == 200 ]] && grep -qa "PACK" "$tmp/ans" ||
+	fail "a want that was a tip before the branch moved: HTTP $code $(cat "$tmp/ans")"
+git -C "$work" push -q "$relay" "$forged:refs/catan-test/unreached" 2>/dev/null ||
+	fail "cannot put the forged commit's objects into the relay"
+git -C "$relay" update-ref -d refs/catan-test/unreached
+{ pkt "command=fetch"; printf '0001'; pkt "want $forged"; pkt "done"; printf '0000'; } >"$tmp/f1b"
+code=$(post upload-pack "$tmp/f1b")
+[[ $code == 400 ]] && grep -q "ERR fetch: a want that no ref reaches" "$tmp/ans" ||
+	fail "a want that no ref reaches: HTTP $code $(cat "$tmp/ans")"
 { pkt "command=fetch"; printf '0001'; pkt "want $blue_tip"; printf '0000'; } >"$tmp/f2"
 code=$(post upload-pack "$tmp/f2")
 [[ $code == 400 ]] && grep -q "ERR" "$tmp/ans" || fail "a fetch without done: HTTP $code"
@@ -216,7 +226,7 @@ code=$(post upload-pack "$tmp/junk")
 code=$(post upload-pack "$tmp/f3")
 [[ $code == 200 ]] && grep -qa "packfile" "$tmp/ans" && grep -qa "PACK" "$tmp/ans" ||
 	fail "a good fetch: HTTP $code"
-ok "fetches to the server: ls-refs by prefix, a pack for a tip; a want that is no tip, no done, garbage refused with ERR"
+ok "fetches to the server: ls-refs by prefix, a pack for a tip and for an old tip; a want no ref reaches, no done, garbage refused with ERR"
 # A client that sends its request and never reads the answer (1.5 MB,
 # more than the socket holds) holds the server no longer than one that
 # never sends it: 10 s, then the next request is answered.
