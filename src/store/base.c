@@ -232,6 +232,19 @@ int store_syncfs_dir(const char *dir)
 	return rc;
 }
 
+static int remove_one(const char *p, const struct stat *sb, int flag,
+		      struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+void store_remove_tree(const char *path)
+{
+	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int store_fsync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -181,6 +181,10 @@ int store_claim_dir(const char *path, const char *what, catan_err *err);
  */
 int store_fsync_dir(const char *dir);
 
+/* Removes the file or directory tree at path (not following links), as
+ * far as it can. */
+void store_remove_tree(const char *path);
+
 /* syncfs of the file system holding the directory dir. 0 or -1 (errno). */
 int store_syncfs_dir(const char *dir);
 

@@ -5,8 +5,8 @@
  * instead of git-http-backend, which starts git once or twice per
  * request:
  *   - git-upload-pack in protocol version 2: `ls-refs` (the refs, by
- *     prefix) and `fetch` (wants that are ref tips, haves, done: the pack
- *     in side-band packets);
+ *     prefix) and `fetch` (wants that a ref reaches, haves, done: the
+ *     pack in side-band packets);
  *   - git-receive-pack: the update lines (report-status, side-band-64k),
  *     the pack indexed into a quarantine folder of the repository, the
  *     push checked there as the pre-receive hook checks it (the caller's
@@ -61,18 +61,12 @@ static void put(sbuf *o, const void *data, size_t n)
 {
 	if (o->oom)
 		return;
-	if (o->len + n > o->cap) {
-		size_t cap = o->cap ? o->cap : 4096;
-		while (cap < o->len + n)
-			cap *= 2;
-		char *b = realloc(o->b, cap);
-		if (!b) {
-			o->oom = true;
-			return;
-		}
-		o->b = b;
-		o->cap = cap;
+	char *b = store_reserve(o->b, &o->cap, o->len + n, 1);
+	if (!b) {
+		o->oom = true;
+		return;
 	}
+	o->b = b;
 	memcpy(o->b + o->len, data, n);
 	o->len += n;
 }
@@ -175,9 +169,15 @@ typedef struct refs {
 	git_oid id[SERVE_REFS];
 } refs;
 
+typedef struct ref_entry {
+	char name[256];
+	git_oid id;
+} ref_entry;
+
 static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(a, b);
+	return strcmp(((const ref_entry *)a)->name,
+		      ((const ref_entry *)b)->name);
 }
 
 /* Every direct ref under refs/ (at most SERVE_REFS), sorted by name. */
@@ -189,23 +189,27 @@ static int read_refs(git_repository *repo, refs *out)
 	if (git_reference_iterator_glob_new(&it, repo, "refs/*"))
 		return -1;
 	int rc = 0;
-	static char names[SERVE_REFS][256];
+	static ref_entry e[SERVE_REFS];
 	int n = 0;
 	while ((rc = git_reference_next(&r, it)) == 0) {
 		const char *name = git_reference_name(r);
-		if (git_reference_type(r) == GIT_REFERENCE_DIRECT &&
-		    strlen(name) < sizeof names[0] && n < SERVE_REFS)
-			snprintf(names[n++], sizeof names[0], "%s", name);
+		const git_oid *id = git_reference_target(r);
+		if (id && strlen(name) < sizeof e[0].name && n < SERVE_REFS) {
+			snprintf(e[n].name, sizeof e[n].name, "%s", name);
+			e[n++].id = *id;
+		}
 		git_reference_free(r);
 	}
 	git_reference_iterator_free(it);
 	if (rc != GIT_ITEROVER)
 		return -1;
-	qsort(names, (size_t)n, sizeof names[0], cmp_name);
-	for (int i = 0; i < n; i++)
-		if (git_reference_name_to_id(&out->id[out->n], repo,
-					     names[i]) == 0)
-			memcpy(out->name[out->n++], names[i], sizeof names[i]);
+	qsort(e, (size_t)n, sizeof e[0], cmp_name);
+	/* (ids apart, in one array: git_graph_reachable_from_any) */
+	for (int i = 0; i < n; i++) {
+		memcpy(out->name[i], e[i].name, sizeof e[i].name);
+		out->id[i] = e[i].id;
+	}
+	out->n = n;
 	return 0;
 }
 
@@ -428,37 +432,6 @@ typedef struct update {
 	const char *why; /* NULL: moved */
 } update;
 
-static int rm_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char sub[4096];
-			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-			struct stat st;
-			if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-				rm_tree(sub);
-			else
-				unlink(sub);
-		}
-		closedir(d);
-	}
-	return rmdir(path);
-}
-
-static int fsync_path(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
 /* Moves the pack in qdir/pack into the repository's objects/pack: the
  * .pack first, the .idx (which makes readers see it) last. */
 static int move_pack(const char *objects, const char *qdir)
@@ -492,7 +465,7 @@ static int move_pack(const char *objects, const char *qdir)
 		}
 	snprintf(to, sizeof to, "%.1100s/pack", objects);
 	if (!rc)
-		rc = fsync_path(to);
+		rc = store_fsync_dir(to);
 	return rc;
 }
 
@@ -920,7 +893,7 @@ int catan_store_serve_receive(catan_store *s, const char *user,
 				gitdir);
 	}
 	if (qdir[0])
-		rm_tree(qdir);
+		store_remove_tree(qdir);
 	report(&o, band, unpack, u, n, message);
 	free(message);
 	if (o.oom) {

@@ -23,18 +23,10 @@
 
 #include "exchange.h"
 
-static int remove_one(const char *p, const struct stat *sb, int flag,
-		      struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(p) : unlink(p);
-}
-
 void catan_store_join_abandon(catan_store *s, const char *path)
 {
 	catan_store_free(s);
-	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	store_remove_tree(path);
 }
 
 /*
@@ -194,6 +186,6 @@ done:
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	if (rc)
-		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+		store_remove_tree(path);
 	return rc;
 }

@@ -99,6 +99,11 @@ post() { # SERVICE BODYFILE [USER]: the answer's body into $tmp/ans, status prin
 		-H 'Content-Type: application/x-git-'"$1"'-request' "${h[@]}" \
 		--data-binary @"$2" "http://relay/bench.git/git-$1"
 }
+push_body() { # OLD NEW REF CAPS [PACKFILE]: a receive-pack request
+	local line="$1 $2 $3"
+	printf '%04x%s\0%s0000' $((4 + ${#line} + 1 + ${#4})) "$line" "$4"
+	[[ -z ${5:-} ]] || cat "$5"
+}
 state() { # what must not change: refs, packs, the folder's entries
 	git -C "$relay" for-each-ref --format='%(objectname) %(refname)'
 	ls "$relay" "$relay/objects" "$relay/objects/pack"
@@ -113,13 +118,7 @@ forged=$(GIT_AUTHOR_NAME=red GIT_AUTHOR_EMAIL=red@catan GIT_COMMITTER_NAME=red \
 	GIT_COMMITTER_EMAIL=red@catan git -C "$work" commit-tree "$tree" -p "$blue_tip" -m "end turn")
 printf '%s\n^%s\n' "$forged" "$blue_tip" |
 	git -C "$work" pack-objects --stdout --revs >"$tmp/pack" 2>/dev/null
-zero=0000000000000000000000000000000000000000
-{
-	printf '%04x%s %s refs/heads/blue\0report-status' \
-		$((4 + 81 + 16 + 14)) "$blue_tip" "$forged"
-	printf '0000'
-	cat "$tmp/pack"
-} >"$tmp/push"
+push_body "$blue_tip" "$forged" refs/heads/blue report-status "$tmp/pack" >"$tmp/push"
 code=$(post receive-pack "$tmp/push" eve)
 [[ $code == 200 ]] || fail "the forged push: HTTP $code"
 grep -qa "ng refs/heads/blue catan: refused" "$tmp/ans" ||
@@ -128,12 +127,7 @@ grep -qa "ng refs/heads/blue catan: refused" "$tmp/ans" ||
 why=$(tr -d '\0' <"$tmp/ans" | grep -ao "ng refs/heads/blue .*" | head -1)
 # From an old id: the branch moved meanwhile.
 old=$(git -C "$relay" rev-parse "blue~1")
-{
-	printf '%04x%s %s refs/heads/blue\0report-status' \
-		$((4 + 81 + 16 + 14)) "$old" "$forged"
-	printf '0000'
-	cat "$tmp/pack"
-} >"$tmp/push-old"
+push_body "$old" "$forged" refs/heads/blue report-status "$tmp/pack" >"$tmp/push-old"
 post receive-pack "$tmp/push-old" eve >/dev/null
 grep -qa "ng refs/heads/blue" "$tmp/ans" || fail "a push from an old id passed"
 [[ $(state) == "$before" ]] || fail "the push from an old id changed the repository"
@@ -143,17 +137,10 @@ printf 'zzzz garbage' >"$tmp/junk"
 code=$(post receive-pack "$tmp/junk" eve)
 [[ $code == 400 ]] && grep -q "ERR a malformed push request" "$tmp/ans" ||
 	fail "a malformed push: HTTP $code"
-{
-	printf '%04x%s %s refs/heads/blue\0atomic' $((4 + 81 + 16 + 7)) "$blue_tip" "$forged"
-	printf '0000'
-	cat "$tmp/pack"
-} >"$tmp/push-atomic"
+push_body "$blue_tip" "$forged" refs/heads/blue atomic "$tmp/pack" >"$tmp/push-atomic"
 code=$(post receive-pack "$tmp/push-atomic" eve)
 [[ $code == 400 ]] || fail "a push asking for atomic: HTTP $code"
-{
-	printf '%04x%s %s refs/heads/../x\0report-status' $((4 + 81 + 16 + 14)) "$blue_tip" "$forged"
-	printf '0000'
-} >"$tmp/push-ref"
+push_body "$blue_tip" "$forged" refs/heads/../x report-status >"$tmp/push-ref"
 code=$(post receive-pack "$tmp/push-ref" eve)
 [[ $code == 400 ]] || fail "a push to a bad ref name: HTTP $code"
 # A delta bomb: a pack of 1 KB whose deltas each make a
@@ -183,12 +170,7 @@ for i in range(2):
 pack = b"PACK" + struct.pack(">II", 2, 3) + pack
 open(sys.argv[1], "wb").write(pack + hashlib.sha1(pack).digest())
 PY
-{
-	printf '%04x%s %s refs/heads/blue\0report-status' \
-		$((4 + 81 + 16 + 14)) "$blue_tip" "$blue_tip"
-	printf '0000'
-	cat "$tmp/bomb"
-} >"$tmp/push-bomb"
+push_body "$blue_tip" "$blue_tip" refs/heads/blue report-status "$tmp/bomb" >"$tmp/push-bomb"
 code=$(post receive-pack "$tmp/push-bomb" eve)
 [[ $code == 200 ]] && grep -qa "unpack the pack's objects are too many or too large" "$tmp/ans" ||
 	fail "a delta bomb: HTTP $code $(tr -d '\0' <"$tmp/ans")"
