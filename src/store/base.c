@@ -257,6 +257,67 @@ int store_fsync_dir(const char *dir)
 	return rc;
 }
 
+int store_descends(git_repository *repo, const git_oid *desc,
+		   const git_oid *old)
+{
+	enum { WALK = 64 };
+	git_oid seen[WALK];
+	int n = 0, next = 0;
+	seen[n++] = *desc;
+	while (next < n) {
+		git_commit *c = NULL;
+		if (git_oid_equal(&seen[next], old))
+			return 1;
+		if (git_commit_lookup(&c, repo, &seen[next++]))
+			return -1;
+		unsigned np = git_commit_parentcount(c);
+		for (unsigned i = 0; i < np; i++) {
+			const git_oid *p = git_commit_parent_id(c, i);
+			bool dup = false;
+			for (int k = 0; k < n && !dup; k++)
+				dup = git_oid_equal(&seen[k], p);
+			if (dup)
+				continue;
+			if (n == WALK) {
+				git_commit_free(c);
+				int rc =
+				    git_graph_descendant_of(repo, desc, old);
+				return rc < 0 ? -1 : rc;
+			}
+			seen[n++] = *p;
+		}
+		git_commit_free(c);
+	}
+	return 0;
+}
+
+int store_refs_unsynced(git_repository *repo, git_refdb **saved)
+{
+	git_refdb *fast = NULL;
+	*saved = NULL;
+	if (git_repository_refdb(saved, repo))
+		return -1;
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
+	int rc = git_refdb_open(&fast, repo);
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+	if (rc || git_repository_set_refdb(repo, fast)) {
+		git_refdb_free(fast);
+		git_refdb_free(*saved);
+		*saved = NULL;
+		return -1;
+	}
+	git_refdb_free(fast); /* (the repository holds it) */
+	return 0;
+}
+
+void store_refs_synced(git_repository *repo, git_refdb *saved)
+{
+	if (!saved)
+		return;
+	git_repository_set_refdb(repo, saved);
+	git_refdb_free(saved);
+}
+
 int store_fsync_repo(const char *path, catan_err *err)
 {
 	char parent[STORE_PATH_MAX];

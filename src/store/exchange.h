@@ -9,8 +9,8 @@
  *                  held-back tips (refs/catan/held/)
  *   adopt.c        verifies what arrived (verify.h) and moves branches
  *   repack.c       merges the small packs syncs leave
- * Used by sync.c, join.c and gc.c (layer 7) only. The contract of each
- * function is written above its definition.
+ * Used by sync.c, join.c, gc.c and http_serve.c (layer 7) only. The
+ * contract of each function is written above its definition.
  */
 #ifndef CATAN_STORE_EXCHANGE_H
 #define CATAN_STORE_EXCHANGE_H
@@ -108,6 +108,12 @@ bool store_builds_on_rejected(catan_store *s, const char *remote, int p,
  */
 void store_quarantine_untrack(catan_store *s);
 bool store_remote_has_held(catan_store *s, const char *remote);
+/*
+ * Whether a remote-tracking ref of `remote` stands where no branch here
+ * does (nor behind one), with no quarantine record of that branch: what
+ * a sync stopped before its adoption leaves (see catan_store.synced).
+ */
+bool store_remote_unadopted(catan_store *s, const char *remote);
 bool store_hold_back(catan_store *s, const char *remote, int p,
 		     const git_oid *tip);
 void store_release_held(catan_store *s, const char *remote, const bool *has,

@@ -351,10 +351,18 @@ int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
 				 "+%s:%s", heads[i]->name, local);
 	}
 	if (!heads_same(f, name, heads, nheads)) {
-		if (git_remote_download(remote, &refspecs, &opt) ||
-		    git_remote_update_tips(remote, &cb, 0,
-					   GIT_REMOTE_DOWNLOAD_TAGS_NONE,
-					   "catan sync")) {
+		git_refdb *saved = NULL;
+		int drc = git_remote_download(remote, &refspecs, &opt);
+		/* (the remote-tracking refs without fsync: see
+		 * store_refs_unsynced) */
+		if (drc == 0) {
+			store_refs_unsynced(f->repo, &saved);
+			drc = git_remote_update_tips(
+			    remote, &cb, 0, GIT_REMOTE_DOWNLOAD_TAGS_NONE,
+			    "catan sync");
+			store_refs_synced(f->repo, saved);
+		}
+		if (drc) {
 			if (fw.over && known &&
 			    !strstr(fw.why, "CATAN_SYNC_REMOTE_MS"))
 				refused_record(f, name, text, fw.why);

@@ -205,7 +205,9 @@ static size_t request(git_repository *repo, git_odb *odb,
 	*nwant = 0;
 	for (int i = 0; i < h->n; i++) {
 		const git_oid *id = &h->head[i].oid;
-		bool dup = git_odb_exists(odb, id);
+		/* (no rescan of objects/pack for each one it lacks) */
+		bool dup =
+		    git_odb_exists_ext(odb, id, GIT_ODB_LOOKUP_NO_REFRESH) != 0;
 		for (int j = 0; j < i && !dup; j++)
 			dup = git_oid_equal(&h->head[j].oid, id);
 		if (dup)
@@ -330,10 +332,14 @@ static int move_refs(git_repository *repo, const char *name,
 			continue;
 		if (git_reference_name_to_id(&have, repo, local[i]) == 0 &&
 		    !git_oid_equal(&have, &h->head[i].oid) &&
-		    git_graph_descendant_of(repo, &h->head[i].oid, &have) != 1)
+		    store_descends(repo, &h->head[i].oid, &have) != 1)
 			return 1; /* (a stale list, or a rewrite: libgit2) */
 	}
-	for (int i = 0; i < h->n; i++) {
+	/* (written without fsync: see store_refs_unsynced) */
+	git_refdb *saved = NULL;
+	store_refs_unsynced(repo, &saved);
+	int rc = 0;
+	for (int i = 0; i < h->n && rc == 0; i++) {
 		git_oid have;
 		git_reference *ref = NULL;
 		if (git_reference_name_to_id(&have, repo, local[i]) == 0 &&
@@ -344,12 +350,13 @@ static int move_refs(git_repository *repo, const char *name,
 			const git_error *e = git_error_last();
 			snprintf(r->why, r->whyn, "%.300s: %.150s", local[i],
 				 e && e->message ? e->message : "not written");
-			return -3;
+			rc = -3;
 		}
 		git_reference_free(ref);
-		*changed = true;
+		*changed |= rc == 0;
 	}
-	return 0;
+	store_refs_synced(repo, saved);
+	return rc;
 }
 
 int store_http_fetch(git_repository *repo, const char *name, const char *url,

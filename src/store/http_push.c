@@ -137,7 +137,7 @@ int store_http_push(git_repository *repo, const char *name, const char *url,
 	if (git_reference_name_to_id(&old, repo, theirs))
 		git_oid_fromstrn(&old, "0", 1); /* (a new branch there) */
 	if (!force && !git_oid_is_zero(&old) && !git_oid_equal(&old, new) &&
-	    git_graph_descendant_of(repo, new, &old) != 1) {
+	    store_descends(repo, new, &old) != 1) {
 		store_http_wipe(auth, sizeof auth);
 		return 1; /* (not a fast-forward: libgit2 refuses it) */
 	}
@@ -166,9 +166,12 @@ int store_http_push(git_repository *repo, const char *name, const char *url,
 	store_tls_unlock();
 	if (status == 200 && report_ok(&report, ref)) {
 		git_reference *r = NULL;
+		git_refdb *saved = NULL;
+		store_refs_unsynced(repo, &saved); /* (see there) */
 		if (git_reference_create(&r, repo, theirs, new, 1,
 					 "catan sync: pushed") == 0)
 			git_reference_free(r);
+		store_refs_synced(repo, saved);
 		rc = 0;
 	}
 done:

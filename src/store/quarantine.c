@@ -278,6 +278,26 @@ bool store_remote_has_held(catan_store *s, const char *remote)
 	return false;
 }
 
+bool store_remote_unadopted(catan_store *s, const char *remote)
+{
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		char ref[256];
+		git_oid id, local, q;
+		int k = snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
+				 s->game.names.name[p]);
+		if (k < 0 || (size_t)k >= sizeof ref ||
+		    git_reference_name_to_id(&id, s->repo, ref) ||
+		    (remote_ref(ref, sizeof ref, s, "quarantine", remote, p) &&
+		     git_reference_name_to_id(&q, s->repo, ref) == 0))
+			continue; /* (a record: judged before) */
+		if (store_branch_tip(&local, s, p) ||
+		    (!git_oid_equal(&id, &local) &&
+		     store_is_ancestor(s, &id, &local) != 1))
+			return true;
+	}
+	return false;
+}
+
 /*
  * A branch of `remote` holds a valid commit that its author's branch there
  * does not: a peer that shows that may be misbehaving, or may have been

@@ -120,6 +120,16 @@ struct catan_store {
 	bool tips_held;
 	git_oid held_tips[CATAN_MAX_PLAYERS];
 	/*
+	 * Whether the last sync of this handle ended well. Until one has,
+	 * each URL remote's tips are adopted even when its remote-tracking
+	 * refs already stood there: a sync that failed after the fetch moved
+	 * them (or a process stopped there, by a crash or a kill) left them
+	 * ahead of the branches, and nothing else would adopt them before
+	 * the remote moved again, which may wait for this player. (A path
+	 * remote's tips are compared with the branches themselves.)
+	 */
+	bool synced;
+	/*
 	 * Branches sync adopted and has not written yet (store_adopt_tips in
 	 * adopt.c): held_tips has where they go, from move_old. They are all
 	 * written at once, with the remote-tracking refs, in one write of

@@ -437,7 +437,8 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 		 * peer settled).
 		 */
 		start_clock(s);
-		if (changed || store_remote_has_held(s, remote))
+		if (changed || store_remote_has_held(s, remote) ||
+		    (!s->synced && store_remote_unadopted(s, remote)))
 			rc = store_adopt_remote(s, remote, rep, err);
 		/*
 		 * Its evidence at every sync, moved or not: a pair judged
@@ -558,6 +559,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	memset(s->move_pending, 0, sizeof s->move_pending);
 	if (rc == 0)
 		rc = store_verdict_apply(s, rep, err);
+	s->synced = rc == 0;
 	/* A pack nothing points into yet: its names on disk all the same. */
 	if (store_pack_named(s) && rc == 0)
 		rc = store_fail(err, "fsync of objects/pack: %s",

@@ -263,8 +263,20 @@ $catan -C "$d/blue" sync red-daemon | grep -q "adopted red" || fail "sync over g
 $catan -C "$d/blue" act setup 1,0,n 1,0,nw >/dev/null || fail "blue cannot act after git:// sync"
 # Read-only: a push is refused.
 git -C "$d/blue" push -q "git://127.0.0.1:$port/" blue 2>/dev/null && fail "the daemon accepted a push"
+# A sync stopped after its fetch moved the remote-tracking refs and before
+# it adopted (a crash, a kill) left them ahead of the branch: the next
+# process's first sync adopts them, though the remote has not moved since.
+g=$(git -C "$d/net" rev-list --max-parents=0 red)
+git -C "$d/net" update-ref refs/heads/red "$g"
+[[ $(git -C "$d/net" rev-parse refs/remotes/origin/red) == $(git -C "$d/red" rev-parse red) ]] ||
+	fail "4b: origin/red is not red's tip"
+out=$($catan -C "$d/net" sync) || fail "4b: sync with origin/red ahead: $out"
+grep -q "adopted red" <<<"$out" || fail "4b: origin/red left ahead was not adopted: $out"
+[[ $(git -C "$d/net" rev-parse red) == $(git -C "$d/red" rev-parse red) ]] || fail "4b: red not moved"
+out=$($catan -C "$d/net" sync) || fail "4b: sync: $out"
+! grep -q "adopted red" <<<"$out" || fail "4b: adopted again: $out"
 kill "$server"; wait "$server" 2>/dev/null || true
-ok "git:// through catan serve: join, sync, read-only"
+ok "git:// through catan serve: join, sync, read-only; remote-tracking refs a stopped sync left ahead are adopted"
 
 # 5. Misbehaving peers: the receiving peer rejects, reports, quarantines,
 #    and its game is untouched.
