@@ -597,8 +597,12 @@ static bool candidate(catan_store *s, const char *remote, int p,
 			return false;
 	}
 	catan_err err;
-	/* (One walk through the turns since local[p] for both questions.) */
-	bool forward = store_is_ancestor(s, &local[p], r) == 1;
+	/* (One walk through the turns since local[p] for both questions;
+	 * it goes by Turn: trailers, so a commit without one, a forgery,
+	 * is looked for without them before it is called a rewrite: the
+	 * verification then says what is wrong with it.) */
+	bool forward = store_is_ancestor(s, &local[p], r) == 1 ||
+		       store_descends(s->repo, r, &local[p]) == 1;
 	if (!forward && s->game.signed_game &&
 	    two_starts(s, &local[p], r, &v)) {
 		if (found_equivocation(s, &v, remote, rep, false, &err))

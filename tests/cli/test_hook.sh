@@ -124,6 +124,13 @@ push_refused "a commit in red's name" "signed with white's key" "$c:refs/heads/r
 c=$(forge "$d/key_red")
 push_refused "an illegal action" "commit ${c:0:10}" "$c:refs/heads/red"
 push_refused "a rewrite" "history rewritten" "$tip~1:refs/heads/red"
+# no Turn: trailer (the walk for a rewrite goes by them), red's own key:
+# judged by the verification, not called a rewrite
+printf 'end\n\nPlayer: red\n' >"$d/msg"
+c=$(forge "$d/key_red")
+push_refused "a commit without Turn:" "Turn" "$c:refs/heads/red"
+out=$(git -C "$d/white" push -f "$d/hub.git" "$c:refs/heads/red" 2>&1) || true
+! grep -q "history rewritten" <<<"$out" || fail "a commit without Turn: called a rewrite: $out"
 push_refused "a deletion" "never deleted" ":refs/heads/red"
 push_refused "a branch that is nobody's" "is not a player's branch" "$tip:refs/heads/mallory"
 ok "stock git pushes of a commit in another's name, an illegal action, a rewrite, a deletion and a stray branch are refused with the reason and change nothing"

@@ -334,7 +334,26 @@ git -C "$d/red" update-ref refs/heads/red "$tip"
 bad=$(forge $'bild road 0,0,w\n\nPlayer: red\nTurn: 0' red "$tree" "$tip")
 git -C "$d/red" update-ref refs/heads/red "$bad"
 expect_rejected "an unparsable message" "parse\|may not act"
-ok "illegal action, tampered tree, rewritten branch, unparsable message: rejected, reported, quarantined, local game untouched"
+# A commit without a Turn: trailer (walks for a rewrite go by them): the
+# verification's reason, not "rewritten".
+bad=$(forge $'end\n\nPlayer: red' red "$tree" "$tip")
+git -C "$d/red" update-ref refs/heads/red "$bad"
+out=$($catan -C "$d/blue" sync evil) && fail "a commit without Turn: was accepted"
+grep -q "rejected red.*Turn" <<<"$out" || fail "a commit without Turn: reason not given: $out"
+! grep -q "rewritten" <<<"$out" || fail "a commit without Turn: called a rewrite: $out"
+[[ $(snapshot) == "$base" ]] || fail "a commit without Turn: changed the local game"
+# The same over git:// (fetched whole, then judged)
+port=$((20000 + RANDOM % 20000))
+$catan -C "$d/red" serve --port "$port" >"$tmp/serve5t.log" 2>&1 &
+server=$!
+for i in $(seq 1 50); do grep -q serving "$tmp/serve5t.log" && break; sleep 0.1; done
+$catan -C "$d/blue" remote add evil-net "git://127.0.0.1:$port/"
+out=$($catan -C "$d/blue" sync evil-net) && fail "git://: a commit without Turn: was accepted"
+kill "$server"; wait "$server" 2>/dev/null || true
+grep -q "rejected red.*Turn" <<<"$out" || fail "git://: a commit without Turn: reason not given: $out"
+! grep -q "rewritten" <<<"$out" || fail "git://: a commit without Turn: called a rewrite: $out"
+[[ $(snapshot) == "$base" ]] || fail "git://: a commit without Turn: changed the local game"
+ok "illegal action, tampered tree, rewritten branch, unparsable message, no Turn: trailer: rejected, reported, quarantined, local game untouched"
 
 # 5c. A branch holding a valid commit that its author's branch there does
 #     not: a peer read in the middle of a move can show that for an
