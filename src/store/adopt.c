@@ -1122,29 +1122,47 @@ int store_adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 	return rc;
 }
 
+void store_remote_tips(catan_store *s, const char *remote,
+		       const tracking *moves, int nmoves, git_oid *tips,
+		       bool *has)
+{
+	for (int p = 0; p < s->game.opt.nplayers; p++) {
+		char ref[256];
+		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
+			 s->game.names.name[p]);
+		has[p] = git_reference_name_to_id(&tips[p], s->repo, ref) == 0;
+		for (int k = 0; k < nmoves; k++)
+			if (!strcmp(moves[k].ref, ref)) {
+				tips[p] = moves[k].id;
+				has[p] = true;
+			}
+	}
+}
+
 /* adopt_tips for what the remote-tracking refs of `remote` hold. */
 int store_adopt_remote(catan_store *s, const char *remote,
 		       catan_sync_report *rep, catan_err *err)
 {
 	git_oid tips[CATAN_MAX_PLAYERS];
 	bool has[CATAN_MAX_PLAYERS] = {false};
-	for (int p = 0; p < s->game.opt.nplayers; p++) {
-		char ref[256];
-		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
-			 s->game.names.name[p]);
-		has[p] = git_reference_name_to_id(&tips[p], s->repo, ref) == 0;
-	}
+	store_remote_tips(s, remote, NULL, 0, tips, has);
 	return store_adopt_tips(s, remote, tips, has, rep, err);
 }
 
-void store_remote_evidence(catan_store *s, const char *remote, git_oid *ev,
+void store_remote_evidence(catan_store *s, const char *remote,
+			   const tracking *moves, int nmoves, git_oid *ev,
 			   bool *has)
 {
 	for (int i = 0; i < 2; i++) {
 		char ref[512];
-		has[i] = s->game.signed_game &&
-			 store_tracking_ref(ref, sizeof ref, remote,
-					    store_evidence_name(i)) &&
+		bool named = store_tracking_ref(ref, sizeof ref, remote,
+						store_evidence_name(i));
+		has[i] = s->game.signed_game && named &&
 			 git_reference_name_to_id(&ev[i], s->repo, ref) == 0;
+		for (int k = 0; named && k < nmoves; k++)
+			if (s->game.signed_game && !strcmp(moves[k].ref, ref)) {
+				ev[i] = moves[k].id;
+				has[i] = true;
+			}
 	}
 }

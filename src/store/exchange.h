@@ -126,6 +126,14 @@ int store_adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 int store_adopt_remote(catan_store *s, const char *remote,
 		       catan_sync_report *rep, catan_err *err);
 /*
+ * The tips of remote `remote` (tips[p] where has[p]): its remote-tracking
+ * refs, or where moves[0..nmoves) moves one (a fetch's, not written yet),
+ * the id it moves to.
+ */
+void store_remote_tips(catan_store *s, const char *remote,
+		       const tracking *moves, int nmoves, git_oid *tips,
+		       bool *has);
+/*
  * The evidence remote `remote` serves (ev[i] where has[i]: the two
  * children its equivocation record names, STORE_EVIDENCE_REF), offered
  * to this peer's record: when they are a proof (two children of one
@@ -161,10 +169,11 @@ bool store_evidence_better(catan_store *s, const store_verdict *old,
 			   const store_verdict *v);
 /*
  * The evidence of remote `remote` as its last fetch left it
- * (refs/catan/evidence/<remote>/a and /b: ev[i] where has[i]); none in a
- * game that is not signed.
+ * (refs/catan/evidence/<remote>/a and /b, or what moves[0..nmoves) moves
+ * them to: ev[i] where has[i]); none in a game that is not signed.
  */
-void store_remote_evidence(catan_store *s, const char *remote, git_oid *ev,
+void store_remote_evidence(catan_store *s, const char *remote,
+			   const tracking *moves, int nmoves, git_oid *ev,
 			   bool *has);
 int store_evidence_judge(catan_store *s, const git_oid *ev,
 			 const store_verdict *old, const git_oid *tips,
@@ -200,13 +209,22 @@ typedef struct store_fetch {
 	const store_budget *budget;
 	int *records;
 	catan_store *s;
+	/*
+	 * Where an https fetch over the kept connection leaves the moves of
+	 * the remote-tracking refs (peer STORE_TRACK_URL), for the sync to
+	 * write in its one write of packed-refs with the branches it adopts
+	 * (room for STORE_FETCH_MOVES); NULL: the fetch writes them.
+	 */
+	tracking *moves;
+	int nmoves;
 } store_fetch;
+enum { STORE_FETCH_MOVES = CATAN_MAX_PLAYERS + 2 };
 /*
  * Fetches every refs/heads/ branch of remote `name` into
  * refs/remotes/name/ (see fetch.c). 0; -2 when a limit cut it (err says
  * which); -1 otherwise.
  */
-int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
+int store_fetch_remote(store_fetch *f, const char *name, bool *changed,
 		       catan_err *err);
 
 /* ---- repack.c ---- */

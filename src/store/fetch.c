@@ -238,12 +238,54 @@ static void evidence_prune(const store_fetch *f, const char *name,
 }
 
 /*
+ * The remote-tracking refs an https fetch is to move (move[i]: h's i-th
+ * head) into f->moves, for the sync to write; those beyond its room are
+ * written here (unflushed, as a fetch writes them). 0, or -1 and why.
+ */
+static int tracking_moves(store_fetch *f, const char *name,
+			  const store_http_heads *h, const bool *move,
+			  char *why, size_t whyn)
+{
+	git_refdb *saved = NULL;
+	int rc = 0;
+	for (int i = 0; i < h->n && rc == 0; i++) {
+		char local[512];
+		if (!move[i] ||
+		    !store_tracking_ref(local, sizeof local, name, h->name[i]))
+			continue;
+		if (f->nmoves < STORE_FETCH_MOVES &&
+		    strlen(local) < sizeof f->moves[0].ref) {
+			tracking *t = &f->moves[f->nmoves++];
+			memset(t, 0, sizeof *t);
+			snprintf(t->ref, sizeof t->ref, "%s", local);
+			if (git_reference_name_to_id(&t->old, f->repo, local))
+				memset(&t->old, 0, sizeof t->old);
+			t->id = h->head[i].oid;
+			t->peer = STORE_TRACK_URL;
+			t->player = -1;
+			continue;
+		}
+		git_reference *r = NULL;
+		if (!saved)
+			store_refs_unsynced(f->repo, &saved);
+		if (git_reference_create(&r, f->repo, local, &h->head[i].oid, 1,
+					 "catan sync")) {
+			snprintf(why, whyn, "%.200s: not written", local);
+			rc = -1;
+		}
+		git_reference_free(r);
+	}
+	store_refs_synced(f->repo, saved);
+	return rc;
+}
+
+/*
  * An https host asked first over the connection kept between syncs: its
  * ref list (http_quick.c), then, when a branch moved, the fetch of one
  * POST (http_fetch.c). 1 when that cannot be done (the usual way, through
  * libgit2, then); else as store_fetch_remote.
  */
-static int fetch_quick(const store_fetch *f, const char *name, const char *url,
+static int fetch_quick(store_fetch *f, const char *name, const char *url,
 		       bool *changed, catan_err *err)
 {
 	store_http_heads *h = malloc(sizeof *h);
@@ -263,8 +305,11 @@ static int fetch_quick(const store_fetch *f, const char *name, const char *url,
 		rc = 0;
 		goto done;
 	}
-	int q = store_http_fetch(f->repo, name, url, h, f->budget, changed, why,
-				 sizeof why);
+	bool move[STORE_HTTP_HEADS] = {false};
+	int q = store_http_fetch(f->repo, name, url, h, f->budget, changed,
+				 f->moves ? move : NULL, why, sizeof why);
+	if (q == 0 && f->moves)
+		q = tracking_moves(f, name, h, move, why, sizeof why);
 	if (q == 0) {
 		if (known && f->budget->lim.commits > 0)
 			refused_record(f, name, text, NULL);
@@ -285,7 +330,7 @@ done:
 	return rc;
 }
 
-int store_fetch_remote(const store_fetch *f, const char *name, bool *changed,
+int store_fetch_remote(store_fetch *f, const char *name, bool *changed,
 		       catan_err *err)
 {
 	git_remote *remote = NULL;

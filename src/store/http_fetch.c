@@ -6,7 +6,8 @@
  * want, have and done lines), whose answer is a `packfile` section, the
  * pack multiplexed in side-band packets; the pack goes to libgit2's
  * indexer (git_odb_write_pack: every object checked and hashed), then
- * refs/remotes/<remote>/ move to the listed tips. libgit2 1.5 would open
+ * refs/remotes/<remote>/ move to the listed tips (or the caller, a sync,
+ * moves them with the branches it adopts). libgit2 1.5 would open
  * a new TLS connection and have the host start git twice (the ref
  * advertisement, then the pack).
  *
@@ -308,9 +309,11 @@ static int post(git_repository *repo, const store_http_url *u, const char *auth,
 	return r->not_v2 ? 1 : rc;
 }
 
-/* Moves the remote-tracking refs to the tips h lists, each forward. */
+/* Moves the remote-tracking refs to the tips h lists, each forward (or,
+ * with move, says which are to move). */
 static int move_refs(git_repository *repo, const char *name,
-		     const store_http_heads *h, bool *changed, reader *r)
+		     const store_http_heads *h, bool *changed, bool *move,
+		     reader *r)
 {
 	git_odb *odb = NULL;
 	if (git_repository_odb(&odb, repo))
@@ -334,6 +337,16 @@ static int move_refs(git_repository *repo, const char *name,
 		    !git_oid_equal(&have, &h->head[i].oid) &&
 		    store_descends(repo, &h->head[i].oid, &have) != 1)
 			return 1; /* (a stale list, or a rewrite: libgit2) */
+	}
+	if (move) {
+		for (int i = 0; i < h->n; i++) {
+			git_oid have;
+			move[i] = !(git_reference_name_to_id(&have, repo,
+							     local[i]) == 0 &&
+				    git_oid_equal(&have, &h->head[i].oid));
+			*changed |= move[i];
+		}
+		return 0;
 	}
 	/* (written without fsync: see store_refs_unsynced) */
 	git_refdb *saved = NULL;
@@ -361,7 +374,7 @@ static int move_refs(git_repository *repo, const char *name,
 
 int store_http_fetch(git_repository *repo, const char *name, const char *url,
 		     const store_http_heads *h, const store_budget *b,
-		     bool *changed, char *why, size_t whyn)
+		     bool *changed, bool *move, char *why, size_t whyn)
 {
 	store_http_url u;
 	char auth[720], key[300];
@@ -395,7 +408,7 @@ int store_http_fetch(git_repository *repo, const char *name, const char *url,
 	}
 	store_tls_unlock();
 	if (rc == 0)
-		rc = move_refs(repo, name, h, changed, r);
+		rc = move_refs(repo, name, h, changed, move, r);
 	if (rc == -3)
 		rc = -1;
 	if (rc == 1)

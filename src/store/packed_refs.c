@@ -153,7 +153,7 @@ static int log_branches(catan_store *s, const tracking *t, int n,
 			const log_opts *lo, char *why, size_t whylen)
 {
 	for (int k = 0; k < n; k++) {
-		if (t[k].peer >= 0)
+		if (t[k].peer != STORE_TRACK_BRANCH)
 			continue;
 		int log = open_log(s, t[k].ref, lo->all != 0);
 		if (log >= 0) {
@@ -421,7 +421,7 @@ int store_write_packed(catan_store *s, git_config *cfg, tracking *t, int n,
 	for (int k = 0; k < n; k++) {
 		struct stat sb;
 		char file[STORE_PATH_MAX];
-		if (t[k].peer >= 0)
+		if (t[k].peer != STORE_TRACK_BRANCH)
 			continue;
 		if (store_path(file, sizeof file, "%s%s",
 			       git_repository_path(s->repo), t[k].ref)) {
@@ -451,7 +451,7 @@ int store_write_packed(catan_store *s, git_config *cfg, tracking *t, int n,
 	if (packed_rewrite(s, t, n, false, &lo, why, whylen))
 		return -1;
 	for (int k = 0; k < n; k++) {
-		if (t[k].peer < 0)
+		if (t[k].peer == STORE_TRACK_BRANCH)
 			continue;
 		if (!t[k].packed && unlink_loose(s, t[k].ref) == 0)
 			t[k].packed = true;
@@ -490,7 +490,7 @@ int store_fuzz_packed_rewrite(git_repository *repo, const char *const *refs,
 		memset(&t[k], 0, sizeof t[k]);
 		snprintf(t[k].ref, sizeof t[k].ref, "%s", refs[k]);
 		t[k].id = ids[k];
-		t[k].peer = -1;
+		t[k].peer = STORE_TRACK_BRANCH;
 	}
 	rc = packed_rewrite(s, t, n, false, NULL, why, whylen);
 done:

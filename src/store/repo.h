@@ -433,6 +433,9 @@ typedef struct tracking {
 	int peer, player; /* s->peers[peer] (which may move as it grows) */
 	bool packed;
 } tracking;
+/* tracking.peer: a branch (-1), a path remote's remote-tracking ref
+ * (s->peers[peer], player), or a URL remote's (STORE_TRACK_URL). */
+enum { STORE_TRACK_BRANCH = -1, STORE_TRACK_URL = -2 };
 /* Moves the refs t[0..n) in one write of packed-refs (packed_refs.c). */
 int store_write_packed(catan_store *s, git_config *cfg, tracking *t, int n,
 		       char *why, size_t whylen);

@@ -56,7 +56,7 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 			 s->game.names.name[p]);
 		k->old = s->move_old[p];
 		k->id = s->held_tips[p];
-		k->peer = -1;
+		k->peer = STORE_TRACK_BRANCH;
 		k->player = p;
 	}
 	memset(s->move_pending, 0, sizeof s->move_pending);
@@ -64,9 +64,12 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 		return 0;
 	char why[512];
 	for (int k = 0; k < nt; k++)
-		t[k].packed = s->peers[t[k].peer].packed[t[k].player];
+		t[k].packed =
+		    t[k].peer >= 0 && s->peers[t[k].peer].packed[t[k].player];
 	if (store_write_packed(s, cfg, t, n, why, sizeof why) == 0) {
 		for (int k = 0; k < nt; k++) {
+			if (t[k].peer < 0)
+				continue; /* (a URL remote's: no cache) */
 			s->peers[t[k].peer].tracked[t[k].player] = t[k].id;
 			s->peers[t[k].peer].packed[t[k].player] = t[k].packed;
 		}
@@ -78,7 +81,7 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 				  strerror(errno));
 	for (int k = 0; k < n; k++) {
 		git_reference *r = NULL;
-		if (t[k].peer < 0) {
+		if (t[k].peer == STORE_TRACK_BRANCH) {
 			if (n - nt > 1) {
 				s->tips_held = false; /* (not where held) */
 				return store_fail(
@@ -92,8 +95,10 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 				return -1;
 			continue;
 		}
-		s->peers[t[k].peer].tracked_known[t[k].player] = false;
-		s->peers[t[k].peer].packed[t[k].player] = false;
+		if (t[k].peer >= 0) {
+			s->peers[t[k].peer].tracked_known[t[k].player] = false;
+			s->peers[t[k].peer].packed[t[k].player] = false;
+		}
 		char lock[300];
 		size_t mark = s->intent_len;
 		snprintf(lock, sizeof lock, "%s.lock", t[k].ref);
@@ -391,7 +396,7 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 	int rc = 0;
 	catan_err ferr;
 	bool changed = false;
-	int frc = 0;
+	int frc = 0, nmoves = 0;
 	start_clock(s);
 	if (fast == 2)
 		return 0; /* refused (and said why) */
@@ -404,8 +409,12 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 				 "catan.lock: %s",
 				 strerror(errno));
 	else if (fast != 0) {
-		store_fetch f = {s->repo, &s->budget, &s->quar_refs, s};
+		/* (the remote-tracking refs an https fetch moves go into
+		 * track, written by settle with the branches adopted) */
+		store_fetch f = {s->repo, &s->budget, &s->quar_refs,
+				 s,	  track,      0};
 		frc = store_fetch_remote(&f, remote, &changed, &ferr);
+		nmoves = frc == 0 ? f.nmoves : 0;
 	}
 	store_intent_done(s, fmark);
 	if (fast == 0) {
@@ -438,19 +447,25 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 		 */
 		start_clock(s);
 		if (changed || store_remote_has_held(s, remote) ||
-		    (!s->synced && store_remote_unadopted(s, remote)))
-			rc = store_adopt_remote(s, remote, rep, err);
+		    (!s->synced && store_remote_unadopted(s, remote))) {
+			git_oid tips[CATAN_MAX_PLAYERS];
+			bool has[CATAN_MAX_PLAYERS] = {false};
+			store_remote_tips(s, remote, track, nmoves, tips, has);
+			rc = store_adopt_tips(s, remote, tips, has, rep, err);
+		}
 		/*
 		 * Its evidence at every sync, moved or not: a pair judged
 		 * "not yet" is judged again (it returns at once when the
 		 * pair is the record's).
 		 */
-		store_remote_evidence(s, remote, fev, fhas);
+		store_remote_evidence(s, remote, track, nmoves, fev, fhas);
 		if (rc == 0)
 			rc = store_adopt_evidence(s, remote, fev, fhas, rep,
 						  err);
+		/* (the remote-tracking refs stay where they were when it
+		 * failed: the next sync fetches again, nothing to download) */
 		if (rc == 0)
-			rc = settle(s, cfg, track, 0, err);
+			rc = settle(s, cfg, track, nmoves, err);
 		ev = fev;
 		hasev = fhas;
 	}
@@ -518,8 +533,9 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		git_oid tips[CATAN_MAX_PLAYERS], ev[2];
 	} pending;
 	pending *pend = calloc((size_t)nremotes + 1, sizeof *pend);
-	tracking *track =
-	    calloc((size_t)(nremotes + 1) * CATAN_MAX_PLAYERS, sizeof *track);
+	tracking *track = calloc((size_t)(nremotes + 1) * CATAN_MAX_PLAYERS +
+				     STORE_FETCH_MOVES,
+				 sizeof *track);
 	int ntrack = 0;
 	if (!pend || !track)
 		rc = store_fail(err, "out of memory");
@@ -588,7 +604,7 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	int rc = store_adopt_remote(s, remote, rep, err);
 	git_oid ev[2];
 	bool has[2];
-	store_remote_evidence(s, remote, ev, has);
+	store_remote_evidence(s, remote, NULL, 0, ev, has);
 	if (rc == 0)
 		rc = store_adopt_evidence(s, remote, ev, has, rep, err);
 	if (rc == 0)

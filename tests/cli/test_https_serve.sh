@@ -68,6 +68,19 @@ for p in "$dir"/*/; do
 	"$catan" -C "$p" verify >/dev/null || fail "verify at $p"
 done
 git -C "$relay" fsck --strict >/dev/null 2>&1 || fail "fsck of the relay"
+# The remote-tracking refs a fetch moves go into packed-refs with the
+# branches the sync adopts: no loose file but the peer's own seat's (its
+# push moves that one), the relay's ids, fsck clean.
+for p in "$dir"/*/; do
+	g=$(git -C "$p" rev-parse --absolute-git-dir)
+	loose=$(find "$g/refs/remotes/origin" -type f | wc -l)
+	((loose <= 1)) || fail "$loose loose remote-tracking refs at $p"
+	for s in "${names[@]}"; do
+		[[ $(git -C "$p" rev-parse "refs/remotes/origin/$s") == $(git -C "$relay" rev-parse "$s") ]] ||
+			fail "origin/$s at $p is not the relay's $s"
+	done
+	git -C "$p" fsck --strict >/dev/null 2>&1 || fail "fsck at $p"
+done
 log=$srv/logs/access.log
 served=$srv/logs/catan.log
 served_up=$(grep -c 'POST /bench.git/git-upload-pack HTTP/1.1" 200' "$served" || true)
@@ -87,7 +100,7 @@ for pk in "$relay"/objects/pack/*.pack; do
 	grep -qx "P $(basename "$pk")" "$relay/objects/info/packs" ||
 		fail "objects/info/packs lacks $(basename "$pk")"
 done
-ok "3 peers through the served relay to the end ($commits commits): $served_up fetches and $served_rp pushes answered by catan, $backend by git; identical tips, verify, fsck, info/refs true"
+ok "3 peers through the served relay to the end ($commits commits): $served_up fetches and $served_rp pushes answered by catan, $backend by git; identical tips, verify, fsck, info/refs true, remote-tracking refs in packed-refs"
 
 # 2. Pushes straight to the server's socket (as nginx passes them on).
 sock=$relay/catan-http.sock
