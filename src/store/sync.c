@@ -148,25 +148,25 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	char *specs[1] = {spec};
 	git_strarray refspecs = {specs, 1};
 	git_push_options opt;
-	if (me < 0 || git_remote_lookup(&remote, s->repo, name))
+	if (me < 0)
 		return;
 	/*
 	 * The fetch just before listed the remote's branches: when it holds
 	 * this peer's branch where this peer has it, there is nothing to
 	 * push, and no second connection is made (over https, a TLS
-	 * handshake and two requests that each start git on the server).
+	 * handshake and two requests that each start git on the server);
+	 * nor is the remote looked up (the configuration parsed again).
 	 */
 	char mine[300], theirs[600];
 	git_oid a, b;
 	snprintf(mine, sizeof mine, "refs/heads/%s", s->game.names.name[me]);
 	snprintf(theirs, sizeof theirs, "refs/remotes/%s/%s", name,
 		 s->game.names.name[me]);
-	if (git_reference_name_to_id(&a, s->repo, mine) == 0 &&
-	    git_reference_name_to_id(&b, s->repo, theirs) == 0 &&
-	    git_oid_equal(&a, &b)) {
-		git_remote_free(remote);
+	if ((git_reference_name_to_id(&a, s->repo, mine) == 0 &&
+	     git_reference_name_to_id(&b, s->repo, theirs) == 0 &&
+	     git_oid_equal(&a, &b)) ||
+	    git_remote_lookup(&remote, s->repo, name))
 		return;
-	}
 	/* An https host: one POST on the connection the fetch kept. */
 	if (git_reference_name_to_id(&a, s->repo, mine) == 0 &&
 	    store_http_push(s->repo, name, git_remote_url(remote), mine, &a,
