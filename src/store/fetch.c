@@ -257,7 +257,7 @@ static int tracking_moves(store_fetch *f, const char *name,
 		    strlen(local) < sizeof f->moves[0].ref) {
 			tracking *t = &f->moves[f->nmoves++];
 			memset(t, 0, sizeof *t);
-			snprintf(t->ref, sizeof t->ref, "%s", local);
+			memcpy(t->ref, local, strlen(local) + 1);
 			if (git_reference_name_to_id(&t->old, f->repo, local))
 				memset(&t->old, 0, sizeof t->old);
 			t->id = h->head[i].oid;
