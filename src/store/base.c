@@ -291,33 +291,6 @@ int store_descends(git_repository *repo, const git_oid *desc,
 	return 0;
 }
 
-int store_refs_unsynced(git_repository *repo, git_refdb **saved)
-{
-	git_refdb *fast = NULL;
-	*saved = NULL;
-	if (git_repository_refdb(saved, repo))
-		return -1;
-	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
-	int rc = git_refdb_open(&fast, repo);
-	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
-	if (rc || git_repository_set_refdb(repo, fast)) {
-		git_refdb_free(fast);
-		git_refdb_free(*saved);
-		*saved = NULL;
-		return -1;
-	}
-	git_refdb_free(fast); /* (the repository holds it) */
-	return 0;
-}
-
-void store_refs_synced(git_repository *repo, git_refdb *saved)
-{
-	if (!saved)
-		return;
-	git_repository_set_refdb(repo, saved);
-	git_refdb_free(saved);
-}
-
 int store_fsync_repo(const char *path, catan_err *err)
 {
 	char parent[STORE_PATH_MAX];

@@ -196,16 +196,6 @@ void store_remove_tree(const char *path);
 int store_descends(git_repository *repo, const git_oid *desc,
 		   const git_oid *old);
 
-/*
- * Gives repo a reference database that writes without fsync (libgit2
- * decides that when it opens one), the one it had into *saved, for refs
- * that a later flush or the next fetch makes good: remote-tracking refs
- * (spec/format.md, "Durability"). 0, or -1 (repo unchanged, *saved NULL).
- * store_refs_synced gives the saved one back (nothing when NULL).
- */
-int store_refs_unsynced(git_repository *repo, git_refdb **saved);
-void store_refs_synced(git_repository *repo, git_refdb *saved);
-
 /* syncfs of the file system holding the directory dir. 0 or -1 (errno). */
 int store_syncfs_dir(const char *dir);
 

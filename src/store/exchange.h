@@ -110,8 +110,9 @@ void store_quarantine_untrack(catan_store *s);
 bool store_remote_has_held(catan_store *s, const char *remote);
 /*
  * Whether a remote-tracking ref of `remote` stands where no branch here
- * does (nor behind one), with no quarantine record of that branch: what
- * a sync stopped before its adoption leaves (see catan_store.synced).
+ * does (nor behind one), and no quarantine record of that branch names
+ * that tip: what a sync stopped before its adoption leaves (see
+ * catan_store.synced).
  */
 bool store_remote_unadopted(catan_store *s, const char *remote);
 bool store_hold_back(catan_store *s, const char *remote, int p,

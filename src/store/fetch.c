@@ -237,23 +237,47 @@ static void evidence_prune(const store_fetch *f, const char *name,
 	}
 }
 
+/* Whether ref (a name the remote lists) is a player's branch of this
+ * game or an evidence ref: names packed-refs may take as they are. */
+static bool game_ref(const store_fetch *f, const char *ref)
+{
+	const catan_store *s = f->s;
+	size_t n = strlen(ref);
+	if (store_evidence_index(ref, n) >= 0)
+		return true;
+	int p =
+	    s && s->game.opt.nplayers > 0 && !strncmp(ref, "refs/heads/", 11)
+		? catan_names_find(&s->game.names, ref + 11, n - 11)
+		: -1;
+	return p >= 0 && !strcmp(ref + 11, s->game.names.name[p]);
+}
+
 /*
  * The remote-tracking refs an https fetch is to move (move[i]: h's i-th
- * head) into f->moves, for the sync to write; those beyond its room are
- * written here (unflushed, as a fetch writes them). 0, or -1 and why.
+ * head) into f->moves, for the sync to write in packed-refs: those of the
+ * players' branches and the evidence refs, each once (a list naming one
+ * twice is refused). Any other (a branch no player has) is written here
+ * through libgit2, which checks its name against the refs there are.
+ * 0, or -1 and why.
  */
 static int tracking_moves(store_fetch *f, const char *name,
 			  const store_http_heads *h, const bool *move,
 			  char *why, size_t whyn)
 {
-	git_refdb *saved = NULL;
 	int rc = 0;
 	for (int i = 0; i < h->n && rc == 0; i++) {
 		char local[512];
 		if (!move[i] ||
 		    !store_tracking_ref(local, sizeof local, name, h->name[i]))
 			continue;
-		if (f->nmoves < STORE_FETCH_MOVES &&
+		for (int k = 0; k < f->nmoves; k++)
+			if (!strcmp(f->moves[k].ref, local)) {
+				snprintf(why, whyn,
+					 "the host lists %.200s twice",
+					 h->name[i]);
+				return -1;
+			}
+		if (game_ref(f, h->name[i]) && f->nmoves < STORE_FETCH_MOVES &&
 		    strlen(local) < sizeof f->moves[0].ref) {
 			tracking *t = &f->moves[f->nmoves++];
 			memset(t, 0, sizeof *t);
@@ -266,8 +290,6 @@ static int tracking_moves(store_fetch *f, const char *name,
 			continue;
 		}
 		git_reference *r = NULL;
-		if (!saved)
-			store_refs_unsynced(f->repo, &saved);
 		if (git_reference_create(&r, f->repo, local, &h->head[i].oid, 1,
 					 "catan sync")) {
 			snprintf(why, whyn, "%.200s: not written", local);
@@ -275,7 +297,6 @@ static int tracking_moves(store_fetch *f, const char *name,
 		}
 		git_reference_free(r);
 	}
-	store_refs_synced(f->repo, saved);
 	return rc;
 }
 
@@ -396,18 +417,10 @@ int store_fetch_remote(store_fetch *f, const char *name, bool *changed,
 				 "+%s:%s", heads[i]->name, local);
 	}
 	if (!heads_same(f, name, heads, nheads)) {
-		git_refdb *saved = NULL;
-		int drc = git_remote_download(remote, &refspecs, &opt);
-		/* (the remote-tracking refs without fsync: see
-		 * store_refs_unsynced) */
-		if (drc == 0) {
-			store_refs_unsynced(f->repo, &saved);
-			drc = git_remote_update_tips(
-			    remote, &cb, 0, GIT_REMOTE_DOWNLOAD_TAGS_NONE,
-			    "catan sync");
-			store_refs_synced(f->repo, saved);
-		}
-		if (drc) {
+		if (git_remote_download(remote, &refspecs, &opt) ||
+		    git_remote_update_tips(remote, &cb, 0,
+					   GIT_REMOTE_DOWNLOAD_TAGS_NONE,
+					   "catan sync")) {
 			if (fw.over && known &&
 			    !strstr(fw.why, "CATAN_SYNC_REMOTE_MS"))
 				refused_record(f, name, text, fw.why);

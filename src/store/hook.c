@@ -171,9 +171,6 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 		/* (store_is_ancestor walks by Turn: trailers; a commit
 		 * without one, a forgery, is judged by verify below, not
 		 * called a rewrite) */
-		/* (store_is_ancestor walks by Turn: trailers; a commit
-		 * without one, a forgery, is judged by verify below, not
-		 * called a rewrite) */
 		if (store_is_ancestor(s, &old, &new) != 1 &&
 		    store_descends(s->repo, &new, &old) != 1)
 			return refuse(rep, news[i],

@@ -348,9 +348,6 @@ static int move_refs(git_repository *repo, const char *name,
 		}
 		return 0;
 	}
-	/* (written without fsync: see store_refs_unsynced) */
-	git_refdb *saved = NULL;
-	store_refs_unsynced(repo, &saved);
 	int rc = 0;
 	for (int i = 0; i < h->n && rc == 0; i++) {
 		git_oid have;
@@ -368,7 +365,6 @@ static int move_refs(git_repository *repo, const char *name,
 		git_reference_free(ref);
 		*changed |= rc == 0;
 	}
-	store_refs_synced(repo, saved);
 	return rc;
 }
 

@@ -166,12 +166,9 @@ int store_http_push(git_repository *repo, const char *name, const char *url,
 	store_tls_unlock();
 	if (status == 200 && report_ok(&report, ref)) {
 		git_reference *r = NULL;
-		git_refdb *saved = NULL;
-		store_refs_unsynced(repo, &saved); /* (see there) */
 		if (git_reference_create(&r, repo, theirs, new, 1,
 					 "catan sync: pushed") == 0)
 			git_reference_free(r);
-		store_refs_synced(repo, saved);
 		rc = 0;
 	}
 done:

@@ -479,7 +479,9 @@ static int move_pack(const char *objects, const char *qdir)
  * (git's update-server-info does not sync either). The text goes into a
  * second file kept beside it, PATH.catan-tmp, which then trades places
  * with path (renameat2's RENAME_EXCHANGE): a reader sees the old text or
- * the new, and no file is created or freed per push (a new file was the
+ * the new (one that holds it open across two pushes may see it rewritten:
+ * a wrong list, which peers take for a stale one), and no file is created
+ * or freed per push (a new file was the
  * costliest step of a push: on ext4 without a journal, 15% of the host's
  * CPU went into finding a free inode). Where the exchange is not
  * supported, or path is not there yet, the file is renamed over it.
@@ -588,18 +590,12 @@ static void report(sbuf *o, bool band, const char *unpack, const update *u,
 	free(rep.b);
 }
 
-/*
- * Moves each ref from its old id (compare and swap). Not flushed, as git's
- * receive-pack with its default core.fsync (the pack and its index are,
- * by the indexer and move_pack): a ref a power cut takes back is pushed
- * again by its player, whose own branch holds the commits, at its next
- * sync.
- */
+/* Moves each ref from its old id (compare and swap), flushed (libgit2's
+ * fsync: a loose ref left empty by a power cut would refuse every later
+ * push of its branch). */
 static void move_refs(git_repository *repo, update *u, int n, const char *user)
 {
 	char msg[200];
-	git_refdb *saved = NULL;
-	store_refs_unsynced(repo, &saved);
 	snprintf(msg, sizeof msg, "catan host: push by %.100s", user);
 	for (int i = 0; i < n; i++) {
 		git_reference *r = NULL;
@@ -615,7 +611,6 @@ static void move_refs(git_repository *repo, update *u, int n, const char *user)
 		else if (rc)
 			u[i].why = "cannot write the ref";
 	}
-	store_refs_synced(repo, saved);
 }
 
 /* The bytes of the zlib stream at p (at most n) inflated with z, *used

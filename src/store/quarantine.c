@@ -278,18 +278,41 @@ bool store_remote_has_held(catan_store *s, const char *remote)
 	return false;
 }
 
+/*
+ * Whether the quarantine record of player p's branch of `remote` names id
+ * as its tip, whatever its kind (refused, or off its author's branch).
+ */
+static bool record_tip_is(catan_store *s, const char *remote, int p,
+			  const git_oid *id)
+{
+	char ref[256];
+	git_oid q, tip;
+	git_blob *b = NULL;
+	if (!remote_ref(ref, sizeof ref, s, "quarantine", remote, p) ||
+	    git_reference_name_to_id(&q, s->repo, ref))
+		return false;
+	if (git_blob_lookup(&b, s->repo, &q))
+		return git_oid_equal(&q, id); /* (a commit, as before blobs) */
+	const char *d = git_blob_rawcontent(b);
+	bool same = git_blob_rawsize(b) >= GIT_OID_HEXSZ + 4 &&
+		    !memcmp(d, "tip ", 4) &&
+		    !git_oid_fromstrn(&tip, d + 4, GIT_OID_HEXSZ) &&
+		    git_oid_equal(&tip, id);
+	git_blob_free(b);
+	return same;
+}
+
 bool store_remote_unadopted(catan_store *s, const char *remote)
 {
 	for (int p = 0; p < s->game.opt.nplayers; p++) {
 		char ref[256];
-		git_oid id, local, q;
+		git_oid id, local;
 		int k = snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
 				 s->game.names.name[p]);
 		if (k < 0 || (size_t)k >= sizeof ref ||
 		    git_reference_name_to_id(&id, s->repo, ref) ||
-		    (remote_ref(ref, sizeof ref, s, "quarantine", remote, p) &&
-		     git_reference_name_to_id(&q, s->repo, ref) == 0))
-			continue; /* (a record: judged before) */
+		    record_tip_is(s, remote, p, &id))
+			continue; /* (judged at that tip before) */
 		if (store_branch_tip(&local, s, p) ||
 		    (!git_oid_equal(&id, &local) &&
 		     store_is_ancestor(s, &id, &local) != 1))

@@ -268,6 +268,12 @@ git -C "$d/blue" push -q "git://127.0.0.1:$port/" blue 2>/dev/null && fail "the 
 # process's first sync adopts them, though the remote has not moved since.
 g=$(git -C "$d/net" rev-list --max-parents=0 red)
 git -C "$d/net" update-ref refs/heads/red "$g"
+# (a quarantine record of red from there at another tip, judged before,
+# does not hold it back)
+x=$(git -C "$d/net" commit-tree "$g^{tree}" -p "$g" -m other)
+rec=$(printf 'tip %s\nbad %s\nremote origin\nplayer red\nreason a test\n' "$x" "$x" |
+	git -C "$d/net" hash-object -w --stdin)
+git -C "$d/net" update-ref refs/catan/quarantine/origin/red "$rec"
 [[ $(git -C "$d/net" rev-parse refs/remotes/origin/red) == $(git -C "$d/red" rev-parse red) ]] ||
 	fail "4b: origin/red is not red's tip"
 out=$($catan -C "$d/net" sync) || fail "4b: sync with origin/red ahead: $out"
