@@ -1122,6 +1122,19 @@ int store_adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 	return rc;
 }
 
+/* Where ref stands: where moves[0..nmoves) moves it, else where it is.
+ * Whether it stands anywhere. */
+static bool ref_at(catan_store *s, const char *ref, const tracking *moves,
+		   int nmoves, git_oid *id)
+{
+	for (int k = 0; k < nmoves; k++)
+		if (!strcmp(moves[k].ref, ref)) {
+			*id = moves[k].id;
+			return true;
+		}
+	return git_reference_name_to_id(id, s->repo, ref) == 0;
+}
+
 void store_remote_tips(catan_store *s, const char *remote,
 		       const tracking *moves, int nmoves, git_oid *tips,
 		       bool *has)
@@ -1130,12 +1143,7 @@ void store_remote_tips(catan_store *s, const char *remote,
 		char ref[256];
 		snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
 			 s->game.names.name[p]);
-		has[p] = git_reference_name_to_id(&tips[p], s->repo, ref) == 0;
-		for (int k = 0; k < nmoves; k++)
-			if (!strcmp(moves[k].ref, ref)) {
-				tips[p] = moves[k].id;
-				has[p] = true;
-			}
+		has[p] = ref_at(s, ref, moves, nmoves, &tips[p]);
 	}
 }
 
@@ -1155,14 +1163,9 @@ void store_remote_evidence(catan_store *s, const char *remote,
 {
 	for (int i = 0; i < 2; i++) {
 		char ref[512];
-		bool named = store_tracking_ref(ref, sizeof ref, remote,
-						store_evidence_name(i));
-		has[i] = s->game.signed_game && named &&
-			 git_reference_name_to_id(&ev[i], s->repo, ref) == 0;
-		for (int k = 0; named && k < nmoves; k++)
-			if (s->game.signed_game && !strcmp(moves[k].ref, ref)) {
-				ev[i] = moves[k].id;
-				has[i] = true;
-			}
+		has[i] = s->game.signed_game &&
+			 store_tracking_ref(ref, sizeof ref, remote,
+					    store_evidence_name(i)) &&
+			 ref_at(s, ref, moves, nmoves, &ev[i]);
 	}
 }

@@ -80,19 +80,23 @@ static int fetch_sideband(const char *str, int len, void *payload)
 	return -1;
 }
 
+/* The player whose branch ref (refs/heads/P) is, or -1 (s NULL: a join,
+ * no game yet). */
+static int seat_of(const catan_store *s, const char *ref)
+{
+	int p =
+	    s && s->game.opt.nplayers > 0 && !strncmp(ref, "refs/heads/", 11)
+		? catan_names_find(&s->game.names, ref + 11, strlen(ref + 11))
+		: -1;
+	return p >= 0 && !strcmp(ref + 11, s->game.names.name[p]) ? p : -1;
+}
+
 /* Whether remote `name`'s branch `ref` (refs/heads/P) is quarantined at id. */
 static bool head_quarantined(const store_fetch *f, const char *name,
 			     const char *ref, const git_oid *id)
 {
-	catan_store *s = f->s;
-	if (!s)
-		return false; /* (a join: no game yet, nothing quarantined) */
-	int p =
-	    s->game.opt.nplayers > 0 && !strncmp(ref, "refs/heads/", 11)
-		? catan_names_find(&s->game.names, ref + 11, strlen(ref + 11))
-		: -1;
-	return p >= 0 && !strcmp(ref + 11, s->game.names.name[p]) &&
-	       store_quarantined_at(s, name, p, id);
+	int p = seat_of(f->s, ref);
+	return p >= 0 && store_quarantined_at(f->s, name, p, id);
 }
 
 /*
@@ -241,15 +245,8 @@ static void evidence_prune(const store_fetch *f, const char *name,
  * game or an evidence ref: names packed-refs may take as they are. */
 static bool game_ref(const store_fetch *f, const char *ref)
 {
-	const catan_store *s = f->s;
-	size_t n = strlen(ref);
-	if (store_evidence_index(ref, n) >= 0)
-		return true;
-	int p =
-	    s && s->game.opt.nplayers > 0 && !strncmp(ref, "refs/heads/", 11)
-		? catan_names_find(&s->game.names, ref + 11, n - 11)
-		: -1;
-	return p >= 0 && !strcmp(ref + 11, s->game.names.name[p]);
+	return store_evidence_index(ref, strlen(ref)) >= 0 ||
+	       seat_of(f->s, ref) >= 0;
 }
 
 /*

@@ -481,10 +481,10 @@ static int move_pack(const char *objects, const char *qdir)
  * with path (renameat2's RENAME_EXCHANGE): a reader sees the old text or
  * the new (one that holds it open across two pushes may see it rewritten:
  * a wrong list, which peers take for a stale one), and no file is created
- * or freed per push (a new file was the
- * costliest step of a push: on ext4 without a journal, 15% of the host's
- * CPU went into finding a free inode). Where the exchange is not
- * supported, or path is not there yet, the file is renamed over it.
+ * or freed per push (a new file was the costliest step of a push: on ext4
+ * without a journal, 15% of the host's CPU went into finding a free
+ * inode). Where the exchange is not supported, or path is not there yet,
+ * the file is renamed over it.
  */
 static int write_file(const char *path, const char *data, size_t n)
 {

@@ -64,13 +64,15 @@ int store_record_count(git_repository *repo, int *count)
 }
 
 /*
- * The quarantine record of player p's branch of `remote`: the tip refused
- * and the first bad commit in it (*bad may be NULL), from the evidence
- * blob refs/catan/quarantine/<remote>/<player> points at (or, as older
- * versions wrote it, the refused tip itself). 0, or -1 when there is none.
+ * The record of player p's branch of `remote` in
+ * refs/catan/quarantine/<remote>/<player>, of either kind: its tip, and
+ * *refused whether it refuses that tip (a "bad" line, whose commit goes to
+ * *bad when bad is not NULL; or, as older versions wrote it, the tip
+ * itself) rather than noting it off its author's branch. 0, or -1 when
+ * there is none.
  */
-int store_quarantine_read(catan_store *s, const char *remote, int p,
-			  git_oid *tip, git_oid *bad)
+static int read_record(catan_store *s, const char *remote, int p, git_oid *tip,
+		       git_oid *bad, bool *refused)
 {
 	char ref[256];
 	git_oid q;
@@ -83,19 +85,36 @@ int store_quarantine_read(catan_store *s, const char *remote, int p,
 		*tip = q; /* a commit, as before evidence blobs */
 		if (bad)
 			*bad = q;
+		*refused = true;
 		return 0;
 	}
 	const char *d = git_blob_rawcontent(b);
 	size_t len = (size_t)git_blob_rawsize(b);
-	int rc = len >= 2 * (GIT_OID_HEXSZ + 5) && !memcmp(d, "tip ", 4) &&
-			 !git_oid_fromstrn(tip, d + 4, GIT_OID_HEXSZ) &&
-			 !memcmp(d + GIT_OID_HEXSZ + 5, "bad ", 4) &&
-			 (!bad || !git_oid_fromstrn(bad, d + GIT_OID_HEXSZ + 9,
-						    GIT_OID_HEXSZ))
+	int rc = len >= GIT_OID_HEXSZ + 4 && !memcmp(d, "tip ", 4) &&
+			 !git_oid_fromstrn(tip, d + 4, GIT_OID_HEXSZ)
 		     ? 0
 		     : -1;
+	*refused = rc == 0 && len >= 2 * (GIT_OID_HEXSZ + 5) &&
+		   !memcmp(d + GIT_OID_HEXSZ + 5, "bad ", 4) &&
+		   (!bad || !git_oid_fromstrn(bad, d + GIT_OID_HEXSZ + 9,
+					      GIT_OID_HEXSZ));
 	git_blob_free(b);
 	return rc;
+}
+
+/*
+ * The quarantine record of player p's branch of `remote` that refuses a
+ * tip: the tip refused and the first bad commit in it (*bad may be NULL).
+ * 0, or -1 when there is none (or only a note of a tip off its author's
+ * branch).
+ */
+int store_quarantine_read(catan_store *s, const char *remote, int p,
+			  git_oid *tip, git_oid *bad)
+{
+	bool refused = false;
+	return read_record(s, remote, p, tip, bad, &refused) == 0 && refused
+		   ? 0
+		   : -1;
 }
 
 /* Whether player p's branch of `remote` was quarantined at tip `id`. */
@@ -278,30 +297,6 @@ bool store_remote_has_held(catan_store *s, const char *remote)
 	return false;
 }
 
-/*
- * Whether the quarantine record of player p's branch of `remote` names id
- * as its tip, whatever its kind (refused, or off its author's branch).
- */
-static bool record_tip_is(catan_store *s, const char *remote, int p,
-			  const git_oid *id)
-{
-	char ref[256];
-	git_oid q, tip;
-	git_blob *b = NULL;
-	if (!remote_ref(ref, sizeof ref, s, "quarantine", remote, p) ||
-	    git_reference_name_to_id(&q, s->repo, ref))
-		return false;
-	if (git_blob_lookup(&b, s->repo, &q))
-		return git_oid_equal(&q, id); /* (a commit, as before blobs) */
-	const char *d = git_blob_rawcontent(b);
-	bool same = git_blob_rawsize(b) >= GIT_OID_HEXSZ + 4 &&
-		    !memcmp(d, "tip ", 4) &&
-		    !git_oid_fromstrn(&tip, d + 4, GIT_OID_HEXSZ) &&
-		    git_oid_equal(&tip, id);
-	git_blob_free(b);
-	return same;
-}
-
 bool store_remote_unadopted(catan_store *s, const char *remote)
 {
 	for (int p = 0; p < s->game.opt.nplayers; p++) {
@@ -310,9 +305,13 @@ bool store_remote_unadopted(catan_store *s, const char *remote)
 		int k = snprintf(ref, sizeof ref, "refs/remotes/%s/%s", remote,
 				 s->game.names.name[p]);
 		if (k < 0 || (size_t)k >= sizeof ref ||
-		    git_reference_name_to_id(&id, s->repo, ref) ||
-		    record_tip_is(s, remote, p, &id))
-			continue; /* (judged at that tip before) */
+		    git_reference_name_to_id(&id, s->repo, ref))
+			continue;
+		git_oid judged;
+		bool refused;
+		if (read_record(s, remote, p, &judged, NULL, &refused) == 0 &&
+		    git_oid_equal(&judged, &id))
+			continue; /* (judged at that tip before, either way) */
 		if (store_branch_tip(&local, s, p) ||
 		    (!git_oid_equal(&id, &local) &&
 		     store_is_ancestor(s, &id, &local) != 1))
