@@ -12,7 +12,7 @@
  *   0 base     base.h base.c bytes.h oidmap.h oidmap.c fuzz_internal.h;
  *              the pure codec: codec.c codec_read.h codec_read.c
  *              codec_game.c codec_state.c
- *   1 leaves   sign.c (keys, signatures); net.h net.c ssh.c; http.h
+ *   1 leaves   sign.c (keys, signatures); net.h net.c ssh.c remote.c; http.h
  *              http.c http_ca.c http_tls.c http_quick.c http_fetch.c
  *              http_push.c; pack.h pack_internal.h pack.c pack_merge.c
  *              pack_history.c delta.c (the pack files)

@@ -218,6 +218,9 @@ typedef struct store_fetch {
 	 */
 	tracking *moves;
 	int nmoves;
+	/* The configuration to read the remote's URL from (NULL: a
+	 * snapshot of the repository's is taken). */
+	git_config *cfg;
 } store_fetch;
 enum { STORE_FETCH_MOVES = CATAN_MAX_PLAYERS + 2 };
 /*
@@ -239,5 +242,14 @@ void store_repack_if_needed(catan_store *s, int limit);
  * -1.
  */
 int store_verdict_apply(catan_store *s, catan_sync_report *rep, catan_err *err);
+
+/* ---- sync.c (layer 7), for store.c ---- */
+
+/*
+ * Writes the remote-tracking refs of the pushes still recorded in
+ * s->pushed (each only where its ref still stands where the push found
+ * it) and forgets them. Called as the handle is freed, under its lock.
+ */
+void store_pushed_flush(catan_store *s);
 
 #endif

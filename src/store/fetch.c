@@ -369,15 +369,27 @@ int store_fetch_remote(store_fetch *f, const char *name, bool *changed,
 	opt.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	snprintf(spec[0], sizeof spec[0], "+refs/heads/*:refs/remotes/%s/*",
 		 name);
-	if (git_remote_lookup(&remote, f->repo, name))
+	/* (no git_remote_lookup: remote.c says why) */
+	char url[STORE_URL_MAX];
+	git_config *snap = NULL;
+	int u = f->cfg ? store_remote_url(f->cfg, name, false, url, sizeof url)
+		: git_repository_config_snapshot(&snap, f->repo)
+		    ? -1
+		    : store_remote_url(snap, name, false, url, sizeof url);
+	git_config_free(snap);
+	if (u == 1)
 		return store_git_fail_rc(err, GIT_ENOTFOUND, "no such remote");
-	const char *url = git_remote_url(remote);
+	if (u)
+		return store_fail(err,
+				  "the URL of remote %.100s: too long, or "
+				  "the configuration unreadable",
+				  name);
 	/* An https host asked cheaply first: nothing moved, or one POST. */
 	int q = fetch_quick(f, name, url, changed, err);
-	if (q != 1) {
-		git_remote_free(remote);
+	if (q != 1)
 		return q;
-	}
+	if (store_remote_at(&remote, f->repo, name, url))
+		return store_git_fail(err, "the remote");
 	fetch_watch fw;
 	memset(&fw, 0, sizeof fw);
 	fw.f = f;

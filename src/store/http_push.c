@@ -8,13 +8,14 @@
  * then post the pack.
  *
  * OLD is where the remote-tracking ref says the host has the branch (the
- * ref list read just before, http_quick.c); the pack holds the commits
- * from it to NEW and what they need, built by libgit2's packbuilder. The
- * host moves the branch only from OLD (receive-pack's own check), so a
- * list that was stale costs a refused push, never a lost one. Only a
- * report of "unpack ok" and "ok REF" counts; anything else (a refusal by
- * the host's hook, a stale OLD, a host that does not answer so) is left
- * to libgit2's push, which says why.
+ * ref list read just before, http_quick.c; the ref is not moved after
+ * the push, the caller records it: catan_store.pushed); the pack holds the
+ * commits from it to NEW and what they need, built by libgit2's packbuilder.
+ * The host moves the branch only from OLD (receive-pack's own check), so a list
+ * that was stale costs a refused push, never a lost one. Only a report of
+ * "unpack ok" and "ok REF" counts; anything else (a refusal by the host's hook,
+ * a stale OLD, a host that does not answer so) is left to libgit2's push, which
+ * says why.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "http.h"
+#include "pack.h"
 
 enum { REPORT_MAX = 65536 };
 
@@ -59,6 +61,175 @@ static int report_sink(void *ctx, const char *data, size_t len)
 	return b->len + len > REPORT_MAX ? -1 : buf_add(b, data, len);
 }
 
+/*
+ * The pack of a push built by our own writer (pack.h), without libgit2's
+ * packbuilder and revision walk, which read and mark the whole trees of
+ * every commit the host has (a fifth of a peer's time in a sync): the
+ * new commits are found by walking back from new to the commits the
+ * host is known to hold (old and the remote-tracking tips), and of each
+ * only the trees and blobs that differ from its first parent's are
+ * packed (the host holds everything its refs reach, so the first
+ * parent's whole tree when that one is not new). A commit the walk does
+ * not find among those it knows is taken for new, with its objects: a
+ * pack with objects the host has is still a right one. More than
+ * PUSH_MAX_NEW commits, or anything odd, and the caller falls back to
+ * libgit2's walk.
+ */
+enum { PUSH_MAX_NEW = 32, PUSH_MAX_KNOWN = 64 };
+
+typedef struct push_pack {
+	git_odb *odb;
+	store_pack *p;
+} push_pack;
+
+/* Adds object id unless packed already: 0, or -1. */
+static int push_add(push_pack *pp, const git_oid *id)
+{
+	if (store_pack_find(pp->p, id) >= 0)
+		return 0;
+	git_odb_object *o = NULL;
+	if (git_odb_read(&o, pp->odb, id))
+		return -1;
+	int i = store_pack_add(pp->p, git_odb_object_type(o),
+			       git_odb_object_data(o), git_odb_object_size(o),
+			       NULL, 0);
+	git_odb_object_free(o);
+	return i < 0 ? -1 : 0;
+}
+
+/* Adds tree t and what it holds that `base` (NULL: none) does not, by
+ * path: 0, or -1. depth bounds the nesting. */
+static int push_tree(push_pack *pp, git_repository *repo, const git_tree *t,
+		     const git_tree *base, int depth)
+{
+	if (depth > 16 || push_add(pp, git_tree_id(t)))
+		return -1;
+	size_t n = git_tree_entrycount(t);
+	for (size_t i = 0; i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		const git_tree_entry *was =
+		    base ? git_tree_entry_byname(base, git_tree_entry_name(e))
+			 : NULL;
+		if (was &&
+		    git_oid_equal(git_tree_entry_id(was), git_tree_entry_id(e)))
+			continue;
+		git_object_t type = git_tree_entry_type(e);
+		if (type == GIT_OBJECT_BLOB) {
+			if (push_add(pp, git_tree_entry_id(e)))
+				return -1;
+		} else if (type == GIT_OBJECT_TREE) {
+			git_tree *sub = NULL, *subbase = NULL;
+			int rc =
+			    git_tree_lookup(&sub, repo, git_tree_entry_id(e));
+			if (rc == 0 && was &&
+			    git_tree_entry_type(was) == GIT_OBJECT_TREE)
+				rc = git_tree_lookup(&subbase, repo,
+						     git_tree_entry_id(was));
+			if (rc == 0)
+				rc = push_tree(pp, repo, sub, subbase,
+					       depth + 1);
+			git_tree_free(sub);
+			git_tree_free(subbase);
+			if (rc)
+				return -1;
+		} else {
+			return -1; /* (a submodule: not in a game) */
+		}
+	}
+	return 0;
+}
+
+/* Adds commit c, its tree and what that holds unlike its first
+ * parent's: 0, or -1. */
+static int push_commit(push_pack *pp, git_repository *repo, const git_commit *c)
+{
+	git_tree *t = NULL, *base = NULL;
+	git_commit *parent = NULL;
+	int rc = push_add(pp, git_commit_id(c));
+	if (rc == 0)
+		rc = git_commit_tree(&t, c);
+	if (rc == 0 && git_commit_parentcount(c) > 0 &&
+	    (rc = git_commit_parent(&parent, c, 0)) == 0)
+		rc = git_commit_tree(&base, parent);
+	if (rc == 0)
+		rc = push_tree(pp, repo, t, base, 0);
+	git_tree_free(t);
+	git_tree_free(base);
+	git_commit_free(parent);
+	return rc ? -1 : 0;
+}
+
+static bool listed(const git_oid *list, int n, const git_oid *id)
+{
+	for (int i = 0; i < n; i++)
+		if (git_oid_equal(&list[i], id))
+			return true;
+	return false;
+}
+
+/* The pack of new's commits the host lacks into body: 0, or -1 (the
+ * caller then builds it with libgit2). */
+static int own_pack(git_repository *repo, const char *name, const git_oid *old,
+		    const git_oid *new, buf *body)
+{
+	git_oid known[PUSH_MAX_KNOWN], todo[PUSH_MAX_NEW + 1];
+	int nknown = 0, ntodo = 0, rc = -1;
+	if (!git_oid_is_zero(old))
+		known[nknown++] = *old;
+	char glob[300];
+	snprintf(glob, sizeof glob, "refs/remotes/%s/*", name);
+	git_reference_iterator *it = NULL;
+	git_reference *r;
+	if (git_reference_iterator_glob_new(&it, repo, glob))
+		return -1;
+	while (git_reference_next(&r, it) == 0) {
+		const git_oid *id = git_reference_target(r);
+		if (id && nknown < PUSH_MAX_KNOWN && !listed(known, nknown, id))
+			known[nknown++] = *id;
+		git_reference_free(r);
+	}
+	git_reference_iterator_free(it);
+	push_pack pp = {NULL, NULL};
+	if (git_repository_odb(&pp.odb, repo) || store_pack_new(&pp.p, 0))
+		goto done;
+	/* Depth first from new; every commit is packed once (its id). */
+	if (!listed(known, nknown, new))
+		todo[ntodo++] = *new;
+	int commits = 0;
+	while (ntodo > 0) {
+		git_oid id = todo[--ntodo];
+		if (store_pack_find(pp.p, &id) >= 0)
+			continue;
+		git_commit *c = NULL;
+		if (++commits > PUSH_MAX_NEW ||
+		    git_commit_lookup(&c, repo, &id))
+			goto done;
+		int bad = push_commit(&pp, repo, c);
+		unsigned np = bad ? 0 : git_commit_parentcount(c);
+		for (unsigned i = 0; i < np && !bad; i++) {
+			const git_oid *up = git_commit_parent_id(c, i);
+			if (listed(known, nknown, up) ||
+			    store_pack_find(pp.p, up) >= 0)
+				continue;
+			if (ntodo == PUSH_MAX_NEW)
+				bad = 1;
+			else
+				todo[ntodo++] = *up;
+		}
+		git_commit_free(c);
+		if (bad)
+			goto done;
+	}
+	size_t len;
+	const unsigned char *bytes = store_pack_finish(pp.p, &len);
+	if (bytes && buf_add(body, bytes, len) == 0)
+		rc = 0;
+done:
+	store_pack_free(pp.p);
+	git_odb_free(pp.odb);
+	return rc;
+}
+
 /* The command, then the pack of new's history the host lacks (it has
  * what the remote-tracking refs of `name` hold). */
 static int request(git_repository *repo, const char *name, const char *ref,
@@ -74,6 +245,10 @@ static int request(git_repository *repo, const char *name, const char *ref,
 	store_http_pkt_len(line, (size_t)k + 4);
 	if (buf_add(body, line, (size_t)k + 4) || buf_add(body, "0000", 4))
 		return -1;
+	size_t mark = body->len;
+	if (own_pack(repo, name, old, new, body) == 0)
+		return 0;
+	body->len = mark;
 	git_packbuilder *pb = NULL;
 	git_revwalk *walk = NULL;
 	char glob[300];
@@ -123,7 +298,8 @@ static bool report_ok(const buf *r, const char *ref)
 }
 
 int store_http_push(git_repository *repo, const char *name, const char *url,
-		    const char *ref, const git_oid *new, bool force)
+		    const char *ref, const git_oid *new, bool force,
+		    const git_oid *from, git_oid *was)
 {
 	store_http_url u;
 	char auth[720], path[800], theirs[600];
@@ -134,7 +310,9 @@ int store_http_push(git_repository *repo, const char *name, const char *url,
 		return 1;
 	git_oid old;
 	snprintf(theirs, sizeof theirs, "refs/remotes/%s/%s", name, ref + 11);
-	if (git_reference_name_to_id(&old, repo, theirs))
+	if (from)
+		old = *from;
+	else if (git_reference_name_to_id(&old, repo, theirs))
 		git_oid_fromstrn(&old, "0", 1); /* (a new branch there) */
 	if (!force && !git_oid_is_zero(&old) && !git_oid_equal(&old, new) &&
 	    store_descends(repo, new, &old) != 1) {
@@ -165,10 +343,7 @@ int store_http_push(git_repository *repo, const char *name, const char *url,
 	}
 	store_tls_unlock();
 	if (status == 200 && report_ok(&report, ref)) {
-		git_reference *r = NULL;
-		if (git_reference_create(&r, repo, theirs, new, 1,
-					 "catan sync: pushed") == 0)
-			git_reference_free(r);
+		*was = old;
 		rc = 0;
 	}
 done:

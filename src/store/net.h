@@ -2,8 +2,10 @@
  * net.h - layer 1 (leaves): the transports under libgit2. net.c replaces
  * libgit2's TCP stream with one that has connect and I/O time limits;
  * ssh.c supplies the keys and the host-key check for ssh:// remotes.
- * http*.c do what https remotes need (http.h). Uses only base.h; used by
- * repo.c (registering the stream), fetch.c and sync.c (the push).
+ * http*.c do what https remotes need (http.h); remote.c reads the
+ * remotes' names and URLs from the configuration. Uses only base.h; used
+ * by repo.c (registering the stream), fetch.c, sync.c (the push) and
+ * watch.c.
  */
 #ifndef CATAN_STORE_NET_H
 #define CATAN_STORE_NET_H
@@ -109,12 +111,42 @@ int store_http_fetch(git_repository *repo, const char *name, const char *url,
  * http_push.c: pushes branch ref (refs/heads/P) at new to the https://
  * host of remote `name` over the kept connection: one POST of
  * git-receive-pack, from where refs/remotes/<name>/P says the host has
- * it (a fast-forward unless force). 0: pushed, and that ref moved to
- * new; 1: not done here (refused, stale, not possible: push the usual
- * way, which says why).
+ * it, or from `from` when not NULL (where this handle's last push left
+ * it: catan_store.pushed); a fast-forward unless force. 0: pushed, *was
+ * set to where the push found it (zero: nowhere), the remote-tracking
+ * ref not moved (the caller records the push); 1: not done here
+ * (refused, stale, not possible: push the usual way, which says why).
  */
 int store_http_push(git_repository *repo, const char *name, const char *url,
-		    const char *ref, const git_oid *new, bool force);
+		    const char *ref, const git_oid *new, bool force,
+		    const git_oid *from, git_oid *was);
+
+/*
+ * remote.c: the URL of remote `name` as git resolves it, from cfg:
+ * remote.<name>.url, or for a push remote.<name>.pushurl when set; the
+ * longest url.<base>.insteadOf prefix (pushInsteadOf first, for a push
+ * of the url) replaced by its base. 0; 1 when the remote has no URL; -1
+ * when out is too small or cfg unreadable. No git_remote_lookup: libgit2
+ * 1.5.1 leaks memory in it at every call (remote.c says how much).
+ */
+int store_remote_url(git_config *cfg, const char *name, bool push, char *out,
+		     size_t size);
+/* Room for a remote's URL (longer ones are refused). */
+enum { STORE_URL_MAX = 2048 };
+/*
+ * A remote made in memory for url (resolved: no insteadOf applied again)
+ * for libgit2's fetch and push, whose branches map to
+ * refs/remotes/<name>/. libgit2's error code; git_remote_free it.
+ */
+int store_remote_at(git_remote **out, git_repository *repo, const char *name,
+		    const char *url);
+/*
+ * The names of the remotes cfg configures (a remote.<name>.url or
+ * .pushurl; a name with both is there twice), sorted, into out: free
+ * with store_remote_names_free. 0, or -1 (out of memory, cfg unreadable).
+ */
+int store_remote_names(git_config *cfg, git_strarray *out);
+void store_remote_names_free(git_strarray *names);
 
 /*
  * http_ca.c: git_libgit2_init, without the parse of the system's

@@ -57,6 +57,9 @@ typedef struct store_state_memo {
 	store_fair fair;
 } store_state_memo;
 
+/* The remotes whose push records wait (catan_store.pushed). */
+enum { STORE_PUSHED_MAX = 8 };
+
 struct catan_store {
 	/*
 	 * Layer 2 (repo): the repository, its object database, the game and
@@ -129,6 +132,21 @@ struct catan_store {
 	 * remote's tips are compared with the branches themselves.)
 	 */
 	bool synced;
+	/*
+	 * Where a push over https (http_push.c, one POST) left this peer's
+	 * branch on a host, its remote-tracking ref not written then (a lock
+	 * file, its reflog and four fsyncs a push): the host's list moves
+	 * that ref at the next sync, in the one packed-refs write it makes
+	 * anyway (settle), which drops the entry here; catan_store_free
+	 * writes what is left. Until then the ref is behind the host, as
+	 * after any push that a process did not live to record: a cache the
+	 * next list sets right, never read to decide what to adopt.
+	 */
+	struct {
+		char ref[256];
+		git_oid old, id; /* old: zero when there was none */
+	} pushed[STORE_PUSHED_MAX];
+	int npushed;
 	/*
 	 * Branches sync adopted and has not written yet (store_adopt_tips in
 	 * adopt.c): held_tips has where they go, from move_old. They are all

@@ -139,6 +139,7 @@ void catan_store_free(catan_store *s)
 		return;
 	if (s->moves_open)
 		close(s->moves_fd);
+	store_pushed_flush(s);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
 	store_sync_free(s);

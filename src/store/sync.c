@@ -33,6 +33,69 @@ static void start_clock(catan_store *s)
 	    store_now_ms() + (double)s->budget.lim.remote_ms;
 }
 
+/* The push recorded for remote-tracking ref `ref`, or -1. */
+static int pushed_find(const catan_store *s, const char *ref)
+{
+	for (int i = 0; i < s->npushed; i++)
+		if (!strcmp(s->pushed[i].ref, ref))
+			return i;
+	return -1;
+}
+
+static void pushed_drop(catan_store *s, int i)
+{
+	s->pushed[i] = s->pushed[--s->npushed];
+}
+
+/* Moves ref from old (zero: none) to id through libgit2, flushed. */
+static void pushed_write(catan_store *s, const char *ref, const git_oid *old,
+			 const git_oid *id)
+{
+	git_reference *r = NULL;
+	char lock[300];
+	size_t mark = s->intent_len;
+	snprintf(lock, sizeof lock, "%s.lock", ref);
+	if (store_intent(s, lock) == 0 &&
+	    (git_oid_is_zero(old)
+		 ? git_reference_create(&r, s->repo, ref, id, 0,
+					"catan sync: pushed")
+		 : git_reference_create_matching(&r, s->repo, ref, id, 1, old,
+						 "catan sync: pushed")) == 0)
+		git_reference_free(r);
+	store_intent_done(s, mark);
+}
+
+/*
+ * Records that a push moved the host's copy of ref from old to id
+ * (catan_store.pushed); with no room left, the ref is written now.
+ */
+static void pushed_note(catan_store *s, const char *ref, const git_oid *old,
+			const git_oid *id)
+{
+	int i = pushed_find(s, ref);
+	if (i >= 0) {
+		s->pushed[i].id = *id; /* (old: still where the ref stands) */
+		return;
+	}
+	if (s->npushed == STORE_PUSHED_MAX ||
+	    strlen(ref) >= sizeof s->pushed[0].ref) {
+		pushed_write(s, ref, old, id);
+		return;
+	}
+	i = s->npushed++;
+	memcpy(s->pushed[i].ref, ref, strlen(ref) + 1);
+	s->pushed[i].old = *old;
+	s->pushed[i].id = *id;
+}
+
+void store_pushed_flush(catan_store *s)
+{
+	for (int i = 0; i < s->npushed; i++)
+		pushed_write(s, s->pushed[i].ref, &s->pushed[i].old,
+			     &s->pushed[i].id);
+	s->npushed = 0;
+}
+
 /*
  * Moves the remote-tracking refs t[0..n) (room for CATAN_MAX_PLAYERS
  * more) and the branches adopt_tips adopted, in one packed-refs write.
@@ -62,6 +125,10 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 	memset(s->move_pending, 0, sizeof s->move_pending);
 	if (n == 0)
 		return 0;
+	/* (a ref the host's list moves is no longer a push's to record) */
+	for (int k = 0, i; k < nt; k++)
+		if ((i = pushed_find(s, t[k].ref)) >= 0)
+			pushed_drop(s, i);
 	char why[512];
 	for (int k = 0; k < nt; k++)
 		t[k].packed =
@@ -140,10 +207,12 @@ static int push_status(const char *ref, const char *status, void *payload)
  * to a shared repository. Not a force push: a remote that holds a history
  * this branch does not contain refuses it, and the report says so.
  */
-static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
+static void push_own(catan_store *s, git_config *cfg, const char *name,
+		     catan_sync_report *rep)
 {
 	int me = catan_store_me(s);
 	git_remote *remote = NULL;
+	char url[STORE_URL_MAX];
 	char spec[256];
 	char *specs[1] = {spec};
 	git_strarray refspecs = {specs, 1};
@@ -162,25 +231,30 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 	snprintf(mine, sizeof mine, "refs/heads/%s", s->game.names.name[me]);
 	snprintf(theirs, sizeof theirs, "refs/remotes/%s/%s", name,
 		 s->game.names.name[me]);
+	int rec = pushed_find(s, theirs);
 	if ((git_reference_name_to_id(&a, s->repo, mine) == 0 &&
-	     git_reference_name_to_id(&b, s->repo, theirs) == 0 &&
+	     (rec >= 0 ? (b = s->pushed[rec].id, 0)
+		       : git_reference_name_to_id(&b, s->repo, theirs)) == 0 &&
 	     git_oid_equal(&a, &b)) ||
-	    git_remote_lookup(&remote, s->repo, name))
+	    store_remote_url(cfg, name, true, url, sizeof url))
 		return;
-	/* An https host: one POST on the connection the fetch kept. */
+	/* An https host: one POST on the connection the fetch kept; its
+	 * remote-tracking ref moves with the next sync's write (pushed). */
+	git_oid old;
 	if (git_reference_name_to_id(&a, s->repo, mine) == 0 &&
-	    store_http_push(s->repo, name, git_remote_url(remote), mine, &a,
-			    s->game.signed_game) == 0) {
+	    store_http_push(s->repo, name, url, mine, &a, s->game.signed_game,
+			    rec >= 0 ? &s->pushed[rec].id : NULL, &old) == 0) {
+		pushed_note(s, theirs, &old, &a);
 		store_note(rep, "pushed %s to %s", s->game.names.name[me],
 			   name);
 		rep->pushed++;
-		git_remote_free(remote);
 		return;
 	}
+	if (store_remote_at(&remote, s->repo, name, url))
+		return;
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
 	store_ssh ssh;
-	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo,
-			    git_remote_url(remote));
+	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo, url);
 	opt.callbacks.push_update_reference = push_status;
 	/*
 	 * In a signed game only this peer can write a valid commit on its
@@ -203,10 +277,12 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
 		store_note(rep, "could not push %s to %s: %s",
 			   s->game.names.name[me], name, why);
 	} else {
-		store_http_done(&ssh, git_remote_url(remote));
+		store_http_done(&ssh, url);
 		store_note(rep, "pushed %s to %s", s->game.names.name[me],
 			   name);
 		rep->pushed++;
+		if (rec >= 0) /* (libgit2 moved the ref itself) */
+			pushed_drop(s, rec);
 	}
 	git_remote_free(remote);
 }
@@ -223,9 +299,11 @@ static void push_own(catan_store *s, const char *name, catan_sync_report *rep)
  * ids, not forward. A host running the hook checks the pair as a sync
  * does; what it refuses is tried again at the next sync.
  */
-static void push_evidence(catan_store *s, const char *name, const git_oid *seen,
-			  const bool *has, catan_sync_report *rep)
+static void push_evidence(catan_store *s, git_config *cfg, const char *name,
+			  const git_oid *seen, const bool *has,
+			  catan_sync_report *rep)
 {
+	char url[STORE_URL_MAX];
 	store_verdict v, there;
 	char track[2][512], spec[2][140];
 	char *specs[2] = {spec[0], spec[1]};
@@ -244,13 +322,13 @@ static void push_evidence(catan_store *s, const char *name, const git_oid *seen,
 			track[k][0] = '\0';
 	}
 	git_remote *remote = NULL;
-	if (git_remote_lookup(&remote, s->repo, name))
+	if (store_remote_url(cfg, name, true, url, sizeof url) ||
+	    store_remote_at(&remote, s->repo, name, url))
 		return;
 	git_push_options opt;
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
 	store_ssh ssh;
-	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo,
-			    git_remote_url(remote));
+	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo, url);
 	opt.callbacks.push_update_reference = push_status;
 	if (git_remote_push(remote, &refspecs, &opt) || ssh.refused[0]) {
 		char why[sizeof ssh.why];
@@ -262,7 +340,7 @@ static void push_evidence(catan_store *s, const char *name, const git_oid *seen,
 			   "could not push the equivocation record to %s: %s",
 			   name, why);
 	} else {
-		store_http_done(&ssh, git_remote_url(remote));
+		store_http_done(&ssh, url);
 		store_note(rep, "pushed the equivocation record to %s", name);
 		/* (what the remote holds now, as a fetch would say it) */
 		for (int k = 0; k < 2; k++) {
@@ -275,62 +353,6 @@ static void push_evidence(catan_store *s, const char *name, const git_oid *seen,
 		}
 	}
 	git_remote_free(remote);
-}
-
-static int by_string(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * The remotes the configuration snapshot cfg names (those with a
- * remote.<name>.url or .pushurl), sorted as git_remote_list gives them
- * (a name with both is there twice); that one compiles a regular
- * expression and reads the whole configuration again at every call, a
- * tenth of a millisecond per sync. 0, or -1 (out of memory, or the
- * snapshot unreadable).
- */
-static int remote_names(git_config *cfg, git_strarray *out)
-{
-	git_config_iterator *it = NULL;
-	git_config_entry *e;
-	size_t n = 0, cap = 0;
-	char **names = NULL;
-	int rc = -1;
-	if (git_config_iterator_new(&it, cfg))
-		return -1;
-	while (git_config_next(&e, it) == 0) {
-		const char *name = e->name, *dot;
-		if (strncasecmp(name, "remote.", 7) ||
-		    !(dot = strrchr(name, '.')) || dot < name + 8 ||
-		    (strcasecmp(dot, ".url") && strcasecmp(dot, ".pushurl")))
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8;
-			char **more = realloc(names, cap * sizeof *more);
-			if (!more)
-				goto done;
-			names = more;
-		}
-		if (!(names[n] = strndup(name + 7, (size_t)(dot - name) - 7)))
-			goto done;
-		n++;
-	}
-	/* Sorted; a remote with both a url and a pushurl is listed twice,
-	 * and catan_store_sync syncs each name once (unique_names). */
-	if (n)
-		qsort(names, n, sizeof *names, by_string);
-	out->strings = names;
-	out->count = n;
-	names = NULL;
-	n = 0;
-	rc = 0;
-done:
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	git_config_iterator_free(it);
-	return rc;
 }
 
 /*
@@ -377,7 +399,7 @@ static int lobby_start(catan_store *s, git_config *cfg,
 		   hex);
 	for (int i = 0; i < nremotes; i++)
 		if (push_allowed(cfg, remotes[i]))
-			push_own(s, remotes[i], rep);
+			push_own(s, cfg, remotes[i], rep);
 	return 0;
 }
 
@@ -411,8 +433,8 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 	else if (fast != 0) {
 		/* (the remote-tracking refs an https fetch moves go into
 		 * track, written by settle with the branches adopted) */
-		store_fetch f = {s->repo, &s->budget, &s->quar_refs,
-				 s,	  track,      0};
+		store_fetch f = {s->repo, &s->budget, &s->quar_refs, s, track,
+				 0,	  cfg};
 		frc = store_fetch_remote(&f, remote, &changed, &ferr);
 		nmoves = frc == 0 ? f.nmoves : 0;
 	}
@@ -470,8 +492,8 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 		hasev = fhas;
 	}
 	if (rc == 0 && push_allowed(cfg, remote)) {
-		push_own(s, remote, rep);
-		push_evidence(s, remote, ev, hasev, rep);
+		push_own(s, cfg, remote, rep);
+		push_evidence(s, cfg, remote, ev, hasev, rep);
 	}
 	return rc;
 }
@@ -501,7 +523,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		return store_git_fail(err, "reading the configuration");
 	}
 	if (nremotes == 0) {
-		if (remote_names(cfg, &all)) {
+		if (store_remote_names(cfg, &all)) {
 			git_config_free(cfg);
 			store_intent_done(s, mark);
 			return store_fail(err,
@@ -566,9 +588,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 	free(pend);
 	free(track);
 	free(uniq);
-	for (size_t i = 0; i < all.count; i++)
-		free(all.strings[i]); /* (remote_names': not libgit2's) */
-	free(all.strings);
+	store_remote_names_free(&all); /* (not libgit2's) */
 	git_config_free(cfg);
 	s->tips_held = false;
 	s->budget.deadline_ms = 0;

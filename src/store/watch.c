@@ -251,21 +251,30 @@ void catan_watch_free(catan_watch *w)
 
 int catan_watch_targets(catan_watch *w, catan_store *s)
 {
+	/* (not git_remote_list and git_remote_lookup: remote.c says why) */
 	git_strarray all = {0};
-	if (git_remote_list(&all, s->repo))
+	git_config *cfg = NULL;
+	if (git_repository_config_snapshot(&cfg, s->repo) ||
+	    store_remote_names(cfg, &all)) {
+		git_config_free(cfg);
 		return -1;
+	}
 	catan_watch old = *w;
 	w->n = 0;
-	w->all = (int)all.count;
-	for (size_t i = 0; i < all.count && w->n < WATCH_MAX; i++) {
-		git_remote *r = NULL;
-		if (git_remote_lookup(&r, s->repo, all.strings[i]))
+	w->all = 0;
+	for (size_t i = 0; i < all.count; i++) {
+		char url[STORE_URL_MAX];
+		if (i > 0 && !strcmp(all.strings[i], all.strings[i - 1]))
+			continue; /* (a url and a pushurl) */
+		w->all++;
+		if (w->n == WATCH_MAX ||
+		    store_remote_url(cfg, all.strings[i], false, url,
+				     sizeof url))
 			continue;
-		const char *url = git_remote_url(r);
 		target t;
 		memset(&t, 0, sizeof t);
 		t.fd = -1;
-		if (url && !strncmp(url, "git://", 6) &&
+		if (!strncmp(url, "git://", 6) &&
 		    strlen(all.strings[i]) < sizeof t.name &&
 		    store_url_endpoint(url, t.host, sizeof t.host, t.port,
 				       sizeof t.port)) {
@@ -281,11 +290,11 @@ int catan_watch_targets(catan_watch *w, catan_store *s)
 				}
 			w->t[w->n++] = t;
 		}
-		git_remote_free(r);
 	}
 	for (int j = 0; j < old.n; j++)
 		drop(&old.t[j]);
-	git_strarray_dispose(&all);
+	store_remote_names_free(&all);
+	git_config_free(cfg);
 	return w->n;
 }
 

@@ -3,12 +3,14 @@
  * sync sees them: a git:// peer that accepts and then says nothing, one
  * that trickles a byte now and then, and a port nobody listens on. Each
  * is reported unreachable within its limit with an error naming the host
- * and port, and the local repository is left exactly as it was. And how
- * the watch paces wake-ups that bring nothing.
+ * and port, and the local repository is left exactly as it was. How the
+ * watch paces wake-ups that bring nothing, and that syncs do not grow the
+ * heap.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -175,6 +177,62 @@ static void test_net__watch_pause(void **st)
 }
 
 /*
+ * A peer syncs for hours: what a sync allocates must be given back. Each
+ * sync here fetches from an https:// host that refuses the connection,
+ * reads a path remote and pushes to it, and the watch looks its remotes
+ * up, as `catan peer` does at every poll. libgit2 1.5.1's remote lookup
+ * leaked about 20 KB per configuration entry at every call (src/store/
+ * remote.c): 40 such rounds grew the heap by megabytes. The heap's bytes
+ * in use (mallinfo2) may not grow by more than 256 KB over 40 rounds.
+ * (Under AddressSanitizer glibc's counters see nothing: skipped there;
+ * its leak check suppresses that libgit2 leak.)
+ */
+static void test_net__sync_memory_flat(void **st)
+{
+	(void)st;
+#if defined(__SANITIZE_ADDRESS__)
+	skip();
+#else
+	char *dir = sh_tmpdir("net");
+	char path[4096], relay[4096], url[128], out[8192];
+	catan_game g;
+	catan_err err;
+	catan_sync_report rep;
+	int port, fd = listener(&port);
+	close(fd); /* (nobody listens there now) */
+	snprintf(path, sizeof path, "%s/g", dir);
+	snprintf(relay, sizeof relay, "%s/relay.git", dir);
+	sh_must(out, sizeof out, "git init -q --bare '%s'", relay);
+	sh_game(&g, 2, SH_BOARD_BEGINNER, 0, 0, 1);
+	catan_store *s = sh_create(path, &g);
+	snprintf(url, sizeof url, "https://127.0.0.1:%d/game.git", port);
+	assert_int_equal(catan_store_remote_add(s, "host", url, &err), 0);
+	snprintf(url, sizeof url, "git://127.0.0.1:%d/game", port);
+	assert_int_equal(catan_store_remote_add(s, "daemon", url, &err), 0);
+	assert_int_equal(catan_store_remote_add(s, "relay", relay, &err), 0);
+	assert_int_equal(catan_store_remote_push(s, "relay", true, &err), 0);
+	catan_watch *w = catan_watch_new();
+	assert_non_null(w);
+	size_t before = 0;
+	for (int round = 0; round < 48; round++) {
+		if (round == 8) /* (after the caches have filled) */
+			before = mallinfo2().uordblks;
+		assert_int_equal(catan_store_sync(s, NULL, 0, &rep, &err), 0);
+		assert_int_equal(rep.unreachable, 2);
+		catan_watch_targets(w, s);
+	}
+	size_t after = mallinfo2().uordblks;
+	if (after > before + 256 * 1024)
+		fail_msg("40 syncs grew the heap by %zu KB",
+			 (after - before) / 1024);
+	catan_watch_free(w);
+	catan_store_free(s);
+	sh_rmrf(dir);
+	free(dir);
+#endif
+}
+
+/*
  * "ssh" runs only the ssh:// tests, "git" all the others, nothing both:
  * ctest runs the two apart, because libgit2's ssh transport leaks on a
  * failed handshake and the sanitizer build suppresses that leak for the
@@ -197,6 +255,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_net__trickling_ssh_peer),
 	    cmocka_unit_test(test_net__closed_port),
 	    cmocka_unit_test(test_net__watch_pause),
+	    cmocka_unit_test(test_net__sync_memory_flat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
