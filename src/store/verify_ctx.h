@@ -105,7 +105,13 @@ seen *verify_keep(ctx *c, const git_oid *id, const catan_state *st,
 /* The rules refused the commit's action (rc): 1, c->rep says so. */
 int verify_illegal(ctx *c, const git_oid *id, const char *subject, int author,
 		   int rc);
-/* The commit's tree is the encoding of st (and f): 0, or 1. */
+/*
+ * Every object of the commit's tree is in the object database (what
+ * differs from its first parent's tree is looked for): 0, or 1.
+ */
+int verify_check_objects(ctx *c, const git_oid *id, git_commit *commit);
+/* The commit's tree is the encoding of st (and f), and its objects are
+ * there (verify_check_objects): 0, or 1. */
 int verify_check_tree(ctx *c, const git_oid *id, git_commit *commit,
 		      const catan_state *st, const store_fair *fair);
 /* The Dice trailer is exactly the roll's (or absent): 0, or 1. */

@@ -137,6 +137,8 @@ int verify_check_claim(ctx *c, git_commit *commit)
 				  "line, game/open loses it, nothing else "
 				  "changes)",
 				  name, name);
+	if (verify_check_objects(c, id, commit))
+		return 1;
 	/* Proof of possession: signed by the key it presents. */
 	unsigned char signer[CATAN_PUBKEY_LEN];
 	if (store_commit_signer_of(signer, s, id))
@@ -288,6 +290,8 @@ int verify_check_start(ctx *c, git_commit *commit)
 	}
 	if (!git_oid_equal(&tree, git_commit_tree_id(commit)))
 		return bad_start_tree(c, commit);
+	if (verify_check_objects(c, id, commit))
+		return 1;
 	/*
 	 * A start other than the one this peer holds (or accepted earlier in
 	 * this verification): the host signed two, a fork of the genesis and
