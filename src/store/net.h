@@ -122,12 +122,14 @@ int store_http_push(git_repository *repo, const char *name, const char *url,
 		    const git_oid *from, git_oid *was);
 
 /*
- * remote.c: the URL of remote `name` as git resolves it, from cfg:
- * remote.<name>.url, or for a push remote.<name>.pushurl when set; the
- * longest url.<base>.insteadOf prefix (pushInsteadOf first, for a push
- * of the url) replaced by its base. 0; 1 when the remote has no URL; -1
- * when out is too small or cfg unreadable. No git_remote_lookup: libgit2
- * 1.5.1 leaks memory in it at every call (remote.c says how much).
+ * remote.c: the URL of remote `name` as libgit2's lookup resolves it,
+ * from cfg: remote.<name>.url (the last value), or for a push
+ * remote.<name>.pushurl when set and not empty; the longest
+ * url.<base>.insteadOf prefix (pushInsteadOf first, for a push of the
+ * url) replaced by its base. 0; 1 when the remote has no URL or its name
+ * is not a valid remote name; -1 when out is too small or cfg
+ * unreadable. No git_remote_lookup: libgit2 1.5.1 leaks memory in it at
+ * every call (remote.c says how much).
  */
 int store_remote_url(git_config *cfg, const char *name, bool push, char *out,
 		     size_t size);
@@ -142,7 +144,8 @@ int store_remote_at(git_remote **out, git_repository *repo, const char *name,
 		    const char *url);
 /*
  * The names of the remotes cfg configures (a remote.<name>.url or
- * .pushurl; a name with both is there twice), sorted, into out: free
+ * .pushurl; a name with both is there twice; names git refuses left
+ * out), sorted, into out: free
  * with store_remote_names_free. 0, or -1 (out of memory, cfg unreadable).
  */
 int store_remote_names(git_config *cfg, git_strarray *out);

@@ -80,20 +80,28 @@ int store_remote_url(git_config *cfg, const char *name, bool push, char *out,
 {
 	char key[300];
 	git_buf url = {NULL, 0, 0};
-	int rc;
-	if (strlen(name) > 200)
+	int rc, valid = 0;
+	/* (git_remote_lookup refused such a name: a name becomes part of
+	 * ref names, refs/remotes/<name>/) */
+	if (strlen(name) > 200 || git_remote_name_is_valid(&valid, name) ||
+	    !valid)
 		return 1;
 	/* A push goes to remote.<name>.pushurl when set (insteadOf applied
-	 * to it), else to the url with pushInsteadOf, else insteadOf. */
+	 * to it), else to the url with pushInsteadOf, else insteadOf; an
+	 * empty value counts as none, as in libgit2. */
 	snprintf(key, sizeof key, "remote.%s.pushurl", name);
-	if (push && git_config_get_string_buf(&url, cfg, key) == 0) {
+	if (push && git_config_get_string_buf(&url, cfg, key) == 0 &&
+	    url.ptr[0]) {
 		rc = rewrite(cfg, url.ptr, "insteadof", out, size);
 		git_buf_dispose(&url);
 		return rc < 0 ? -1 : 0;
 	}
+	git_buf_dispose(&url);
 	snprintf(key, sizeof key, "remote.%s.url", name);
-	if (git_config_get_string_buf(&url, cfg, key))
+	if (git_config_get_string_buf(&url, cfg, key) || !url.ptr[0]) {
+		git_buf_dispose(&url);
 		return 1;
+	}
 	rc = push ? rewrite(cfg, url.ptr, "pushinsteadof", out, size) : 0;
 	if (rc == 0)
 		rc = rewrite(cfg, url.ptr, "insteadof", out, size);
@@ -144,7 +152,11 @@ int store_remote_names(git_config *cfg, git_strarray *out)
 		}
 		if (!(names[n] = strndup(name + 7, (size_t)(dot - name) - 7)))
 			goto done;
-		n++;
+		int valid = 0;
+		if (git_remote_name_is_valid(&valid, names[n]) == 0 && valid)
+			n++;
+		else
+			free(names[n]); /* (not a name git_remote_list gives) */
 	}
 	if (n)
 		qsort(names, n, sizeof *names, by_string);

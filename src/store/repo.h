@@ -136,9 +136,10 @@ struct catan_store {
 	 * Where a push over https (http_push.c, one POST) left this peer's
 	 * branch on a host, its remote-tracking ref not written then (a lock
 	 * file, its reflog and four fsyncs a push): the host's list moves
-	 * that ref at the next sync, in the one packed-refs write it makes
-	 * anyway (settle), which drops the entry here; catan_store_free
-	 * writes what is left. Until then the ref is behind the host, as
+	 * that ref at the next sync, in its one packed-refs write (settle),
+	 * and a fetch from that host drops the entries for it (its list is
+	 * newer); catan_store_free writes what is left. Until then the ref
+	 * is behind the host, as
 	 * after any push that a process did not live to record: a cache the
 	 * next list sets right, never read to decide what to adopt.
 	 */

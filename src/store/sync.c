@@ -125,10 +125,6 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 	memset(s->move_pending, 0, sizeof s->move_pending);
 	if (n == 0)
 		return 0;
-	/* (a ref the host's list moves is no longer a push's to record) */
-	for (int k = 0, i; k < nt; k++)
-		if ((i = pushed_find(s, t[k].ref)) >= 0)
-			pushed_drop(s, i);
 	char why[512];
 	for (int k = 0; k < nt; k++)
 		t[k].packed =
@@ -454,6 +450,13 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 	} else {
 		rep->fetched++;
 		s->packs_added |= changed;
+		/* The host's list is newer than any push this handle
+		 * recorded for it: the fetch moved those refs to it, or
+		 * found them there (pushed). */
+		for (int i = s->npushed - 1; i >= 0; i--)
+			if (!strncmp(s->pushed[i].ref, tracked,
+				     strlen(tracked)))
+				pushed_drop(s, i);
 		/* (A fetch writes remote-tracking refs itself.) */
 		for (int k = 0; k < s->npeers; k++)
 			if (!strcmp(s->peers[k].name, remote)) {
