@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "net.h"
 #include "store_helpers.h"
 
 /* A socket listening on 127.0.0.1 on a port the kernel chose. */
@@ -233,6 +234,75 @@ static void test_net__sync_memory_flat(void **st)
 }
 
 /*
+ * store_remote_url (src/store/remote.c) against libgit2's own lookup, the
+ * oracle it replaces: for each remote of a configuration with insteadOf
+ * (longest prefix wins, section and key in any case), pushInsteadOf, a
+ * pushurl and an empty pushurl, the fetch URL is git_remote_url's and the
+ * push URL git_remote_pushurl's (or the url when that is NULL).
+ */
+static void test_net__remote_url_as_libgit2(void **st)
+{
+	(void)st;
+	char *dir = sh_tmpdir("net");
+	git_repository *repo = NULL;
+	git_config *cfg = NULL, *snap = NULL;
+	assert_int_equal(git_repository_init(&repo, dir, 1), 0);
+	assert_int_equal(git_repository_config(&cfg, repo), 0);
+	static const char *const set[][2] = {
+	    {"url.https://host.example/games/.insteadOf", "hg:"},
+	    {"url.https://deep.example/x/.insteadOf", "hg:deep/"},
+	    {"URL.git://mirror.example/.InsteadOf", "https://old.example/"},
+	    {"url.ssh://git@host.example/.pushInsteadOf",
+	     "https://host.example/"},
+	    {"remote.plain.url", "https://plain.example/g.git"},
+	    {"remote.short.url", "hg:red.git"},
+	    {"remote.longest.url", "hg:deep/red.git"},
+	    {"remote.moved.url", "https://old.example/x.git"},
+	    {"remote.pushy.url", "https://host.example/games/b.git"},
+	    {"remote.split.url", "https://plain.example/a.git"},
+	    {"remote.split.pushurl", "hg:b.git"},
+	    {"remote.blank.url", "https://plain.example/c.git"},
+	    {"remote.blank.pushurl", ""},
+	};
+	for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+		assert_int_equal(
+		    git_config_set_string(cfg, set[i][0], set[i][1]), 0);
+	assert_int_equal(git_repository_config_snapshot(&snap, repo), 0);
+	static const char *const names[] = {
+	    "plain", "short", "longest", "moved", "pushy", "split", "blank"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		git_remote *r = NULL;
+		char got[STORE_URL_MAX];
+		assert_int_equal(git_remote_lookup(&r, repo, names[i]), 0);
+		const char *url = git_remote_url(r);
+		const char *push =
+		    git_remote_pushurl(r) ? git_remote_pushurl(r) : url;
+		assert_int_equal(
+		    store_remote_url(snap, names[i], false, got, sizeof got),
+		    0);
+		if (strcmp(got, url))
+			fail_msg("%s: fetch URL %s, libgit2 %s", names[i], got,
+				 url);
+		assert_int_equal(
+		    store_remote_url(snap, names[i], true, got, sizeof got), 0);
+		if (strcmp(got, push))
+			fail_msg("%s: push URL %s, libgit2 %s", names[i], got,
+				 push);
+		git_remote_free(r);
+	}
+	char got[STORE_URL_MAX];
+	assert_int_equal(store_remote_url(snap, "none", false, got, sizeof got),
+			 1);
+	assert_int_equal(store_remote_url(snap, "a b", false, got, sizeof got),
+			 1);
+	git_config_free(snap);
+	git_config_free(cfg);
+	git_repository_free(repo);
+	sh_rmrf(dir);
+	free(dir);
+}
+
+/*
  * "ssh" runs only the ssh:// tests, "git" all the others, nothing both:
  * ctest runs the two apart, because libgit2's ssh transport leaks on a
  * failed handshake and the sanitizer build suppresses that leak for the
@@ -256,6 +326,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_net__closed_port),
 	    cmocka_unit_test(test_net__watch_pause),
 	    cmocka_unit_test(test_net__sync_memory_flat),
+	    cmocka_unit_test(test_net__remote_url_as_libgit2),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
