@@ -246,8 +246,13 @@ static void push_own(catan_store *s, git_config *cfg, const char *name,
 		rep->pushed++;
 		return;
 	}
-	if (store_remote_at(&remote, s->repo, name, url))
+	if (store_remote_at(&remote, s->repo, name, url)) {
+		const git_error *e = git_error_last();
+		store_note(rep, "could not push %s to %s: %s",
+			   s->game.names.name[me], name,
+			   e && e->message ? e->message : "its URL");
 		return;
+	}
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
 	store_ssh ssh;
 	store_ssh_callbacks(&opt.callbacks, &ssh, s->repo, url);
@@ -319,8 +324,13 @@ static void push_evidence(catan_store *s, git_config *cfg, const char *name,
 	}
 	git_remote *remote = NULL;
 	if (store_remote_url(cfg, name, true, url, sizeof url) ||
-	    store_remote_at(&remote, s->repo, name, url))
+	    store_remote_at(&remote, s->repo, name, url)) {
+		store_note(rep,
+			   "could not push the equivocation record to %s: "
+			   "its URL",
+			   name);
 		return;
+	}
 	git_push_options opt;
 	git_push_options_init(&opt, GIT_PUSH_OPTIONS_VERSION);
 	store_ssh ssh;
