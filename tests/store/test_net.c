@@ -246,6 +246,7 @@ static void test_net__remote_url_as_libgit2(void **st)
 	char *dir = sh_tmpdir("net");
 	git_repository *repo = NULL;
 	git_config *cfg = NULL, *snap = NULL;
+	git_libgit2_init(); /* (its error state is freed at the shutdown) */
 	assert_int_equal(git_repository_init(&repo, dir, 1), 0);
 	assert_int_equal(git_repository_config(&cfg, repo), 0);
 	static const char *const set[][2] = {
@@ -271,12 +272,41 @@ static void test_net__remote_url_as_libgit2(void **st)
 	static const char *const names[] = {
 	    "plain", "short", "longest", "moved", "pushy", "split", "blank"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		git_remote *r = NULL;
-		char got[STORE_URL_MAX];
-		assert_int_equal(git_remote_lookup(&r, repo, names[i]), 0);
-		const char *url = git_remote_url(r);
-		const char *push =
-		    git_remote_pushurl(r) ? git_remote_pushurl(r) : url;
+		char got[STORE_URL_MAX], both[2 * STORE_URL_MAX] = "";
+		/*
+		 * libgit2's answer from a child process, which ends with
+		 * _exit: the lookup leaks (remote.c), and the sanitizer
+		 * build's leak check would blame this test for it.
+		 */
+		int fds[2];
+		assert_int_equal(pipe(fds), 0);
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			git_remote *r = NULL;
+			int ok = git_remote_lookup(&r, repo, names[i]) == 0;
+			const char *u = ok ? git_remote_url(r) : "";
+			const char *pu = ok && git_remote_pushurl(r)
+					     ? git_remote_pushurl(r)
+					     : u;
+			dprintf(fds[1], "%s\n%s", u, pu);
+			_exit(ok ? 0 : 1);
+		}
+		close(fds[1]);
+		size_t n = 0;
+		ssize_t k;
+		while (n + 1 < sizeof both &&
+		       (k = read(fds[0], both + n, sizeof both - 1 - n)) > 0)
+			n += (size_t)k;
+		both[n] = '\0';
+		close(fds[0]);
+		int status;
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		char *push = strchr(both, '\n');
+		assert_non_null(push);
+		*push++ = '\0';
+		const char *url = both;
 		assert_int_equal(
 		    store_remote_url(snap, names[i], false, got, sizeof got),
 		    0);
@@ -288,7 +318,6 @@ static void test_net__remote_url_as_libgit2(void **st)
 		if (strcmp(got, push))
 			fail_msg("%s: push URL %s, libgit2 %s", names[i], got,
 				 push);
-		git_remote_free(r);
 	}
 	char got[STORE_URL_MAX];
 	assert_int_equal(store_remote_url(snap, "none", false, got, sizeof got),
@@ -298,6 +327,7 @@ static void test_net__remote_url_as_libgit2(void **st)
 	git_config_free(snap);
 	git_config_free(cfg);
 	git_repository_free(repo);
+	git_libgit2_shutdown();
 	sh_rmrf(dir);
 	free(dir);
 }
