@@ -10,7 +10,8 @@
  * OLD is where the remote-tracking ref says the host has the branch (the
  * ref list read just before, http_quick.c; the ref is not moved after
  * the push, the caller records it: catan_store.pushed); the pack holds the
- * commits from it to NEW and what they need, built by libgit2's packbuilder.
+ * commits from it to NEW and what they need, built by our own writer
+ * (own_pack below; libgit2's packbuilder past 32 new commits).
  * The host moves the branch only from OLD (receive-pack's own check), so a list
  * that was stale costs a refused push, never a lost one. Only a report of
  * "unpack ok" and "ok REF" counts; anything else (a refusal by the host's hook,
