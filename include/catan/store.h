@@ -191,6 +191,12 @@ typedef struct catan_verify_report {
 	bool off_branch;
 	int off_author; /* with off_branch: whose branch lacks the commit */
 	/*
+	 * An object the bad commit needs is not here (the commit itself, its
+	 * tree, or a file of it): the pack that brought it left that out. No
+	 * verdict on its author; sync fetches it again.
+	 */
+	bool incomplete;
+	/*
 	 * The bad commit is a second child of its parent by the same author
 	 * (a fork); fork_other is the first. In a signed game two signed
 	 * children are a proof against their author (sync: equivocation).

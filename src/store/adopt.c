@@ -601,8 +601,22 @@ static bool candidate(catan_store *s, const char *remote, int p,
 	 * it goes by Turn: trailers, so a commit without one, a forgery,
 	 * is looked for without them before it is called a rewrite: the
 	 * verification then says what is wrong with it.) */
+	int descends = 0;
 	bool forward = store_is_ancestor(s, &local[p], r) == 1 ||
-		       store_descends(s->repo, r, &local[p]) == 1;
+		       (descends = store_descends(s->repo, r, &local[p])) == 1;
+	/* A commit between them is not here: what the remote sent left it
+	 * out (no verdict on anyone; fetched again: sync.c). */
+	if (!forward && descends < 0) {
+		git_oid_tostr(hex, sizeof hex, r);
+		store_note(
+		    rep,
+		    "held back %s from %s: a commit before its tip %.10s "
+		    "is missing (left out of what it sent; to be fetched "
+		    "again)",
+		    s->game.names.name[p], remote, hex);
+		s->refetch |= 1u << p;
+		return false;
+	}
 	if (!forward && s->game.signed_game &&
 	    two_starts(s, &local[p], r, &v)) {
 		if (found_equivocation(s, &v, remote, rep, false, &err))
@@ -824,9 +838,10 @@ static int drop_forked(catan_store *s, adopt_set *c,
  * reachability: verify says which). Should none be said to hold it, every
  * candidate left is refused with the reason rather than verified again: a
  * sync never ends without a word on what it fetched. A dropped branch is
- * held back (held[p] set) when the commit is only off its author's branch
- * and that branch is the remote's own, else quarantined and counted
- * rejected. Cannot fail.
+ * fetched again (s->refetch) when the commit lacks an object, held back
+ * (held[p] set) when the commit is only off its author's branch and that
+ * branch is the remote's own, else quarantined and counted rejected.
+ * Cannot fail.
  */
 static void drop_holders(catan_store *s, adopt_set *c,
 			 const catan_verify_report *vr, bool *held,
@@ -850,9 +865,18 @@ static void drop_holders(catan_store *s, adopt_set *c,
 		 * remote really lacks it.
 		 */
 		int a = vr->off_author;
-		if (vr->off_branch && a >= 0 && a < n && c->has[a] &&
-		    git_oid_equal(&c->cand[a], &c->tips[a]) &&
-		    store_hold_back(s, c->remote, p, &c->cand[p])) {
+		if (vr->incomplete) {
+			/* (the pack's fault, not the author's: no record) */
+			s->refetch |= 1u << p;
+			store_note(rep,
+				   "held back %s from %s: commit %.10s: %s "
+				   "(left out of what it sent; to be fetched "
+				   "again)",
+				   s->game.names.name[p], c->remote,
+				   vr->bad.hex, vr->why);
+		} else if (vr->off_branch && a >= 0 && a < n && c->has[a] &&
+			   git_oid_equal(&c->cand[a], &c->tips[a]) &&
+			   store_hold_back(s, c->remote, p, &c->cand[p])) {
 			held[p] = true;
 			store_note(rep,
 				   "held back %s from %s: commit %.10s: %s "
@@ -1116,6 +1140,7 @@ int store_adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
 		     const bool *has, catan_sync_report *rep, catan_err *err)
 {
 	bool held[CATAN_MAX_PLAYERS] = {false};
+	s->refetch = 0;
 	int rc = verify_and_adopt(s, remote, tips, has, held, rep, err);
 	if (rc == 0)
 		store_release_held(s, remote, has, held);

@@ -221,6 +221,9 @@ typedef struct store_fetch {
 	/* The configuration to read the remote's URL from (NULL: a
 	 * snapshot of the repository's is taken). */
 	git_config *cfg;
+	/* Set by store_fetch_remote when the fetch went through libgit2
+	 * (which asks only for commits that are not here). */
+	bool through_libgit2;
 } store_fetch;
 enum { STORE_FETCH_MOVES = CATAN_MAX_PLAYERS + 2 };
 /*
@@ -230,6 +233,17 @@ enum { STORE_FETCH_MOVES = CATAN_MAX_PLAYERS + 2 };
  */
 int store_fetch_remote(store_fetch *f, const char *name, bool *changed,
 		       catan_err *err);
+/*
+ * Fetches every refs/heads/ branch of remote `name` whole, through
+ * libgit2, into a new repository of its own under the git directory
+ * (nothing here to have: every object the branches reach is sent), and
+ * adds the pack it got to this repository's objects; the temporary
+ * repository is removed. For commits here whose objects a pack left out:
+ * libgit2 does not ask again for a commit it has. Within the same limits
+ * as any fetch. 0 (*added: a pack added), -2 (a limit; err), -1 (err).
+ */
+int store_fetch_whole(store_fetch *f, const char *name, bool *added,
+		      catan_err *err);
 
 /* ---- repack.c ---- */
 

@@ -388,6 +388,7 @@ int store_fetch_remote(store_fetch *f, const char *name, bool *changed,
 	int q = fetch_quick(f, name, url, changed, err);
 	if (q != 1)
 		return q;
+	f->through_libgit2 = true;
 	if (store_remote_at(&remote, f->repo, name, url))
 		return store_git_fail(err, "the remote");
 	fetch_watch fw;
@@ -452,5 +453,131 @@ fail:
 	}
 	git_remote_disconnect(remote);
 	git_remote_free(remote);
+	return rc;
+}
+
+/* Every pack file of folder `dir` indexed into odb: 0, or -1 (why). */
+static int add_packs(git_odb *odb, const char *dir, bool *added, char *why,
+		     size_t whyn)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+	if (!d)
+		return 0; /* (nothing fetched) */
+	while (rc == 0 && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".pack"))
+			continue;
+		char path[1600], buf[65536];
+		snprintf(path, sizeof path, "%.1300s/%.256s", dir, e->d_name);
+		FILE *in = fopen(path, "rb");
+		git_odb_writepack *wp = NULL;
+		git_indexer_progress st;
+		memset(&st, 0, sizeof st);
+		if (!in || git_odb_write_pack(&wp, odb, NULL, NULL)) {
+			snprintf(why, whyn, "cannot add the pack fetched");
+			rc = -1;
+		}
+		size_t n;
+		while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
+			if (wp->append(wp, buf, n, &st))
+				rc = -1;
+		if (rc == 0 && (ferror(in) || wp->commit(wp, &st)))
+			rc = -1;
+		if (rc && !why[0])
+			snprintf(why, whyn, "the pack fetched does not index");
+		*added |= rc == 0;
+		if (wp)
+			wp->free(wp);
+		if (in)
+			fclose(in);
+	}
+	closedir(d);
+	return rc;
+}
+
+int store_fetch_whole(store_fetch *f, const char *name, bool *added,
+		      catan_err *err)
+{
+	char url[STORE_URL_MAX], dir[1200], packs[1300], why[200] = "";
+	git_config *snap = NULL;
+	git_repository *tmp = NULL;
+	git_remote *remote = NULL;
+	git_odb *odb = NULL;
+	int rc = -1;
+	*added = false;
+	int u = f->cfg ? store_remote_url(f->cfg, name, false, url, sizeof url)
+		: git_repository_config_snapshot(&snap, f->repo)
+		    ? -1
+		    : store_remote_url(snap, name, false, url, sizeof url);
+	git_config_free(snap);
+	if (u)
+		return store_fail(err, "the URL of remote %.100s", name);
+	/* What a whole fetch a crash cut left (only a sync, which holds the
+	 * writer's lock, makes one). */
+	DIR *gd = opendir(git_repository_path(f->repo));
+	struct dirent *ge;
+	while (gd && (ge = readdir(gd)))
+		if (!strncmp(ge->d_name, "catan-whole-", 12)) {
+			snprintf(dir, sizeof dir, "%.900s%.200s",
+				 git_repository_path(f->repo), ge->d_name);
+			store_remove_tree(dir);
+		}
+	if (gd)
+		closedir(gd);
+	snprintf(dir, sizeof dir, "%.900scatan-whole-XXXXXX",
+		 git_repository_path(f->repo));
+	if (!mkdtemp(dir))
+		return store_fail(err, "a folder for the whole fetch: %s",
+				  strerror(errno));
+	fetch_watch fw;
+	memset(&fw, 0, sizeof fw);
+	fw.f = f;
+	git_fetch_options opt;
+	git_remote_callbacks cb;
+	git_fetch_options_init(&opt, GIT_FETCH_OPTIONS_VERSION);
+	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
+	opt.prune = GIT_FETCH_NO_PRUNE;
+	opt.update_fetchhead = 0;
+	opt.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	store_ssh_callbacks(&cb, &fw.ssh, f->repo, url);
+	cb.transfer_progress = fetch_progress;
+	cb.sideband_progress = fetch_sideband;
+	opt.callbacks = cb;
+	char spec[] = "+refs/heads/*:refs/remotes/whole/*";
+	char *specs[] = {spec};
+	git_strarray refspecs = {specs, 1};
+	if (git_repository_init(&tmp, dir, 1) ||
+	    store_remote_at(&remote, tmp, name, url)) {
+		store_git_fail(err, "a repository for the whole fetch");
+		goto done;
+	}
+	if (git_remote_fetch(remote, &refspecs, &opt, NULL)) {
+		char what[300];
+		snprintf(what, sizeof what, "fetching all of %.200s", name);
+		if (fw.over) {
+			store_fail_code(err, CATAN_STORE_E_DENIED, "%s",
+					fw.why);
+			rc = -2;
+		} else {
+			store_ssh_fail(&fw.ssh, err, what);
+		}
+		goto done;
+	}
+	store_http_done(&fw.ssh, url);
+	snprintf(packs, sizeof packs, "%s/objects/pack", dir);
+	if (git_repository_odb(&odb, f->repo) ||
+	    add_packs(odb, packs, added, why, sizeof why)) {
+		store_fail(err, "fetching all of %.100s: %s", name,
+			   why[0] ? why : "cannot write the objects here");
+		goto done;
+	}
+	rc = 0;
+done:
+	git_odb_free(odb);
+	git_remote_free(remote);
+	git_repository_free(tmp);
+	store_remove_tree(dir);
 	return rc;
 }

@@ -189,8 +189,31 @@ static int answer_sink(void *ctx, const char *data, size_t len)
 	return 0;
 }
 
-/* The request: the fetch command, wants (what the list names and this
- * repository lacks) and haves (the remote-tracking and local branches). */
+/*
+ * Whether id, the tip the list names for ref, is wanted: not when it is
+ * where this repository's branch of that name stands or behind it (a
+ * branch here was verified, so every object it reaches is here), nor when
+ * a ref of another kind (an evidence ref) names an object here. A tip
+ * whose commit is here but on no branch is wanted all the same: a pack
+ * that brought the commit may have left out what it needs
+ * (catan_verify_report.incomplete), and the haves name only branches.
+ */
+static bool wanted(git_repository *repo, git_odb *odb, const char *ref,
+		   const git_oid *id)
+{
+	if (git_odb_exists_ext(odb, id, GIT_ODB_LOOKUP_NO_REFRESH) == 0)
+		return true; /* (no rescan of objects/pack for each one) */
+	git_oid here;
+	if (strncmp(ref, "refs/heads/", 11))
+		return false;
+	if (git_reference_name_to_id(&here, repo, ref))
+		return true;
+	return !git_oid_equal(&here, id) &&
+	       store_descends(repo, &here, id) != 1;
+}
+
+/* The request: the fetch command, wants (what the list names and wanted()
+ * says) and haves (the branches here: what they reach is all here). */
 static size_t request(git_repository *repo, git_odb *odb,
 		      const store_http_heads *h, char *body, size_t size,
 		      int *nwant)
@@ -206,9 +229,7 @@ static size_t request(git_repository *repo, git_odb *odb,
 	*nwant = 0;
 	for (int i = 0; i < h->n; i++) {
 		const git_oid *id = &h->head[i].oid;
-		/* (no rescan of objects/pack for each one it lacks) */
-		bool dup =
-		    git_odb_exists_ext(odb, id, GIT_ODB_LOOKUP_NO_REFRESH) != 0;
+		bool dup = !wanted(repo, odb, h->name[i], id);
 		for (int j = 0; j < i && !dup; j++)
 			dup = git_oid_equal(&h->head[j].oid, id);
 		if (dup)
@@ -221,13 +242,12 @@ static size_t request(git_repository *repo, git_odb *odb,
 	git_reference_iterator *it = NULL;
 	git_reference *ref;
 	int haves = 0;
-	if (git_reference_iterator_glob_new(&it, repo, "refs/*") == 0) {
+	if (git_reference_iterator_glob_new(&it, repo, "refs/heads/*") == 0) {
 		while (haves < HAVES_MAX && len + 64 < size &&
 		       git_reference_next(&ref, it) == 0) {
 			const char *rn = git_reference_name(ref);
 			const git_oid *id = git_reference_target(ref);
-			if (id && (!strncmp(rn, "refs/heads/", 11) ||
-				   !strncmp(rn, "refs/remotes/", 13))) {
+			if (id && !strncmp(rn, "refs/heads/", 11)) {
 				git_oid_tostr(hex, sizeof hex, id);
 				snprintf(line, sizeof line, "have %s\n", hex);
 				len += store_http_pkt_line(body + len, line);
@@ -333,9 +353,11 @@ static int move_refs(git_repository *repo, const char *name,
 		/* (a record moves to smaller ids, not forward) */
 		if (strncmp(h->name[i], "refs/heads/", 11))
 			continue;
+		/* (-1: a commit between them is not here, which the
+		 * verification says: the pack left it out) */
 		if (git_reference_name_to_id(&have, repo, local[i]) == 0 &&
 		    !git_oid_equal(&have, &h->head[i].oid) &&
-		    store_descends(repo, &h->head[i].oid, &have) != 1)
+		    store_descends(repo, &h->head[i].oid, &have) == 0)
 			return 1; /* (a stale list, or a rewrite: libgit2) */
 	}
 	if (move) {

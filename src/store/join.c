@@ -126,7 +126,8 @@ int catan_store_join(catan_store **out, const char *url, const char *path,
 		int records = 0;
 		bool changed;
 		store_limits_read(&budget.lim);
-		store_fetch f = {repo, &budget, &records, NULL, NULL, 0, NULL};
+		store_fetch f = {repo, &budget, &records, NULL,
+				 NULL, 0,	NULL,	  false};
 		if (store_fetch_remote(&f, "origin", &changed, err))
 			goto done;
 	}

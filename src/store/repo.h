@@ -157,6 +157,20 @@ struct catan_store {
 	bool move_pending[CATAN_MAX_PLAYERS];
 	git_oid move_old[CATAN_MAX_PLAYERS];
 	/*
+	 * The branches of the remote being adopted (bit p: player p's) whose
+	 * new commits lack an object the fetch should have brought
+	 * (catan_verify_report.incomplete), set by store_adopt_tips: the
+	 * sync points their remote-tracking refs at the branches here, so
+	 * that its next fetch asks for those commits again.
+	 */
+	unsigned refetch;
+	/* The remote last fetched whole for that (sync.c refetch_whole),
+	 * and its tips then (zero: a branch it did not have). */
+	struct {
+		char remote[128];
+		git_oid tips[CATAN_MAX_PLAYERS];
+	} whole;
+	/*
 	 * How many refs refs/catan/held/ holds, plus one; 0 when not counted
 	 * since this handle last wrote or removed one (sync.c): a sync only
 	 * looks for the held tips of a remote when there are any.

@@ -410,6 +410,89 @@ static int lobby_start(catan_store *s, git_config *cfg,
 }
 
 /*
+ * The branches whose new commits lacked an object the fetch should have
+ * brought (s->refetch, store_adopt_tips): their remote-tracking refs go
+ * back to the branches here, in track[0..nmoves) when the fetch moves
+ * them there, else written now. The next fetch then finds them behind the
+ * remote and asks for those commits again, over the kept https
+ * connection with only the branches here as haves (http_fetch.c), so a
+ * host that left objects out once is not believed to have sent them.
+ */
+static void refetch_later(catan_store *s, const char *remote, tracking *track,
+			  int nmoves)
+{
+	for (int p = 0; p < s->game.opt.nplayers && s->refetch; p++) {
+		char ref[300], heads[300];
+		git_oid here;
+		if (!(s->refetch & (1u << p)))
+			continue;
+		snprintf(heads, sizeof heads, "refs/heads/%s",
+			 s->game.names.name[p]);
+		if (!store_tracking_ref(ref, sizeof ref, remote, heads) ||
+		    store_branch_tip(&here, s, p))
+			continue;
+		int k = 0;
+		while (k < nmoves && strcmp(track[k].ref, ref))
+			k++;
+		if (k < nmoves) {
+			track[k].id = here;
+			continue;
+		}
+		char lock[320];
+		git_reference *r = NULL;
+		size_t mark = s->intent_len;
+		snprintf(lock, sizeof lock, "%s.lock", ref);
+		if (store_intent(s, lock) == 0)
+			git_reference_create(&r, s->repo, ref, &here, 1,
+					     "catan sync: fetch it again");
+		git_reference_free(r);
+		store_intent_done(s, mark);
+	}
+	s->refetch = 0;
+}
+
+/*
+ * Objects left out of what a fetch through libgit2 brought: libgit2 asks
+ * only for commits that are not here, so the remote is fetched whole
+ * instead (store_fetch_whole), once per handle for the same tips of the
+ * same remote (a remote that leaves them out again is not fetched whole at
+ * every sync of a long-running peer). Whether a pack was added (then the
+ * caller adopts again).
+ */
+static bool refetch_whole(catan_store *s, store_fetch *f, const char *remote,
+			  const git_oid *tips, const bool *has,
+			  catan_sync_report *rep)
+{
+	int n = s->game.opt.nplayers;
+	bool same = !strcmp(s->whole.remote, remote);
+	for (int p = 0; p < n && same; p++)
+		same = has[p] ? git_oid_equal(&s->whole.tips[p], &tips[p])
+			      : git_oid_is_zero(&s->whole.tips[p]);
+	if (same || strlen(remote) >= sizeof s->whole.remote)
+		return false;
+	memcpy(s->whole.remote, remote, strlen(remote) + 1);
+	for (int p = 0; p < n; p++)
+		if (has[p])
+			s->whole.tips[p] = tips[p];
+		else
+			memset(&s->whole.tips[p], 0, sizeof s->whole.tips[p]);
+	bool added = false;
+	catan_err err;
+	start_clock(s);
+	int rc = store_fetch_whole(f, remote, &added, &err);
+	if (rc)
+		store_note(rep, "could not fetch all of %s again: %s", remote,
+			   err.msg);
+	else
+		store_note(rep,
+			   "fetched all of %s again (what it sent before "
+			   "lacked objects)",
+			   remote);
+	s->packs_added |= added;
+	return rc == 0 && added;
+}
+
+/*
  * The fetch of one remote (fast 0: a path remote, read already; 2: one
  * refused), then its verify and adopt, then the push of this peer's own
  * branch where allowed. An unreachable or refused peer is noted in rep,
@@ -425,6 +508,8 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 	catan_err ferr;
 	bool changed = false;
 	int frc = 0, nmoves = 0;
+	store_fetch f = {s->repo, &s->budget, &s->quar_refs, s,
+			 track,	  0,	      cfg,	     false};
 	start_clock(s);
 	if (fast == 2)
 		return 0; /* refused (and said why) */
@@ -439,8 +524,6 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 	else if (fast != 0) {
 		/* (the remote-tracking refs an https fetch moves go into
 		 * track, written by settle with the branches adopted) */
-		store_fetch f = {s->repo, &s->budget, &s->quar_refs, s, track,
-				 0,	  cfg};
 		frc = store_fetch_remote(&f, remote, &changed, &ferr);
 		nmoves = frc == 0 ? f.nmoves : 0;
 	}
@@ -487,6 +570,12 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 			bool has[CATAN_MAX_PLAYERS] = {false};
 			store_remote_tips(s, remote, track, nmoves, tips, has);
 			rc = store_adopt_tips(s, remote, tips, has, rep, err);
+			if (rc == 0 && s->refetch && f.through_libgit2 &&
+			    refetch_whole(s, &f, remote, tips, has, rep))
+				rc = store_adopt_tips(s, remote, tips, has, rep,
+						      err);
+			if (rc == 0)
+				refetch_later(s, remote, track, nmoves);
 		}
 		/*
 		 * Its evidence at every sync, moved or not: a pair judged

@@ -219,8 +219,12 @@ int verify_check_form(ctx *c, const git_oid *id)
 {
 	git_odb_object *o = NULL;
 	char why[300];
-	if (git_odb_read(&o, c->s->odb, id))
-		return verify_bad(c, id, "unreadable commit");
+	if (git_odb_read(&o, c->s->odb, id)) {
+		if (git_odb_exists(c->s->odb, id))
+			return verify_bad(c, id, "unreadable commit");
+		c->rep->incomplete = true;
+		return verify_bad(c, id, "the commit is missing");
+	}
 	int rc =
 	    git_odb_object_type(o) != GIT_OBJECT_COMMIT
 		? store_form_bad(why, sizeof why, "not a commit")
@@ -232,8 +236,10 @@ int verify_check_form(ctx *c, const git_oid *id)
 
 /*
  * The trees and blobs of tree t that `base` (NULL: none) does not hold at
- * the same path are in the object database: 0, or 1 with what is missing
- * in why. Bounded by the nesting of a state tree (store_state_tree).
+ * the same path are in the object database: 0; or, with what is wrong in
+ * why, 2 when one is missing, 1 when the tree nests too deep or a folder
+ * is not a tree. Bounded by the nesting of a state tree
+ * (store_state_tree).
  */
 static int objects_there(catan_store *s, const git_tree *t,
 			 const git_tree *base, int depth, char *why,
@@ -260,14 +266,14 @@ static int objects_there(catan_store *s, const git_tree *t,
 			snprintf(why, whylen,
 				 "its file %.100s (%.12s) is missing", name,
 				 hex);
-			return 1;
+			return 2;
 		}
 		git_tree *sub = NULL, *subbase = NULL;
 		if (git_tree_lookup(&sub, s->repo, eid)) {
-			snprintf(why, whylen,
-				 "its folder %.100s (%.12s) is missing", name,
-				 hex);
-			return 1;
+			bool there = git_odb_exists(s->odb, eid);
+			snprintf(why, whylen, "its folder %.100s (%.12s) is %s",
+				 name, hex, there ? "not a tree" : "missing");
+			return there ? 1 : 2;
 		}
 		if (was && git_tree_entry_type(was) == GIT_OBJECT_TREE &&
 		    git_tree_lookup(&subbase, s->repo, git_tree_entry_id(was)))
@@ -276,7 +282,7 @@ static int objects_there(catan_store *s, const git_tree *t,
 		git_tree_free(sub);
 		git_tree_free(subbase);
 		if (rc)
-			return 1;
+			return rc;
 	}
 	return 0;
 }
@@ -295,8 +301,13 @@ int verify_check_objects(ctx *c, const git_oid *id, git_commit *commit)
 	git_tree *t = NULL, *base = NULL;
 	git_commit *parent = NULL;
 	char why[200];
-	if (git_tree_lookup(&t, c->s->repo, git_commit_tree_id(commit)))
-		return verify_bad(c, id, "its tree is missing");
+	if (git_tree_lookup(&t, c->s->repo, git_commit_tree_id(commit))) {
+		c->rep->incomplete =
+		    !git_odb_exists(c->s->odb, git_commit_tree_id(commit));
+		return verify_bad(c, id, "its tree is %s",
+				  c->rep->incomplete ? "missing"
+						     : "not a tree");
+	}
 	if (git_commit_parentcount(commit) > 0 &&
 	    git_commit_parent(&parent, commit, 0) == 0 &&
 	    git_commit_tree(&base, parent))
@@ -305,6 +316,8 @@ int verify_check_objects(ctx *c, const git_oid *id, git_commit *commit)
 	git_tree_free(t);
 	git_tree_free(base);
 	git_commit_free(parent);
+	if (rc == 2)
+		c->rep->incomplete = true;
 	return rc ? verify_bad(c, id, "%s", why) : 0;
 }
 

@@ -222,6 +222,11 @@ static void inj_expect_bad(inj *x, const git_oid *bad, const git_oid *bad2,
 			 rep.bad.hex, rep.why, a, b);
 	if (why && !strstr(rep.why, why))
 		fail_msg("reason \"%s\" does not mention \"%s\"", rep.why, why);
+	/* Only an object not here is no verdict on the commit (sync fetches
+	 * it again); anything else wrong with it is its author's. */
+	if (rep.incomplete != (strstr(rep.why, "is missing") != NULL))
+		fail_msg("reason \"%s\" with incomplete %d", rep.why,
+			 rep.incomplete);
 	/* Verify reads only. */
 	assert_int_equal(n0, n1);
 	assert_string_equal(before, after);
