@@ -724,6 +724,8 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	store_limits_read(&s->budget.lim);
 	start_clock(s);
 	int rc = store_adopt_remote(s, remote, rep, err);
+	if (rc == 0)
+		refetch_later(s, remote, none, 0);
 	git_oid ev[2];
 	bool has[2];
 	store_remote_evidence(s, remote, NULL, 0, ev, has);

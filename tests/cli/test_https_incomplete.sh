@@ -31,7 +31,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 if ! command -v openssl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
-	skip_all 6 "needs openssl and python3"
+	skip_all 8 "needs openssl and python3"
 fi
 tmp=$(mktemp -d)
 host=
@@ -201,6 +201,36 @@ case_() {
 	echo "ok $n - $how: $what left out: refused ($(grep -o "is missing" "$tmp/out" | head -1)), nobody blamed, adopted at the next sync"
 }
 
+# join_case: blue joins while the host leaves out a file of red's first
+# move: the join succeeds at the genesis with red's branch held back,
+# and blue's first sync adopts red's move.
+join_case() {
+	rm -rf "$tmp/red" "$tmp/blue" "$tmp/relay.git"
+	git init -q --bare "$tmp/relay.git"
+	$catan new "$tmp/red" --players red,blue --me red --seed 9 >/dev/null 2>&1
+	$catan -C "$tmp/red" remote add relay "$tmp/relay.git" --push >/dev/null
+	$catan -C "$tmp/red" act setup 0,-1,n 0,-1,nw >/dev/null
+	$catan -C "$tmp/red" sync >/dev/null
+	local tip
+	tip=$(git -C "$tmp/red" rev-parse red)
+	git -C "$tmp/red" diff-tree -r "$tip~1" "$tip" | awk '$2 == "100644" { print $4; exit }' >"$tmp/drop"
+	: >"$tmp/host.log"
+	$catan join "$url" "$tmp/blue" --as blue >"$tmp/out" 2>&1 ||
+		fail "$how: a join from a host that left a file out: $(cat "$tmp/out")"
+	rm -f "$tmp/drop"
+	grep -q "1 left out" "$tmp/host.log" ||
+		fail "$how: join: the host did not leave it out: $(cat "$tmp/host.log")"
+	grep -q "held back red from origin.*is missing" "$tmp/out" ||
+		fail "$how: join: red's move not held back with what is missing: $(cat "$tmp/out")"
+	[[ $(git -C "$tmp/blue" rev-parse red) == "$(git -C "$tmp/red" rev-parse red~1)" ]] ||
+		fail "$how: join: red's branch is not at the genesis"
+	$catan -C "$tmp/blue" sync origin >"$tmp/out2" 2>&1 || fail "$how: join: the first sync: $(cat "$tmp/out2")"
+	[[ $(git -C "$tmp/blue" rev-parse red) == "$tip" ]] ||
+		fail "$how: join: the first sync did not adopt red's move: $(cat "$tmp/out2")"
+	n=$((n + 1))
+	echo "ok $n - $how: a join from a host that left a file out: red's move held back, adopted at the first sync"
+}
+
 # game: red plays and pushes to the relay over a path; blue joins
 # through the host, syncs with it, and pushes its own moves to the
 # relay over a path; the three cases.
@@ -225,9 +255,11 @@ game() {
 # through libgit2 (protocol v0: it asks only for commits it lacks, so the
 # remote is fetched whole into a repository of its own).
 how="kept connection"
+join_case
 game
 how="through libgit2"
 export CATAN_HTTP_QUICK=0
+join_case
 game
 grep -q "fetched all of origin again" "$tmp/out2" ||
 	fail "through libgit2: the commit was not fetched whole: $(cat "$tmp/out2")"
