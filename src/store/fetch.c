@@ -259,7 +259,7 @@ static bool game_ref(const store_fetch *f, const char *ref)
  */
 static int tracking_moves(store_fetch *f, const char *name,
 			  const store_http_heads *h, const bool *move,
-			  char *why, size_t whyn)
+			  const git_oid *old, char *why, size_t whyn)
 {
 	int rc = 0;
 	for (int i = 0; i < h->n && rc == 0; i++) {
@@ -279,8 +279,7 @@ static int tracking_moves(store_fetch *f, const char *name,
 			tracking *t = &f->moves[f->nmoves++];
 			memset(t, 0, sizeof *t);
 			memcpy(t->ref, local, strlen(local) + 1);
-			if (git_reference_name_to_id(&t->old, f->repo, local))
-				memset(&t->old, 0, sizeof t->old);
+			t->old = old[i];
 			t->id = h->head[i].oid;
 			t->peer = STORE_TRACK_URL;
 			t->player = -1;
@@ -324,10 +323,11 @@ static int fetch_quick(store_fetch *f, const char *name, const char *url,
 		goto done;
 	}
 	bool move[STORE_HTTP_HEADS] = {false};
+	git_oid old[STORE_HTTP_HEADS];
 	int q = store_http_fetch(f->repo, name, url, h, f->budget, changed,
-				 f->moves ? move : NULL, why, sizeof why);
+				 f->moves ? move : NULL, old, why, sizeof why);
 	if (q == 0 && f->moves)
-		q = tracking_moves(f, name, h, move, why, sizeof why);
+		q = tracking_moves(f, name, h, move, old, why, sizeof why);
 	if (q == 0) {
 		if (known && f->budget->lim.commits > 0)
 			refused_record(f, name, text, NULL);

@@ -330,10 +330,11 @@ static int post(git_repository *repo, const store_http_url *u, const char *auth,
 }
 
 /* Moves the remote-tracking refs to the tips h lists, each forward (or,
- * with move, says which are to move). */
+ * with move, says which are to move, and from where in old). Each ref is
+ * read once. */
 static int move_refs(git_repository *repo, const char *name,
 		     const store_http_heads *h, bool *changed, bool *move,
-		     reader *r)
+		     git_oid *old, reader *r)
 {
 	git_odb *odb = NULL;
 	if (git_repository_odb(&odb, repo))
@@ -345,37 +346,38 @@ static int move_refs(git_repository *repo, const char *name,
 		}
 	git_odb_free(odb);
 	char local[STORE_HTTP_HEADS][512];
+	git_oid have[STORE_HTTP_HEADS];
+	bool there[STORE_HTTP_HEADS];
 	for (int i = 0; i < h->n; i++) {
-		git_oid have;
 		if (!store_tracking_ref(local[i], sizeof local[i], name,
 					h->name[i]))
 			return 1;
-		/* (a record moves to smaller ids, not forward) */
-		if (strncmp(h->name[i], "refs/heads/", 11))
-			continue;
-		/* (-1: a commit between them is not here, which the
-		 * verification says: the pack left it out) */
-		if (git_reference_name_to_id(&have, repo, local[i]) == 0 &&
-		    !git_oid_equal(&have, &h->head[i].oid) &&
-		    store_descends(repo, &h->head[i].oid, &have) == 0)
+		there[i] =
+		    git_reference_name_to_id(&have[i], repo, local[i]) == 0;
+		/* (a record moves to smaller ids, not forward; -1: a commit
+		 * between them is not here, which the verification says: the
+		 * pack left it out) */
+		if (!strncmp(h->name[i], "refs/heads/", 11) && there[i] &&
+		    !git_oid_equal(&have[i], &h->head[i].oid) &&
+		    store_descends(repo, &h->head[i].oid, &have[i]) == 0)
 			return 1; /* (a stale list, or a rewrite: libgit2) */
 	}
 	if (move) {
 		for (int i = 0; i < h->n; i++) {
-			git_oid have;
-			move[i] = !(git_reference_name_to_id(&have, repo,
-							     local[i]) == 0 &&
-				    git_oid_equal(&have, &h->head[i].oid));
+			move[i] = !(there[i] &&
+				    git_oid_equal(&have[i], &h->head[i].oid));
+			if (there[i])
+				old[i] = have[i];
+			else
+				memset(&old[i], 0, sizeof old[i]);
 			*changed |= move[i];
 		}
 		return 0;
 	}
 	int rc = 0;
 	for (int i = 0; i < h->n && rc == 0; i++) {
-		git_oid have;
 		git_reference *ref = NULL;
-		if (git_reference_name_to_id(&have, repo, local[i]) == 0 &&
-		    git_oid_equal(&have, &h->head[i].oid))
+		if (there[i] && git_oid_equal(&have[i], &h->head[i].oid))
 			continue;
 		if (git_reference_create(&ref, repo, local[i], &h->head[i].oid,
 					 1, "catan sync")) {
@@ -392,7 +394,8 @@ static int move_refs(git_repository *repo, const char *name,
 
 int store_http_fetch(git_repository *repo, const char *name, const char *url,
 		     const store_http_heads *h, const store_budget *b,
-		     bool *changed, bool *move, char *why, size_t whyn)
+		     bool *changed, bool *move, git_oid *old, char *why,
+		     size_t whyn)
 {
 	store_http_url u;
 	char auth[720], key[300];
@@ -426,7 +429,7 @@ int store_http_fetch(git_repository *repo, const char *name, const char *url,
 	}
 	store_tls_unlock();
 	if (rc == 0)
-		rc = move_refs(repo, name, h, changed, move, r);
+		rc = move_refs(repo, name, h, changed, move, old, r);
 	if (rc == -3)
 		rc = -1;
 	if (rc == 1)
