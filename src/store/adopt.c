@@ -606,7 +606,7 @@ static bool candidate(catan_store *s, const char *remote, int p,
 		       (descends = store_descends(s->repo, r, &local[p])) == 1;
 	/* A commit between them is not here: what the remote sent left it
 	 * out (no verdict on anyone; fetched again: sync.c). */
-	if (!forward && descends < 0) {
+	if (!forward && descends == -2) {
 		git_oid_tostr(hex, sizeof hex, r);
 		store_note(
 		    rep,
@@ -1030,8 +1030,8 @@ static int evidence_valid(catan_store *s, const store_verdict *v,
 	if (vr.ok || (vr.fork && !git_oid_fromstr(&bad, vr.bad.hex) &&
 		      git_oid_equal(&bad, x)))
 		return 1;
-	if (vr.timed_out || vr.off_branch)
-		return 2;
+	if (vr.timed_out || vr.off_branch || vr.incomplete)
+		return 2; /* (not now: no verdict on what is not all here) */
 	snprintf(why, n, "commit %.10s: %s", vr.bad.hex, vr.why);
 	return 0;
 }

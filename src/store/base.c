@@ -245,6 +245,20 @@ void store_remove_tree(const char *path)
 	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+void store_remove_named(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[STORE_PATH_MAX];
+	size_t n = strlen(prefix);
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, n) &&
+		    store_path(path, sizeof path, "%s/%s", dir, e->d_name) == 0)
+			store_remove_tree(path);
+	if (d)
+		closedir(d);
+}
+
 int store_fsync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -268,8 +282,14 @@ int store_descends(git_repository *repo, const git_oid *desc,
 		git_commit *c = NULL;
 		if (git_oid_equal(&seen[next], old))
 			return 1;
-		if (git_commit_lookup(&c, repo, &seen[next++]))
-			return -1;
+		if (git_commit_lookup(&c, repo, &seen[next])) {
+			git_odb *odb = NULL;
+			bool absent = git_repository_odb(&odb, repo) == 0 &&
+				      !git_odb_exists(odb, &seen[next]);
+			git_odb_free(odb);
+			return absent ? -2 : -1;
+		}
+		next++;
 		unsigned np = git_commit_parentcount(c);
 		for (unsigned i = 0; i < np; i++) {
 			const git_oid *p = git_commit_parent_id(c, i);
@@ -282,7 +302,9 @@ int store_descends(git_repository *repo, const git_oid *desc,
 				git_commit_free(c);
 				int rc =
 				    git_graph_descendant_of(repo, desc, old);
-				return rc < 0 ? -1 : rc;
+				return rc == GIT_ENOTFOUND ? -2
+				       : rc < 0		   ? -1
+							   : rc;
 			}
 			seen[n++] = *p;
 		}

@@ -184,10 +184,15 @@ int store_fsync_dir(const char *dir);
 /* Removes the file or directory tree at path (not following links), as
  * far as it can. */
 void store_remove_tree(const char *path);
+/* Removes every entry of folder dir whose name begins with prefix, as
+ * store_remove_tree does. */
+void store_remove_named(const char *dir, const char *prefix);
 
 /*
- * Whether commit `old` is `desc` or one of its ancestors: 1 yes, 0 no, -1
- * when it cannot be read. A fetch or a push moves a ref a few commits on,
+ * Whether commit `old` is `desc` or one of its ancestors: 1 yes, 0 no;
+ * -2 when a commit on the way is not in the object database (a pack left
+ * it out, or no one has it), -1 when one cannot be read otherwise (not a
+ * commit). A fetch or a push moves a ref a few commits on,
  * so the parents of desc are walked first, breadth first, for up to 64
  * commits; only a longer history goes to libgit2's merge-base search
  * (which reads it all: 11% of a relay peer's CPU when every check went

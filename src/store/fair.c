@@ -165,14 +165,15 @@ int store_fair_read(uint8_t out[32], catan_store *s, const git_oid *tree, int p)
 	git_tree *t = NULL;
 	git_blob *b = NULL;
 	if (git_tree_lookup(&t, s->repo, tree))
-		return -1;
+		return git_odb_exists(s->odb, tree) ? -1 : -2;
 	snprintf(path, sizeof path, "fair-%s", s->game.names.name[p]);
 	const git_tree_entry *e = git_tree_entry_byname(t, path);
 	int rc = 1;
 	if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
 	    git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB) {
 		if (git_blob_lookup(&b, s->repo, git_tree_entry_id(e)))
-			rc = -1;
+			rc = git_odb_exists(s->odb, git_tree_entry_id(e)) ? -1
+									  : -2;
 		else if (git_blob_rawsize(b) == 65 &&
 			 ((const char *)git_blob_rawcontent(b))[64] == '\n' &&
 			 store_fair_unhex(out, git_blob_rawcontent(b), 64))

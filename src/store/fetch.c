@@ -322,10 +322,14 @@ static int fetch_quick(store_fetch *f, const char *name, const char *url,
 		rc = 0;
 		goto done;
 	}
-	bool move[STORE_HTTP_HEADS] = {false};
+	bool move[STORE_HTTP_HEADS] = {false}, settled[STORE_HTTP_HEADS];
 	git_oid old[STORE_HTTP_HEADS];
-	int q = store_http_fetch(f->repo, name, url, h, f->budget, changed,
-				 f->moves ? move : NULL, old, why, sizeof why);
+	for (int i = 0; i < h->n; i++)
+		settled[i] =
+		    head_quarantined(f, name, h->name[i], &h->head[i].oid);
+	int q =
+	    store_http_fetch(f->repo, name, url, h, f->budget, settled, changed,
+			     f->moves ? move : NULL, old, why, sizeof why);
 	if (q == 0 && f->moves)
 		q = tracking_moves(f, name, h, move, old, why, sizeof why);
 	if (q == 0) {
@@ -469,9 +473,11 @@ static int add_packs(git_odb *odb, const char *dir, bool *added, char *why,
 		size_t len = strlen(e->d_name);
 		if (len < 6 || strcmp(e->d_name + len - 5, ".pack"))
 			continue;
-		char path[1600], buf[65536];
-		snprintf(path, sizeof path, "%.1300s/%.256s", dir, e->d_name);
-		FILE *in = fopen(path, "rb");
+		char path[STORE_PATH_MAX], buf[65536];
+		FILE *in =
+		    store_path(path, sizeof path, "%s/%s", dir, e->d_name)
+			? NULL
+			: fopen(path, "rb");
 		git_odb_writepack *wp = NULL;
 		git_indexer_progress st;
 		memset(&st, 0, sizeof st);
@@ -500,7 +506,8 @@ static int add_packs(git_odb *odb, const char *dir, bool *added, char *why,
 int store_fetch_whole(store_fetch *f, const char *name, bool *added,
 		      catan_err *err)
 {
-	char url[STORE_URL_MAX], dir[1200], packs[1300], why[200] = "";
+	char url[STORE_URL_MAX], dir[STORE_PATH_MAX], packs[STORE_PATH_MAX];
+	char why[200] = "";
 	git_config *snap = NULL;
 	git_repository *tmp = NULL;
 	git_remote *remote = NULL;
@@ -515,19 +522,12 @@ int store_fetch_whole(store_fetch *f, const char *name, bool *added,
 	if (u)
 		return store_fail(err, "the URL of remote %.100s", name);
 	/* What a whole fetch a crash cut left (only a sync, which holds the
-	 * writer's lock, makes one). */
-	DIR *gd = opendir(git_repository_path(f->repo));
-	struct dirent *ge;
-	while (gd && (ge = readdir(gd)))
-		if (!strncmp(ge->d_name, "catan-whole-", 12)) {
-			snprintf(dir, sizeof dir, "%.900s%.200s",
-				 git_repository_path(f->repo), ge->d_name);
-			store_remove_tree(dir);
-		}
-	if (gd)
-		closedir(gd);
-	snprintf(dir, sizeof dir, "%.900scatan-whole-XXXXXX",
-		 git_repository_path(f->repo));
+	 * writer's lock, makes one; catan gc removes them too). */
+	store_remove_named(git_repository_path(f->repo), "catan-whole-");
+	if (store_path(dir, sizeof dir, "%scatan-whole-XXXXXX",
+		       git_repository_path(f->repo)))
+		return store_fail(err, "%s: path too long",
+				  git_repository_path(f->repo));
 	if (!mkdtemp(dir))
 		return store_fail(err, "a folder for the whole fetch: %s",
 				  strerror(errno));
@@ -566,8 +566,8 @@ int store_fetch_whole(store_fetch *f, const char *name, bool *added,
 		goto done;
 	}
 	store_http_done(&fw.ssh, url);
-	snprintf(packs, sizeof packs, "%s/objects/pack", dir);
-	if (git_repository_odb(&odb, f->repo) ||
+	if (store_path(packs, sizeof packs, "%s/objects/pack", dir) ||
+	    git_repository_odb(&odb, f->repo) ||
 	    add_packs(odb, packs, added, why, sizeof why)) {
 		store_fail(err, "fetching all of %.100s: %s", name,
 			   why[0] ? why : "cannot write the objects here");

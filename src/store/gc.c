@@ -96,6 +96,8 @@ int catan_store_gc(catan_store *s, catan_err *err)
 		return store_fail(err, "%s: path too long",
 				  git_repository_path(s->repo));
 	store_quarantine_untrack(s); /* (what was refused goes) */
+	/* (and what a whole fetch a crash cut left: sync.c) */
+	store_remove_named(git_repository_path(s->repo), "catan-whole-");
 	if (git_revwalk_new(&walk, s->repo) ||
 	    git_revwalk_push_glob(walk, "refs/*")) {
 		store_git_fail(err, "walking the history");

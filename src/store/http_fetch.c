@@ -190,24 +190,24 @@ static int answer_sink(void *ctx, const char *data, size_t len)
 }
 
 /*
- * Whether id, the tip the list names for ref, is wanted: not when it is
- * where this repository's branch of that name stands or behind it (a
- * branch here was verified, so every object it reaches is here), nor when
- * a ref of another kind (an evidence ref) names an object here. A tip
- * whose commit is here but on no branch is wanted all the same: a pack
- * that brought the commit may have left out what it needs
+ * Whether id, the tip the list names for ref, is wanted: when its object
+ * is not here; else not when it is where this repository's branch of that
+ * name stands or behind it (a branch here was verified, so every object it
+ * reaches is here), nor when it was judged already (settled), nor for a
+ * ref that is no branch here (an evidence ref, a branch no player has).
+ * A tip whose commit is here but on no branch is wanted all the same: a
+ * pack that brought the commit may have left out what it needs
  * (catan_verify_report.incomplete), and the haves name only branches.
  */
 static bool wanted(git_repository *repo, git_odb *odb, const char *ref,
-		   const git_oid *id)
+		   const git_oid *id, bool settled)
 {
 	if (git_odb_exists_ext(odb, id, GIT_ODB_LOOKUP_NO_REFRESH) == 0)
 		return true; /* (no rescan of objects/pack for each one) */
 	git_oid here;
-	if (strncmp(ref, "refs/heads/", 11))
+	if (settled || strncmp(ref, "refs/heads/", 11) ||
+	    git_reference_name_to_id(&here, repo, ref))
 		return false;
-	if (git_reference_name_to_id(&here, repo, ref))
-		return true;
 	return !git_oid_equal(&here, id) &&
 	       store_descends(repo, &here, id) != 1;
 }
@@ -215,8 +215,8 @@ static bool wanted(git_repository *repo, git_odb *odb, const char *ref,
 /* The request: the fetch command, wants (what the list names and wanted()
  * says) and haves (the branches here: what they reach is all here). */
 static size_t request(git_repository *repo, git_odb *odb,
-		      const store_http_heads *h, char *body, size_t size,
-		      int *nwant)
+		      const store_http_heads *h, const bool *settled,
+		      char *body, size_t size, int *nwant)
 {
 	char line[128], hex[GIT_OID_HEXSZ + 1];
 	size_t len = 0;
@@ -229,7 +229,8 @@ static size_t request(git_repository *repo, git_odb *odb,
 	*nwant = 0;
 	for (int i = 0; i < h->n; i++) {
 		const git_oid *id = &h->head[i].oid;
-		bool dup = !wanted(repo, odb, h->name[i], id);
+		bool dup =
+		    !wanted(repo, odb, h->name[i], id, settled && settled[i]);
 		for (int j = 0; j < i && !dup; j++)
 			dup = git_oid_equal(&h->head[j].oid, id);
 		if (dup)
@@ -394,8 +395,8 @@ static int move_refs(git_repository *repo, const char *name,
 
 int store_http_fetch(git_repository *repo, const char *name, const char *url,
 		     const store_http_heads *h, const store_budget *b,
-		     bool *changed, bool *move, git_oid *old, char *why,
-		     size_t whyn)
+		     const bool *settled, bool *changed, bool *move,
+		     git_oid *old, char *why, size_t whyn)
 {
 	store_http_url u;
 	char auth[720], key[300];
@@ -416,7 +417,7 @@ int store_http_fetch(git_repository *repo, const char *name, const char *url,
 	r->why = why;
 	r->whyn = whyn;
 	int nwant = 0;
-	size_t len = request(repo, odb, h, body, size, &nwant);
+	size_t len = request(repo, odb, h, settled, body, size, &nwant);
 	git_odb_free(odb);
 	store_tls_lock();
 	for (int i = 0; i < nno_v2 && nwant; i++)

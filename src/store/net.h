@@ -99,15 +99,18 @@ bool store_http_list(git_repository *repo, const char *url,
  * version 2, a list that is not ahead of the refs: fetch the usual way);
  * -2: over a limit, why says which; -1: the host's answer was wrong, why
  * says how. Nothing is stored but objects, and refs that move forward.
- * With move and old (room for h->n each), the refs are not written:
+ * A tip whose commit is here is asked for again unless it is at or
+ * behind the branch of that name here, or settled[i] (NULL: none) says it
+ * was judged already (a quarantined tip). With move and old (room for
+ * h->n each), the refs are not written:
  * move[i] says that the remote-tracking ref of h->name[i] is to move to
  * h->head[i] from old[i] (zero: it does not exist) (the caller writes
  * them with what the sync adopts).
  */
 int store_http_fetch(git_repository *repo, const char *name, const char *url,
 		     const store_http_heads *h, const store_budget *b,
-		     bool *changed, bool *move, git_oid *old, char *why,
-		     size_t whyn);
+		     const bool *settled, bool *changed, bool *move,
+		     git_oid *old, char *why, size_t whyn);
 
 /*
  * http_push.c: pushes branch ref (refs/heads/P) at new to the https://

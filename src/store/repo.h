@@ -57,8 +57,9 @@ typedef struct store_state_memo {
 	store_fair fair;
 } store_state_memo;
 
-/* The remotes whose push records wait (catan_store.pushed). */
-enum { STORE_PUSHED_MAX = 8 };
+/* The remotes whose push records wait (catan_store.pushed); those fetched
+ * whole (catan_store.whole). */
+enum { STORE_PUSHED_MAX = 8, STORE_WHOLE_MAX = 4 };
 
 struct catan_store {
 	/*
@@ -164,12 +165,14 @@ struct catan_store {
 	 * that its next fetch asks for those commits again.
 	 */
 	unsigned refetch;
-	/* The remote last fetched whole for that (sync.c refetch_whole),
-	 * and its tips then (zero: a branch it did not have). */
+	/* The remotes fetched whole for that (sync.c refetch_whole): each
+	 * with the tips of the branches that lacked objects then (zero: a
+	 * branch that did not), the last STORE_WHOLE_MAX of them. */
 	struct {
 		char remote[128];
 		git_oid tips[CATAN_MAX_PLAYERS];
-	} whole;
+	} whole[STORE_WHOLE_MAX];
+	int nwhole;
 	/*
 	 * How many refs refs/catan/held/ holds, plus one; 0 when not counted
 	 * since this handle last wrote or removed one (sync.c): a sync only

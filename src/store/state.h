@@ -35,8 +35,10 @@ int store_fair_value(uint8_t out[32], catan_store *s, int p, int k,
 		     catan_err *err);
 /*
  * The value the file fair-<seat p> of `tree` holds (the last one p
- * published as of that tree): 0; 1 when the file is missing or is not 64
- * lowercase hex digits and a newline; -1 when the tree cannot be read.
+ * published as of that tree): 0; 1 when the tree has no such file or it
+ * is not 64 lowercase hex digits and a newline; -2 when the tree or the
+ * file's blob is not in the object database; -1 when either cannot be
+ * read otherwise.
  */
 int store_fair_read(uint8_t out[32], catan_store *s, const git_oid *tree,
 		    int p);

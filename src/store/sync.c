@@ -411,20 +411,24 @@ static int lobby_start(catan_store *s, git_config *cfg,
 
 /*
  * The branches whose new commits lacked an object the fetch should have
- * brought (s->refetch, store_adopt_tips): their remote-tracking refs go
- * back to the branches here, in track[0..nmoves) when the fetch moves
- * them there, else written now. The next fetch then finds them behind the
- * remote and asks for those commits again, over the kept https
- * connection with only the branches here as haves (http_fetch.c), so a
- * host that left objects out once is not believed to have sent them.
+ * brought (s->refetch, store_adopt_tips), this peer's own aside (a
+ * remote that shows it elsewhere is overwritten by the push, which needs
+ * the remote-tracking ref where the remote has it): their
+ * remote-tracking refs go back to the branches here, in track[0..nmoves)
+ * when the fetch moves them there, else written now. The next fetch then
+ * finds them behind the remote and asks for those commits again, over the
+ * kept https connection with only the branches here as haves
+ * (http_fetch.c), so a host that left objects out once is not believed to
+ * have sent them.
  */
 static void refetch_later(catan_store *s, const char *remote, tracking *track,
 			  int nmoves)
 {
+	int me = catan_store_me(s);
 	for (int p = 0; p < s->game.opt.nplayers && s->refetch; p++) {
 		char ref[300], heads[300];
-		git_oid here;
-		if (!(s->refetch & (1u << p)))
+		git_oid here, now;
+		if (!(s->refetch & (1u << p)) || p == me)
 			continue;
 		snprintf(heads, sizeof heads, "refs/heads/%s",
 			 s->game.names.name[p]);
@@ -438,6 +442,9 @@ static void refetch_later(catan_store *s, const char *remote, tracking *track,
 			track[k].id = here;
 			continue;
 		}
+		if (git_reference_name_to_id(&now, s->repo, ref) == 0 &&
+		    git_oid_equal(&now, &here))
+			continue;
 		char lock[320];
 		git_reference *r = NULL;
 		size_t mark = s->intent_len;
@@ -454,39 +461,62 @@ static void refetch_later(catan_store *s, const char *remote, tracking *track,
 /*
  * Objects left out of what a fetch through libgit2 brought: libgit2 asks
  * only for commits that are not here, so the remote is fetched whole
- * instead (store_fetch_whole), once per handle for the same tips of the
- * same remote (a remote that leaves them out again is not fetched whole at
- * every sync of a long-running peer). Whether a pack was added (then the
+ * instead (store_fetch_whole), within what is left of its time. Once per
+ * handle for the same tips of the branches that lacked objects at the
+ * same remote (the last STORE_WHOLE_MAX remotes), counted when the fetch
+ * got an answer or met a limit (one the network cut is tried again at the
+ * next sync): a remote that leaves them out again is not fetched whole at
+ * every sync of a long-running peer. Whether a pack was added (then the
  * caller adopts again).
  */
 static bool refetch_whole(catan_store *s, store_fetch *f, const char *remote,
-			  const git_oid *tips, const bool *has,
-			  catan_sync_report *rep)
+			  const git_oid *tips, catan_sync_report *rep)
 {
-	int n = s->game.opt.nplayers;
-	bool same = !strcmp(s->whole.remote, remote);
-	for (int p = 0; p < n && same; p++)
-		same = has[p] ? git_oid_equal(&s->whole.tips[p], &tips[p])
-			      : git_oid_is_zero(&s->whole.tips[p]);
-	if (same || strlen(remote) >= sizeof s->whole.remote)
-		return false;
-	memcpy(s->whole.remote, remote, strlen(remote) + 1);
-	for (int p = 0; p < n; p++)
-		if (has[p])
-			s->whole.tips[p] = tips[p];
+	int n = s->game.opt.nplayers, me = catan_store_me(s);
+	git_oid key[CATAN_MAX_PLAYERS];
+	bool any = false;
+	for (int p = 0; p < n; p++) {
+		bool want = (s->refetch >> p & 1u) && p != me;
+		if (want)
+			key[p] = tips[p];
 		else
-			memset(&s->whole.tips[p], 0, sizeof s->whole.tips[p]);
+			memset(&key[p], 0, sizeof key[p]);
+		any |= want;
+	}
+	if (!any || strlen(remote) >= sizeof s->whole[0].remote)
+		return false;
+	int w = 0;
+	while (w < s->nwhole && strcmp(s->whole[w].remote, remote))
+		w++;
+	if (w < s->nwhole &&
+	    !memcmp(s->whole[w].tips, key, (size_t)n * sizeof key[0]))
+		return false;
 	bool added = false;
 	catan_err err;
-	start_clock(s);
 	int rc = store_fetch_whole(f, remote, &added, &err);
+	if (rc == -1) {
+		store_note(rep, "could not fetch all of %s again: %s", remote,
+			   err.msg);
+		return false;
+	}
+	if (w == s->nwhole) {
+		if (s->nwhole == STORE_WHOLE_MAX) {
+			memmove(&s->whole[0], &s->whole[1],
+				(STORE_WHOLE_MAX - 1) * sizeof s->whole[0]);
+			w = STORE_WHOLE_MAX - 1;
+		} else {
+			w = s->nwhole++;
+		}
+		memcpy(s->whole[w].remote, remote, strlen(remote) + 1);
+	}
+	memcpy(s->whole[w].tips, key, (size_t)n * sizeof key[0]);
 	if (rc)
 		store_note(rep, "could not fetch all of %s again: %s", remote,
 			   err.msg);
 	else
 		store_note(rep,
-			   "fetched all of %s again (what it sent before "
-			   "lacked objects)",
+			   "fetched all of %s again (what it sent lacked "
+			   "objects)",
 			   remote);
 	s->packs_added |= added;
 	return rc == 0 && added;
@@ -570,10 +600,22 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 			bool has[CATAN_MAX_PLAYERS] = {false};
 			store_remote_tips(s, remote, track, nmoves, tips, has);
 			rc = store_adopt_tips(s, remote, tips, has, rep, err);
-			if (rc == 0 && s->refetch && f.through_libgit2 &&
-			    refetch_whole(s, &f, remote, tips, has, rep))
+			unsigned first = s->refetch;
+			if (rc == 0 && first && f.through_libgit2 &&
+			    refetch_whole(s, &f, remote, tips, rep)) {
 				rc = store_adopt_tips(s, remote, tips, has, rep,
 						      err);
+				/* (what the second pass did not adopt, cut by
+				 * a limit say, is fetched again all the same)
+				 */
+				for (int p = 0; p < CATAN_MAX_PLAYERS; p++) {
+					git_oid here;
+					if ((first >> p & 1u) &&
+					    !store_branch_tip(&here, s, p) &&
+					    !git_oid_equal(&here, &tips[p]))
+						s->refetch |= 1u << p;
+				}
+			}
 			if (rc == 0)
 				refetch_later(s, remote, track, nmoves);
 		}

@@ -56,6 +56,11 @@ int verify_fair_values(ctx *c, git_commit *commit, store_fair *f, int author,
 		return 0;
 	uint8_t v[32], h[32];
 	int rc = store_fair_read(v, c->s, git_commit_tree_id(commit), author);
+	if (rc == -2) {
+		c->rep->incomplete = true; /* (no verdict: fetched again) */
+		return verify_bad(c, id, "its tree or file fair-%s is missing",
+				  name);
+	}
 	if (rc < 0)
 		return verify_bad(c, id, "cannot read its tree");
 	if (rc)

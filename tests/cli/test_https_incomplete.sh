@@ -31,7 +31,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 if ! command -v openssl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
-	skip_all 8 "needs openssl and python3"
+	skip_all 12 "needs openssl and python3"
 fi
 tmp=$(mktemp -d)
 host=
@@ -174,6 +174,7 @@ case_() {
 	blob) left=$(git -C "$tmp/red" diff-tree -r "$tip~1" "$tip" | awk '$2 == "100644" { print $4; exit }') ;;
 	tree) left=$(git -C "$tmp/red" rev-parse "$tip^{tree}") ;;
 	parent) left=$(git -C "$tmp/red" rev-parse "$tip~1") ;;
+	fair) left=$(git -C "$tmp/red" rev-parse "$tip:fair-red") ;;
 	esac
 	[[ -n $left ]] || fail "$what: nothing to leave out"
 	echo "$left" >"$tmp/drop"
@@ -231,36 +232,56 @@ join_case() {
 	echo "ok $n - $how: a join from a host that left a file out: red's move held back, adopted at the first sync"
 }
 
-# game: red plays and pushes to the relay over a path; blue joins
-# through the host, syncs with it, and pushes its own moves to the
-# relay over a path; the three cases.
+# game [signed]: red plays and pushes to the relay over a path; blue
+# joins through the host, syncs with it, and pushes its own moves to the
+# relay over a path; then the cases. Signed: fair dice (the default
+# there), whose trees hold each seat's chain value, fair-<seat>, which
+# verify reads before it looks the tree's objects up.
 game() {
+	local sig=() jsig=() tag=
+	if [[ ${1:-} == signed ]]; then
+		for p in red blue; do
+			[[ -e $tmp/key_$p ]] || $catan key new "$tmp/key_$p" >/dev/null 2>&1
+		done
+		sig=(--key "$tmp/key_red" --seat blue="$tmp/key_blue.pub")
+		jsig=(--key "$tmp/key_blue")
+		tag="(signed) "
+	fi
 	rm -rf "$tmp/red" "$tmp/blue" "$tmp/relay.git"
 	git init -q --bare "$tmp/relay.git"
-	$catan new "$tmp/red" --players red,blue --me red --seed 9 >/dev/null 2>&1
+	$catan new "$tmp/red" --players red,blue --me red --seed 9 "${sig[@]}" >/dev/null 2>&1
 	$catan -C "$tmp/red" remote add relay "$tmp/relay.git" --push >/dev/null
 	$catan -C "$tmp/red" sync >/dev/null
-	$catan join "$url" "$tmp/blue" --as blue >"$tmp/out" 2>&1 || fail "join: $(cat "$tmp/out")"
+	$catan join "$url" "$tmp/blue" --as blue "${jsig[@]}" >"$tmp/out" 2>&1 ||
+		fail "join $tag: $(cat "$tmp/out")"
 	$catan -C "$tmp/blue" remote add relay "$tmp/relay.git" --push >/dev/null
-	case_ "a file of the new commit's tree" blob "setup 0,-1,n 0,-1,nw"
-	$catan -C "$tmp/blue" act setup 0,1,n 0,1,nw >/dev/null || fail "blue's first setup"
-	$catan -C "$tmp/blue" act setup 2,-1,n 2,-1,nw >/dev/null || fail "blue's second setup"
+	if [[ -n $tag ]]; then
+		case_ "${tag}red's chain value, fair-red, in its first move" fair "setup 0,-1,n 0,-1,nw"
+	else
+		case_ "a file of the new commit's tree" blob "setup 0,-1,n 0,-1,nw"
+	fi
+	$catan -C "$tmp/blue" act setup 0,1,n 0,1,nw >/dev/null || fail "${tag}blue's first setup"
+	$catan -C "$tmp/blue" act setup 2,-1,n 2,-1,nw >/dev/null || fail "${tag}blue's second setup"
 	$catan -C "$tmp/blue" sync relay >/dev/null
 	$catan -C "$tmp/red" sync >/dev/null
-	case_ "the new commit's tree" tree "setup -1,0,n -1,0,nw"
-	case_ "the parent of the new tip (red's first of two moves)" parent roll end
-	$catan -C "$tmp/blue" verify >"$tmp/out" 2>&1 || fail "blue does not verify: $(cat "$tmp/out")"
+	case_ "${tag}the new commit's tree" tree "setup -1,0,n -1,0,nw"
+	[[ -n $tag ]] ||
+		case_ "the parent of the new tip (red's first of two moves)" parent roll end
+	$catan -C "$tmp/blue" verify >"$tmp/out" 2>&1 || fail "${tag}blue does not verify: $(cat "$tmp/out")"
 }
+
 # Over the connection a peer keeps (its own requests, protocol v2), then
 # through libgit2 (protocol v0: it asks only for commits it lacks, so the
 # remote is fetched whole into a repository of its own).
 how="kept connection"
 join_case
 game
+game signed
 how="through libgit2"
 export CATAN_HTTP_QUICK=0
 join_case
 game
+game signed
 grep -q "fetched all of origin again" "$tmp/out2" ||
 	fail "through libgit2: the commit was not fetched whole: $(cat "$tmp/out2")"
 echo "$n passed, 0 failed, 0 skipped"

@@ -456,6 +456,60 @@ static void test_refs__git_holding_locks(void **state)
 	git_config_free(cfg);
 }
 
+/* A raw commit on tree `tree` whose one parent is `parent`, written as is
+ * (libgit2's commit writer would refuse a parent that is no commit). */
+static git_oid raw_commit(git_repository *repo, const git_oid *tree,
+			  const git_oid *parent)
+{
+	char t[GIT_OID_HEXSZ + 1], p[GIT_OID_HEXSZ + 1], body[400];
+	git_oid_tostr(t, sizeof t, tree);
+	git_oid_tostr(p, sizeof p, parent);
+	int n = snprintf(body, sizeof body,
+			 "tree %s\nparent %s\nauthor red <red@catan> 0 +0000\n"
+			 "committer red <red@catan> 0 +0000\n\nforged\n",
+			 t, p);
+	git_odb *odb = NULL;
+	git_oid id;
+	assert_int_equal(git_repository_odb(&odb, repo), 0);
+	assert_int_equal(
+	    git_odb_write(&id, odb, body, (size_t)n, GIT_OBJECT_COMMIT), 0);
+	git_odb_free(odb);
+	return id;
+}
+
+/*
+ * store_descends tells a commit on the way that is not in the object
+ * database (-2: a pack left it out; sync fetches it again, no verdict)
+ * from one that is there but is no commit (-1: the remote's tip is then
+ * a rewrite, quarantined), and both from an answer (1, 0).
+ */
+static void test_refs__descends_absent_or_not_a_commit(void **state)
+{
+	fixture *fx = *state;
+	git_repository *repo = fx->s->repo;
+	git_oid tip, parent, blob, absent;
+	git_commit *c = NULL;
+	char buf[64];
+	assert_int_equal(git_reference_name_to_id(
+			     &tip, repo, branch(fx, 0, buf, sizeof buf)),
+			 0);
+	assert_int_equal(git_commit_lookup(&c, repo, &tip), 0);
+	assert_true(git_commit_parentcount(c) > 0);
+	parent = *git_commit_parent_id(c, 0);
+	git_oid tree = *git_commit_tree_id(c);
+	git_commit_free(c);
+	assert_int_equal(store_descends(repo, &tip, &parent), 1);
+	assert_int_equal(store_descends(repo, &parent, &tip), 0);
+	assert_int_equal(git_blob_create_from_buffer(&blob, repo, "x\n", 2), 0);
+	git_oid on_blob = raw_commit(repo, &tree, &blob);
+	assert_int_equal(store_descends(repo, &on_blob, &parent), -1);
+	assert_int_equal(git_oid_fromstr(&absent, "1111111111111111111111111111"
+						  "111111111111"),
+			 0);
+	git_oid on_absent = raw_commit(repo, &tree, &absent);
+	assert_int_equal(store_descends(repo, &on_absent, &parent), -2);
+}
+
 int main(void)
 {
 	if (sh_run(NULL, 0, "git --version >/dev/null 2>&1") != 0) {
@@ -467,6 +521,8 @@ int main(void)
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refs__git_holding_locks, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_refs__descends_absent_or_not_a_commit, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
