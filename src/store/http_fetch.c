@@ -355,9 +355,10 @@ static int move_refs(git_repository *repo, const char *name,
 			return 1;
 		there[i] =
 		    git_reference_name_to_id(&have[i], repo, local[i]) == 0;
-		/* (a record moves to smaller ids, not forward; -1: a commit
-		 * between them is not here, which the verification says: the
-		 * pack left it out) */
+		/* (a record moves to smaller ids, not forward; -2: a commit
+		 * between them is not here, -1: one is no commit: the ref
+		 * moves all the same, and the adoption says which, held
+		 * back for a pack that left it out or refused as a rewrite) */
 		if (!strncmp(h->name[i], "refs/heads/", 11) && there[i] &&
 		    !git_oid_equal(&have[i], &h->head[i].oid) &&
 		    store_descends(repo, &h->head[i].oid, &have[i]) == 0)

@@ -464,10 +464,10 @@ static void refetch_later(catan_store *s, const char *remote, tracking *track,
  * instead (store_fetch_whole), within what is left of its time. Once per
  * handle for the same tips of the branches that lacked objects at the
  * same remote (the last STORE_WHOLE_MAX remotes), counted when the fetch
- * got an answer or met a limit (one the network cut is tried again at the
- * next sync): a remote that leaves them out again is not fetched whole at
- * every sync of a long-running peer. Whether a pack was added (then the
- * caller adopts again).
+ * got an answer or met a limit of bytes or objects (one the network or the
+ * clock cut is tried again at the next sync): a remote that leaves them
+ * out again is not fetched whole at every sync of a long-running peer. Whether
+ * a pack was added (then the caller adopts again).
  */
 static bool refetch_whole(catan_store *s, store_fetch *f, const char *remote,
 			  const git_oid *tips, catan_sync_report *rep)
@@ -494,7 +494,8 @@ static bool refetch_whole(catan_store *s, store_fetch *f, const char *remote,
 	bool added = false;
 	catan_err err;
 	int rc = store_fetch_whole(f, remote, &added, &err);
-	if (rc == -1) {
+	/* (a cut for time is no answer: a slow link, tried again) */
+	if (rc == -1 || (rc == -2 && strstr(err.msg, "CATAN_SYNC_REMOTE_MS"))) {
 		store_note(rep, "could not fetch all of %s again: %s", remote,
 			   err.msg);
 		return false;
@@ -612,7 +613,9 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 					git_oid here;
 					if ((first >> p & 1u) &&
 					    !store_branch_tip(&here, s, p) &&
-					    !git_oid_equal(&here, &tips[p]))
+					    !git_oid_equal(&here, &tips[p]) &&
+					    !store_quarantined_at(s, remote, p,
+								  &tips[p]))
 						s->refetch |= 1u << p;
 				}
 			}
