@@ -352,6 +352,39 @@ done:
 	return rc;
 }
 
+/* The URL of remote `name` for a fetch, read from f->cfg, else from a
+ * snapshot of the repository's configuration: as store_remote_url. */
+static int fetch_url(const store_fetch *f, const char *name, char *url,
+		     size_t size)
+{
+	git_config *snap = NULL;
+	int u = f->cfg ? store_remote_url(f->cfg, name, false, url, size)
+		: git_repository_config_snapshot(&snap, f->repo)
+		    ? -1
+		    : store_remote_url(snap, name, false, url, size);
+	git_config_free(snap);
+	return u;
+}
+
+/* A fetch of url through libgit2 watched by fw (the limits of f, the ssh
+ * and https logins): its options in opt, their callbacks in cb too. */
+static void fetch_options(git_fetch_options *opt, git_remote_callbacks *cb,
+			  fetch_watch *fw, const store_fetch *f,
+			  const char *url)
+{
+	git_fetch_options_init(opt, GIT_FETCH_OPTIONS_VERSION);
+	git_remote_init_callbacks(cb, GIT_REMOTE_CALLBACKS_VERSION);
+	opt->prune = GIT_FETCH_NO_PRUNE;
+	opt->update_fetchhead = 0;
+	opt->download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	memset(fw, 0, sizeof *fw);
+	fw->f = f;
+	store_ssh_callbacks(cb, &fw->ssh, f->repo, url);
+	cb->transfer_progress = fetch_progress;
+	cb->sideband_progress = fetch_sideband;
+	opt->callbacks = *cb;
+}
+
 int store_fetch_remote(store_fetch *f, const char *name, bool *changed,
 		       catan_err *err)
 {
@@ -366,21 +399,11 @@ int store_fetch_remote(store_fetch *f, const char *name, bool *changed,
 	int rc = -1;
 
 	*changed = false;
-	git_fetch_options_init(&opt, GIT_FETCH_OPTIONS_VERSION);
-	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
-	opt.prune = GIT_FETCH_NO_PRUNE;
-	opt.update_fetchhead = 0;
-	opt.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	snprintf(spec[0], sizeof spec[0], "+refs/heads/*:refs/remotes/%s/*",
 		 name);
 	/* (no git_remote_lookup: remote.c says why) */
 	char url[STORE_URL_MAX];
-	git_config *snap = NULL;
-	int u = f->cfg ? store_remote_url(f->cfg, name, false, url, sizeof url)
-		: git_repository_config_snapshot(&snap, f->repo)
-		    ? -1
-		    : store_remote_url(snap, name, false, url, sizeof url);
-	git_config_free(snap);
+	int u = fetch_url(f, name, url, sizeof url);
 	if (u == 1)
 		return store_git_fail_rc(err, GIT_ENOTFOUND, "no such remote");
 	if (u)
@@ -396,12 +419,7 @@ int store_fetch_remote(store_fetch *f, const char *name, bool *changed,
 	if (store_remote_at(&remote, f->repo, name, url))
 		return store_git_fail(err, "the remote");
 	fetch_watch fw;
-	memset(&fw, 0, sizeof fw);
-	fw.f = f;
-	store_ssh_callbacks(&cb, &fw.ssh, f->repo, url);
-	cb.transfer_progress = fetch_progress;
-	cb.sideband_progress = fetch_sideband;
-	opt.callbacks = cb;
+	fetch_options(&opt, &cb, &fw, f, url);
 	if (git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL, NULL) ||
 	    git_remote_ls(&heads, &nheads, remote))
 		goto fail;
@@ -508,18 +526,12 @@ int store_fetch_whole(store_fetch *f, const char *name, bool *added,
 {
 	char url[STORE_URL_MAX], dir[STORE_PATH_MAX], packs[STORE_PATH_MAX];
 	char why[200] = "";
-	git_config *snap = NULL;
 	git_repository *tmp = NULL;
 	git_remote *remote = NULL;
 	git_odb *odb = NULL;
 	int rc = -1;
 	*added = false;
-	int u = f->cfg ? store_remote_url(f->cfg, name, false, url, sizeof url)
-		: git_repository_config_snapshot(&snap, f->repo)
-		    ? -1
-		    : store_remote_url(snap, name, false, url, sizeof url);
-	git_config_free(snap);
-	if (u)
+	if (fetch_url(f, name, url, sizeof url))
 		return store_fail(err, "the URL of remote %.100s", name);
 	/* What a whole fetch a crash cut left (only a sync, which holds the
 	 * writer's lock, makes one; catan gc removes them too). */
@@ -532,19 +544,9 @@ int store_fetch_whole(store_fetch *f, const char *name, bool *added,
 		return store_fail(err, "a folder for the whole fetch: %s",
 				  strerror(errno));
 	fetch_watch fw;
-	memset(&fw, 0, sizeof fw);
-	fw.f = f;
 	git_fetch_options opt;
 	git_remote_callbacks cb;
-	git_fetch_options_init(&opt, GIT_FETCH_OPTIONS_VERSION);
-	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
-	opt.prune = GIT_FETCH_NO_PRUNE;
-	opt.update_fetchhead = 0;
-	opt.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
-	store_ssh_callbacks(&cb, &fw.ssh, f->repo, url);
-	cb.transfer_progress = fetch_progress;
-	cb.sideband_progress = fetch_sideband;
-	opt.callbacks = cb;
+	fetch_options(&opt, &cb, &fw, f, url);
 	char spec[] = "+refs/heads/*:refs/remotes/whole/*";
 	char *specs[] = {spec};
 	git_strarray refspecs = {specs, 1};

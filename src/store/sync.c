@@ -47,22 +47,33 @@ static void pushed_drop(catan_store *s, int i)
 	s->pushed[i] = s->pushed[--s->npushed];
 }
 
-/* Moves ref from old (zero: none) to id through libgit2, flushed. */
-static void pushed_write(catan_store *s, const char *ref, const git_oid *old,
-			 const git_oid *id)
+/*
+ * Writes ref at id through libgit2, its lock file said in catan.lock
+ * first (store_intent): from old when old is given (zero: only if there
+ * is none), else whatever it was. As far as it can; nothing to report.
+ */
+static void ref_write(catan_store *s, const char *ref, const git_oid *id,
+		      const git_oid *old, const char *log)
 {
 	git_reference *r = NULL;
 	char lock[300];
 	size_t mark = s->intent_len;
 	snprintf(lock, sizeof lock, "%s.lock", ref);
 	if (store_intent(s, lock) == 0 &&
-	    (git_oid_is_zero(old)
-		 ? git_reference_create(&r, s->repo, ref, id, 0,
-					"catan sync: pushed")
+	    (!old ? git_reference_create(&r, s->repo, ref, id, 1, log)
+	     : git_oid_is_zero(old)
+		 ? git_reference_create(&r, s->repo, ref, id, 0, log)
 		 : git_reference_create_matching(&r, s->repo, ref, id, 1, old,
-						 "catan sync: pushed")) == 0)
+						 log)) == 0)
 		git_reference_free(r);
 	store_intent_done(s, mark);
+}
+
+/* Moves ref from old (zero: none) to id through libgit2, flushed. */
+static void pushed_write(catan_store *s, const char *ref, const git_oid *old,
+			 const git_oid *id)
+{
+	ref_write(s, ref, id, old, "catan sync: pushed");
 }
 
 /*
@@ -143,7 +154,6 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 		return store_fail(err, "fsync of objects/pack: %s",
 				  strerror(errno));
 	for (int k = 0; k < n; k++) {
-		git_reference *r = NULL;
 		if (t[k].peer == STORE_TRACK_BRANCH) {
 			if (n - nt > 1) {
 				s->tips_held = false; /* (not where held) */
@@ -162,14 +172,7 @@ static int settle(catan_store *s, git_config *cfg, tracking *t, int n,
 			s->peers[t[k].peer].tracked_known[t[k].player] = false;
 			s->peers[t[k].peer].packed[t[k].player] = false;
 		}
-		char lock[300];
-		size_t mark = s->intent_len;
-		snprintf(lock, sizeof lock, "%s.lock", t[k].ref);
-		if (store_intent(s, lock) == 0 &&
-		    git_reference_create(&r, s->repo, t[k].ref, &t[k].id, 1,
-					 "catan sync") == 0)
-			git_reference_free(r);
-		store_intent_done(s, mark);
+		ref_write(s, t[k].ref, &t[k].id, NULL, "catan sync");
 	}
 	return 0;
 }
@@ -442,18 +445,10 @@ static void refetch_later(catan_store *s, const char *remote, tracking *track,
 			track[k].id = here;
 			continue;
 		}
-		if (git_reference_name_to_id(&now, s->repo, ref) == 0 &&
-		    git_oid_equal(&now, &here))
-			continue;
-		char lock[320];
-		git_reference *r = NULL;
-		size_t mark = s->intent_len;
-		snprintf(lock, sizeof lock, "%s.lock", ref);
-		if (store_intent(s, lock) == 0)
-			git_reference_create(&r, s->repo, ref, &here, 1,
-					     "catan sync: fetch it again");
-		git_reference_free(r);
-		store_intent_done(s, mark);
+		if (git_reference_name_to_id(&now, s->repo, ref) != 0 ||
+		    !git_oid_equal(&now, &here))
+			ref_write(s, ref, &here, NULL,
+				  "catan sync: fetch it again");
 	}
 	s->refetch = 0;
 }
@@ -494,12 +489,17 @@ static bool refetch_whole(catan_store *s, store_fetch *f, const char *remote,
 	bool added = false;
 	catan_err err;
 	int rc = store_fetch_whole(f, remote, &added, &err);
-	/* (a cut for time is no answer: a slow link, tried again) */
-	if (rc == -1 || (rc == -2 && strstr(err.msg, "CATAN_SYNC_REMOTE_MS"))) {
+	if (rc)
 		store_note(rep, "could not fetch all of %s again: %s", remote,
 			   err.msg);
+	else
+		store_note(rep,
+			   "fetched all of %s again (what it sent lacked "
+			   "objects)",
+			   remote);
+	/* (a cut for time is no answer: a slow link, tried again) */
+	if (rc == -1 || (rc == -2 && strstr(err.msg, "CATAN_SYNC_REMOTE_MS")))
 		return false;
-	}
 	if (w == s->nwhole) {
 		if (s->nwhole == STORE_WHOLE_MAX) {
 			memmove(&s->whole[0], &s->whole[1],
@@ -511,14 +511,6 @@ static bool refetch_whole(catan_store *s, store_fetch *f, const char *remote,
 		memcpy(s->whole[w].remote, remote, strlen(remote) + 1);
 	}
 	memcpy(s->whole[w].tips, key, (size_t)n * sizeof key[0]);
-	if (rc)
-		store_note(rep, "could not fetch all of %s again: %s", remote,
-			   err.msg);
-	else
-		store_note(rep,
-			   "fetched all of %s again (what it sent lacked "
-			   "objects)",
-			   remote);
 	s->packs_added |= added;
 	return rc == 0 && added;
 }
