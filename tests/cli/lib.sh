@@ -131,3 +131,39 @@ records_agree() {
 	done
 	return 0
 }
+
+# tls_host_env PARTS: for a test that runs a small Python TLS host of its
+# own (tls_host.py; tools/https_host.sh sourced): all PARTS skipped without
+# openssl and python3; $tmp, removed at exit with the host whose pid is
+# $host; HOME and git's configuration the test's own, no authority or
+# login from outside; a throwaway authority $tmp/ca.crt and its
+# certificate for localhost, $tmp/server.crt and .key.
+tls_host_env() {
+	if ! command -v openssl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+		skip_all "$1" "needs openssl and python3"
+	fi
+	tmp=$(mktemp -d)
+	host=
+	trap tls_host_cleanup EXIT
+	export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1
+	unset GIT_SSL_CAPATH SSL_CERT_FILE SSL_CERT_DIR CATAN_HTTP_USER GIT_ASKPASS
+	mkdir -p "$HOME"
+	_https_ca "$tmp" ca
+	_https_cert "$tmp" server localhost ca
+}
+
+tls_host_cleanup() {
+	[[ -z $host ]] || kill "$host" 2>/dev/null
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+
+# tls_host_wait LOG: waits (up to 20 s) for the host started in the
+# background, writing to LOG, to listen; its pid into $host, its port
+# into $port.
+tls_host_wait() {
+	host=$!
+	for _ in $(seq 400); do grep -q listening "$1" && break; sleep 0.05; done
+	grep -q listening "$1" || fail "the host did not start: $(cat "$1")"
+	port=$(sed -n 's/^listening on //p' "$1")
+}

@@ -30,36 +30,18 @@ source "$here/../../tools/https_host.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=lib.sh
 source "$here/lib.sh"
-if ! command -v openssl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
-	skip_all 13 "needs openssl and python3"
-fi
-tmp=$(mktemp -d)
-host=
-cleanup() {
-	[[ -n $host ]] && kill "$host" 2>/dev/null
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1
-unset GIT_SSL_CAPATH SSL_CERT_FILE SSL_CERT_DIR CATAN_HTTP_USER GIT_ASKPASS
+tls_host_env 13
 export GIT_SSL_CAINFO=$tmp/ca.crt CATAN_HTTP_TOKEN=x
-mkdir -p "$HOME"
-_https_ca "$tmp" ca
-_https_cert "$tmp" server localhost ca
 git init -q --bare "$tmp/relay.git"
-python3 - 0 "$tmp/server.crt" "$tmp/server.key" "$tmp/relay.git" "$tmp/drop" \
+python3 - "$here" "$tmp/server.crt" "$tmp/server.key" "$tmp/relay.git" "$tmp/drop" \
 	>>"$tmp/host.log" 2>&1 <<'EOF' &
-import os, socket, ssl, subprocess, sys, threading
-port, cert, key, repo, drop = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); ctx.load_cert_chain(cert, key)
-srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-srv.bind(("127.0.0.1", port)); srv.listen(8)
-print("listening on", srv.getsockname()[1], flush=True)
+import os, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from tls_host import answer, pkt, serve
+cert, key, repo, drop = sys.argv[2:6]
 def git(*args, inp=None):
     return subprocess.run(["git", "-C", repo] + list(args), input=inp,
                           stdout=subprocess.PIPE, check=True).stdout
-def pkt(s): return b"%04x" % (len(s) + 4) + s
 def lines(body):
     out, i = [], 0
     while i + 4 <= len(body):
@@ -70,9 +52,6 @@ def lines(body):
 def refs():
     text = git("for-each-ref", "--format=%(objectname) %(refname)").decode()
     return [l.split(" ", 1) for l in text.splitlines()]
-def answer(c, status, body, kind="application/x-git-upload-pack-result"):
-    c.sendall(b"HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
-              % (status, kind.encode(), len(body)) + body)
 def fetch(req):
     wants = [l[5:].decode() for l in req if l and l.startswith(b"want ")]
     haves = [l[5:].decode() for l in req if l and l.startswith(b"have ")]
@@ -91,67 +70,56 @@ def fetch(req):
     for k in range(0, len(pack), 65000):
         out += pkt(b"\x01" + pack[k:k + 65000])
     return out + b"0000"
-def serve(c):
-    try:
-        c = ctx.wrap_socket(c, server_side=True)
-        f = c.makefile("rb")
-        while True:
-            first = f.readline()
-            if not first: break
-            method, path = first.split(b" ")[:2]
-            hdr = {}
-            while True:
-                h = f.readline()
-                if h in (b"\r\n", b"\n", b""): break
-                k, _, v = h.decode().partition(":"); hdr[k.strip().lower()] = v.strip()
-            body = f.read(int(hdr.get("content-length", "0")))
-            if method == b"GET" and path == b"/game.git/info/refs?service=git-upload-pack":
-                adv = subprocess.run(["git", "upload-pack", "--stateless-rpc",
-                                      "--advertise-refs", repo],
-                                     stdout=subprocess.PIPE, check=True).stdout
-                answer(c, b"200 OK", pkt(b"# service=git-upload-pack\n") + b"0000" + adv,
-                       "application/x-git-upload-pack-advertisement")
-            elif method == b"POST" and path == b"/game.git/git-upload-pack" and \
-                    b"command=" not in body[:24]:
-                # (protocol version 0, libgit2's: honest, or the pack as
-                # fetch() makes it once the client says done)
-                if not os.path.exists(drop):
-                    out = subprocess.run(["git", "upload-pack", "--stateless-rpc", repo],
-                                         input=body, stdout=subprocess.PIPE, check=True).stdout
-                elif b"0009done\n" in body:
-                    req = [l.split(b" ")[0] + b" " + l.split(b" ")[1] if l and l.startswith(b"want ") else l
-                           for l in lines(body)]
-                    out = b"0008NAK\n" + fetch(req)[len(pkt(b"packfile\n")):]
-                else:
-                    out = b"0008NAK\n"
-                answer(c, b"200 OK", out)
-            elif method == b"GET" and path == b"/game.git/info/refs":
-                text = "".join("%s\t%s\n" % (i, r) for i, r in refs())
-                answer(c, b"200 OK", text.encode(), "text/plain")
-            elif method == b"POST" and path == b"/game.git/git-upload-pack":
-                req = lines(body)
-                if b"command=ls-refs" in req:
-                    out = b"".join(pkt(("%s %s\n" % (i, r)).encode()) for i, r in refs())
-                    answer(c, b"200 OK", out + b"0000")
-                elif b"command=fetch" in req:
-                    answer(c, b"200 OK", fetch(req))
-                else:
-                    answer(c, b"400 Bad Request", b"")
-            else:
-                answer(c, b"404 Not Found", b"", "text/plain")
-    except (OSError, subprocess.CalledProcessError) as e:
-        print("error:", e, flush=True)
-while True:
-    c, _ = srv.accept()
-    threading.Thread(target=serve, args=(c,), daemon=True).start()
+def handle(c, method, path, hdr, body):
+    if method == b"GET" and path == b"/game.git/info/refs?service=git-upload-pack":
+        adv = subprocess.run(["git", "upload-pack", "--stateless-rpc",
+                              "--advertise-refs", repo],
+                             stdout=subprocess.PIPE, check=True).stdout
+        answer(c, b"200 OK", pkt(b"# service=git-upload-pack\n") + b"0000" + adv,
+               "application/x-git-upload-pack-advertisement")
+    elif method == b"POST" and path == b"/game.git/git-upload-pack" and \
+            b"command=" not in body[:24]:
+        # (protocol version 0, libgit2's: honest, or the pack as
+        # fetch() makes it once the client says done)
+        if not os.path.exists(drop):
+            out = subprocess.run(["git", "upload-pack", "--stateless-rpc", repo],
+                                 input=body, stdout=subprocess.PIPE, check=True).stdout
+        elif b"0009done\n" in body:
+            req = [l.split(b" ")[0] + b" " + l.split(b" ")[1] if l and l.startswith(b"want ") else l
+                   for l in lines(body)]
+            out = b"0008NAK\n" + fetch(req)[len(pkt(b"packfile\n")):]
+        else:
+            out = b"0008NAK\n"
+        answer(c, b"200 OK", out)
+    elif method == b"GET" and path == b"/game.git/info/refs":
+        text = "".join("%s\t%s\n" % (i, r) for i, r in refs())
+        answer(c, b"200 OK", text.encode(), "text/plain")
+    elif method == b"POST" and path == b"/game.git/git-upload-pack":
+        req = lines(body)
+        if b"command=ls-refs" in req:
+            out = b"".join(pkt(("%s %s\n" % (i, r)).encode()) for i, r in refs())
+            answer(c, b"200 OK", out + b"0000")
+        elif b"command=fetch" in req:
+            answer(c, b"200 OK", fetch(req))
+        else:
+            answer(c, b"400 Bad Request", b"")
+    else:
+        answer(c, b"404 Not Found", b"", "text/plain")
+serve(cert, key, handle)
 EOF
-host=$!
-for _ in $(seq 400); do grep -q listening "$tmp/host.log" && break; sleep 0.05; done
-grep -q listening "$tmp/host.log" || fail "the host did not start: $(cat "$tmp/host.log")"
-port=$(sed -n 's/^listening on //p' "$tmp/host.log")
+tls_host_wait "$tmp/host.log"
 url=https://localhost:$port/game.git
 
 n=0
+# new_red [ARG...]: a new 2-player game at red (catan new with the ARGs),
+# an empty relay it pushes to over a path; no blue yet.
+new_red() {
+	rm -rf "$tmp/red" "$tmp/blue" "$tmp/relay.git"
+	git init -q --bare "$tmp/relay.git"
+	$catan new "$tmp/red" --players red,blue --me red --seed 9 "$@" >/dev/null 2>&1
+	$catan -C "$tmp/red" remote add relay "$tmp/relay.git" --push >/dev/null
+}
+
 # case_ WHAT PICK MOVE...: red plays the MOVEs; the host leaves out what
 # PICK names of red's new commits (blob: a file that differs from the
 # parent's tree; tree: the new commit's tree; parent: the first of the
@@ -206,10 +174,7 @@ case_() {
 # move: the join succeeds at the genesis with red's branch held back,
 # and blue's first sync adopts red's move.
 join_case() {
-	rm -rf "$tmp/red" "$tmp/blue" "$tmp/relay.git"
-	git init -q --bare "$tmp/relay.git"
-	$catan new "$tmp/red" --players red,blue --me red --seed 9 >/dev/null 2>&1
-	$catan -C "$tmp/red" remote add relay "$tmp/relay.git" --push >/dev/null
+	new_red
 	$catan -C "$tmp/red" act setup 0,-1,n 0,-1,nw >/dev/null
 	$catan -C "$tmp/red" sync >/dev/null
 	local tip
@@ -247,10 +212,7 @@ game() {
 		jsig=(--key "$tmp/key_blue")
 		tag="(signed) "
 	fi
-	rm -rf "$tmp/red" "$tmp/blue" "$tmp/relay.git"
-	git init -q --bare "$tmp/relay.git"
-	$catan new "$tmp/red" --players red,blue --me red --seed 9 "${sig[@]}" >/dev/null 2>&1
-	$catan -C "$tmp/red" remote add relay "$tmp/relay.git" --push >/dev/null
+	new_red "${sig[@]}"
 	$catan -C "$tmp/red" sync >/dev/null
 	$catan join "$url" "$tmp/blue" --as blue "${jsig[@]}" >"$tmp/out" 2>&1 ||
 		fail "join $tag: $(cat "$tmp/out")"
@@ -290,10 +252,7 @@ grep -q "fetched all of origin again" "$tmp/out2" ||
 # of the whole game, the fetch passes, the whole fetch is cut, the move
 # stays held back (nobody blamed, the sync does not fail); without the
 # limit and with the host honest, the next sync adopts it.
-rm -rf "$tmp/red" "$tmp/blue" "$tmp/relay.git"
-git init -q --bare "$tmp/relay.git"
-$catan new "$tmp/red" --players red,blue --me red --seed 9 >/dev/null 2>&1
-$catan -C "$tmp/red" remote add relay "$tmp/relay.git" --push >/dev/null
+new_red
 $catan -C "$tmp/red" sync >/dev/null
 $catan join "$url" "$tmp/blue" --as blue >"$tmp/out" 2>&1 || fail "join: $(cat "$tmp/out")"
 $catan -C "$tmp/red" act setup 0,-1,n 0,-1,nw >/dev/null
