@@ -253,14 +253,57 @@ typedef snap {
 byte stash[NP * NP]; /* a snapshot peer i keeps for later (a fault) */
 byte stash_from[NP]; /* whose, or NONE */
 
-/* Scratch, not part of the state (every step writes before it reads). */
-hidden byte h_j, h_k, h_t, h_l, h_c, h_x, h_y, h_z, h_p, h_q, h_v, h_top, hF, h_act, h_apar, h_first, h_res;
-hidden byte h_a1, h_a2, h_pw, h_kk, h_aa, h_st, h_vv;
-hidden short h_kn, h_news, h_amp, h_seats, h_mp, h_qq;
-hidden byte h_ok, h_rewritten, h_lg;
-hidden byte h_rP, h_rE, h_rk, h_o, h_oi, h_ox, h_sk, h_E, h_P, h_pk, h_f, h_e1, h_e2, h_e3, h_sib, h_v0, h_xst, h_ok2, h_b1, h_b2, h_zz;
-hidden short h_vd, h_pf, h_bs, h_stl, h_kx, h_ch, h_xs;
-hidden snap h_m;
+/*
+ * Scratch. pan keeps no hidden variable in the state, and does not restore
+ * one when it backs up to try the next option of a choice. So a value that
+ * must outlive a choice inside a step (an if or do with more than one open
+ * option, inside an atomic) is carried in the state (CARRIED) and cleared
+ * at the end of every step (STEP_END), which keeps states apart no more
+ * than before; every other scratch variable is written before it is read
+ * with no choice in between, and is hidden. With SCRATCH_IN_STATE every
+ * scratch variable is in the state and cleared at the end of every step:
+ * ctest model_spin checks that the state counts are the same either way,
+ * which they are only when no hidden value is read after a choice.
+ */
+#ifdef SCRATCH_IN_STATE
+#define SCRATCH
+#else
+#define SCRATCH hidden
+#endif
+SCRATCH byte h_j, h_t, h_l, h_x, h_y, h_z, h_p, h_q, h_v, h_top, hF, h_act, h_apar, h_first, h_res;
+SCRATCH byte h_a1, h_a2;
+SCRATCH short h_kn, h_news, h_amp, h_qq;
+SCRATCH byte h_rewritten;
+SCRATCH byte h_rP, h_rE, h_rk, h_oi, h_ox, h_sk, h_E, h_P, h_pk, h_f, h_e1, h_e2, h_e3, h_sib, h_v0, h_xst, h_ok2, h_b1, h_b2, h_zz;
+SCRATCH short h_vd, h_pf, h_bs, h_stl, h_kx, h_ch, h_xs;
+/* Carried across a choice: the remote of a sync and its snapshot (kept,
+ * or taken now); the dishonest seat's commit as it builds it, choice by
+ * choice (parent, author, kind, event, value, merge parents, legality),
+ * and what it found on the way. */
+#ifdef M_HIDDEN
+#define CARRIED hidden /* the seeded fault: the model until 30 November */
+#else
+#define CARRIED
+#endif
+CARRIED byte h_k;
+CARRIED snap h_m;
+CARRIED byte h_pw, h_aa, h_kk, h_st, h_vv, h_lg, h_o, h_ok, h_c, h_n0, h_due, h_wt;
+CARRIED short h_mp, h_seats;
+#define CLEAR_CARRIED h_k = 0; h_m.h_t[0] = 0; h_m.h_t[1] = 0; h_m.h_t[2 % NP] = 0; \
+	h_m.h_t[3 % NP] = 0; h_m.h_rec = 0; h_pw = 0; h_aa = 0; h_kk = 0; h_st = 0; h_vv = 0; \
+	h_lg = 0; h_o = 0; h_ok = 0; h_c = 0; h_n0 = 0; h_due = 0; h_wt = 0; h_mp = 0; h_seats = 0
+#ifdef SCRATCH_IN_STATE
+#define CLEAR_SCRATCH h_j = 0; h_t = 0; h_l = 0; h_x = 0; h_y = 0; h_z = 0; h_p = 0; h_q = 0; \
+	h_v = 0; h_top = 0; hF = 0; h_act = 0; h_apar = 0; h_first = 0; h_res = 0; h_a1 = 0; \
+	h_a2 = 0; h_kn = 0; h_news = 0; h_amp = 0; h_qq = 0; h_rewritten = 0; h_rP = 0; \
+	h_rE = 0; h_rk = 0; h_oi = 0; h_ox = 0; h_sk = 0; h_E = 0; h_P = 0; h_pk = 0; h_f = 0; \
+	h_e1 = 0; h_e2 = 0; h_e3 = 0; h_sib = 0; h_v0 = 0; h_xst = 0; h_ok2 = 0; h_b1 = 0; \
+	h_b2 = 0; h_zz = 0; h_vd = 0; h_pf = 0; h_bs = 0; h_stl = 0; h_kx = 0; h_ch = 0; \
+	h_xs = 0; n_kind = 0; n_author = 0; n_signer = 0; n_par = 0; n_step = 0; n_val = 0; \
+	n_legal = 0; n_tainted = 0; n_mpar = 0; n_anc = 0
+#else
+#define CLEAR_SCRATCH skip
+#endif
 
 #define ANCESTOR(a, b) HAS(anc[b], a) /* a is b or an ancestor of b */
 #define COMPARABLE(a, b) (ANCESTOR(a, b) || ANCESTOR(b, a))
@@ -461,9 +504,9 @@ inline local_valid(c_, strict)
 #define RN_ID(x) ((x) == NONE -> NONE : ((x) == h_c -> h_p : ((x) >= h_p -> (x) + 1 : (x))))
 #define RN_SET(s) ((((s) & ~BIT(h_c)) & (BIT(h_p) - 1)) | ((((s) & ~BIT(h_c)) >> h_p) << (h_p + 1)) | \
 	(HAS(s, h_c) -> BIT(h_p) : 0))
-hidden byte n_kind, n_author, n_signer, n_par, n_step, n_val;
-hidden byte n_legal, n_tainted;
-hidden short n_mpar, n_anc;
+SCRATCH byte n_kind, n_author, n_signer, n_par, n_step, n_val;
+SCRATCH byte n_legal, n_tainted;
+SCRATCH short n_mpar, n_anc;
 
 inline canon_insert()
 {
@@ -1440,6 +1483,10 @@ bit conv;
 #else
 #define LIVE_UPDATE skip
 #endif
+/* The end of every step: the scratch cleared, conv updated. STEP_END inside
+ * a d_step, STEP_END_A inside an atomic (one transition). */
+#define STEP_END CLEAR_CARRIED; CLEAR_SCRATCH; LIVE_UPDATE
+#define STEP_END_A d_step { STEP_END }
 
 #ifdef M_UNFAIR
 #define SYNCS(i) ((i) != NP - 1) /* the seeded fault: it never syncs */
@@ -1470,6 +1517,94 @@ bit conv;
 #define CAN_SYNC(kk_) (up[i] && (kk_) != i && NEWS(kk_))
 
 /*
+ * A kept snapshot that can bring nothing any more is dropped at the end
+ * of the sync that made it so (STALE, default 1 but with LIVE or EXPEL;
+ * spec/model.md, "The big configuration", reduction 7). "Nothing": each
+ * branch of it is peer i_'s own, behind or equal to i_'s copy, refused
+ * before from that remote, or built on a commit found invalid; taking it
+ * later skips every branch (take_br) and recomputes the same position, as
+ * a sync that NEWS rules out does. Without EXPEL (whose settle moves
+ * copies back) and M_REWRITE (which adopts a rewrite), i_'s copies only
+ * move forward and its refusals only grow, so a snapshot that brings
+ * nothing now brings nothing later: the state that keeps it and the one
+ * whose late() already took it (the same but for the slot) behave alike,
+ * and are made one, as if late() ran at once.
+ */
+#ifndef STALE
+#if defined(LIVE) || defined(EXPEL) || defined(M_REWRITE)
+#define STALE 0
+#else
+#define STALE 1
+#endif
+#endif
+#define KEPT(i_, j_) stash[(i_) * NP + (j_) % NP]
+#define KEPT_NEWJ(i_, j_) ((j_) < NP && (j_) != (i_) && KEPT(i_, j_) < nc && \
+	!ANCESTOR(KEPT(i_, j_), br[(i_) * NP + (j_) % NP]) && \
+	!HAS(qoff[(i_) * NP + stash_from[i_]], KEPT(i_, j_)) && (anc[KEPT(i_, j_)] & qbad[i_]) == 0)
+#ifdef M_STALE
+#define KEPT_NEWS(i_) 0 /* the seeded fault: every kept snapshot is stale */
+#else
+#define KEPT_NEWS(i_) (verdict[i_] == NONE && (KEPT_NEWJ(i_, 0) || KEPT_NEWJ(i_, 1) || \
+	KEPT_NEWJ(i_, 2) || KEPT_NEWJ(i_, 3)))
+#endif
+inline drop_stale(i_)
+{
+	if
+	:: stash_from[i_] != NONE && !KEPT_NEWS(i_) ->
+		stash_from[i_] = NONE;
+		h_j = 0;
+		do
+		:: h_j < NP -> stash[i_ * NP + h_j] = 0; h_j++
+		:: else -> break
+		od
+	:: else
+	fi
+}
+#if STALE
+#define DROP_STALE(i_) d_step { drop_stale(i_) }
+#else
+#define DROP_STALE(i_) skip
+#endif
+/*
+ * CHECK_STALE (with STALE=0; ctest model_spin runs it): checks what
+ * reduction 7 rests on. A kept snapshot found bringing nothing at the end
+ * of a sync (stale_seen) is taken later, whenever late() comes, with no
+ * change to the peer but the emptied slot.
+ */
+#ifdef CHECK_STALE
+bit stale_seen[NP];
+hidden byte h_sbr[NP], h_sho[NP], h_svd, h_sto, h_swf, h_sar;
+hidden short h_sqo[NP], h_sqb;
+#define STALE_NEW(i_) if :: stash_from[i_] == NONE -> stale_seen[i_] = 0 :: else fi
+#define STALE_SEEN(i_) d_step { if :: stash_from[i_] != NONE && !KEPT_NEWS(i_) -> stale_seen[i_] = 1 :: else fi }
+#define STALE_SAVE(i_) d_step { \
+	h_j = 0; \
+	do \
+	:: h_j < NP -> h_sbr[h_j] = br[i_ * NP + h_j]; h_sho[h_j] = held[i_ * NP + h_j]; h_sqo[h_j] = qoff[i_ * NP + h_j]; h_j++ \
+	:: else -> break \
+	od; \
+	h_svd = verdict[i_]; h_sto = todo[i_]; h_swf = waitfor[i_]; h_sar = arr[i_]; h_sqb = qbad[i_] }
+#define STALE_SAME(i_) d_step { \
+	if \
+	:: stale_seen[i_] -> \
+		h_j = 0; \
+		do \
+		:: h_j < NP -> assert(h_sbr[h_j] == br[i_ * NP + h_j] && h_sho[h_j] == held[i_ * NP + h_j] && \
+		                      h_sqo[h_j] == qoff[i_ * NP + h_j]); h_j++ \
+		:: else -> break \
+		od; \
+		assert(h_svd == verdict[i_] && (h_sto == todo[i_] || pend[i_] != NONE) && h_swf == waitfor[i_] && h_sar == arr[i_] && h_sqb == qbad[i_]) \
+	:: else \
+	fi; \
+	stale_seen[i_] = 0 }
+#else
+#define STALE_NEW(i_) skip
+#define STALE_SEEN(i_) skip
+#define STALE_SAVE(i_) skip
+#define STALE_SAME(i_) skip
+#endif
+
+/*
  * Lazy deviating writes (LAZY, default 1 but with LIVE; spec/model.md,
  * "The big configuration", reduction 6). A commit of the dishonest seat
  * that nothing reads when it is written is visible to no honest step
@@ -1491,7 +1626,6 @@ bit conv;
 	((k_) == MAIN && (st_) >= 1 && (HAS(EV_SET(st_), DIS) || EV_ACTOR(st_) == DIS)))) || \
 	((k_) == CHILD && EV_ACTOR(st_) == DIS && !tainted[h_pw]))
 #define D_LATER(k_, st_) (bad < BAD || (k_) == XPEL || D_DUE_READS(k_, st_))
-hidden byte h_n0, h_due;
 
 
 /* Peer i_ moves its own branch to what it wrote (if anything). */
@@ -1574,7 +1708,7 @@ end:
 #endif
 		move_own(i);
 #endif
-		LIVE_UPDATE
+		STEP_END
 #if CRASHES == 0 && defined(EXPEL)
 	   } }
 #else
@@ -1583,7 +1717,7 @@ end:
 	:: d_step {
 		up[i] && pend[i] != NONE ->
 		move_own(i);
-		LIVE_UPDATE
+		STEP_END
 	   }
 #ifdef M_EARLYREVEAL
 	/* the seeded fault: reveal as soon as the 7 is merged */
@@ -1598,7 +1732,7 @@ end:
 			pend[i] = h_c
 		:: else
 		fi;
-		LIVE_UPDATE
+		STEP_END_A
 	   }
 #endif
 #ifdef LIVE
@@ -1615,21 +1749,26 @@ end:
 		fi;
 		sync(i, h_k)
 		;
-		LIVE_UPDATE
+		STEP_END_A
 	   }
 #else
 	:: atomic {
 		PICK(CAN_SYNC) ->
+		STALE_NEW(i);
 		sync(i, h_k)
 		;
-		LIVE_UPDATE
+		STALE_SEEN(i);
+		DROP_STALE(i);
+		STEP_END_A
 	   }
 #endif
 	:: atomic {
 		up[i] && stash_from[i] != NONE ->
+		STALE_SAVE(i);
 		late(i)
 		;
-		LIVE_UPDATE
+		STALE_SAME(i);
+		STEP_END_A
 	   }
 	/* crash (what was written but not on the branch, and the messages
 	 * in flight to it, are lost), and restart */
@@ -1649,9 +1788,9 @@ end:
 #endif
 		position(i)
 		;
-		LIVE_UPDATE
+		STEP_END
 	   }
-	:: d_step { !up[i] -> up[i] = 1; LIVE_UPDATE }
+	:: d_step { !up[i] -> up[i] = 1; STEP_END }
 	od
 }
 
@@ -1675,7 +1814,7 @@ inline any_commit(v_)
 	ANCESTOR(sb[(j_) % NP], br[(kk_) * NP + (j_) % NP]))
 #define D_READ(kk_) ((kk_) != DIS && (DEXT(kk_, 0) || DEXT(kk_, 1) || DEXT(kk_, 2) || DEXT(kk_, 3)))
 
-hidden byte h_wt; /* the commit about to be written is tainted */
+/* h_wt: the commit about to be written is tainted */
 
 /* h_wt := whether commit (h_kk, h_aa, d, h_pw, h_mp, h_st, h_vv, h_lg)
  * would be tainted: judged in the free slot nc, cleared again */
@@ -1838,7 +1977,7 @@ end:
 		fi;
 skipw:		skip
 		;
-		LIVE_UPDATE
+		STEP_END_A
 	   }
 	/* show a branch at a commit it signed (rewrite, forge) */
 	:: atomic {
@@ -1856,7 +1995,7 @@ skipw:		skip
 		:: NP > 3 -> sb[3 % NP] = h_pw
 		fi
 		;
-		LIVE_UPDATE
+		STEP_END_A
 	   }
 	/* read an honest peer's branches: relay what extends its own */
 	:: atomic {
@@ -1875,7 +2014,7 @@ skipw:		skip
 		od
 		}
 		;
-		LIVE_UPDATE
+		STEP_END_A
 	   }
 	od
 }
@@ -1922,7 +2061,7 @@ init
 			h_j++
 		:: else -> break
 		od;
-		LIVE_UPDATE
+		STEP_END_A
 	}
 }
 

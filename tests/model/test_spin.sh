@@ -48,7 +48,18 @@ ci_ok=(
 	"expel3-forge:-DNP=3 -DDIS=0 -DBAD=1 -DDEVS=16 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL"
 	"expel-d2:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=1 -DEXPEL"
 	"live-expel-d2:-DNP=2 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DLIVE -DEXPEL"
+	"d2f:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1"
+	"d2f-sis:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DSCRATCH_IN_STATE"
+	"h3-sis:-DNP=3 -DDIS=255 -DFAULTS=1 -DCRASHES=1 -DSCRATCH_IN_STATE"
+	"expel3-sis:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL -DSCRATCH_IN_STATE"
+	"stale-h3:-DNP=3 -DDIS=255 -DFAULTS=1 -DCRASHES=1 -DSTALE=0 -DCHECK_STALE"
+	"stale-d2f:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DSTALE=0 -DCHECK_STALE"
 )
+# a=b : configurations a and b must store the same number of states. With
+# SCRATCH_IN_STATE (-sis) every scratch variable is in the state and
+# cleared at the end of each step; the counts agree only when no hidden
+# value is read after a choice inside a step (replication.pml, "Scratch").
+ci_same=("d2f=d2f-sis" "h3=h3-sis" "expel3=expel3-sis")
 # mutant : defines : the property it must break
 ci_bad=(
 	"M_NOPARENT:-DNP=3 -DDIS=1 -DBAD=2 -DSHOW=2 -DFAULTS=0 -DCRASHES=0 -DM_NOPARENT:P1"
@@ -63,7 +74,12 @@ ci_bad=(
 	"M_UNFAIR:-DNP=3 -DDIS=255 -DFAULTS=0 -DCRASHES=0 -DLIVE -DM_UNFAIR:liveness"
 	"M_NOPROOF:-DNP=3 -DDIS=0 -DBAD=1 -DDEVS=16 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL -DM_NOPROOF:P6"
 	"M_FOLLOW:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL -DM_FOLLOW:P8"
+	"M_STALE:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DSTALE=0 -DCHECK_STALE -DM_STALE:reduction 7's premise"
 )
+# mutant : defines : the configuration whose state count it must change
+# (or fail): M_HIDDEN hides again the values carried across a choice, as
+# the model did until 30 November.
+ci_differ=("M_HIDDEN:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DM_HIDDEN:d2f-sis")
 # Beyond the CI budget (make verify-model; README "The formal model" says
 # which have run to the end). d4 is the goal: 4 players, one message
 # lost, duplicated or reordered, seat 1 dishonest (one deviation of any
@@ -72,7 +88,7 @@ ci_bad=(
 # fork check catches first; rewrite-dead above checks that the code
 # M_REWRITE changes is never reached (spec/model.md).
 # compiled -O1, and -O2 (see run)
-slow="expel3 expel3-roll rewrite-dead d2 expel-d2 live-d3show M_NOPROOF M_BLAME M_FORK"
+slow="expel3 expel3-roll rewrite-dead d2 expel-d2 live-d3show M_NOPROOF M_BLAME M_FORK d2f d2f-sis expel3-sis stale-d2f"
 slowest="expel3-forge"
 big_ok=(
 	"d2full:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1"
@@ -83,6 +99,8 @@ big_ok=(
 	"live-expel3:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DLIVE -DEXPEL"
 )
 big_bad=()
+big_same=()
+big_differ=()
 
 # run NAME DEFINES -> sets $errors, $states, $secs; pan's output in $work/NAME
 run() {
@@ -136,10 +154,15 @@ fail=0
 if [[ $mode == big ]]; then
 	good=("${big_ok[@]}")
 	bad=("${big_bad[@]}")
+	same=("${big_same[@]}")
+	differ=("${big_differ[@]}")
 else
 	good=("${ci_ok[@]}")
 	bad=("${ci_bad[@]}")
+	same=("${ci_same[@]}")
+	differ=("${ci_differ[@]}")
 fi
+declare -A count
 for c in "${good[@]}"; do
 	name=${c%%:*}
 	defs=${c#*:}
@@ -153,6 +176,33 @@ for c in "${good[@]}"; do
 		fail=1
 	else
 		echo "ok   $name ($defs): $states states, ${mb:-?} MB, ${secs} s, no error"
+		count[$name]=$states
+	fi
+done
+for p in ${same[@]+"${same[@]}"}; do
+	a=${p%%=*}
+	b=${p#*=}
+	if [[ -z ${count[$a]:-} || ${count[$a]:-} != "${count[$b]:-}" ]]; then
+		echo "FAIL $a and $b store different numbers of states: ${count[$a]:-?} and ${count[$b]:-?}"
+		fail=1
+	else
+		echo "ok   $a and $b store the same number of states (${count[$a]})"
+	fi
+done
+for c in ${differ[@]+"${differ[@]}"}; do
+	name=${c%%:*}
+	rest=${c#*:}
+	defs=${rest%:*}
+	other=${rest##*:}
+	if ! run "$name" "$defs"; then
+		fail=1
+		continue
+	fi
+	if [[ $errors == 0 && $states == "${count[$other]:-}" ]]; then
+		echo "FAIL $name: not caught, $states states as $other"
+		fail=1
+	else
+		echo "ok   $name caught: $states states against $other's ${count[$other]:-?}, $errors error(s)"
 	fi
 done
 for c in ${bad[@]+"${bad[@]}"}; do
