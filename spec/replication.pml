@@ -240,6 +240,10 @@ byte waitfor[NP];    /* seats peer i's game waits for */
 bit up[NP];
 byte faults, crashes, bad;
 byte sb[NP]; /* the branches the dishonest seat shows */
+#ifdef CHECK_RELAY
+bit relay_mark[NP]; /* ghosts of CHECK_RELAY (reduction 8) */
+byte relay_val[NP];
+#endif
 short dsig;  /* the commits it signed */
 byte shown;  /* times it pointed a branch somewhere (at most SHOW) */
 #ifdef LIVE
@@ -254,16 +258,21 @@ byte stash[NP * NP]; /* a snapshot peer i keeps for later (a fault) */
 byte stash_from[NP]; /* whose, or NONE */
 
 /*
- * Scratch. pan keeps no hidden variable in the state, and does not restore
- * one when it backs up to try the next option of a choice. So a value that
- * must outlive a choice inside a step (an if or do with more than one open
- * option, inside an atomic) is carried in the state (CARRIED) and cleared
- * at the end of every step (STEP_END), which keeps states apart no more
- * than before; every other scratch variable is written before it is read
- * with no choice in between, and is hidden. With SCRATCH_IN_STATE every
- * scratch variable is in the state and cleared at the end of every step:
- * ctest model_spin checks that the state counts are the same either way,
- * which they are only when no hidden value is read after a choice.
+ * Scratch. pan keeps hidden variables out of the state vector. When it
+ * backs up to try the next option of a choice it undoes the steps since,
+ * but a d_step's undo restores the state vector only (not what the
+ * d_step wrote into hidden variables), and the undo of a plain statement
+ * that wrote an array element indexes the array with the hidden index as
+ * it is then. So a value that must outlive a choice inside a step (an if
+ * or do with more than one open option, inside an atomic) is carried in
+ * the state (CARRIED) and cleared at the end of every step (STEP_END),
+ * which keeps states apart no more than before; every other scratch
+ * variable is written before it is read with no choice in between, and
+ * what writes arrays through a scratch index is inside a d_step. With
+ * SCRATCH_IN_STATE every scratch variable is in the state and cleared at
+ * the end of every step: ctest model_spin checks that the state counts are
+ * the same either way, which they are only when no step depends on a
+ * hidden value pan failed to restore.
  */
 #ifdef SCRATCH_IN_STATE
 #define SCRATCH
@@ -583,6 +592,9 @@ inline canon_insert()
 #endif
 			pend[h_x] = RN_ID(pend[h_x]);
 			sb[h_x] = RN_ID(sb[h_x]);
+#ifdef CHECK_RELAY
+			relay_val[h_x] = RN_ID(relay_val[h_x]);
+#endif
 			h_x++
 		:: else -> break
 		od;
@@ -1376,7 +1388,13 @@ inline read_remote(k_)
 {
 	h_j = 0;
 	do
+#ifdef CHECK_RELAY
+	/* a copy found old at the end of the last step is read as the
+	 * genesis, as RELAY would have made it (the check's second half) */
+	:: h_j < NP -> h_m.h_t[h_j] = (k_ == DIS -> (relay_mark[h_j] -> 0 : sb[h_j]) : br[k_ * NP + h_j]); h_j++
+#else
 	:: h_j < NP -> h_m.h_t[h_j] = (k_ == DIS -> sb[h_j] : br[k_ * NP + h_j]); h_j++
+#endif
 	:: else -> break
 	od;
 #ifdef EXPEL
@@ -1483,9 +1501,69 @@ bit conv;
 #else
 #define LIVE_UPDATE skip
 #endif
+/*
+ * A relay the dishonest seat can no longer use is forgotten (RELAY,
+ * default 1 but with LIVE, EXPEL or M_REWRITE, or no dishonest seat;
+ * spec/model.md, "The big configuration", reduction 8). Its copy sb[j] of
+ * an honest seat's branch j that is behind or equal to every honest
+ * peer's copy of branch j stays so (their copies only move forward), and
+ * is read for nothing that the genesis in its place would not give: a
+ * sync from the seat skips branch j either way (behind, or the peer's
+ * own), the check that a new commit of seat j is on its author's branch
+ * at that remote finds it on the peer's own copy anyway, and the seat's
+ * read of an honest peer sets sb[j] to that peer's copy either way. So it
+ * is set to the genesis, and states that differ in nothing else are one.
+ */
+#ifndef RELAY
+#if defined(LIVE) || defined(EXPEL) || defined(M_REWRITE) || DIS == NONE
+#define RELAY 0
+#else
+#define RELAY 1
+#endif
+#endif
+#if RELAY && (defined(LIVE) || defined(EXPEL) || defined(M_REWRITE))
+#error "RELAY (reduction 8) is sound only without LIVE, EXPEL and M_REWRITE"
+#endif
+#define BEHIND_AT(i_, j_) (!HONEST(i_) || ANCESTOR(sb[j_], br[(i_) * NP + (j_)]))
+#ifdef M_RELAY
+/* the seeded fault: forgotten when behind some honest peer's copy */
+#define BEHIND_SOME(i_, j_) (HONEST(i_) && ANCESTOR(sb[j_], br[(i_) * NP + (j_)]))
+#define RELAY_OLD(j_) ((j_) != DIS && sb[j_] != 0 && (BEHIND_SOME(0, j_) || BEHIND_SOME(1, j_) || \
+	(NP > 2 && BEHIND_SOME(2 % NP, j_)) || (NP > 3 && BEHIND_SOME(3 % NP, j_))))
+#else
+#define RELAY_OLD(j_) ((j_) != DIS && sb[j_] != 0 && BEHIND_AT(0, j_) && BEHIND_AT(1, j_) && \
+	(NP < 3 || BEHIND_AT(2 % NP, j_)) && (NP < 4 || BEHIND_AT(3 % NP, j_)))
+#endif
+/* CHECK_RELAY (with RELAY=0; ctest model_spin) checks what reduction 8
+ * rests on: a copy found old at the end of a step and left as it is by
+ * the next step is still old then (an assertion); and a sync from the
+ * seat that reads such a copy as the genesis (read_remote) reaches the
+ * same states (the count must be RELAY=0's). */
+#ifdef CHECK_RELAY
+#define RELAY_CHECK h_j = 0; \
+	do \
+	:: h_j < NP -> \
+		assert(!(relay_mark[h_j] && sb[h_j] == relay_val[h_j]) || RELAY_OLD(h_j)); \
+		relay_mark[h_j] = RELAY_OLD(h_j); \
+		relay_val[h_j] = (RELAY_OLD(h_j) -> sb[h_j] : 0); \
+		h_j++ \
+	:: else -> break \
+	od
+#else
+#define RELAY_CHECK skip
+#endif
+#if RELAY
+#define RELAY_FORGET h_j = 0; \
+	do \
+	:: h_j < NP -> if :: RELAY_OLD(h_j) -> sb[h_j] = 0 :: else fi; h_j++ \
+	:: else -> break \
+	od
+#else
+#define RELAY_FORGET skip
+#endif
 /* The end of every step: the scratch cleared, conv updated. STEP_END inside
  * a d_step, STEP_END_A inside an atomic (one transition). */
-#define STEP_END CLEAR_CARRIED; CLEAR_SCRATCH; LIVE_UPDATE
+#define STEP_END RELAY_CHECK; RELAY_FORGET; CLEAR_CARRIED; CLEAR_SCRATCH; LIVE_UPDATE
 #define STEP_END_A d_step { STEP_END }
 
 #ifdef M_UNFAIR
@@ -1536,6 +1614,9 @@ bit conv;
 #else
 #define STALE 1
 #endif
+#endif
+#if STALE && (defined(LIVE) || defined(EXPEL) || defined(M_REWRITE))
+#error "STALE (reduction 7) is sound only without LIVE, EXPEL and M_REWRITE"
 #endif
 #define KEPT(i_, j_) stash[(i_) * NP + (j_) % NP]
 #define KEPT_NEWJ(i_, j_) ((j_) < NP && (j_) != (i_) && KEPT(i_, j_) < nc && \
@@ -1721,7 +1802,7 @@ end:
 	   }
 #ifdef M_EARLYREVEAL
 	/* the seeded fault: reveal as soon as the 7 is merged */
-	:: atomic {
+	:: d_step {
 		up[i] && verdict[i] == NONE && pend[i] == NONE &&
 		HAS(OTHERS, i) && !HAS(revealed, i) ->
 		position(i);
@@ -1732,7 +1813,7 @@ end:
 			pend[i] = h_c
 		:: else
 		fi;
-		STEP_END_A
+		STEP_END
 	   }
 #endif
 #ifdef LIVE
