@@ -100,7 +100,14 @@
  *   crashes a peer's write and its branch move are one step; a sync is
  *   tried only when it can change something (NEWS, D_READ); a commit of
  *   the dishonest seat that only a show can ever read is written in the
- *   step that shows it (LAZY).
+ *   step that shows it (LAZY); a kept snapshot that can bring nothing any
+ *   more is dropped (STALE); the dishonest seat's copy of an honest branch
+ *   that every honest peer has passed is forgotten (RELAY).
+ *
+ * Checks of the model itself (tests/model/test_spin.sh): SCRATCH_IN_STATE
+ *   (no step depends on a hidden value pan failed to restore), CHECK_STALE
+ *   and CHECK_RELAY (what STALE and RELAY rest on), each with a mutant
+ *   (M_HIDDEN, M_STALE, M_RELAY) that must be caught.
  *
  * Mutants (each must make spin fail; tests/model/test_spin.sh):
  *   M_NOPARENT    adopt after verifying only the tip, not its ancestors
@@ -119,6 +126,11 @@
  *                 fetches (liveness)
  *   M_NOPROOF     (EXPEL) adopt an expulsion without checking its proof
  *   M_FOLLOW      (EXPEL) keep following the expelled seat's branch
+ *   M_HIDDEN      the values carried across a choice hidden again (the
+ *                 model until 30 November): the state count changes
+ *   M_STALE       every kept snapshot called stale (CHECK_STALE fails)
+ *   M_RELAY       a relay forgotten when behind some honest peer's copy,
+ *                 not every one (CHECK_RELAY's count changes)
  */
 
 #ifndef NP

@@ -51,6 +51,7 @@ ci_ok=(
 	"expel-d2:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=1 -DEXPEL"
 	"live-expel-d2:-DNP=2 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DLIVE -DEXPEL"
 	"d2f:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1"
+	"d3goal:-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0"
 	"d2f-sis:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DSCRATCH_IN_STATE"
 	"h3-sis:-DNP=3 -DDIS=255 -DFAULTS=1 -DCRASHES=1 -DSCRATCH_IN_STATE"
 	"expel3-sis:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL -DSCRATCH_IN_STATE"
@@ -101,7 +102,7 @@ ci_differ=("M_HIDDEN:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DM_
 # M_REWRITE changes is never reached (spec/model.md).
 # compiled -O1, and -O2 (see run)
 slow="expel3 expel3-roll rewrite-dead d2 expel-d2 live-d3show M_NOPROOF M_BLAME M_FORK d2f d2f-sis expel3-sis stale-d2f"
-slowest="expel3-forge"
+slowest="expel3-forge d3goal"
 big_ok=(
 	"d3:-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1"
 	"h4full:-DNP=4 -DDIS=255 -DFAULTS=1 -DCRASHES=1"
@@ -139,7 +140,9 @@ run() {
 	[[ " $slow " == *" $name "* ]] && opt=-O1
 	[[ " $slowest " == *" $name "* ]] && opt=-O2
 	[[ $mode == big ]] && opt=-O2
-	local cflags="$opt -w ${PAN_COMPRESS:--DCOLLAPSE} -DMEMLIM=$mem" args="-m2000000 -w${PAN_HASH_BITS:-22}"
+	local bits=22
+	[[ " $slowest " == *" $name "* ]] && bits=24 # millions of states
+	local cflags="$opt -w ${PAN_COMPRESS:--DCOLLAPSE} -DMEMLIM=$mem" args="-m2000000 -w${PAN_HASH_BITS:-$bits}"
 	if [[ $defs == *-DLIVE* ]]; then
 		args="$args -a -f"
 	else
