@@ -566,10 +566,12 @@ static void reject_tip(catan_store *s, const char *remote, int p,
  * when r is a candidate though it does not contain local[p]: a line from
  * a second child of a commit, signed by the seat that signed local[p]'s
  * child of it, for the verification to judge (a valid one is a fork).
+ * Bit p of *refetch is set when a commit before r is missing.
  */
 static bool candidate(catan_store *s, const char *remote, int p,
 		      const git_oid *r, const git_oid *local, bool *sideways,
-		      store_verdict *proof, catan_sync_report *rep)
+		      store_verdict *proof, unsigned *refetch,
+		      catan_sync_report *rep)
 {
 	*sideways = false;
 	char hex[GIT_OID_HEXSZ + 1], hex2[GIT_OID_HEXSZ + 1];
@@ -614,7 +616,7 @@ static bool candidate(catan_store *s, const char *remote, int p,
 		    "is missing (left out of what it sent; to be fetched "
 		    "again)",
 		    s->game.names.name[p], remote, hex);
-		s->refetch |= 1u << p;
+		*refetch |= 1u << p;
 		return false;
 	}
 	if (!forward && s->game.signed_game &&
@@ -689,7 +691,9 @@ static bool candidate(catan_store *s, const char *remote, int p,
 /*
  * The branches of one remote under verification: tips[p] its branch of
  * player p where has[p]; local[p] the local tip; cand[p] the tip verified,
- * the remote's while ahead[p], local[p] once dropped.
+ * the remote's while ahead[p], local[p] once dropped. Bit p of *refetch:
+ * branch p's new commits lack an object that what the remote sent should
+ * have held (the sync fetches them again).
  */
 typedef struct adopt_set {
 	const char *remote;
@@ -698,6 +702,7 @@ typedef struct adopt_set {
 	int n;
 	git_oid local[CATAN_MAX_PLAYERS], cand[CATAN_MAX_PLAYERS];
 	bool ahead[CATAN_MAX_PLAYERS];
+	unsigned *refetch;
 } adopt_set;
 
 /* Candidate p is no longer verified: back to the local tip. */
@@ -838,7 +843,7 @@ static int drop_forked(catan_store *s, adopt_set *c,
  * reachability: verify says which). Should none be said to hold it, every
  * candidate left is refused with the reason rather than verified again: a
  * sync never ends without a word on what it fetched. A dropped branch is
- * fetched again (s->refetch) when the commit lacks an object, held back
+ * fetched again (c->refetch) when the commit lacks an object, held back
  * (held[p] set) when the commit is only off its author's branch and that
  * branch is the remote's own, else quarantined and counted rejected.
  * Cannot fail.
@@ -867,7 +872,7 @@ static void drop_holders(catan_store *s, adopt_set *c,
 		int a = vr->off_author;
 		if (vr->incomplete) {
 			/* (the pack's fault, not the author's: no record) */
-			s->refetch |= 1u << p;
+			*c->refetch |= 1u << p;
 			store_note(rep,
 				   "held back %s from %s: commit %.10s: %s "
 				   "(left out of what it sent; to be fetched "
@@ -906,15 +911,21 @@ static void drop_holders(catan_store *s, adopt_set *c,
  * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
  * player p where has[p]. Every object reachable from the tips is in the
  * object database on disk. The branches that move are written by settle;
- * held[p] is set for each branch held back (hold_back). Returns -1 only
- * when the local repository cannot be updated.
+ * held[p] is set for each branch held back (hold_back), bit p of *refetch
+ * for each to be fetched again (adopt_set). Returns -1 only when the local
+ * repository cannot be updated.
  */
 static int verify_and_adopt(catan_store *s, const char *remote,
 			    const git_oid *tips, const bool *has, bool *held,
-			    catan_sync_report *rep, catan_err *err)
+			    unsigned *refetch, catan_sync_report *rep,
+			    catan_err *err)
 {
 	int n = s->game.opt.nplayers;
-	adopt_set c = {.remote = remote, .tips = tips, .has = has, .n = n};
+	adopt_set c = {.remote = remote,
+		       .tips = tips,
+		       .has = has,
+		       .n = n,
+		       .refetch = refetch};
 	bool sideways[CATAN_MAX_PLAYERS] = {false};
 	store_verdict proofs[CATAN_MAX_PLAYERS];
 
@@ -929,7 +940,7 @@ static int verify_and_adopt(catan_store *s, const char *remote,
 		if (!has[p])
 			continue; /* this remote does not have the branch */
 		if (candidate(s, remote, p, &tips[p], c.local, &sideways[p],
-			      &proofs[p], rep)) {
+			      &proofs[p], refetch, rep)) {
 			c.cand[p] = tips[p];
 			c.ahead[p] = true;
 		}
@@ -1134,14 +1145,18 @@ int store_adopt_evidence(catan_store *s, const char *remote, const git_oid *ev,
 /*
  * Verifies and adopts what remote `remote` holds: tips[p] is its branch of
  * player p where has[p] (see verify_and_adopt), then forgets the held-back
- * tips of its branches that were not held back again.
+ * tips of its branches that were not held back again. *refetch (when not
+ * NULL) is set to the branches to be fetched again.
  */
 int store_adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
-		     const bool *has, catan_sync_report *rep, catan_err *err)
+		     const bool *has, unsigned *refetch, catan_sync_report *rep,
+		     catan_err *err)
 {
 	bool held[CATAN_MAX_PLAYERS] = {false};
-	s->refetch = 0;
-	int rc = verify_and_adopt(s, remote, tips, has, held, rep, err);
+	unsigned again = 0;
+	int rc = verify_and_adopt(s, remote, tips, has, held, &again, rep, err);
+	if (refetch)
+		*refetch = again;
 	if (rc == 0)
 		store_release_held(s, remote, has, held);
 	return rc;
@@ -1173,13 +1188,13 @@ void store_remote_tips(catan_store *s, const char *remote,
 }
 
 /* adopt_tips for what the remote-tracking refs of `remote` hold. */
-int store_adopt_remote(catan_store *s, const char *remote,
+int store_adopt_remote(catan_store *s, const char *remote, unsigned *refetch,
 		       catan_sync_report *rep, catan_err *err)
 {
 	git_oid tips[CATAN_MAX_PLAYERS];
 	bool has[CATAN_MAX_PLAYERS] = {false};
 	store_remote_tips(s, remote, NULL, 0, tips, has);
-	return store_adopt_tips(s, remote, tips, has, rep, err);
+	return store_adopt_tips(s, remote, tips, has, refetch, rep, err);
 }
 
 void store_remote_evidence(catan_store *s, const char *remote,

@@ -123,8 +123,9 @@ void store_release_held(catan_store *s, const char *remote, const bool *has,
 /* ---- adopt.c ---- */
 
 int store_adopt_tips(catan_store *s, const char *remote, const git_oid *tips,
-		     const bool *has, catan_sync_report *rep, catan_err *err);
-int store_adopt_remote(catan_store *s, const char *remote,
+		     const bool *has, unsigned *refetch, catan_sync_report *rep,
+		     catan_err *err);
+int store_adopt_remote(catan_store *s, const char *remote, unsigned *refetch,
 		       catan_sync_report *rep, catan_err *err);
 /*
  * The tips of remote `remote` (tips[p] where has[p]): its remote-tracking

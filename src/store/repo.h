@@ -157,14 +157,6 @@ struct catan_store {
 	 */
 	bool move_pending[CATAN_MAX_PLAYERS];
 	git_oid move_old[CATAN_MAX_PLAYERS];
-	/*
-	 * The branches of the remote being adopted (bit p: player p's) whose
-	 * new commits lack an object the fetch should have brought
-	 * (catan_verify_report.incomplete), set by store_adopt_tips: the
-	 * sync points their remote-tracking refs at the branches here, so
-	 * that its next fetch asks for those commits again.
-	 */
-	unsigned refetch;
 	/* The remotes fetched whole for that (sync.c refetch_whole): each
 	 * with the tips of the branches that lacked objects then (zero: a
 	 * branch that did not), the last STORE_WHOLE_MAX of them. */

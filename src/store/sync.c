@@ -414,7 +414,8 @@ static int lobby_start(catan_store *s, git_config *cfg,
 
 /*
  * The branches whose new commits lacked an object the fetch should have
- * brought (s->refetch, store_adopt_tips), this peer's own aside (a
+ * brought (bit p of refetch: player p's, from store_adopt_tips; verify's
+ * catan_verify_report.incomplete), this peer's own aside (a
  * remote that shows it elsewhere is overwritten by the push, which needs
  * the remote-tracking ref where the remote has it): their
  * remote-tracking refs go back to the branches here, in track[0..nmoves)
@@ -424,14 +425,14 @@ static int lobby_start(catan_store *s, git_config *cfg,
  * (http_fetch.c), so a host that left objects out once is not believed to
  * have sent them.
  */
-static void refetch_later(catan_store *s, const char *remote, tracking *track,
-			  int nmoves)
+static void refetch_later(catan_store *s, const char *remote, unsigned refetch,
+			  tracking *track, int nmoves)
 {
 	int me = catan_store_me(s);
-	for (int p = 0; p < s->game.opt.nplayers && s->refetch; p++) {
+	for (int p = 0; p < s->game.opt.nplayers && refetch; p++) {
 		char ref[300], heads[300];
 		git_oid here, now;
-		if (!(s->refetch & (1u << p)) || p == me)
+		if (!(refetch & (1u << p)) || p == me)
 			continue;
 		snprintf(heads, sizeof heads, "refs/heads/%s",
 			 s->game.names.name[p]);
@@ -450,7 +451,6 @@ static void refetch_later(catan_store *s, const char *remote, tracking *track,
 			ref_write(s, ref, &here, NULL,
 				  "catan sync: fetch it again");
 	}
-	s->refetch = 0;
 }
 
 /*
@@ -461,17 +461,19 @@ static void refetch_later(catan_store *s, const char *remote, tracking *track,
  * same remote (the last STORE_WHOLE_MAX remotes), counted when the fetch
  * got an answer or met a limit of bytes or objects (one the network or the
  * clock cut is tried again at the next sync): a remote that leaves them
- * out again is not fetched whole at every sync of a long-running peer. Whether
- * a pack was added (then the caller adopts again).
+ * out again is not fetched whole at every sync of a long-running peer (the
+ * branches: refetch, as for refetch_later). Whether a pack was added (then
+ * the caller adopts again).
  */
 static bool refetch_whole(catan_store *s, store_fetch *f, const char *remote,
-			  const git_oid *tips, catan_sync_report *rep)
+			  unsigned refetch, const git_oid *tips,
+			  catan_sync_report *rep)
 {
 	int n = s->game.opt.nplayers, me = catan_store_me(s);
 	git_oid key[CATAN_MAX_PLAYERS];
 	bool any = false;
 	for (int p = 0; p < n; p++) {
-		bool want = (s->refetch >> p & 1u) && p != me;
+		bool want = (refetch >> p & 1u) && p != me;
 		if (want)
 			key[p] = tips[p];
 		else
@@ -592,12 +594,14 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 			git_oid tips[CATAN_MAX_PLAYERS];
 			bool has[CATAN_MAX_PLAYERS] = {false};
 			store_remote_tips(s, remote, track, nmoves, tips, has);
-			rc = store_adopt_tips(s, remote, tips, has, rep, err);
-			unsigned first = s->refetch;
+			unsigned again = 0;
+			rc = store_adopt_tips(s, remote, tips, has, &again, rep,
+					      err);
+			unsigned first = again;
 			if (rc == 0 && first && f.through_libgit2 &&
-			    refetch_whole(s, &f, remote, tips, rep)) {
-				rc = store_adopt_tips(s, remote, tips, has, rep,
-						      err);
+			    refetch_whole(s, &f, remote, first, tips, rep)) {
+				rc = store_adopt_tips(s, remote, tips, has,
+						      &again, rep, err);
 				/* (what the second pass did not adopt, cut by
 				 * a limit say, is fetched again all the same)
 				 */
@@ -608,11 +612,11 @@ static int fetch_one(catan_store *s, git_config *cfg, const char *remote,
 					    !git_oid_equal(&here, &tips[p]) &&
 					    !store_quarantined_at(s, remote, p,
 								  &tips[p]))
-						s->refetch |= 1u << p;
+						again |= 1u << p;
 				}
 			}
 			if (rc == 0)
-				refetch_later(s, remote, track, nmoves);
+				refetch_later(s, remote, again, track, nmoves);
 		}
 		/*
 		 * Its evidence at every sync, moved or not: a pair judged
@@ -712,7 +716,7 @@ int catan_store_sync(catan_store *s, const char *const *remotes, int nremotes,
 		start_clock(s);
 		if (pend[i].fast == 0 && pend[i].changed)
 			rc = store_adopt_tips(s, remotes[i], pend[i].tips,
-					      pend[i].has, rep, err);
+					      pend[i].has, NULL, rep, err);
 		if (pend[i].fast == 0 && rc == 0)
 			rc = store_adopt_evidence(s, remotes[i], pend[i].ev,
 						  pend[i].hasev, rep, err);
@@ -760,9 +764,10 @@ int catan_store_adopt(catan_store *s, const char *remote,
 	store_hold_tips(s); /* (not held if a branch is missing) */
 	store_limits_read(&s->budget.lim);
 	start_clock(s);
-	int rc = store_adopt_remote(s, remote, rep, err);
+	unsigned again = 0;
+	int rc = store_adopt_remote(s, remote, &again, rep, err);
 	if (rc == 0)
-		refetch_later(s, remote, none, 0);
+		refetch_later(s, remote, again, none, 0);
 	git_oid ev[2];
 	bool has[2];
 	store_remote_evidence(s, remote, NULL, 0, ev, has);
