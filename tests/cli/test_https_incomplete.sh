@@ -126,6 +126,22 @@ new_red() {
 # two new commits); blue's sync refuses them, saying what is missing, and
 # records nothing against red; with the host honest again, blue's next
 # sync adopts red's moves.
+# first_file TIP: the id of the first file red's commit TIP changed
+first_file() {
+	git -C "$tmp/red" diff-tree -r "$1~1" "$1" | awk '$2 == "100644" { print $4; exit }'
+}
+
+# adopted_next_sync LABEL TIP [EARLIER]: blue's next sync from the host
+# (honest again) adopts red's branch at TIP; EARLIER is the output of the
+# sync before, shown when it does not.
+adopted_next_sync() {
+	local label=$1 at=$2 earlier=${3:-}
+	$catan -C "$tmp/blue" sync origin >"$tmp/out2" 2>&1 ||
+		fail "$label: the next sync: $(cat "$tmp/out2")"
+	[[ $(git -C "$tmp/blue" rev-parse red) == "$at" ]] ||
+		fail "$label: the next sync did not adopt red's moves: ${earlier:+$(cat "$earlier") / }$(cat "$tmp/out2")"
+}
+
 case_() {
 	local what=$1 pick=$2
 	shift 2
@@ -139,7 +155,7 @@ case_() {
 	local tip left
 	tip=$(git -C "$tmp/red" rev-parse red)
 	case $pick in
-	blob) left=$(git -C "$tmp/red" diff-tree -r "$tip~1" "$tip" | awk '$2 == "100644" { print $4; exit }') ;;
+	blob) left=$(first_file "$tip") ;;
 	tree) left=$(git -C "$tmp/red" rev-parse "$tip^{tree}") ;;
 	parent) left=$(git -C "$tmp/red" rev-parse "$tip~1") ;;
 	fair) left=$(git -C "$tmp/red" rev-parse "$tip:fair-red") ;;
@@ -158,10 +174,7 @@ case_() {
 	if git -C "$tmp/blue" for-each-ref refs/catan/quarantine | grep . >/dev/null; then
 		fail "$how: $what: blue quarantined red's branch for the host's pack: $(cat "$tmp/out")"
 	fi
-	$catan -C "$tmp/blue" sync origin >"$tmp/out2" 2>&1 ||
-		fail "$how: $what: the next sync: $(cat "$tmp/out2")"
-	[[ $(git -C "$tmp/blue" rev-parse red) == "$tip" ]] ||
-		fail "$how: $what: with the host honest again, blue still did not adopt red's moves: $(cat "$tmp/out") / $(cat "$tmp/out2")"
+	adopted_next_sync "$how: $what" "$tip" "$tmp/out"
 	git -C "$tmp/blue" fsck --no-progress >/dev/null 2>&1 || fail "$how: $what: git fsck fails in blue"
 	if ls -d "$tmp"/blue/.git/catan-whole-* >/dev/null 2>&1; then
 		fail "$how: $what: a whole fetch's folder was left behind"
@@ -179,7 +192,7 @@ join_case() {
 	$catan -C "$tmp/red" sync >/dev/null
 	local tip
 	tip=$(git -C "$tmp/red" rev-parse red)
-	git -C "$tmp/red" diff-tree -r "$tip~1" "$tip" | awk '$2 == "100644" { print $4; exit }' >"$tmp/drop"
+	first_file "$tip" >"$tmp/drop"
 	: >"$tmp/host.log"
 	$catan join "$url" "$tmp/blue" --as blue >"$tmp/out" 2>&1 ||
 		fail "$how: a join from a host that left a file out: $(cat "$tmp/out")"
@@ -190,9 +203,7 @@ join_case() {
 		fail "$how: join: red's move not held back with what is missing: $(cat "$tmp/out")"
 	[[ $(git -C "$tmp/blue" rev-parse red) == "$(git -C "$tmp/red" rev-parse red~1)" ]] ||
 		fail "$how: join: red's branch is not at the genesis"
-	$catan -C "$tmp/blue" sync origin >"$tmp/out2" 2>&1 || fail "$how: join: the first sync: $(cat "$tmp/out2")"
-	[[ $(git -C "$tmp/blue" rev-parse red) == "$tip" ]] ||
-		fail "$how: join: the first sync did not adopt red's move: $(cat "$tmp/out2")"
+	adopted_next_sync "$how: join" "$tip"
 	n=$((n + 1))
 	echo "ok $n - $how: a join from a host that left a file out: red's move held back, adopted at the first sync"
 }
@@ -259,7 +270,7 @@ $catan -C "$tmp/red" act setup 0,-1,n 0,-1,nw >/dev/null
 $catan -C "$tmp/red" sync >/dev/null
 tip=$(git -C "$tmp/red" rev-parse red)
 # (both packs as the host makes them while it leaves the file out)
-git -C "$tmp/red" diff-tree -r "$tip~1" "$tip" | awk '$2 == "100644" { print $4; exit }' >"$tmp/drop"
+first_file "$tip" >"$tmp/drop"
 one=$(git -C "$tmp/red" rev-list --objects "$tip" --not "$tip~1" | cut -d' ' -f1 |
 	grep -vxFf "$tmp/drop" | git -C "$tmp/red" pack-objects --stdout -q | wc -c)
 all=$(git -C "$tmp/red" rev-list --objects "$tip" | cut -d' ' -f1 |
@@ -278,9 +289,7 @@ fi
 if ls -d "$tmp"/blue/.git/catan-whole-* >/dev/null 2>&1; then
 	fail "limits: the whole fetch's folder was left behind"
 fi
-$catan -C "$tmp/blue" sync origin >"$tmp/out2" 2>&1 || fail "limits: the next sync: $(cat "$tmp/out2")"
-[[ $(git -C "$tmp/blue" rev-parse red) == "$tip" ]] ||
-	fail "limits: the next sync did not adopt red's move: $(cat "$tmp/out2")"
+adopted_next_sync limits "$tip"
 n=$((n + 1))
 echo "ok $n - $how: the whole fetch is cut by CATAN_SYNC_MAX_FETCH_BYTES ($one < $(((one + all) / 2)) < $all bytes) like any fetch; nothing recorded; adopted at the next sync"
 echo "$n passed, 0 failed, 0 skipped"
