@@ -1592,9 +1592,15 @@ bit conv;
  * grow, so what brings nothing now brings nothing later.
  */
 #define SNAP(kk_, j_) ((kk_) == DIS -> sb[j_] : br[(kk_) * NP + (j_)])
-#define NEWJ(kk_, j_) ((j_) < NP && (j_) != i && SNAP(kk_, (j_) % NP) < nc && \
-	!ANCESTOR(SNAP(kk_, (j_) % NP), br[i * NP + (j_) % NP]) && \
-	!HAS(qoff[i * NP + (kk_)], SNAP(kk_, (j_) % NP)) && (anc[SNAP(kk_, (j_) % NP)] & qbad[i]) == 0)
+/* Branch j_ of a snapshot from remote k_, at commit v_, is news to peer
+ * i_: not i_'s own branch, not behind or equal to i_'s copy, not refused
+ * before from k_, not built on a commit found invalid. Asked alike of a
+ * snapshot read now (NEWJ) and of one kept for later (KEPT_NEWJ,
+ * reduction 7). */
+#define NEWV(i_, v_, k_, j_) ((j_) < NP && (j_) != (i_) && (v_) < nc && \
+	!ANCESTOR(v_, br[(i_) * NP + (j_) % NP]) && \
+	!HAS(qoff[(i_) * NP + (k_)], v_) && (anc[v_] & qbad[i_]) == 0)
+#define NEWJ(kk_, j_) NEWV(i, SNAP(kk_, (j_) % NP), kk_, j_)
 #ifdef EXPEL
 /* a record does not stop the syncs; a remote's record is news to a peer
  * with none (a void or unfollowed branch counts as news: such a sync
@@ -1631,9 +1637,21 @@ bit conv;
 #error "STALE (reduction 7) is sound only without LIVE, EXPEL and M_REWRITE"
 #endif
 #define KEPT(i_, j_) stash[(i_) * NP + (j_) % NP]
-#define KEPT_NEWJ(i_, j_) ((j_) < NP && (j_) != (i_) && KEPT(i_, j_) < nc && \
-	!ANCESTOR(KEPT(i_, j_), br[(i_) * NP + (j_) % NP]) && \
-	!HAS(qoff[(i_) * NP + stash_from[i_]], KEPT(i_, j_)) && (anc[KEPT(i_, j_)] & qbad[i_]) == 0)
+#define KEPT_NEWJ(i_, j_) NEWV(i_, KEPT(i_, j_), stash_from[i_], j_)
+/* Peer i_ keeps no snapshot (a stale one dropped, a crash). (A macro,
+ * not an inline: spin adds a label to each inline's expansion, and the
+ * verifier stays the one generated before this was shared.) */
+#define EMPTY_STASH_BR(i_) stash_from[i_] = NONE; \
+	h_j = 0; \
+	do \
+	:: h_j < NP -> stash[(i_) * NP + h_j] = 0; h_j++ \
+	:: else -> break \
+	od
+#ifdef EXPEL
+#define EMPTY_STASH(i_) EMPTY_STASH_BR(i_); stash_rec[i_] = 0
+#else
+#define EMPTY_STASH(i_) EMPTY_STASH_BR(i_)
+#endif
 #ifdef M_STALE
 #define KEPT_NEWS(i_) 0 /* the seeded fault: every kept snapshot is stale */
 #else
@@ -1643,13 +1661,7 @@ bit conv;
 inline drop_stale(i_)
 {
 	if
-	:: stash_from[i_] != NONE && !KEPT_NEWS(i_) ->
-		stash_from[i_] = NONE;
-		h_j = 0;
-		do
-		:: h_j < NP -> stash[i_ * NP + h_j] = 0; h_j++
-		:: else -> break
-		od
+	:: stash_from[i_] != NONE && !KEPT_NEWS(i_) -> EMPTY_STASH(i_)
 	:: else
 	fi
 }
@@ -1870,15 +1882,7 @@ end:
 		crashes++;
 		up[i] = 0;
 		pend[i] = NONE;
-		stash_from[i] = NONE;
-		h_j = 0;
-		do
-		:: h_j < NP -> stash[i * NP + h_j] = 0; h_j++
-		:: else -> break
-		od;
-#ifdef EXPEL
-		stash_rec[i] = 0;
-#endif
+		EMPTY_STASH(i);
 		position(i)
 		;
 		STEP_END
