@@ -18,7 +18,10 @@
 # With HTTPS_SERVED=1, parts 2 and 3 run through a relay answered by
 # `catan host-hook serve --http` too (its hook installed).
 # Peers poll with --interval 0.05 --max-interval PEER_MAX_INTERVAL (0.4 s
-# unless set).
+# unless set). HTTPS_PARTS picks the parts (default "1 1b 2 3");
+# HTTPS_WRAP is a command part 1b's peers and server run under (for a
+# measurement: HTTPS_WRAP=eatmydata, Debian's package of that name, makes
+# every fsync a no-op, to see what flushing costs; catan never runs so).
 set -euo pipefail
 build=$(readlink -f "$1")
 n=${2:-6}
@@ -43,22 +46,30 @@ trap cleanup EXIT
 https_host_client "$tmp/srv" "$tmp/home" player secret env
 names=(red blue white orange green brown)
 list=$(IFS=,; echo "${names[*]:0:n}")
+parts=" ${HTTPS_PARTS:-1 1b 2 3} "
+part() { [[ $parts == *" $1 "* ]]; }
+# shellcheck disable=SC2206 # (a command and its words)
+wrap=(${HTTPS_WRAP:-})
 
-echo "== 1. catan-peers-bench --players $n --relay (https, one relay: git-http-backend)"
-git init -q --bare "$tmp/srv/repos/bench.git"
-nice -n 10 "$build/catan-peers-bench" --players "$n" --seed "$seed" \
-	--relay "$HTTPS_URL/bench.git" --dir "$tmp"
-echo "== 1b. the same, the relay answered by catan host-hook serve --http"
-git init -q --bare "$tmp/srv/repos/served.git"
-"$catan" host-hook serve "$tmp/srv/repos/served.git" --http \
-	>"$tmp/srv/logs/serve-served.log" 2>&1 &
-echo $! >>"$tmp/srv/serve.pids"
-for _ in $(seq 1 100); do
-	[[ -S $tmp/srv/repos/served.git/catan-http.sock ]] && break
-	sleep 0.05
-done
-nice -n 10 "$build/catan-peers-bench" --players "$n" --seed "$seed" \
-	--relay "$HTTPS_URL/served.git" --dir "$tmp"
+if part 1; then
+	echo "== 1. catan-peers-bench --players $n --relay (https, one relay: git-http-backend)"
+	git init -q --bare "$tmp/srv/repos/bench.git"
+	nice -n 10 "$build/catan-peers-bench" --players "$n" --seed "$seed" \
+		--relay "$HTTPS_URL/bench.git" --dir "$tmp"
+fi
+if part 1b; then
+	echo "== 1b. the same, the relay answered by catan host-hook serve --http${wrap[*]:+ (under ${wrap[*]})}"
+	git init -q --bare "$tmp/srv/repos/served.git"
+	"${wrap[@]}" "$catan" host-hook serve "$tmp/srv/repos/served.git" --http \
+		>"$tmp/srv/logs/serve-served.log" 2>&1 &
+	echo $! >>"$tmp/srv/serve.pids"
+	for _ in $(seq 1 100); do
+		[[ -S $tmp/srv/repos/served.git/catan-http.sock ]] && break
+		sleep 0.05
+	done
+	nice -n 10 "${wrap[@]}" "$build/catan-peers-bench" --players "$n" --seed "$seed" \
+		--relay "$HTTPS_URL/served.git" --dir "$tmp"
+fi
 
 # new_game DIR: a game of n players at DIR/red, in the relay DIR.git,
 # joined by the others.
@@ -81,10 +92,14 @@ new_game() {
 	done
 }
 
-echo "== 2. $n catan peer processes through the relay: move to other peers' screens"
-new_game "$tmp/live" live
-feel_live "$tmp/live" "${names[@]:0:n}"
+if part 2; then
+	echo "== 2. $n catan peer processes through the relay: move to other peers' screens"
+	new_game "$tmp/live" live
+	feel_live "$tmp/live" "${names[@]:0:n}"
+fi
 
-echo "== 3. idle: $((n - 1)) peers wait ${idle_s} s for red, who never moves"
-new_game "$tmp/idle" idle
-feel_idle "$tmp/idle" "${names[@]:1:n-1}"
+if part 3; then
+	echo "== 3. idle: $((n - 1)) peers wait ${idle_s} s for red, who never moves"
+	new_game "$tmp/idle" idle
+	feel_idle "$tmp/idle" "${names[@]:1:n-1}"
+fi
