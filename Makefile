@@ -86,11 +86,13 @@ figures: deps
 # more players, faults and a dishonest seat, and the mutants that take
 # longer than CI allows (tests/model/test_spin.sh big). Long: runs niced.
 # PAN_COMPRESS=-DHC4 (hash compaction, 96 bits of hash a state: not exact,
-# about ten times faster than MA) and PAN_MEM_MB, PAN_HASH_BITS may be set.
+# about ten times faster than MA) and PAN_MEM_MB, PAN_HASH_BITS may be set;
+# PAN_JOBS searches run at once (each with PAN_MEM_MB).
 PAN_COMPRESS ?= -DMA=400
 PAN_MEM_MB ?= 3000
+PAN_JOBS ?= 1
 verify-model: deps
-	PAN_COMPRESS="$(PAN_COMPRESS)" PAN_MEM_MB=$(PAN_MEM_MB) nice -n 10 bash tests/model/test_spin.sh spec/replication.pml big
+	PAN_COMPRESS="$(PAN_COMPRESS)" PAN_MEM_MB=$(PAN_MEM_MB) PAN_JOBS=$(PAN_JOBS) nice -n 10 bash tests/model/test_spin.sh spec/replication.pml big
 
 format:
 	clang-format -i include/catan/*.h src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h tools/*.c 2>/dev/null || true
