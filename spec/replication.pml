@@ -145,6 +145,9 @@
 #ifndef FAULTS
 #define FAULTS 1
 #endif
+#if defined(FAULT_AT) && FAULTS > 1
+#error "FAULT_AT splits a search by the peer of its one fault: FAULTS must be 1"
+#endif
 #ifndef CRASHES
 #define CRASHES 1
 #endif
@@ -1427,7 +1430,13 @@ inline sync(i_, k_)
 	d_step { read_remote(k_) };
 	if
 	:: TAKE(i_, k_)
+#ifdef FAULT_AT
+	/* (a part of a search: the fault kept by peer FAULT_AT only;
+	 * spec/model.md, "The goal configuration in parts") */
+	:: faults < FAULTS && stash_from[i_] == NONE && i_ == FAULT_AT ->
+#else
 	:: faults < FAULTS && stash_from[i_] == NONE ->
+#endif
 		faults++;
 		stash_from[i_] = k_;
 		h_j = 0;
