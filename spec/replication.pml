@@ -1963,24 +1963,32 @@ end:
 	:: atomic {
 		nc < MAXC ->
 		any_commit(h_pw);
+#ifndef LIVE
 		/*
 		 * With no deviation left, only its own due action is written
 		 * (h_ok below): on no invalid commit, in its own name. Every
 		 * other choice would reach skipw having written nothing, a
 		 * step back to the state it left, so it is not tried (half
 		 * the search's time; the same states: spec/model.md,
-		 * "The big configuration", 10).
+		 * "The big configuration", 10). Not with LIVE, where a step
+		 * to itself can make a fair cycle.
 		 */
 		if
 		:: bad >= BAD && tainted[h_pw] -> goto skipw
 		:: else
 		fi;
+#endif
 		h_mp = 0;
 		h_lg = 1;
 		if
 		:: h_aa = d
+#ifndef LIVE
 		:: bad < BAD -> h_aa = (d + 1) % NP /* forged in another seat's name */
 		:: bad < BAD && NP > 2 -> h_aa = (d + 2) % NP
+#else
+		:: h_aa = (d + 1) % NP /* forged in another seat's name */
+		:: NP > 2 -> h_aa = (d + 2) % NP
+#endif
 		fi;
 		if
 		:: kind[h_pw] == MERGE || kind[h_pw] == XPEL || (kind[h_pw] == MAIN && step[h_pw] == 0) ->

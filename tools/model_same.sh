@@ -67,7 +67,7 @@ for c in "${cfgs[@]}"; do
 	for f in pan.c pan.h pan.m pan.b pan.t pan.p; do
 		if ! cmp -s <(blank "$work/before/$name/$f") <(blank "$work/after/$name/$f"); then
 			echo "model_same: $name: $f differs:"
-			diff <(blank "$work/before/$name/$f") <(blank "$work/after/$name/$f") | head -8
+			diff <(blank "$work/before/$name/$f") <(blank "$work/after/$name/$f") | head -8 || true
 			differ=1
 			break
 		fi
