@@ -101,13 +101,16 @@
  *   tried only when it can change something (NEWS, D_READ); a commit of
  *   the dishonest seat that only a show can ever read is written in the
  *   step that shows it (LAZY); a kept snapshot that can bring nothing any
- *   more is dropped (STALE); the dishonest seat's copy of an honest branch
- *   that every honest peer has passed is forgotten (RELAY).
+ *   more is dropped (STALE), and a branch of it that can bring nothing
+ *   is forgotten (FORGET); the dishonest seat's copy of an honest branch
+ *   that every honest peer has passed is forgotten (RELAY); the seat's
+ *   write tries only parents on which it can change something (worth).
  *
  * Checks of the model itself (tests/model/test_spin.sh): SCRATCH_IN_STATE
- *   (no step depends on a hidden value pan failed to restore), CHECK_STALE
- *   and CHECK_RELAY (what STALE and RELAY rest on), each with a mutant
- *   (M_HIDDEN, M_STALE, M_RELAY) that must be caught.
+ *   (no step depends on a hidden value pan failed to restore), CHECK_STALE,
+ *   CHECK_RELAY and CHECK_FORGET (what STALE, RELAY and FORGET rest on),
+ *   each with a mutant (M_HIDDEN, M_STALE, M_RELAY, M_FORGET) that must
+ *   be caught.
  *
  * Mutants (each must make spin fail; tests/model/test_spin.sh):
  *   M_NOPARENT    adopt after verifying only the tip, not its ancestors
@@ -131,6 +134,8 @@
  *   M_STALE       every kept snapshot called stale (CHECK_STALE fails)
  *   M_RELAY       a relay forgotten when behind some honest peer's copy,
  *                 not every one (CHECK_RELAY's count changes)
+ *   M_FORGET      a kept branch forgotten when it is ahead of the peer's
+ *                 copy, not behind (CHECK_FORGET fails)
  */
 
 #ifndef NP
@@ -255,6 +260,10 @@ byte waitfor[NP];    /* seats peer i's game waits for */
 bit up[NP];
 byte faults, crashes, bad;
 byte sb[NP]; /* the branches the dishonest seat shows */
+#ifdef CHECK_FORGET
+bit forget_mark[NP * NP]; /* ghosts of CHECK_FORGET (reduction 12) */
+byte forget_val[NP * NP];
+#endif
 #ifdef CHECK_RELAY
 bit relay_mark[NP]; /* ghosts of CHECK_RELAY (reduction 8) */
 byte relay_val[NP];
@@ -300,6 +309,14 @@ SCRATCH short h_kn, h_news, h_amp, h_qq;
 SCRATCH byte h_rewritten;
 SCRATCH byte h_rP, h_rE, h_rk, h_oi, h_ox, h_sk, h_E, h_P, h_pk, h_f, h_e1, h_e2, h_e3, h_sib, h_v0, h_xst, h_ok2, h_b1, h_b2, h_zz;
 SCRATCH short h_vd, h_pf, h_bs, h_stl, h_kx, h_ch, h_xs;
+#ifndef LIVE
+/* (worth's: the dishonest seat's parents worth a write) */
+SCRATCH byte h_dp, h_dst, h_dv, h_do, h_dc, h_dok;
+SCRATCH short h_dm, h_ds;
+#define CLEAR_WORTH h_dp = 0; h_dst = 0; h_dv = 0; h_do = 0; h_dc = 0; h_dok = 0; h_dm = 0; h_ds = 0
+#else
+#define CLEAR_WORTH skip
+#endif
 /* Carried across a choice: the remote of a sync and its snapshot (kept,
  * or taken now); the dishonest seat's commit as it builds it, choice by
  * choice (parent, author, kind, event, value, merge parents, legality),
@@ -324,7 +341,7 @@ CARRIED short h_mp, h_seats;
 	h_e1 = 0; h_e2 = 0; h_e3 = 0; h_sib = 0; h_v0 = 0; h_xst = 0; h_ok2 = 0; h_b1 = 0; \
 	h_b2 = 0; h_zz = 0; h_vd = 0; h_pf = 0; h_bs = 0; h_stl = 0; h_kx = 0; h_ch = 0; \
 	h_xs = 0; n_kind = 0; n_author = 0; n_signer = 0; n_par = 0; n_step = 0; n_val = 0; \
-	n_legal = 0; n_tainted = 0; n_mpar = 0; n_anc = 0
+	n_legal = 0; n_tainted = 0; n_mpar = 0; n_anc = 0; CLEAR_WORTH
 #else
 #define CLEAR_SCRATCH skip
 #endif
@@ -597,6 +614,9 @@ inline canon_insert()
 				held[h_x * NP + h_y] = RN_ID(held[h_x * NP + h_y]);
 				stash[h_x * NP + h_y] = RN_ID(stash[h_x * NP + h_y]);
 				qoff[h_x * NP + h_y] = RN_SET(qoff[h_x * NP + h_y]);
+#ifdef CHECK_FORGET
+				forget_val[h_x * NP + h_y] = RN_ID(forget_val[h_x * NP + h_y]);
+#endif
 				h_y++
 			:: else -> break
 			od;
@@ -1461,7 +1481,16 @@ inline late(i_)
 	h_k = stash_from[i_];
 	h_j = 0;
 	do
+#ifdef CHECK_FORGET
+	/* a branch found old at the end of the last step is read as the
+	 * genesis, as FORGET would have made it (the check's second half) */
+	:: h_j < NP ->
+		h_m.h_t[h_j] = (forget_mark[i_ * NP + h_j] -> 0 : stash[i_ * NP + h_j]);
+		stash[i_ * NP + h_j] = 0;
+		h_j++
+#else
 	:: h_j < NP -> h_m.h_t[h_j] = stash[i_ * NP + h_j]; stash[i_ * NP + h_j] = 0; h_j++
+#endif
 	:: else -> break
 	od;
 #ifdef EXPEL
@@ -1582,9 +1611,71 @@ bit conv;
 #else
 #define RELAY_FORGET skip
 #endif
+/*
+ * A kept snapshot's branch that can bring nothing any more is forgotten
+ * (FORGET, default 1 but with LIVE, EXPEL or M_REWRITE; spec/model.md,
+ * "The big configuration", reduction 12). Branch j of the snapshot peer
+ * i keeps, behind or equal to i's copy of branch j, stays so (i's copies
+ * only move forward), and is read for nothing that the genesis in its
+ * place would not give: when the snapshot is taken, branch j is skipped
+ * either way (behind or equal), and the check that a new commit of seat
+ * j is on its author's branch at that remote finds it on i's own copy
+ * anyway; a kept branch behind is no news (KEPT_NEWJ) either way. So it
+ * is set to the genesis, and states that differ in nothing else are one.
+ */
+#ifndef FORGET
+#if defined(LIVE) || defined(EXPEL) || defined(M_REWRITE)
+#define FORGET 0
+#else
+#define FORGET 1
+#endif
+#endif
+#if FORGET && (defined(LIVE) || defined(EXPEL) || defined(M_REWRITE))
+#error "FORGET (reduction 12) is sound only without LIVE, EXPEL and M_REWRITE"
+#endif
+#if FORGET && defined(CHECK_FORGET)
+#error "CHECK_FORGET checks FORGET's premise: it needs FORGET=0"
+#endif
+#define KEPT_OLD(l_) (stash[l_] != 0 && ANCESTOR(stash[l_], br[l_]))
+#ifdef M_FORGET
+/* the seeded fault: a kept branch forgotten when it is not behind */
+#undef KEPT_OLD
+#define KEPT_OLD(l_) (stash[l_] != 0 && !ANCESTOR(stash[l_], br[l_]))
+#endif
+/* CHECK_FORGET (with FORGET=0; ctest model_spin) checks what reduction
+ * 12 rests on: a kept branch found old at the end of a step and left as
+ * it is by the next step is still old then (an assertion); and taking
+ * the snapshot with such branches read as the genesis (late) reaches
+ * the same states (the count must be FORGET=0's). */
+#ifdef CHECK_FORGET
+#define FORGET_CHECK h_l = 0; \
+	do \
+	:: h_l < NP * NP -> \
+		assert(!(forget_mark[h_l] && stash[h_l] == forget_val[h_l]) || KEPT_OLD(h_l)); \
+		forget_mark[h_l] = KEPT_OLD(h_l); \
+		forget_val[h_l] = (KEPT_OLD(h_l) -> stash[h_l] : 0); \
+		h_l++ \
+	:: else -> break \
+	od
+#else
+#define FORGET_CHECK skip
+#endif
+#if FORGET
+#define KEPT_FORGET h_l = 0; \
+	do \
+	:: h_l < NP * NP -> if :: KEPT_OLD(h_l) -> stash[h_l] = 0 :: else fi; h_l++ \
+	:: else -> break \
+	od
+#else
+#define KEPT_FORGET skip
+#endif
 /* The end of every step: the scratch cleared, conv updated. STEP_END inside
  * a d_step, STEP_END_A inside an atomic (one transition). */
+#if FORGET || defined(CHECK_FORGET)
+#define STEP_END RELAY_CHECK; RELAY_FORGET; FORGET_CHECK; KEPT_FORGET; CLEAR_CARRIED; CLEAR_SCRATCH; LIVE_UPDATE
+#else
 #define STEP_END RELAY_CHECK; RELAY_FORGET; CLEAR_CARRIED; CLEAR_SCRATCH; LIVE_UPDATE
+#endif
 #define STEP_END_A d_step { STEP_END }
 
 #ifdef M_UNFAIR
@@ -1956,27 +2047,111 @@ inline would_taint(d_)
 	legal[nc] = 0
 }
 
+#ifndef LIVE
+/* h_dok := h_dok, or whether seat d_'s due write of kind k_ on p_
+ * (event h_dst, merge parents h_dm, value h_dv) changes anything: a new
+ * commit, or one already written that its branch moves forward to (the
+ * write step below, which finds the same commit in the table and moves
+ * sb[d_] only then) */
+inline due_changes(d_, k_, p_)
+{
+	h_dc = 0;
+	do
+	:: h_dc < nc && !(kind[h_dc] == k_ && author[h_dc] == d_ && signer[h_dc] == d_ &&
+	               par[h_dc] == p_ && mpar[h_dc] == h_dm && step[h_dc] == h_dst &&
+	               val[h_dc] == h_dv && legal[h_dc] == 1) -> h_dc++
+	:: else -> break
+	od;
+	h_dok = h_dok || h_dc == nc || (sb[d_] != h_dc && ANCESTOR(sb[d_], h_dc))
+}
+
+/*
+ * h_mp := the parents on which a write of seat d_ can change something
+ * (spec/model.md, "The big configuration", 11). Nothing is built on a
+ * child. With a deviation left, any other commit. With none, a commit
+ * not found invalid on which its due action (h_ok in the write step: a
+ * main action, a child, or a merge of the children there are, in its
+ * own name) is a new commit or moves its branch; every other choice
+ * ends at skipw having written nothing.
+ */
+inline worth(d_)
+{
+	h_mp = 0;
+	h_dp = 0;
+	do
+	:: h_dp < nc ->
+		if
+		:: kind[h_dp] == CHILD -> skip
+		:: kind[h_dp] != CHILD && bad < BAD -> h_mp = h_mp | BIT(h_dp)
+		:: kind[h_dp] != CHILD && bad >= BAD && tainted[h_dp] -> skip
+		:: kind[h_dp] != CHILD && bad >= BAD && !tainted[h_dp] ->
+			out_of(anc[h_dp], h_do);
+			h_dok = 0;
+			h_dm = 0;
+			if
+			:: kind[h_dp] == MERGE || kind[h_dp] == XPEL || (kind[h_dp] == MAIN && step[h_dp] == 0) ->
+				h_dst = step[h_dp] + 1;
+				if
+				:: h_dst < NEV && ACT(h_dst, h_do) == d_ && LEFT2(h_do) ->
+					h_dv = (EV_RAND(h_dst) -> CHAIN(d_) : 0);
+					due_changes(d_, MAIN, h_dp)
+				:: else
+				fi
+			:: kind[h_dp] == MAIN && step[h_dp] >= 1 ->
+				h_dst = step[h_dp];
+				if
+				:: h_dst < NEV && HAS(SET(h_dst, h_do), d_) ->
+					h_dv = (EV_RAND(h_dst) -> CHAIN(d_) : 0);
+					due_changes(d_, CHILD, h_dp)
+				:: else
+				fi;
+				children_of(h_dp, ALL_COMMITS, h_dm, h_ds);
+				if
+				:: h_dst < NEV && h_dm != 0 && ACT(h_dst, h_do) == d_ && h_ds == SET(h_dst, h_do) ->
+					merge_value(h_dp, h_dm, h_dv);
+					due_changes(d_, MERGE, h_dp)
+				:: else
+				fi
+			:: else
+			fi;
+			if
+			:: h_dok -> h_mp = h_mp | BIT(h_dp)
+			:: else
+			fi
+		fi;
+		h_dp++
+	:: else -> break
+	od
+}
+#endif
+
 proctype dishonest(byte d)
 {
 end:
 	do
 	:: atomic {
 		nc < MAXC ->
+#ifdef LIVE
 		any_commit(h_pw);
-#ifndef LIVE
+#else
 		/*
-		 * With no deviation left, only its own due action is written
-		 * (h_ok below): on no invalid commit, in its own name. Every
-		 * other choice would reach skipw having written nothing, a
-		 * step back to the state it left, so it is not tried (half
-		 * the search's time; the same states: spec/model.md,
-		 * "The big configuration", 10). Not with LIVE, where a step
-		 * to itself can make a fair cycle.
+		 * Only a parent on which the write can change something is
+		 * tried (worth): every other choice would reach skipw having
+		 * written nothing, a step back to the state it left (the same
+		 * states, a third of the transitions: spec/model.md, "The big
+		 * configuration", 10 and 11). Not with LIVE, where a step to
+		 * itself can close a fair cycle.
 		 */
+		d_step { worth(d) };
 		if
-		:: bad >= BAD && tainted[h_pw] -> goto skipw
+		:: h_mp == 0 -> goto skipw
 		:: else
 		fi;
+		h_pw = 0;
+		do /* (the newest first, as any_commit: counterexamples stay short) */
+		:: h_pw + 1 < nc && (h_mp >> (h_pw + 1)) != 0 -> h_pw++
+		:: HAS(h_mp, h_pw) -> break
+		od;
 #endif
 		h_mp = 0;
 		h_lg = 1;

@@ -61,6 +61,10 @@ ci_ok=(
 	"relay-d2:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=1 -DRELAY=0 -DCHECK_RELAY"
 	"d3show-r0:-DNP=3 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DRELAY=0"
 	"relay-d3show:-DNP=3 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DRELAY=0 -DCHECK_RELAY"
+	"d2f-k0:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DFORGET=0"
+	"forget-d2f:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DFORGET=0 -DCHECK_FORGET"
+	"h3-k0:-DNP=3 -DDIS=255 -DFAULTS=1 -DCRASHES=1 -DFORGET=0"
+	"forget-h3:-DNP=3 -DDIS=255 -DFAULTS=1 -DCRASHES=1 -DFORGET=0 -DCHECK_FORGET"
 )
 # a=b : configurations a and b must store the same number of states. With
 # SCRATCH_IN_STATE (-sis) every scratch variable is in the state and
@@ -69,8 +73,11 @@ ci_ok=(
 # With CHECK_RELAY a sync reads the dishonest seat's old copies as the
 # genesis, which must change nothing (reduction 8; no fault here: a kept
 # snapshot would hold the genesis instead of the old copy, the same
-# behaviour in a different state).
-ci_same=("d2f=d2f-sis" "h3=h3-sis" "expel3=expel3-sis" "d2-r0=relay-d2" "d3show-r0=relay-d3show")
+# behaviour in a different state). With CHECK_FORGET a late snapshot's
+# branches that the peer's copies had passed are read as the genesis,
+# which must change nothing (reduction 12).
+ci_same=("d2f=d2f-sis" "h3=h3-sis" "expel3=expel3-sis" "d2-r0=relay-d2" "d3show-r0=relay-d3show"
+	"d2f-k0=forget-d2f" "h3-k0=forget-h3")
 # mutant : defines : the property it must break
 ci_bad=(
 	"M_NOPARENT:-DNP=3 -DDIS=1 -DBAD=2 -DSHOW=2 -DFAULTS=0 -DCRASHES=0 -DM_NOPARENT:P1"
@@ -86,6 +93,7 @@ ci_bad=(
 	"M_NOPROOF:-DNP=3 -DDIS=0 -DBAD=1 -DDEVS=16 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL -DM_NOPROOF:P6"
 	"M_FOLLOW:-DNP=3 -DDIS=1 -DBAD=1 -DDEVS=2 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DEXPEL -DM_FOLLOW:P8"
 	"M_STALE:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DSTALE=0 -DCHECK_STALE -DM_STALE:reduction 7's premise"
+	"M_FORGET:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DFORGET=0 -DCHECK_FORGET -DM_FORGET:reduction 12's premise"
 )
 # mutant : defines : the configuration whose state count it must change
 # (or fail): M_HIDDEN hides again the values carried across a choice, as
@@ -106,7 +114,7 @@ ci_differ=("M_HIDDEN:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DM_
 # fork check catches first; rewrite-dead above checks that the code
 # M_REWRITE changes is never reached (spec/model.md).
 # compiled -O1, and -O2 (see run)
-slow="expel3 expel3-roll rewrite-dead d2 expel-d2 live-d3show M_NOPROOF M_BLAME M_FORK d2f d2f-sis expel3-sis stale-d2f"
+slow="expel3 expel3-roll rewrite-dead d2 expel-d2 live-d3show M_NOPROOF M_BLAME M_FORK d2f d2f-sis expel3-sis stale-d2f d2f-k0 forget-d2f"
 slowest="expel3-forge d3goal"
 big_ok=(
 	"d4-devs1:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=1"
