@@ -12,7 +12,8 @@
 # and its C labels (S_n_m). The same verifier searches the same states,
 # so a search of one model is a search of the other; no pan is built or
 # run (a few seconds in all). Exits 0 when every configuration generates
-# the same verifier, 1 and the first differences when not.
+# the same verifier; 1 when not, naming each configuration that differs
+# with the start of its differences.
 #
 # A change that adds a statement, even one with no effect (an inline's
 # expansion adds a label), is reported: such a change needs the state

@@ -109,10 +109,10 @@ ci_differ=("M_HIDDEN:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DM_
 # deviation, so it is a run of the part of that kind (or of every part),
 # and the states d4 reaches are those its parts reach (spec/model.md,
 # "The goal configuration in parts"); with PAN_JOBS=2 two parts run at once.
-# M_REWRITE is not here: in this model every
-# rewrite of a branch whose tip is its owner's is also a fork, which the
-# fork check catches first; rewrite-dead above checks that the code
-# M_REWRITE changes is never reached (spec/model.md).
+# M_REWRITE is not here: in this model every rewrite of a branch whose tip
+# is its owner's is also a fork, which the fork check catches first;
+# rewrite-dead above checks that the code M_REWRITE changes is never
+# reached (spec/model.md).
 # compiled -O1, and -O2 (see run)
 slow="expel3 expel3-roll rewrite-dead d2 expel-d2 live-d3show M_NOPROOF M_BLAME M_FORK d2f d2f-sis expel3-sis stale-d2f d2f-k0 forget-d2f"
 slowest="expel3-forge d3goal"
