@@ -174,6 +174,10 @@
 #endif
 #endif
 
+#if defined(DEV_AUTHOR) && (DEVS != 1 || BAD != 1 || DEV_AUTHOR > 2)
+#error "DEV_AUTHOR splits a search by the name on its one deviation: DEVS=1, BAD=1, DEV_AUTHOR 0-2"
+#endif
+
 #define NONE 255
 #define MAXC 15 /* commits in the table (ids fit a 16-bit set) */
 #define ALL ((1 << NP) - 1)
@@ -2225,7 +2229,14 @@ end:
 		:: else ->
 			if
 			:: h_ok -> skip                        /* as it should be */
+#ifndef DEV_AUTHOR
 			:: bad < BAD && (DEVS & 1) && h_kk != XPEL -> bad++ /* as it is (forged, or out of turn) */
+#else
+			/* (a part of a search: that deviation in seat DIS +
+			 * DEV_AUTHOR's name only; spec/model.md, "The goal
+			 * configuration in parts") */
+			:: bad < BAD && (DEVS & 1) && h_kk != XPEL && h_aa == (d + DEV_AUTHOR) % NP -> bad++
+#endif
 			:: bad < BAD && h_kk == XPEL -> bad++  /* a false expulsion */
 			:: bad < BAD && (DEVS & 2) && h_aa == d && h_kk != MERGE && h_kk != XPEL ->
 				bad++; h_vv = h_vv ^ 1        /* the other choice (a fork); a wrong value */
