@@ -29,7 +29,8 @@ git show "$rev:spec/replication.pml" >"$work/before.pml" ||
 	{ echo "model_same: no spec/replication.pml at $rev" >&2; exit 2; }
 cp spec/replication.pml "$work/after.pml"
 
-# Every configuration: "name:defines" or "name:defines:what" (a mutant).
+# Every configuration: "name:defines" or "name:defines:what" (a mutant),
+# one to a line in test_spin.sh's arrays.
 mapfile -t cfgs < <(grep -oE '^[[:space:]]*"[A-Za-z0-9_-]+:-D[^"]*"' tests/model/test_spin.sh |
 	sed -E 's/^[[:space:]]*"//; s/"$//')
 ((${#cfgs[@]} > 0)) || { echo "model_same: no configuration found in tests/model/test_spin.sh" >&2; exit 2; }

@@ -99,8 +99,10 @@ ci_bad=(
 # (or fail): M_HIDDEN hides again the values carried across a choice, as
 # the model did until 30 November.
 # M_RELAY forgets a copy behind some honest peer's copy, not every one.
-ci_differ=("M_HIDDEN:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DM_HIDDEN:d2f-sis"
-	"M_RELAY:-DNP=3 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DRELAY=0 -DCHECK_RELAY -DM_RELAY:d3show-r0")
+ci_differ=(
+	"M_HIDDEN:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DM_HIDDEN:d2f-sis"
+	"M_RELAY:-DNP=3 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DRELAY=0 -DCHECK_RELAY -DM_RELAY:d3show-r0"
+)
 # Beyond the CI budget (make verify-model; README "The formal model" says
 # which have run to the end). d4 is the goal: 4 players, one message
 # lost, duplicated or reordered, seat 1 dishonest (one deviation of any
