@@ -111,6 +111,9 @@ ci_differ=(
 # deviation, so it is a run of the part of that kind (or of every part),
 # and the states d4 reaches are those its parts reach (spec/model.md,
 # "The goal configuration in parts"); with PAN_JOBS=2 two parts run at once.
+# The largest, DEVS=1, is split again by the name on the deviating commit
+# (DEV_AUTHOR 0-2); any part can be split again by the peer of the fault
+# (-DFAULT_AT=0, 2 and 3 together make the part).
 # M_REWRITE is not here: in this model every rewrite of a branch whose tip
 # is its owner's is also a fork, which the fork check catches first;
 # rewrite-dead above checks that the code M_REWRITE changes is never
@@ -119,7 +122,9 @@ ci_differ=(
 slow="expel3 expel3-roll rewrite-dead d2 expel-d2 live-d3show M_NOPROOF M_BLAME M_FORK d2f d2f-sis expel3-sis stale-d2f d2f-k0 forget-d2f"
 slowest="expel3-forge d3goal"
 big_ok=(
-	"d4-devs1:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=1"
+	"d4-devs1-a0:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=1 -DDEV_AUTHOR=0"
+	"d4-devs1-a1:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=1 -DDEV_AUTHOR=1"
+	"d4-devs1-a2:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=1 -DDEV_AUTHOR=2"
 	"d4-devs2:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=2"
 	"d4-devs4:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=4"
 	"d4-devs8:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=8"
