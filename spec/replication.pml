@@ -267,6 +267,11 @@ byte sb[NP]; /* the branches the dishonest seat shows */
 #ifdef CHECK_FORGET
 bit forget_mark[NP * NP]; /* ghosts of CHECK_FORGET (reduction 12) */
 byte forget_val[NP * NP];
+/* a kept branch found old at the end of the last step is read as the
+ * genesis, as FORGET would have made it (the check's second half) */
+#define KEPT_READ(l_) (forget_mark[l_] -> 0 : stash[l_])
+#else
+#define KEPT_READ(l_) stash[l_]
 #endif
 #ifdef CHECK_RELAY
 bit relay_mark[NP]; /* ghosts of CHECK_RELAY (reduction 8) */
@@ -643,14 +648,17 @@ inline canon_insert()
 	fi
 }
 
+/* Commit c_ has these fields: it is that commit (content-addressed). */
+#define IS_COMMIT(c_, k_, a_, s_, p_, mp_, st_, v_, lg_) (kind[c_] == k_ && author[c_] == a_ && \
+	signer[c_] == s_ && par[c_] == p_ && mpar[c_] == mp_ && step[c_] == st_ && val[c_] == v_ && \
+	legal[c_] == lg_)
+
 /* Write a commit, or find the same one: its id in c. Ghost bookkeeping. */
 inline write_commit(k_, a_, s_, p_, mp_, st_, v_, lg_)
 {
 	h_c = 0;
 	do
-	:: h_c < nc && !(kind[h_c] == k_ && author[h_c] == a_ && signer[h_c] == s_ &&
-	               par[h_c] == p_ && mpar[h_c] == mp_ && step[h_c] == st_ &&
-	               val[h_c] == v_ && legal[h_c] == lg_) -> h_c++
+	:: h_c < nc && !IS_COMMIT(h_c, k_, a_, s_, p_, mp_, st_, v_, lg_) -> h_c++
 	:: else -> break
 	od;
 	if
@@ -1485,16 +1493,7 @@ inline late(i_)
 	h_k = stash_from[i_];
 	h_j = 0;
 	do
-#ifdef CHECK_FORGET
-	/* a branch found old at the end of the last step is read as the
-	 * genesis, as FORGET would have made it (the check's second half) */
-	:: h_j < NP ->
-		h_m.h_t[h_j] = (forget_mark[i_ * NP + h_j] -> 0 : stash[i_ * NP + h_j]);
-		stash[i_ * NP + h_j] = 0;
-		h_j++
-#else
-	:: h_j < NP -> h_m.h_t[h_j] = stash[i_ * NP + h_j]; stash[i_ * NP + h_j] = 0; h_j++
-#endif
+	:: h_j < NP -> h_m.h_t[h_j] = KEPT_READ(i_ * NP + h_j); stash[i_ * NP + h_j] = 0; h_j++
 	:: else -> break
 	od;
 #ifdef EXPEL
@@ -2051,6 +2050,13 @@ inline would_taint(d_)
 	legal[nc] = 0
 }
 
+/* Seat d_'s due action at event st_ (o_: the seats expelled where it is
+ * played): a main action, a child (a discard, a reveal), or the merge of
+ * children of the seats s_. Asked by the write step (h_ok) and worth. */
+#define DUE_MAIN(d_, st_, o_) (ACT(st_, o_) == d_ && LEFT2(o_))
+#define DUE_CHILD(d_, st_, o_) HAS(SET(st_, o_), d_)
+#define DUE_MERGE(d_, st_, o_, s_) (ACT(st_, o_) == d_ && s_ == SET(st_, o_))
+
 #ifndef LIVE
 /* h_dok := h_dok, or whether seat d_'s due write of kind k_ on p_
  * (event h_dst, merge parents h_dm, value h_dv) changes anything: a new
@@ -2061,9 +2067,7 @@ inline due_changes(d_, k_, p_)
 {
 	h_dc = 0;
 	do
-	:: h_dc < nc && !(kind[h_dc] == k_ && author[h_dc] == d_ && signer[h_dc] == d_ &&
-	               par[h_dc] == p_ && mpar[h_dc] == h_dm && step[h_dc] == h_dst &&
-	               val[h_dc] == h_dv && legal[h_dc] == 1) -> h_dc++
+	:: h_dc < nc && !IS_COMMIT(h_dc, k_, d_, d_, p_, h_dm, h_dst, h_dv, 1) -> h_dc++
 	:: else -> break
 	od;
 	h_dok = h_dok || h_dc == nc || (sb[d_] != h_dc && ANCESTOR(sb[d_], h_dc))
@@ -2096,7 +2100,7 @@ inline worth(d_)
 			:: kind[h_dp] == MERGE || kind[h_dp] == XPEL || (kind[h_dp] == MAIN && step[h_dp] == 0) ->
 				h_dst = step[h_dp] + 1;
 				if
-				:: h_dst < NEV && ACT(h_dst, h_do) == d_ && LEFT2(h_do) ->
+				:: h_dst < NEV && DUE_MAIN(d_, h_dst, h_do) ->
 					h_dv = (EV_RAND(h_dst) -> CHAIN(d_) : 0);
 					due_changes(d_, MAIN, h_dp)
 				:: else
@@ -2104,14 +2108,14 @@ inline worth(d_)
 			:: kind[h_dp] == MAIN && step[h_dp] >= 1 ->
 				h_dst = step[h_dp];
 				if
-				:: h_dst < NEV && HAS(SET(h_dst, h_do), d_) ->
+				:: h_dst < NEV && DUE_CHILD(d_, h_dst, h_do) ->
 					h_dv = (EV_RAND(h_dst) -> CHAIN(d_) : 0);
 					due_changes(d_, CHILD, h_dp)
 				:: else
 				fi;
 				children_of(h_dp, ALL_COMMITS, h_dm, h_ds);
 				if
-				:: h_dst < NEV && h_dm != 0 && ACT(h_dst, h_do) == d_ && h_ds == SET(h_dst, h_do) ->
+				:: h_dst < NEV && h_dm != 0 && DUE_MERGE(d_, h_dst, h_do, h_ds) ->
 					merge_value(h_dp, h_dm, h_dv);
 					due_changes(d_, MERGE, h_dp)
 				:: else
@@ -2221,9 +2225,9 @@ end:
 		 * else is one of the BAD deviations */
 		d_step { out_of(anc[h_pw], h_o) };
 		h_ok = h_aa == d && !tainted[h_pw] && h_st < NEV &&
-		       ((h_kk == MAIN && ACT(h_st, h_o) == d && LEFT2(h_o)) ||
-		        (h_kk == CHILD && HAS(SET(h_st, h_o), d)) ||
-		        (h_kk == MERGE && ACT(h_st, h_o) == d && h_seats == SET(h_st, h_o)));
+		       ((h_kk == MAIN && DUE_MAIN(d, h_st, h_o)) ||
+		        (h_kk == CHILD && DUE_CHILD(d, h_st, h_o)) ||
+		        (h_kk == MERGE && DUE_MERGE(d, h_st, h_o, h_seats)));
 		if
 		:: h_st >= NEV || ((h_kk == MERGE || h_kk == XPEL) && h_mp == 0) -> skip
 		:: else ->
