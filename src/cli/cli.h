@@ -75,10 +75,19 @@ int cli_peer(const char *dir, int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_tournament(int argc, char **argv);
 
-/* The window (window.c): catan render, play, replay. */
+/* The window: catan render, play, replay. In catan-window they are
+ * window.c; in catan, which links no SDL, window_exec.c runs catan-window
+ * with the same arguments. */
 int cli_render(const char *dir, int argc, char **argv);
 int cli_play(const char *dir, int argc, char **argv);
 int cli_replay(const char *dir, int argc, char **argv);
+
+/*
+ * The path of the program `name` in the folder this program runs from
+ * (self.c), into out (size n). 0, or -1 when /proc/self/exe cannot be read
+ * or the path does not fit. Whether the program is there is not checked.
+ */
+int cli_beside_self(const char *name, char *out, size_t n);
 
 /* catan board show|generate (board.c). */
 int cli_board(int argc, char **argv);

@@ -4,6 +4,7 @@
  * separate peer with its own repository, syncing through path remotes.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,8 +176,14 @@ static void stop_bots(void)
 	nbots = 0;
 }
 
+/* Runs `catan argv...` (the catan beside this catan-window, which starts
+ * without SDL's libraries; this program itself when there is none): in
+ * the background with its output appended to log, or else waited for. */
 static int run_self(char *const argv[], const char *log)
 {
+	char exe[PATH_MAX + 16];
+	if (cli_beside_self("catan", exe, sizeof exe) || access(exe, X_OK))
+		snprintf(exe, sizeof exe, "/proc/self/exe");
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
@@ -186,7 +193,7 @@ static int run_self(char *const argv[], const char *log)
 			(void)f;
 			dup2(1, 2);
 		}
-		execv("/proc/self/exe", argv);
+		execv(exe, argv);
 		_exit(127);
 	}
 	if (log) {

@@ -131,4 +131,22 @@ got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "diff_mean") k = i;
 [[ $want == "$got" ]] || fail "stats says diff mean $got, git diff says $want"
 ok "stats' diff mean is git diff's over $pairs pairs ($want bytes)"
 
+# catan and catan-window: the window's libraries are loaded by the window
+# commands only (README, "catan and catan-window"). Every other command
+# starts without SDL; render, play and replay run catan-window beside
+# catan with the same arguments, and say so when it is not there.
+libs=$(ldd "$catan") || fail "ldd $catan"
+grep -q "libSDL2" <<<"$libs" && fail "catan loads SDL2 at every start: $(grep SDL <<<"$libs")"
+ldd "$(dirname "$catan")/catan-window" | grep -q "libSDL2-2" || fail "catan-window has no SDL2"
+$catan -C "$g" render --out "$tmp/r.png" --size 320x240 >/dev/null || fail "render through catan-window"
+[[ $(head -c 8 "$tmp/r.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "render wrote no PNG"
+mkdir "$tmp/alone"
+cp "$catan" "$tmp/alone/catan"
+if "$tmp/alone/catan" -C "$g" render --out "$tmp/r2.png" 2>"$tmp/err"; then fail "render without catan-window"; fi
+grep -q "catan-window, which is not beside this catan ($tmp/alone/catan-window)" "$tmp/err" ||
+	fail "render without catan-window: $(cat "$tmp/err")"
+[[ ! -e $tmp/r2.png ]] || fail "render without catan-window wrote a file"
+"$tmp/alone/catan" -C "$g" status >/dev/null || fail "status from a catan alone"
+ok "catan starts without SDL ($(wc -l <<<"$libs") libraries); render runs catan-window, and without it says where it looked"
+
 echo "$n passed, 0 failed"
