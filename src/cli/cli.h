@@ -83,6 +83,12 @@ int cli_play(const char *dir, int argc, char **argv);
 int cli_replay(const char *dir, int argc, char **argv);
 
 /*
+ * This program's own path (self.c), into out (size n): 0, or -1 when
+ * /proc/self/exe cannot be read or the path does not fit.
+ */
+int cli_self(char *out, size_t n);
+
+/*
  * The path of the program `name` in the folder this program runs from
  * (self.c), into out (size n). 0, or -1 when /proc/self/exe cannot be read
  * or the path does not fit. Whether the program is there is not checked.

@@ -114,19 +114,17 @@ static int install(const char *bare)
 			bare, rep.ok ? err.msg : rep.why);
 		return 1;
 	}
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0 || strchr(exe, '\'')) {
+	/* catan-hook beside catan: the same check, a smaller program to
+	 * start on every push (git runs the hook once per push); and
+	 * catan-hook-client (below). */
+	char small[PATH_MAX + 16], client[PATH_MAX + 24];
+	if (cli_self(exe, sizeof exe) || strchr(exe, '\'') ||
+	    cli_beside_self("catan-hook", small, sizeof small) ||
+	    cli_beside_self("catan-hook-client", client, sizeof client)) {
 		fprintf(stderr,
 			"catan host-hook: cannot tell where catan is\n");
 		return 1;
 	}
-	exe[n] = '\0';
-	/* catan-hook beside catan: the same check, a smaller program to
-	 * start on every push (git runs the hook once per push). */
-	char small[PATH_MAX + 16];
-	const char *slash = strrchr(exe, '/');
-	snprintf(small, sizeof small, "%.*scatan-hook",
-		 slash ? (int)(slash + 1 - exe) : 0, exe);
 	bool own = access(small, X_OK) == 0;
 	snprintf(hook, sizeof hook, "%s/hooks", bare);
 	if (mkdir(hook, 0755) && errno != EEXIST) {
@@ -142,9 +140,6 @@ static int install(const char *bare)
 	 * dangling hook, which git would skip), with the program it runs
 	 * when nothing serves the repository named in hooks/catan-hook-path.
 	 */
-	char client[PATH_MAX + 24];
-	snprintf(client, sizeof client, "%.*scatan-hook-client",
-		 slash ? (int)(slash + 1 - exe) : 0, exe);
 	if (access(client, X_OK) == 0) {
 		char path[PATH_MAX + 80];
 		snprintf(path, sizeof path, "%s/hooks/catan-hook-path", bare);

@@ -7,9 +7,10 @@
  * (X11, Wayland, PulseAudio, ALSA, freetype, ...) that the dynamic loader
  * maps at every start, window or not. catan sync, act, step, verify and
  * the rest are started thousands of times by peers, hooks and scripts;
- * without SDL each start loads 21 libraries instead of 77 (README,
- * "catan and catan-window"). catan-window has every command, so a window's own helpers
- * (the bot peers of play --new) can run either program.
+ * without SDL each start loads 22 libraries instead of 77 (README,
+ * "catan and catan-window"). catan-window has every command, so a
+ * window's own helpers (the bot peers of play --new) can run either
+ * program.
  */
 #define _GNU_SOURCE /* execv, access */
 #include <errno.h>

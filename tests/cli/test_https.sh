@@ -72,7 +72,7 @@ mkdir -p "$d"
 if [[ ${2:-} == six ]]; then
 	six=(red blue white orange green brown)
 	$catan new "$d/red" --players red,blue,white,orange,green,brown --me red \
-		--seed 12 --board random --special-build >/dev/null 2>&1
+		--seed 12 --board random --special-build --vp 7 >/dev/null 2>&1
 	git init -q --bare "$srv/repos/game.git"
 	$catan -C "$d/red" remote add hub "$hub" --push >/dev/null
 	$catan -C "$d/red" sync >/dev/null
@@ -114,8 +114,9 @@ if [[ ${2:-} == six ]]; then
 	exit 0
 fi
 players=(red blue white orange)
+# (played to 7 points: a complete game, in two thirds of the commits)
 $catan new "$d/red" --players red,blue,white,orange --me red --seed 11 \
-	>/dev/null 2>&1
+	--vp 7 >/dev/null 2>&1
 git init -q --bare "$srv/repos/game.git"
 # red: the CA from GIT_SSL_CAINFO, the password from CATAN_HTTP_TOKEN.
 red_env=(env GIT_SSL_CAINFO="$srv/ca.crt" CATAN_HTTP_USER=player
