@@ -6,7 +6,7 @@
  * 64 + 64 ms).
  *
  *   catan-peers-bench [--players N] [--seed S] [--dir DIR] [--keep]
- *                     [--signed | --fair] [--relay URL]
+ *                     [--signed | --fair] [--relay URL] [--vp N]
  *
  * With --relay the peers do not know each other: each pushes its own
  * branch to one shared repository (URL: an empty bare repository, over
@@ -67,18 +67,18 @@ static void usage(FILE *f)
 	    f,
 	    "usage: catan-peers-bench [--players 2..6] [--seed S] [--dir DIR] "
 	    "[--keep] [--signed | --fair]\n"
-	    "                         [--relay URL]\n"
+	    "                         [--relay URL] [--vp 3..20]\n"
 	    "  one game between greedy bots on separate peers (one repository\n"
 	    "  each, path remotes, full mesh; or with --relay, all through\n"
 	    "  the one empty bare repository at URL); prints compute, commit\n"
 	    "  and sync time per commit. Repositories go into a new folder\n"
 	    "  under DIR (default $TMPDIR or /tmp), removed at the end unless\n"
-	    "  --keep.\n");
+	    "  --keep. --vp: the points that win (default 10).\n");
 }
 
 int main(int argc, char **argv)
 {
-	int n = 4;
+	int n = 4, vp = 10;
 	unsigned long long seed = 5;
 	const char *parent = NULL, *relay = NULL;
 	bool keep = false, signed_game = false, fair = false;
@@ -106,7 +106,13 @@ int main(int argc, char **argv)
 			parent = v;
 		else if (!strcmp(a, "--relay"))
 			relay = v;
-		else
+		else if (!strcmp(a, "--vp")) {
+			char *end;
+			long x = strtol(v, &end, 10);
+			if (*end || x < 3 || x > 20)
+				n = 0;
+			vp = (int)x;
+		} else
 			n = 0;
 		if (n == 0)
 			break;
@@ -125,6 +131,7 @@ int main(int argc, char **argv)
 	catan_options_default(&g.opt);
 	g.opt.nplayers = (uint8_t)n;
 	g.opt.seed = seed;
+	g.opt.vp_target = (uint8_t)vp;
 	if (fair)
 		g.opt.dice = CATAN_DICE_FAIR;
 	catan_names_default(&g.names, n);

@@ -599,16 +599,11 @@ static bool candidate(catan_store *s, const char *remote, int p,
 			return false;
 	}
 	catan_err err;
-	/* (One walk through the turns since local[p] for both questions;
-	 * it goes by Turn: trailers, so a commit without one, a forgery,
-	 * is looked for without them before it is called a rewrite: the
-	 * verification then says what is wrong with it.) */
-	int descends = 0;
-	bool forward = store_is_ancestor(s, &local[p], r) == 1 ||
-		       (descends = store_descends(s->repo, r, &local[p])) == 1;
+	int moves = store_moves_forward(s, &local[p], r);
+	bool forward = moves == 1;
 	/* A commit between them is not here: what the remote sent left it
 	 * out (no verdict on anyone; fetched again: sync.c). */
-	if (!forward && descends == -2) {
+	if (moves == -2) {
 		git_oid_tostr(hex, sizeof hex, r);
 		store_note(
 		    rep,

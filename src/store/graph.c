@@ -104,3 +104,10 @@ int store_is_ancestor(catan_store *s, const git_oid *anc, const git_oid *desc)
 		return 0; /* not a commit of ours: not in desc's history */
 	return store_walk_turns(s, desc, floor, is_target, (void *)anc);
 }
+
+int store_moves_forward(catan_store *s, const git_oid *old, const git_oid *new)
+{
+	if (store_is_ancestor(s, old, new) == 1)
+		return 1;
+	return store_descends(s->repo, new, old);
+}

@@ -168,11 +168,8 @@ int catan_store_check_push(catan_store *s, const char *const *refs,
 			return refuse(rep, news[i],
 				      "%s moved meanwhile (push again)",
 				      refs[i]);
-		/* (store_is_ancestor walks by Turn: trailers; a commit
-		 * without one, a forgery, is judged by verify below, not
-		 * called a rewrite) */
-		if (store_is_ancestor(s, &old, &new) != 1 &&
-		    store_descends(s->repo, &new, &old) != 1)
+		/* (a forgery on the way is judged by verify below) */
+		if (store_moves_forward(s, &old, &new) != 1)
 			return refuse(rep, news[i],
 				      "%s: history rewritten (%.10s does not "
 				      "contain %.10s)",

@@ -519,5 +519,15 @@ int store_walk_collect(git_commit *c, void *arg);
  * the same second tie, and it then walks the whole history.
  */
 int store_is_ancestor(catan_store *s, const git_oid *anc, const git_oid *desc);
+/*
+ * Does `new` hold `old` in its history (a branch moving forward)? 1 yes,
+ * 0 no, -2 a commit on the way is missing, -1 a commit cannot be read.
+ * By the turns since old's first (store_is_ancestor); that walk does not
+ * go past a commit without a Turn trailer (a forgery), so then by plain
+ * ancestry (store_descends): a forgery on the way is found by the
+ * verification, which says what is wrong with it, and is not called a
+ * rewritten history.
+ */
+int store_moves_forward(catan_store *s, const git_oid *old, const git_oid *new);
 
 #endif
