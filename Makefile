@@ -9,7 +9,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 # Seconds each fuzz target runs: in make fuzz, and in make test.
 FUZZ_SECONDS ?= 600
-FUZZ_TEST_SECONDS ?= 15
+FUZZ_TEST_SECONDS ?= 10
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SEED ?= $(shell date +%s)
 
@@ -56,7 +56,7 @@ fuzz-build: deps
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_all
 
 # Every kept crash input, then each target for FUZZ_TEST_SECONDS, JOBS at
-# a time, one a core (10 targets: about 80 s on 2 cores).
+# a time, one a core (10 targets: about a minute on 2 cores).
 test-fuzz:
 	@$(MAKE) --no-print-directory fuzz-build FUZZ_RUN_SECONDS=$(FUZZ_TEST_SECONDS)
 	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz; rc=$$?; \
