@@ -19,10 +19,18 @@ st() { $C -C "$g/red" show --json | python3 -c 'import json,sys; j=json.load(sys
 hands() { $C -C "$1" show --json | python3 -c 'import json,sys; j=json.load(sys.stdin); print(*[sum(p["hand"].values()) for p in j["players"]])'; }
 syncall() { for p in red blue white; do $C -C $g/$p sync >/dev/null 2>&1; done; }
 for i in 1 2 3 4; do set -- $(st); $C -C $g/$1 step --max 1 >/dev/null 2>&1; syncall; done
-# roll (manually) what gives blue and white cards, until both hold 8, then white rolls 7
+# roll (manually) what gives blue and white cards, until both hold 8, then
+# white rolls 7. The search below (a copy of the repository and a python3
+# per candidate roll: about a minute) found "1 3" five times for this
+# seed; those are rolled first, and the search takes over only if they do
+# not reach the position (the rules or the bots changed).
+known=("1 3" "1 3" "1 3" "1 3" "1 3")
 for t in $(seq 1 40); do
   read a _t _ph r b w < <(st)
   [[ $a == white ]] && (( w > 7 && b > 7 && r <= 7 )) && break
+  if (( t <= ${#known[@]} )); then
+    $C -C $g/$a act --as $a roll ${known[t-1]} >/dev/null && $C -C $g/$a act --as $a end >/dev/null && { syncall; continue; }
+  fi
   best=; bv=-1
   for s in "1 1" "1 2" "1 3" "1 4" "1 5" "2 6" "3 6" "4 6" "5 6" "6 6"; do
     rm -rf $d/scr; cp -a $g/$a $d/scr
