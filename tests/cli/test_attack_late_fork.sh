@@ -21,7 +21,7 @@ for i in $(seq 1 40); do
   set -- $a
   if [[ $1 == red && $2 -ge 6 ]]; then break; fi
   $C -C $g/$1 step --max 1 >/dev/null 2>&1
-  syncall; syncall
+  syncall
 done
 echo "state: $a"
 for p in red blue; do $C -C $g/$p remote add white2 $g/white2; echo "--- $p sync white2"; $C -C $g/$p sync white2; done
