@@ -32,8 +32,9 @@ ok "catan key new writes an OpenSSH key that ssh-keygen reads; key show prints i
 
 git init -q --bare "$d/hub.git"
 # Seeded dice: a whole game takes a third of the sync rounds fair dice
-# take (tests/cli/test_fair.sh and test_fair_game.sh play fair ones).
-$catan new "$d/red" --players red,blue,white --me red --seed 3 --dice seeded \
+# take (tests/cli/test_fair.sh and test_fair_game.sh play fair ones); to 6
+# points, half the commits of a game to 10 (91 against 183 for seed 3).
+$catan new "$d/red" --players red,blue,white --me red --seed 3 --dice seeded --vp 6 \
 	--key "$d/key_red" --seat blue="$d/key_blue.pub" \
 	--seat white="$(cat "$d/key_white.pub")" | grep -q signed || fail "new signed"
 $catan -C "$d/red" remote add hub "$d/hub.git" --push
