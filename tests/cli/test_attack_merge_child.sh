@@ -28,11 +28,9 @@ known=("1 3" "1 3" "1 3" "1 3" "1 3")
 for t in $(seq 1 40); do
   read a _t _ph r b w < <(st)
   [[ $a == white ]] && (( w > 7 && b > 7 && r <= 7 )) && break
-  if (( t <= ${#known[@]} )); then
-    $C -C $g/$a act --as $a roll ${known[t-1]} >/dev/null && $C -C $g/$a act --as $a end >/dev/null && { syncall; continue; }
-  fi
   best=; bv=-1
-  for s in "1 1" "1 2" "1 3" "1 4" "1 5" "2 6" "3 6" "4 6" "5 6" "6 6"; do
+  (( t <= ${#known[@]} )) && best=${known[t-1]}
+  [[ -z $best ]] && for s in "1 1" "1 2" "1 3" "1 4" "1 5" "2 6" "3 6" "4 6" "5 6" "6 6"; do
     rm -rf $d/scr; cp -a $g/$a $d/scr
     $C -C $d/scr act --as $a roll $s >/dev/null 2>&1 || continue
     set -- $(hands $d/scr); v=$(( $2 + $3 - ( $1 > 6 ? 100 : 0 ) ))
