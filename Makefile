@@ -14,7 +14,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SEED ?= $(shell date +%s)
 
 .PHONY: all deps build play play-bots test test-asan test-fuzz fuzz fuzz-build \
-	bench figures format clean verify-model
+	bench figures format clean verify-model verify-model-d4
 
 all: build
 
@@ -93,6 +93,17 @@ PAN_MEM_MB ?= 3000
 PAN_JOBS ?= 1
 verify-model: deps
 	PAN_COMPRESS="$(PAN_COMPRESS)" PAN_MEM_MB=$(PAN_MEM_MB) PAN_JOBS=$(PAN_JOBS) nice -n 10 bash tests/model/test_spin.sh spec/replication.pml big
+
+# The goal configuration d4 (4 players, one dishonest seat, one fault),
+# piece by piece (tools/model_pieces.sh; spec/model.md "The goal
+# configuration in parts"): the pieces the ledger spec/model-pieces.tsv
+# does not hold for the model as it is, PAN_JOBS at once, each with
+# PIECES_MEM_MB (an hour or more of a core each). Stop it at any time: a
+# piece that finished stays in the ledger. Then the ledger's status.
+PIECES_MEM_MB ?= 10500
+verify-model-d4: deps
+	PAN_MEM_MB=$(PIECES_MEM_MB) PAN_JOBS=$(PAN_JOBS) nice -n 10 bash tools/model_pieces.sh run
+	bash tools/model_pieces.sh status
 
 format:
 	clang-format -i include/catan/*.h src/*/*.c src/*/*.h tests/*/*.c tests/*/*.h tools/*.c 2>/dev/null || true

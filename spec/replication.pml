@@ -174,8 +174,8 @@
 #endif
 #endif
 
-#if defined(DEV_AUTHOR) && (DEVS != 1 || BAD != 1 || DEV_AUTHOR > 2)
-#error "DEV_AUTHOR splits a search by the name on its one deviation: DEVS=1, BAD=1, DEV_AUTHOR 0-2"
+#if defined(DEV_AUTHOR) && (DEVS != 1 || BAD != 1 || DEV_AUTHOR >= NP)
+#error "DEV_AUTHOR splits a search by the name on its one deviation: DEVS=1, BAD=1, DEV_AUTHOR 0 to NP-1"
 #endif
 
 #define NONE 255
@@ -2168,9 +2168,11 @@ end:
 #ifndef LIVE
 		:: bad < BAD -> h_aa = (d + 1) % NP /* forged in another seat's name */
 		:: bad < BAD && NP > 2 -> h_aa = (d + 2) % NP
+		:: bad < BAD && NP > 3 -> h_aa = (d + 3) % NP
 #else
 		:: h_aa = (d + 1) % NP /* forged in another seat's name */
 		:: NP > 2 -> h_aa = (d + 2) % NP
+		:: NP > 3 -> h_aa = (d + 3) % NP
 #endif
 		fi;
 		if

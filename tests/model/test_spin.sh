@@ -82,6 +82,7 @@ ci_same=("d2f=d2f-sis" "h3=h3-sis" "expel3=expel3-sis" "d2-r0=relay-d2" "d3show-
 ci_bad=(
 	"M_NOPARENT:-DNP=3 -DDIS=1 -DBAD=2 -DSHOW=2 -DFAULTS=0 -DCRASHES=0 -DM_NOPARENT:P1"
 	"M_NOSIG:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=2 -DFAULTS=0 -DCRASHES=0 -DM_NOSIG:P1"
+	"M_NOSIG-a3:-DNP=4 -DDIS=1 -DBAD=1 -DDEVS=1 -DDEV_AUTHOR=3 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DM_NOSIG:P1"
 	"M_NOCHAIN:-DNP=2 -DDIS=0 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DM_NOCHAIN:P1 or P4"
 	"M_ORDER:-DNP=3 -DDIS=255 -DFAULTS=0 -DCRASHES=0 -DM_ORDER:P3"
 	"M_EARLYREVEAL:-DNP=3 -DDIS=255 -DFAULTS=0 -DCRASHES=0 -DM_EARLYREVEAL:P5 or P2"
@@ -103,17 +104,15 @@ ci_differ=(
 	"M_HIDDEN:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1 -DM_HIDDEN:d2f-sis"
 	"M_RELAY:-DNP=3 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=0 -DCRASHES=0 -DRELAY=0 -DCHECK_RELAY -DM_RELAY:d3show-r0"
 )
+# M_NOSIG-a3: with 4 players the one forgery in seat 0's name only (the
+# roller's and merger's; the write step offered it from 1 December):
+# accepted without its signature checked, it must break P1.
 # Beyond the CI budget (make verify-model; README "The formal model" says
-# which have run to the end). d4 is the goal: 4 players, one message
-# lost, duplicated or reordered, seat 1 dishonest (one deviation of any
-# kind, one branch move). It is searched in four parts, one per kind of
-# the one deviation (DEVS 1, 2, 4, 8). A run of d4 makes at most one
-# deviation, so it is a run of the part of that kind (or of every part),
-# and the states d4 reaches are those its parts reach (spec/model.md,
-# "The goal configuration in parts"); with PAN_JOBS=2 two parts run at once.
-# The largest, DEVS=1, is split again by the name on the deviating commit
-# (DEV_AUTHOR 0-2); any part can be split again by the peer of the fault
-# (-DFAULT_AT=0, 2 and 3 together make the part).
+# which have run to the end). d4, the goal (4 players, one message lost,
+# duplicated or reordered, seat 1 dishonest: one deviation of any kind,
+# one branch move), is not here: tools/model_pieces.sh (make
+# verify-model-d4) searches it in 21 pieces and keeps a ledger of those
+# done (spec/model.md, "The goal configuration in parts").
 # M_REWRITE is not here: in this model every rewrite of a branch whose tip
 # is its owner's is also a fork, which the fork check catches first;
 # rewrite-dead above checks that the code M_REWRITE changes is never
@@ -123,12 +122,6 @@ slow="live-d3show expel3-forge d3goal"
 # tables of 2^24 slots (millions of states)
 slowest="expel3-forge d3goal"
 big_ok=(
-	"d4-devs1-a0:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=1 -DDEV_AUTHOR=0"
-	"d4-devs1-a1:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=1 -DDEV_AUTHOR=1"
-	"d4-devs1-a2:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=1 -DDEV_AUTHOR=2"
-	"d4-devs2:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=2"
-	"d4-devs4:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=4"
-	"d4-devs8:-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DDEVS=8"
 	"h4full:-DNP=4 -DDIS=255 -DFAULTS=1 -DCRASHES=1"
 	"d4show:-DNP=4 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=1 -DCRASHES=0"
 	"d3:-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# test_pieces.sh ROOT - tools/model_pieces.sh, which searches the goal
+# configuration of the replication model piece by piece and keeps a
+# ledger of the pieces done, on the 3-player form (PIECES_CONFIG=d3) in a
+# ledger of its own:
+#   - it lists 12 pieces (6 kinds of deviation, 2 peers that may keep a
+#     snapshot), each with its FAULT_AT, and 21 for d4;
+#   - a piece that passes is recorded under the model's git blob id, and
+#     status then counts it done (1 of 12);
+#   - a piece of a mutant that forges (M_NOSIG) fails with a replayed
+#     counterexample, exit 1, and is not recorded;
+#   - a piece cut short (a depth limit too small) is reported as not exhaustive,
+#     exit 2, and is not recorded;
+#   - after any change to the model no piece counts as done;
+#   - bad settings are refused with a sentence naming them.
+# Exits 77 if spin is missing (1 under CI=true).
+set -uo pipefail
+root=${1:?usage: test_pieces.sh ROOT}
+tool=$root/tools/model_pieces.sh
+if ! command -v spin >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
+	echo "test_pieces: spin or gcc missing" >&2
+	[[ ${CI:-} == true ]] && exit 1
+	exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/catan-test-pieces.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+check() { # check WHAT COND...
+	local what=$1
+	shift
+	if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fail=1; fi
+}
+export PIECES_CONFIG=d3 PIECES_LEDGER=$work/ledger.tsv PIECES_OPT=-O0 PAN_MEM_MB=600
+blob=$(git -C "$root" hash-object spec/replication.pml 2>/dev/null ||
+	(printf 'blob %d\0' "$(wc -c <"$root/spec/replication.pml")"; cat "$root/spec/replication.pml") | sha1sum | cut -c1-40)
+
+"$tool" list >"$work/list" 2>&1
+check "d3 has 12 pieces" test "$(wc -l <"$work/list")" -eq 12
+check "each d3 piece names the peer of its fault" test "$(grep -c -- '-DFAULT_AT=[02]$' "$work/list")" -eq 12
+check "d4 has 21 pieces (DEV_AUTHOR 0-3)" test "$(PIECES_CONFIG=d4 "$tool" list | grep -c '^d4-')" -eq 21
+check "d4's seat-0 forgery piece is there" grep -q -- '-DDEV_AUTHOR=3 -DFAULT_AT=2' <(PIECES_CONFIG=d4 "$tool" list)
+
+"$tool" run d3-devs4-f0 >"$work/run1" 2>&1
+rc=$?
+cat "$work/run1"
+check "a passing piece exits 0" test $rc -eq 0
+check "it is recorded under the model's blob id" \
+	awk -F'\t' -v m="$blob" '$1 == "d3-devs4-f0" && $2 == m && $3 > 100000 && $7 == 0 { f = 1 } END { exit !f }' "$work/ledger.tsv"
+"$tool" status >"$work/status" 2>&1
+rc=$?
+check "status counts 1 of 12 done, and is not a pass" \
+	bash -c "[[ $rc != 0 ]] && grep -q '1 of 12 pieces' '$work/status' && grep -q '^done  d3-devs4-f0' '$work/status'"
+
+PIECES_EXTRA=-DM_NOSIG "$tool" run d3-a1-f0 >"$work/run2" 2>&1
+rc=$?
+tail -3 "$work/run2"
+check "a forging mutant's piece fails (exit 1)" test $rc -eq 1
+check "its counterexample is shown" grep -q "assertion violated" "$work/run2"
+check "it is not recorded" test "$(grep -c 'd3-a1-f0' "$work/ledger.tsv")" -eq 0
+
+PIECES_DEPTH=50 "$tool" run d3-a2-f0 >"$work/run3" 2>&1
+rc=$?
+tail -2 "$work/run3"
+check "a piece cut short exits 2, not exhaustive" \
+	bash -c "[[ $rc == 2 ]] && grep -q 'not exhaustive' '$work/run3'"
+check "it is not recorded" test "$(grep -c 'd3-a2-f0' "$work/ledger.tsv")" -eq 0
+
+cp "$root/spec/replication.pml" "$work/changed.pml"
+echo "/* a change */" >>"$work/changed.pml"
+PIECES_MODEL=$work/changed.pml "$tool" status >"$work/status2" 2>&1
+check "after a change to the model no piece is done" grep -q "0 of 12 pieces" "$work/status2"
+
+PAN_JOBS=x "$tool" run >"$work/bad1" 2>&1
+rc=$?
+check "PAN_JOBS=x is refused by name" bash -c "[[ $rc == 2 ]] && grep -q PAN_JOBS '$work/bad1'"
+"$tool" run d3-nonsense >"$work/bad2" 2>&1
+rc=$?
+check "an unknown piece is refused by name" bash -c "[[ $rc == 2 ]] && grep -q \"no piece 'd3-nonsense'\" '$work/bad2'"
+PIECES_CONFIG=d9 "$tool" list >"$work/bad3" 2>&1
+rc=$?
+check "an unknown configuration is refused by name" bash -c "[[ $rc == 2 ]] && grep -q d9 '$work/bad3'"
+exit $fail

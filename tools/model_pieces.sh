@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# model_pieces.sh [status | list | run [PIECE...]] - the goal configuration
+# of the replication model, d4, searched piece by piece across sessions.
+#
+# d4 (4 players, seat 1 dishonest with one deviation of any kind and one
+# branch move, one message lost, duplicated or reordered, no crash) has
+# billions of states: more than one core of this machine searches in a
+# session, more than fits in its memory at once. spec/model.md ("The goal
+# configuration in parts") shows that its runs are exactly the union of
+# the runs of 21 pieces: the kind of the one deviation (DEVS=1 by the
+# seat it names, DEV_AUTHOR=0 its own, 1, 2, 3 another's; DEVS=2, 4, 8)
+# times the honest peer that keeps the one snapshot for later
+# (FAULT_AT=0, 2, 3). So an
+# assertion holds in every state of d4 exactly when it holds in every
+# state of every piece, and each piece is a search of its own that can
+# finish on one core in an hour or two.
+#
+# A piece that finishes with no error is written to the ledger
+# (spec/model-pieces.tsv) with the git blob id of the model it searched;
+# `run` searches the pieces the ledger does not hold for the model as it
+# is now (all 21 after any change to spec/replication.pml), PAN_JOBS at
+# once, each with PAN_MEM_MB of memory. A piece that reports an error
+# prints spin's replay of the counterexample and exits 1; one that runs
+# out of memory or depth is reported as not exhaustive (exit 2) and is
+# not recorded. `status` says which pieces are done for the model as it
+# is now. `list` prints each piece's name and spin defines.
+#
+# The search is pan's with hash compaction (-DHC4, the 64-bit hash
+# forced as tests/model/test_spin.sh does: 96 bits kept a state, so a
+# piece of n states has two that collide, one of them never explored,
+# with probability at most n^2 / 2^97, about 10^-12 for 400 million) and
+# -DNOREDUCE -DNO_RESIZE (reductions of pan's own turned off: they only
+# ever explore more). PIECES_MODEL, PIECES_LEDGER and PIECES_CONFIG (d4,
+# or d3 for the 3-player form in 12 pieces, which the test uses) may be
+# set; PIECES_EXTRA adds spin defines (a mutant, in the test), and
+# PIECES_OPT is gcc's optimisation of pan (default -O2; the test's small
+# searches cost less at -O0), PIECES_DEPTH pan's -m (default 2,000,000
+# steps; d4 reaches about 460).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+model=${PIECES_MODEL:-$here/spec/replication.pml}
+ledger=${PIECES_LEDGER:-$here/spec/model-pieces.tsv}
+config=${PIECES_CONFIG:-d4}
+extra=${PIECES_EXTRA:-}
+jobs=${PAN_JOBS:-1}
+mem=${PAN_MEM_MB:-10500}
+opt=${PIECES_OPT:--O2}
+depth=${PIECES_DEPTH:-2000000}
+cmd=${1:-status}
+[[ $# -gt 0 ]] && shift
+
+case $config in
+d4) base="-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0" faulters="0 2 3" names="0 1 2 3" ;;
+d3) base="-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0" faulters="0 2" names="0 1 2" ;;
+*)
+	echo "model_pieces: PIECES_CONFIG is d4 or d3, not '$config'" >&2
+	exit 2
+	;;
+esac
+[[ $jobs =~ ^[1-9][0-9]?$ ]] || { echo "model_pieces: PAN_JOBS must be a number of searches, not '$jobs'" >&2; exit 2; }
+[[ $mem =~ ^[1-9][0-9]{2,6}$ ]] || { echo "model_pieces: PAN_MEM_MB must be megabytes (100 or more), not '$mem'" >&2; exit 2; }
+[[ $depth =~ ^[1-9][0-9]{1,8}$ ]] || { echo "model_pieces: PIECES_DEPTH must be a number of steps, not '$depth'" >&2; exit 2; }
+[[ -f $model ]] || { echo "model_pieces: no model at $model" >&2; exit 2; }
+
+# the pieces: NAME:DEFINES
+pieces=()
+for f in $faulters; do
+	parts=()
+	for a in $names; do parts+=("a$a:-DDEVS=1 -DDEV_AUTHOR=$a"); done
+	for part in "${parts[@]}" "devs2:-DDEVS=2" "devs4:-DDEVS=4" "devs8:-DDEVS=8"; do
+		pieces+=("$config-${part%%:*}-f$f:$base ${part#*:} -DFAULT_AT=$f")
+	done
+done
+
+# the model's id: its git blob id (the same with or without git)
+blob=$( (printf 'blob %d\0' "$(wc -c <"$model")"; cat "$model") | sha1sum | cut -c1-40)
+[[ -n $extra ]] && blob="$blob+$(printf '%s' "$extra" | tr ' ' ',')"
+
+# done NAME: the ledger holds NAME for this model
+done_piece() {
+	[[ -f $ledger ]] && awk -F'\t' -v p="$1" -v m="$blob" '$1 == p && $2 == m && $7 == 0 { f = 1 } END { exit !f }' "$ledger"
+}
+
+defs_of() {
+	local c
+	for c in "${pieces[@]}"; do
+		[[ ${c%%:*} == "$1" ]] && { echo "${c#*:}"; return 0; }
+	done
+	return 1
+}
+
+case $cmd in
+list)
+	for c in "${pieces[@]}"; do echo "${c%%:*}  ${c#*:}"; done
+	exit 0
+	;;
+status)
+	n=0 total=0 states=0
+	for c in "${pieces[@]}"; do
+		name=${c%%:*}
+		total=$((total + 1))
+		if done_piece "$name"; then
+			row=$(awk -F'\t' -v p="$name" -v m="$blob" '$1 == p && $2 == m && $7 == 0' "$ledger" | tail -1)
+			IFS=$'\t' read -r _ _ s _ d secs _ when _ <<<"$row"
+			printf 'done  %-16s %13s states, depth %s, %s s, %s\n' "$name" "$s" "$d" "$secs" "$when"
+			n=$((n + 1))
+			states=$((states + s))
+		else
+			printf 'todo  %-16s\n' "$name"
+		fi
+	done
+	echo "$config: $n of $total pieces searched with no error for model $blob ($states states in those)"
+	((n == total))
+	exit $?
+	;;
+run) ;;
+*)
+	echo "usage: model_pieces.sh [status | list | run [PIECE...]]" >&2
+	exit 2
+	;;
+esac
+
+for t in spin gcc sha1sum; do
+	command -v $t >/dev/null || { echo "model_pieces: $t missing (tools/deps.sh installs spin)" >&2; exit 2; }
+done
+todo=()
+if [[ $# -gt 0 ]]; then
+	for name in "$@"; do
+		defs_of "$name" >/dev/null || { echo "model_pieces: no piece '$name' ('list' names them)" >&2; exit 2; }
+		todo+=("$name")
+	done
+else
+	for c in "${pieces[@]}"; do
+		done_piece "${c%%:*}" || todo+=("${c%%:*}")
+	done
+fi
+if [[ ${#todo[@]} -eq 0 ]]; then
+	echo "$config: every piece is in $ledger for model $blob"
+	exit 0
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/catan-pieces.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# hash table: a quarter of the memory in slots of 8 bytes (test_spin.sh)
+bits=20
+while (((8 << (bits + 1)) <= mem * 1048576 / 4)); do bits=$((bits + 1)); done
+
+# search NAME: 0 no error (recorded), 1 an error, 2 not exhaustive
+search() {
+	local name=$1 defs dir=$work/$1 t0 t1
+	defs="$(defs_of "$name") $extra"
+	mkdir -p "$dir"
+	cp "$model" "$dir/replication.pml"
+	# shellcheck disable=SC2086
+	(cd "$dir" && spin -a $defs replication.pml >spin.out 2>&1) ||
+		{ cat "$dir/spin.out"; echo "FAIL $name: spin -a"; return 2; }
+	sed -i 's|if (ssize <= 32)\t/\* 6.2.0 \*/|if (0) /* 64-bit hash: model_pieces.sh */|' "$dir/pan.c"
+	grep -q "64-bit hash: model_pieces.sh" "$dir/pan.c" ||
+		{ echo "FAIL $name: pan.c's hash choice not found (another spin version?)"; return 2; }
+	# shellcheck disable=SC2086
+	(cd "$dir" && gcc $opt -w -DHC4 -DNOREDUCE -DNO_RESIZE -DSAFETY -DMEMLIM="$mem" -o pan pan.c) ||
+		{ echo "FAIL $name: gcc pan.c"; return 2; }
+	echo "start $name $(date -u +%FT%TZ) ($defs, ${mem} MB, -w$bits)"
+	t0=$(date +%s)
+	(cd "$dir" && ./pan -m"$depth" -w"$bits" >pan.out 2>&1) || true
+	t1=$(date +%s)
+	local errors states trans depth
+	errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$dir/pan.out" | tail -1)
+	states=$(awk '/states, stored/ { print $1 }' "$dir/pan.out" | tail -1)
+	trans=$(awk '/transitions \(= stored\+matched\)/ { print $1 }' "$dir/pan.out" | tail -1)
+	depth=$(sed -n 's/.*depth reached \([0-9]*\).*/\1/p' "$dir/pan.out" | tail -1)
+	if [[ -z $errors ]]; then
+		tail -5 "$dir/pan.out"
+		echo "FAIL $name: pan did not finish"
+		return 2
+	fi
+	if [[ $errors != 0 ]]; then
+		grep -m1 "violated" "$dir/pan.out" || true
+		# shellcheck disable=SC2086
+		(cd "$dir" && spin -t $defs replication.pml | tail -40) || true
+		echo "FAIL $name: $errors error(s) after $states states ($defs)"
+		return 1
+	fi
+	if grep -q "Search not completed\|max search depth too small\|out of memory\|MEMLIM" "$dir/pan.out"; then
+		grep "Search not completed\|max search depth\|out of memory\|MEMLIM" "$dir/pan.out" | head -3
+		echo "FAIL $name: not exhaustive after $states states, $((t1 - t0)) s (not recorded)"
+		return 2
+	fi
+	mkdir -p "$(dirname "$ledger")"
+	[[ -f $ledger ]] || printf '# piece\tmodel\tstates\ttransitions\tdepth\tseconds\terrors\tfinished\tsearch\n' >"$ledger"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$blob" "$states" "$trans" "$depth" \
+		"$((t1 - t0))" 0 "$(date -u +%FT%TZ)" "HC4 64-bit hash, -w$bits, MEMLIM $mem" >>"$ledger"
+	echo "ok   $name: $states states, $trans transitions, depth $depth, $((t1 - t0)) s, no error (recorded)"
+}
+
+err=0 open=0
+for name in "${todo[@]}"; do
+	if ((jobs == 1)); then
+		r=0
+		search "$name" || r=$?
+		((r == 2)) && open=1
+		((r == 1)) && { err=1; break; }
+		continue
+	fi
+	while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+	(r=0; search "$name" >"$work/$name.log" 2>&1 || r=$?; echo $r >"$work/$name.rc"; cat "$work/$name.log") &
+done
+wait
+if ((jobs > 1)); then
+	for name in "${todo[@]}"; do
+		case $(cat "$work/$name.rc" 2>/dev/null || echo 2) in
+		0) ;;
+		1) err=1 ;;
+		*) open=1 ;;
+		esac
+	done
+fi
+# an error outranks a search that did not finish
+((err)) && exit 1
+((open)) && exit 2
+exit 0
