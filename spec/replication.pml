@@ -106,6 +106,16 @@
  *   that every honest peer has passed is forgotten (RELAY); the seat's
  *   write tries only parents on which it can change something (worth).
  *
+ * An abstraction (FORGETFUL, off by default; the goal configuration d4
+ *   is searched with it: spec/model.md, "The forgetful peers"): the
+ *   honest peers keep no memory of the tips they held back or refused
+ *   (held, qoff); instead, at every sync, a peer may skip any branch of
+ *   the snapshot, as that memory would have made it skip some. Every run
+ *   of the model is matched by a run of the abstraction in which every
+ *   step does what it did and checks what it checked, so a property that
+ *   holds in the abstraction holds in the model (tests/model/test_forgetful.sh
+ *   checks that on small configurations, and its mutant M_NOSKIP).
+ *
  * Checks of the model itself (tests/model/test_spin.sh): SCRATCH_IN_STATE
  *   (no step depends on a hidden value pan failed to restore), CHECK_STALE,
  *   CHECK_RELAY and CHECK_FORGET (what STALE, RELAY and FORGET rest on),
@@ -149,6 +159,12 @@
 #endif
 #ifndef FAULTS
 #define FAULTS 1
+#endif
+#ifndef FORGETFUL
+#define FORGETFUL 0
+#endif
+#if FORGETFUL && (defined(EXPEL) || defined(LIVE))
+#error "FORGETFUL (the abstraction of the refusals) is argued without EXPEL and LIVE"
 #endif
 #if defined(FAULT_AT) && FAULTS > 1
 #error "FAULT_AT splits a search by the peer of its one fault: FAULTS must be 1"
@@ -339,9 +355,16 @@ CARRIED byte h_k;
 CARRIED snap h_m;
 CARRIED byte h_pw, h_aa, h_kk, h_st, h_vv, h_lg, h_o, h_ok, h_c, h_n0, h_due, h_wt;
 CARRIED short h_mp, h_seats;
+#if FORGETFUL
+/* the branches of the snapshot being taken that the peer skips */
+CARRIED byte h_skip;
+#define CLEAR_SKIP ; h_skip = 0
+#else
+#define CLEAR_SKIP
+#endif
 #define CLEAR_CARRIED h_k = 0; h_m.h_t[0] = 0; h_m.h_t[1] = 0; h_m.h_t[2 % NP] = 0; \
 	h_m.h_t[3 % NP] = 0; h_m.h_rec = 0; h_pw = 0; h_aa = 0; h_kk = 0; h_st = 0; h_vv = 0; \
-	h_lg = 0; h_o = 0; h_ok = 0; h_c = 0; h_n0 = 0; h_due = 0; h_wt = 0; h_mp = 0; h_seats = 0
+	h_lg = 0; h_o = 0; h_ok = 0; h_c = 0; h_n0 = 0; h_due = 0; h_wt = 0; h_mp = 0; h_seats = 0 CLEAR_SKIP
 #ifdef SCRATCH_IN_STATE
 #define CLEAR_SCRATCH h_j = 0; h_t = 0; h_l = 0; h_x = 0; h_y = 0; h_z = 0; h_p = 0; h_q = 0; \
 	h_v = 0; h_top = 0; hF = 0; h_act = 0; h_apar = 0; h_first = 0; h_res = 0; h_a1 = 0; \
@@ -1159,8 +1182,14 @@ inline take_br(i_, k_)
 #ifdef EXPEL
 		:: h_t < nc && (HAS(h_vd, h_t) || UNFOLLOWED(h_j)) -> skip /* void; not followed */
 #endif
+#if FORGETFUL
+		/* (a forgetful peer: the branches it chose to skip) */
+		:: h_t < nc && h_j != i_ && !ANCESTOR(h_t, h_l) &&
+		   (HAS(h_skip, h_j) || (anc[h_t] & qbad[i_])) -> skip /* skipped; refused before */
+#else
 		:: h_t < nc && h_j != i_ && !ANCESTOR(h_t, h_l) &&
 		   (HAS(qoff[i_ * NP + k_], h_t) || (anc[h_t] & qbad[i_])) -> skip /* refused before */
+#endif
 		:: else ->
 			h_rewritten = !ANCESTOR(h_l, h_t);
 			known_of(i_, h_kn);
@@ -1322,6 +1351,10 @@ inline take_br(i_, k_)
 #else
 				verdict[i_] = signer[h_first]
 #endif
+#if FORGETFUL
+			/* not adopted, and nothing remembered */
+			:: h_res == 5 || h_res == 3 -> skip
+#else
 			:: h_res == 5 -> qoff[i_ * NP + k_] = qoff[i_ * NP + k_] | BIT(h_t)
 			:: h_res == 3 ->
 				/* held back once; the same tip again, or another that does
@@ -1333,6 +1366,7 @@ inline take_br(i_, k_)
 					held[i_ * NP + k_] = NONE
 				:: else -> held[i_ * NP + k_] = h_t
 				fi
+#endif
 			:: else
 			fi
 		fi;
@@ -1457,11 +1491,38 @@ inline read_remote(k_)
  * it later, after newer ones (reordered, or also now: duplicated). A lost
  * message is a sync that did not happen.
  */
+/*
+ * FORGETFUL: before a snapshot is taken the peer chooses which of its
+ * branches that are ahead of its copies it skips (h_skip). The model's
+ * peer skips exactly the tips it refused before from that remote (qoff);
+ * the abstraction, which remembers none, may skip any.
+ */
+#if FORGETFUL
+#ifdef M_NOSKIP
+#define SKIP1(i_, j_) skip /* the seeded fault: a peer never skips */
+#else
+#define SKIP1(i_, j_) \
+	if \
+	:: (j_) < NP && (j_) != (i_) && h_m.h_t[(j_) % NP] < nc && \
+	   !ANCESTOR(h_m.h_t[(j_) % NP], br[(i_) * NP + (j_) % NP]) -> \
+		if \
+		:: skip \
+		:: h_skip = h_skip | BIT(j_) \
+		fi \
+	:: else \
+	fi
+#endif
+#define SKIP_PICK(i_) SKIP1(i_, 0); SKIP1(i_, 1); SKIP1(i_, 2); SKIP1(i_, 3)
+#define SKIP_TAKE(i_, k_) SKIP_PICK(i_); TAKE(i_, k_)
+#else
+#define SKIP_TAKE(i_, k_) TAKE(i_, k_)
+#endif
+
 inline sync(i_, k_)
 {
 	d_step { read_remote(k_) };
 	if
-	:: TAKE(i_, k_)
+	:: SKIP_TAKE(i_, k_)
 #ifdef FAULT_AT
 	/* (a part of a search: the fault kept by peer FAULT_AT only;
 	 * spec/model.md, "The goal configuration in parts") */
@@ -1480,7 +1541,7 @@ inline sync(i_, k_)
 		stash_rec[i_] = h_m.h_rec;
 #endif
 		if
-		:: TAKE(i_, k_) /* and now too: delivered twice */
+		:: SKIP_TAKE(i_, k_) /* and now too: delivered twice */
 		:: skip
 		fi
 	fi
@@ -1501,7 +1562,12 @@ inline late(i_)
 	stash_rec[i_] = 0;
 #endif
 	stash_from[i_] = NONE;
-#ifndef EXPEL
+#if FORGETFUL
+	skip
+	};
+	SKIP_TAKE(i_, h_k);
+	d_step { skip
+#elif !defined(EXPEL)
 	take(i_, h_k)
 #else
 	skip

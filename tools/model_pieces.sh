@@ -3,17 +3,21 @@
 # of the replication model, d4, searched piece by piece across sessions.
 #
 # d4 (4 players, seat 1 dishonest with one deviation of any kind and one
-# branch move, one message lost, duplicated or reordered, no crash) has
-# billions of states: more than one core of this machine searches in a
-# session, more than fits in its memory at once. spec/model.md ("The goal
-# configuration in parts") shows that its runs are exactly the union of
-# the runs of 21 pieces: the kind of the one deviation (DEVS=1 by the
-# seat it names, DEV_AUTHOR=0 its own, 1, 2, 3 another's; DEVS=2, 4, 8)
-# times the honest peer that keeps the one snapshot for later
-# (FAULT_AT=0, 2, 3). So an
-# assertion holds in every state of d4 exactly when it holds in every
-# state of every piece, and each piece is a search of its own that can
-# finish on one core in an hour or two.
+# branch move, one message lost, duplicated or reordered, no crash) is
+# searched with the abstraction FORGETFUL (spec/model.md, "The forgetful
+# peers": every run of the model is one of the abstraction, which has
+# far fewer states) and still has hundreds of millions of states.
+# spec/model.md ("The goal configuration in parts") shows that its runs
+# are exactly the union of the runs of its parts, one by the kind of the
+# one deviation (PIECES_SPLIT=devs, the default: DEVS=1, 2, 4, 8, four
+# parts), or, finer (PIECES_SPLIT=fine, 21 pieces), DEVS=1 by the seat
+# it names (DEV_AUTHOR=0 its own, 1, 2, 3 another's) and each part by
+# the honest peer that keeps the one snapshot for later (FAULT_AT=0, 2,
+# 3). So an assertion holds in every state of d4 exactly when it holds
+# in every state of every piece of either split, and each piece is a
+# search of its own, on a core of its own. The finer split makes
+# smaller pieces (for less memory) at the price of searching the states
+# before the deviation and the fault again in each.
 #
 # A piece that finishes with no error is written to the ledger
 # (spec/model-pieces.tsv) with the git blob id of the model it searched;
@@ -30,8 +34,9 @@
 # piece of n states has two that collide, one of them never explored,
 # with probability at most n^2 / 2^97, about 10^-12 for 400 million) and
 # -DNOREDUCE -DNO_RESIZE (reductions of pan's own turned off: they only
-# ever explore more). PIECES_MODEL, PIECES_LEDGER and PIECES_CONFIG (d4,
-# or d3 for the 3-player form in 12 pieces, which the test uses) may be
+# ever explore more). PIECES_MODEL, PIECES_LEDGER, PIECES_SPLIT and
+# PIECES_CONFIG (d4, or d3 for the 3-player form, which the test uses: 4
+# parts, or 12 pieces) may be
 # set; PIECES_EXTRA adds spin defines (a mutant, in the test), and
 # PIECES_OPT is gcc's optimisation of pan (default -O2; the test's small
 # searches cost less at -O0), PIECES_DEPTH pan's -m (default 2,000,000
@@ -41,6 +46,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 model=${PIECES_MODEL:-$here/spec/replication.pml}
 ledger=${PIECES_LEDGER:-$here/spec/model-pieces.tsv}
 config=${PIECES_CONFIG:-d4}
+split=${PIECES_SPLIT:-devs}
 extra=${PIECES_EXTRA:-}
 jobs=${PAN_JOBS:-1}
 mem=${PAN_MEM_MB:-10500}
@@ -50,13 +56,15 @@ cmd=${1:-status}
 [[ $# -gt 0 ]] && shift
 
 case $config in
-d4) base="-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0" faulters="0 2 3" names="0 1 2 3" ;;
-d3) base="-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0" faulters="0 2" names="0 1 2" ;;
+d4) base="-DNP=4 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DFORGETFUL=1" faulters="0 2 3" names="0 1 2 3" ;;
+d3) base="-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=0 -DFORGETFUL=1" faulters="0 2" names="0 1 2" ;;
 *)
 	echo "model_pieces: PIECES_CONFIG is d4 or d3, not '$config'" >&2
 	exit 2
 	;;
 esac
+[[ $split == devs || $split == fine ]] ||
+	{ echo "model_pieces: PIECES_SPLIT is devs or fine, not '$split'" >&2; exit 2; }
 [[ $jobs =~ ^[1-9][0-9]?$ ]] || { echo "model_pieces: PAN_JOBS must be a number of searches, not '$jobs'" >&2; exit 2; }
 [[ $mem =~ ^[1-9][0-9]{2,6}$ ]] || { echo "model_pieces: PAN_MEM_MB must be megabytes (100 or more), not '$mem'" >&2; exit 2; }
 [[ $depth =~ ^[1-9][0-9]{1,8}$ ]] || { echo "model_pieces: PIECES_DEPTH must be a number of steps, not '$depth'" >&2; exit 2; }
@@ -64,13 +72,17 @@ esac
 
 # the pieces: NAME:DEFINES
 pieces=()
-for f in $faulters; do
-	parts=()
-	for a in $names; do parts+=("a$a:-DDEVS=1 -DDEV_AUTHOR=$a"); done
-	for part in "${parts[@]}" "devs2:-DDEVS=2" "devs4:-DDEVS=4" "devs8:-DDEVS=8"; do
-		pieces+=("$config-${part%%:*}-f$f:$base ${part#*:} -DFAULT_AT=$f")
+if [[ $split == devs ]]; then
+	for k in 1 2 4 8; do pieces+=("$config-devs$k:$base -DDEVS=$k"); done
+else
+	for f in $faulters; do
+		parts=()
+		for a in $names; do parts+=("a$a:-DDEVS=1 -DDEV_AUTHOR=$a"); done
+		for part in "${parts[@]}" "devs2:-DDEVS=2" "devs4:-DDEVS=4" "devs8:-DDEVS=8"; do
+			pieces+=("$config-${part%%:*}-f$f:$base ${part#*:} -DFAULT_AT=$f")
+		done
 	done
-done
+fi
 
 # the model's id: its git blob id (the same with or without git)
 blob=$( (printf 'blob %d\0' "$(wc -c <"$model")"; cat "$model") | sha1sum | cut -c1-40)
@@ -139,7 +151,13 @@ if [[ ${#todo[@]} -eq 0 ]]; then
 	exit 0
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/catan-pieces.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# pan's output of every piece of this run (its progress, a line a million
+# states, as it goes) is kept in $TMPDIR/catan-pieces-last/NAME.out, also
+# when the run is interrupted
+last=${TMPDIR:-/tmp}/catan-pieces-last
+rm -rf "$last"
+mkdir -p "$last"
+trap 'for f in "$work"/*/pan.out; do [[ -f $f ]] && cp "$f" "$last/$(basename "$(dirname "$f")").out"; done; rm -rf "$work"' EXIT
 # hash table: a quarter of the memory in slots of 8 bytes (test_spin.sh)
 bits=20
 while (((8 << (bits + 1)) <= mem * 1048576 / 4)); do bits=$((bits + 1)); done
@@ -161,13 +179,13 @@ search() {
 		{ echo "FAIL $name: gcc pan.c"; return 2; }
 	echo "start $name $(date -u +%FT%TZ) ($defs, ${mem} MB, -w$bits)"
 	t0=$(date +%s)
-	(cd "$dir" && ./pan -m"$depth" -w"$bits" >pan.out 2>&1) || true
+	(cd "$dir" && stdbuf -oL ./pan -m"$depth" -w"$bits" >pan.out 2>&1) || true
 	t1=$(date +%s)
-	local errors states trans depth
+	local errors states trans reached
 	errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$dir/pan.out" | tail -1)
 	states=$(awk '/states, stored/ { print $1 }' "$dir/pan.out" | tail -1)
 	trans=$(awk '/transitions \(= stored\+matched\)/ { print $1 }' "$dir/pan.out" | tail -1)
-	depth=$(sed -n 's/.*depth reached \([0-9]*\).*/\1/p' "$dir/pan.out" | tail -1)
+	reached=$(sed -n 's/.*depth reached \([0-9]*\).*/\1/p' "$dir/pan.out" | tail -1)
 	if [[ -z $errors ]]; then
 		tail -5 "$dir/pan.out"
 		echo "FAIL $name: pan did not finish"
@@ -187,9 +205,9 @@ search() {
 	fi
 	mkdir -p "$(dirname "$ledger")"
 	[[ -f $ledger ]] || printf '# piece\tmodel\tstates\ttransitions\tdepth\tseconds\terrors\tfinished\tsearch\n' >"$ledger"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$blob" "$states" "$trans" "$depth" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$blob" "$states" "$trans" "$reached" \
 		"$((t1 - t0))" 0 "$(date -u +%FT%TZ)" "HC4 64-bit hash, -w$bits, MEMLIM $mem" >>"$ledger"
-	echo "ok   $name: $states states, $trans transitions, depth $depth, $((t1 - t0)) s, no error (recorded)"
+	echo "ok   $name: $states states, $trans transitions, depth $reached, $((t1 - t0)) s, no error (recorded)"
 }
 
 err=0 open=0

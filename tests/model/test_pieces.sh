@@ -3,10 +3,12 @@
 # configuration of the replication model piece by piece and keeps a
 # ledger of the pieces done, on the 3-player form (PIECES_CONFIG=d3) in a
 # ledger of its own:
-#   - it lists 12 pieces (6 kinds of deviation, 2 peers that may keep a
-#     snapshot), each with its FAULT_AT, and 21 for d4;
+#   - it lists 4 parts (the kind of the deviation), each searched with
+#     the abstraction FORGETFUL; with PIECES_SPLIT=fine 12 pieces (6
+#     kinds of deviation, 2 peers that may keep a snapshot), each with
+#     its FAULT_AT, and 21 for d4;
 #   - a piece that passes is recorded under the model's git blob id, and
-#     status then counts it done (1 of 12);
+#     status then counts it done (1 of 4);
 #   - a piece of a mutant that forges (M_NOSIG) fails with a replayed
 #     counterexample, exit 1, and is not recorded;
 #   - a piece cut short (a depth limit too small) is reported as not exhaustive,
@@ -23,6 +25,7 @@ if ! command -v spin >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
 	exit 77
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/catan-test-pieces.XXXXXX")
+export TMPDIR=$work # (the tool keeps pan's output in $TMPDIR/catan-pieces-last)
 trap 'rm -rf "$work"' EXIT
 fail=0
 check() { # check WHAT COND...
@@ -35,40 +38,44 @@ blob=$(git -C "$root" hash-object spec/replication.pml 2>/dev/null ||
 	(printf 'blob %d\0' "$(wc -c <"$root/spec/replication.pml")"; cat "$root/spec/replication.pml") | sha1sum | cut -c1-40)
 
 "$tool" list >"$work/list" 2>&1
-check "d3 has 12 pieces" test "$(wc -l <"$work/list")" -eq 12
+check "d3 has 4 parts, each forgetful" test "$(grep -c -- '-DFORGETFUL=1 -DDEVS=[1248]$' "$work/list")" -eq 4
+PIECES_SPLIT=fine "$tool" list >"$work/list" 2>&1
+check "finer, d3 has 12 pieces" test "$(wc -l <"$work/list")" -eq 12
 check "each d3 piece names the peer of its fault" test "$(grep -c -- '-DFAULT_AT=[02]$' "$work/list")" -eq 12
-check "d4 has 21 pieces (DEV_AUTHOR 0-3)" test "$(PIECES_CONFIG=d4 "$tool" list | grep -c '^d4-')" -eq 21
-check "d4's seat-0 forgery piece is there" grep -q -- '-DDEV_AUTHOR=3 -DFAULT_AT=2' <(PIECES_CONFIG=d4 "$tool" list)
+check "finer, d4 has 21 pieces (DEV_AUTHOR 0-3)" test "$(PIECES_SPLIT=fine PIECES_CONFIG=d4 "$tool" list | grep -c '^d4-')" -eq 21
+check "d4's seat-0 forgery piece is there" grep -q -- '-DDEV_AUTHOR=3 -DFAULT_AT=2' <(PIECES_SPLIT=fine PIECES_CONFIG=d4 "$tool" list)
+check "d4 has 4 parts" test "$(PIECES_CONFIG=d4 "$tool" list | grep -c '^d4-devs[1248] ')" -eq 4
 
-"$tool" run d3-devs4-f0 >"$work/run1" 2>&1
+"$tool" run d3-devs4 >"$work/run1" 2>&1
 rc=$?
 cat "$work/run1"
 check "a passing piece exits 0" test $rc -eq 0
 check "it is recorded under the model's blob id" \
-	awk -F'\t' -v m="$blob" '$1 == "d3-devs4-f0" && $2 == m && $3 > 100000 && $7 == 0 { f = 1 } END { exit !f }' "$work/ledger.tsv"
+	awk -F'\t' -v m="$blob" '$1 == "d3-devs4" && $2 == m && $3 > 10000 && $7 == 0 { f = 1 } END { exit !f }' "$work/ledger.tsv"
 "$tool" status >"$work/status" 2>&1
 rc=$?
-check "status counts 1 of 12 done, and is not a pass" \
-	bash -c "[[ $rc != 0 ]] && grep -q '1 of 12 pieces' '$work/status' && grep -q '^done  d3-devs4-f0' '$work/status'"
+check "status counts 1 of 4 done, and is not a pass" \
+	bash -c "[[ $rc != 0 ]] && grep -q '1 of 4 pieces' '$work/status' && grep -q '^done  d3-devs4 ' '$work/status'"
+check "pan's output of the piece is kept" grep -q "states, stored" "$work/catan-pieces-last/d3-devs4.out"
 
-PIECES_EXTRA=-DM_NOSIG "$tool" run d3-a1-f0 >"$work/run2" 2>&1
+PIECES_EXTRA=-DM_NOSIG "$tool" run d3-devs1 >"$work/run2" 2>&1
 rc=$?
 tail -3 "$work/run2"
 check "a forging mutant's piece fails (exit 1)" test $rc -eq 1
 check "its counterexample is shown" grep -q "assertion violated" "$work/run2"
-check "it is not recorded" test "$(grep -c 'd3-a1-f0' "$work/ledger.tsv")" -eq 0
+check "it is not recorded" test "$(grep -c 'd3-devs1' "$work/ledger.tsv")" -eq 0
 
-PIECES_DEPTH=50 "$tool" run d3-a2-f0 >"$work/run3" 2>&1
+PIECES_DEPTH=50 "$tool" run d3-devs2 >"$work/run3" 2>&1
 rc=$?
 tail -2 "$work/run3"
 check "a piece cut short exits 2, not exhaustive" \
 	bash -c "[[ $rc == 2 ]] && grep -q 'not exhaustive' '$work/run3'"
-check "it is not recorded" test "$(grep -c 'd3-a2-f0' "$work/ledger.tsv")" -eq 0
+check "it is not recorded" test "$(grep -c 'd3-devs2' "$work/ledger.tsv")" -eq 0
 
 cp "$root/spec/replication.pml" "$work/changed.pml"
 echo "/* a change */" >>"$work/changed.pml"
 PIECES_MODEL=$work/changed.pml "$tool" status >"$work/status2" 2>&1
-check "after a change to the model no piece is done" grep -q "0 of 12 pieces" "$work/status2"
+check "after a change to the model no piece is done" grep -q "0 of 4 pieces" "$work/status2"
 
 PAN_JOBS=x "$tool" run >"$work/bad1" 2>&1
 rc=$?
@@ -79,4 +86,7 @@ check "an unknown piece is refused by name" bash -c "[[ $rc == 2 ]] && grep -q \
 PIECES_CONFIG=d9 "$tool" list >"$work/bad3" 2>&1
 rc=$?
 check "an unknown configuration is refused by name" bash -c "[[ $rc == 2 ]] && grep -q d9 '$work/bad3'"
+PIECES_SPLIT=coarse "$tool" list >"$work/bad4" 2>&1
+rc=$?
+check "an unknown split is refused by name" bash -c "[[ $rc == 2 ]] && grep -q \"PIECES_SPLIT is devs or fine, not 'coarse'\" '$work/bad4'"
 exit $fail
