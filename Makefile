@@ -95,11 +95,12 @@ verify-model: deps
 	PAN_COMPRESS="$(PAN_COMPRESS)" PAN_MEM_MB=$(PAN_MEM_MB) PAN_JOBS=$(PAN_JOBS) nice -n 10 bash tests/model/test_spin.sh spec/replication.pml big
 
 # The goal configuration d4 (4 players, one dishonest seat, one fault),
-# piece by piece (tools/model_pieces.sh; spec/model.md "The goal
-# configuration in parts"): the pieces the ledger spec/model-pieces.tsv
-# does not hold for the model as it is, PAN_JOBS at once, each with
-# PIECES_MEM_MB (an hour or more of a core each). Stop it at any time: a
-# piece that finished stays in the ledger. Then the ledger's status.
+# with the abstraction FORGETFUL, part by part (tools/model_pieces.sh;
+# spec/model.md "The forgetful peers", "The goal configuration in
+# parts"): the parts the ledger spec/model-pieces.tsv does not hold for
+# the model as it is, PAN_JOBS at once, each with PIECES_MEM_MB. Stop it
+# at any time: a part that finished stays in the ledger. Then the
+# ledger's status.
 PIECES_MEM_MB ?= 10500
 verify-model-d4: deps
 	PAN_MEM_MB=$(PIECES_MEM_MB) PAN_JOBS=$(PAN_JOBS) nice -n 10 bash tools/model_pieces.sh run
