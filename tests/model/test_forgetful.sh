@@ -11,9 +11,11 @@
 # invalid commits, merge fold, pending write, position, the counters of
 # faults, crashes and deviations, and the dishonest seat's branches and
 # signatures: all a property or a step reads but the refusals (qoff,
-# held) and the snapshot kept for later (stash; the model drops it
-# when its refusals make it stale, the abstraction takes it later and
-# skips it). Then the model's lines must all be among the abstraction's
+# held), the snapshot kept for later (stash; the model drops it when its
+# refusals make it stale, the abstraction may take it later and skip
+# it), and two values computed from the others (req_done from the
+# commit table, a bit pan cannot write out by address; waitfor from the
+# branches, read only with LIVE). Then the model's lines must all be among the abstraction's
 # (comm), the model must have states with a refusal remembered (the
 # check is not vacuous), and the abstraction fewer states. The mutant
 # M_NOSKIP (a forgetful peer that never skips) must fail the inclusion.
@@ -31,11 +33,13 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/catan-forgetful.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # name : defines (each has refusals in the model: a dishonest seat, or
-# a kept snapshot)
+# a kept snapshot; d3showf keeps one with 3 players, where a skip can
+# change what a peer adopts)
 configs=(
 	"d2f:-DNP=2 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=1 -DCRASHES=1"
 	"d3show:-DNP=3 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=0 -DCRASHES=0"
 	"d3dev:-DNP=3 -DDIS=1 -DBAD=1 -DSHOW=1 -DFAULTS=0 -DCRASHES=0"
+	"d3showf:-DNP=3 -DDIS=1 -DBAD=0 -DSHOW=1 -DFAULTS=1 -DCRASHES=0"
 )
 # the global variables compared (all but qoff, held, stash, stash_from,
 # the scratch and carried values, which every step clears)
@@ -94,6 +98,9 @@ for c in "${configs[@]}"; do
 		fail=1
 	elif (($(cat "$m/refusing") == 0)); then
 		echo "FAIL $name: no state of the model remembers a refusal (the check says nothing)"
+		fail=1
+	elif (($(cat "$f/count") >= $(cat "$m/count"))); then
+		echo "FAIL $name: the abstraction has no fewer states than the model ($(cat "$f/count") against $(cat "$m/count"))"
 		fail=1
 	else
 		echo "ok   $name: the model's $(cat "$m/count") states ($(cat "$m/refusing") remembering a refusal) are among the abstraction's $(cat "$f/count")"
