@@ -43,6 +43,8 @@
 # steps; d4 reaches about 460).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tools/model_pan.sh
+. "$here/tools/model_pan.sh"
 model=${PIECES_MODEL:-$here/spec/replication.pml}
 ledger=${PIECES_LEDGER:-$here/spec/model-pieces.tsv}
 config=${PIECES_CONFIG:-d4}
@@ -166,26 +168,13 @@ while (((8 << (bits + 1)) <= mem * 1048576 / 4)); do bits=$((bits + 1)); done
 search() {
 	local name=$1 defs dir=$work/$1 t0 t1
 	defs="$(defs_of "$name") $extra"
-	mkdir -p "$dir"
-	cp "$model" "$dir/replication.pml"
-	# shellcheck disable=SC2086
-	(cd "$dir" && spin -a $defs replication.pml >spin.out 2>&1) ||
-		{ cat "$dir/spin.out"; echo "FAIL $name: spin -a"; return 2; }
-	sed -i 's|if (ssize <= 32)\t/\* 6.2.0 \*/|if (0) /* 64-bit hash: model_pieces.sh */|' "$dir/pan.c"
-	grep -q "64-bit hash: model_pieces.sh" "$dir/pan.c" ||
-		{ echo "FAIL $name: pan.c's hash choice not found (another spin version?)"; return 2; }
-	# shellcheck disable=SC2086
-	(cd "$dir" && gcc $opt -w -DHC4 -DNOREDUCE -DNO_RESIZE -DSAFETY -DMEMLIM="$mem" -o pan pan.c) ||
-		{ echo "FAIL $name: gcc pan.c"; return 2; }
+	pan_build "$dir" "$model" "$defs" "$opt -w -DHC4 -DNOREDUCE -DNO_RESIZE -DSAFETY -DMEMLIM=$mem" || return 2
 	echo "start $name $(date -u +%FT%TZ) ($defs, ${mem} MB, -w$bits)"
 	t0=$(date +%s)
 	(cd "$dir" && stdbuf -oL ./pan -m"$depth" -w"$bits" >pan.out 2>&1) || true
 	t1=$(date +%s)
-	local errors states trans reached
-	errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$dir/pan.out" | tail -1)
-	states=$(awk '/states, stored/ { print $1 }' "$dir/pan.out" | tail -1)
-	trans=$(awk '/transitions \(= stored\+matched\)/ { print $1 }' "$dir/pan.out" | tail -1)
-	reached=$(sed -n 's/.*depth reached \([0-9]*\).*/\1/p' "$dir/pan.out" | tail -1)
+	pan_read "$dir"
+	local errors=$pan_errors states=$pan_states trans=$pan_trans reached=$pan_depth
 	if [[ -z $errors ]]; then
 		tail -5 "$dir/pan.out"
 		echo "FAIL $name: pan did not finish"
@@ -198,8 +187,7 @@ search() {
 		echo "FAIL $name: $errors error(s) after $states states ($defs)"
 		return 1
 	fi
-	if grep -q "Search not completed\|max search depth too small\|out of memory\|MEMLIM" "$dir/pan.out"; then
-		grep "Search not completed\|max search depth\|out of memory\|MEMLIM" "$dir/pan.out" | head -3
+	if pan_cut_short "$dir"; then
 		echo "FAIL $name: not exhaustive after $states states, $((t1 - t0)) s (not recorded)"
 		return 2
 	fi

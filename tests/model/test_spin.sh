@@ -26,6 +26,8 @@ if ! command -v spin >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
 	[[ ${CI:-} == true ]] && exit 1
 	exit 77
 fi
+# shellcheck source=tools/model_pan.sh
+. "$(dirname "$0")/../../tools/model_pan.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/catan-spin.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -134,21 +136,8 @@ big_differ=()
 # run NAME DEFINES -> sets $errors, $states, $secs; pan's output in $work/NAME
 run() {
 	local name=$1 defs=$2 dir=$work/$1 mem=${PAN_MEM_MB:-3000}
-	mkdir -p "$dir"
-	cp "$model" "$dir/replication.pml"
-	# shellcheck disable=SC2086
-	(cd "$dir" && spin -a $defs replication.pml >spin.out 2>&1) ||
-		{ cat "$dir/spin.out"; echo "FAIL $name: spin -a"; return 2; }
-	# With hash compaction (PAN_COMPRESS=-DHC4) pan keeps 12 bytes of hash
-	# a state, but with a table of 2^32 slots or fewer (-w32 and below) it
-	# hashes with a 32-bit function and those 12 bytes hold 32 bits of
-	# hash: two states in about 2^32 pairs collide and one is never
-	# explored. The 64-bit Jenkins hash (96 bits kept) is forced here.
-	if [[ ${PAN_COMPRESS:-} == *-DHC* ]]; then
-		sed -i 's|if (ssize <= 32)\t/\* 6.2.0 \*/|if (0) /* 64-bit hash: test_spin.sh */|' "$dir/pan.c"
-		grep -q "64-bit hash: test_spin.sh" "$dir/pan.c" ||
-			{ echo "FAIL $name: pan.c's hash choice not found (another spin version?)"; return 2; }
-	fi
+	# (spin -a, then gcc: tools/model_pan.sh, which forces the 64-bit
+	# hash with -DHC4 in PAN_COMPRESS)
 	# Compiling pan.c costs more than most searches. Measured here
 	# (compile + search, seconds): expel3, 250,000 states, 2.5 + 4.8 at
 	# gcc -O0, 5.4 + 3.3 at -O1; expel3-forge,
@@ -190,26 +179,21 @@ run() {
 	else
 		cflags="$cflags -DSAFETY"
 	fi
-	# shellcheck disable=SC2086
-	(cd "$dir" && gcc $cflags -o pan pan.c) ||
-		{ echo "FAIL $name: gcc pan.c"; return 2; }
+	pan_build "$dir" "$model" "$defs" "$cflags" || return 2
 	local t0 t1
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	(cd "$dir" && ./pan $args >pan.out 2>&1) || true
 	t1=$(date +%s.%N)
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-	errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$dir/pan.out" | tail -1)
-	states=$(awk '/states, stored/ { print $1 }' "$dir/pan.out" | tail -1)
-	mb=$(awk '/total actual memory usage/ { print $1 }' "$dir/pan.out" | tail -1)
+	pan_read "$dir"
+	errors=$pan_errors states=$pan_states mb=$pan_mb
 	if [[ -z $errors ]]; then
 		tail -5 "$dir/pan.out"
 		echo "FAIL $name: pan did not finish"
 		return 2
 	fi
-	if grep -q "Search not completed\|max search depth too small\|out of memory\|MEMLIM" "$dir/pan.out" &&
-		[[ $errors == 0 ]]; then
-		grep "Search not completed\|max search depth\|out of memory\|MEMLIM" "$dir/pan.out"
+	if [[ $errors == 0 ]] && pan_cut_short "$dir"; then
 		echo "FAIL $name: search not exhaustive"
 		return 2
 	fi
