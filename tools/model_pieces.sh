@@ -118,7 +118,7 @@ status)
 			IFS=$'\t' read -r _ _ s _ d secs _ when _ <<<"$row"
 			printf 'done  %-16s %13s states, depth %s, %s s, %s\n' "$name" "$s" "$d" "$secs" "$when"
 			n=$((n + 1))
-			states=$((states + s))
+			states=$(awk -v a="$states" -v b="$s" 'BEGIN { printf "%.0f", a + b }') # (pan prints 1.7037726e+08)
 		else
 			printf 'todo  %-16s\n' "$name"
 		fi
