@@ -160,9 +160,7 @@ last=${TMPDIR:-/tmp}/catan-pieces-last
 rm -rf "$last"
 mkdir -p "$last"
 trap 'for f in "$work"/*/pan.out; do [[ -f $f ]] && cp "$f" "$last/$(basename "$(dirname "$f")").out"; done; rm -rf "$work"' EXIT
-# hash table: a quarter of the memory in slots of 8 bytes (test_spin.sh)
-bits=20
-while (((8 << (bits + 1)) <= mem * 1048576 / 4)); do bits=$((bits + 1)); done
+bits=$(pan_table_bits "$mem")
 
 # search NAME: 0 no error (recorded), 1 an error, 2 not exhaustive
 search() {

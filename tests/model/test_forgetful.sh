@@ -29,6 +29,8 @@ if ! command -v spin >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
 	[[ ${CI:-} == true ]] && exit 1
 	exit 77
 fi
+# shellcheck source=tools/model_pan.sh
+. "$(dirname "$0")/../../tools/model_pan.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/catan-forgetful.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -51,11 +53,7 @@ fields="nc kind author signer par mpar step val legal anc tainted eq revealed
 # refusal remembered)
 dump() {
 	local name=$1 defs=$2 dir=$work/$1
-	mkdir -p "$dir"
-	cp "$model" "$dir/replication.pml"
-	# shellcheck disable=SC2086
-	(cd "$dir" && spin -a $defs replication.pml >spin.out 2>&1) ||
-		{ cat "$dir/spin.out"; echo "FAIL $name: spin -a"; return 1; }
+	pan_generate "$dir" "$model" "$defs" || return 1
 	local put="" f
 	for f in $fields; do
 		put="$put fwrite((char *)\\&now.$f, 1, sizeof(now.$f), tf_out);"
@@ -69,15 +67,15 @@ if (!tf_out) { tf_out = fopen(\"states.bin\", \"wb\"); tf_ref = fopen(\"refusing
 $put \
 for (tf_i = 0; tf_i < (int)(sizeof(now.qoff) / sizeof(now.qoff[0])); tf_i++) if (now.qoff[tf_i] != 0 \|\| now.held[tf_i] != 255) tf_r = 1; \
 fputc(tf_r, tf_ref); fflush(tf_out); fflush(tf_ref); }|" "$dir/pan.c"
-	(cd "$dir" && gcc -O0 -w -DCOLLAPSE -DSAFETY -DNOREDUCE -DMEMLIM=2000 -o pan pan.c >gcc.out 2>&1) ||
-		{ echo "FAIL $name: gcc pan.c"; return 1; }
+	pan_compile "$dir" "-O0 -w -DCOLLAPSE -DSAFETY -DNOREDUCE -DMEMLIM=2000" || return 1
 	(cd "$dir" && ./pan -m100000 -w20 >pan.out 2>&1) || true
-	if ! grep -q "errors: 0" "$dir/pan.out" || grep -q "Search not completed\|out of memory" "$dir/pan.out"; then
+	pan_read "$dir"
+	if [[ $pan_errors != 0 ]] || pan_cut_short "$dir"; then
 		tail -5 "$dir/pan.out"
 		echo "FAIL $name: pan did not finish with no error"
 		return 1
 	fi
-	awk '/states, stored/ { print $1 }' "$dir/pan.out" >"$dir/count"
+	echo "$pan_states" >"$dir/count"
 	tr -d '\000' <"$dir/refusing.bin" | wc -c >"$dir/refusing"
 	# one line of hex a state (records of one length)
 	local len

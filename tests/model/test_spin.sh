@@ -168,10 +168,8 @@ run() {
 	local bits=18 depth=100000
 	[[ " $slowest " == *" $name "* ]] && bits=24 # millions of states
 	if [[ $mode == big ]]; then
-		# (the table fixed, -DNO_RESIZE: a quarter of the memory, in
-		# slots of 8 bytes, so that chains stay short)
-		bits=20 depth=2000000
-		while (((8 << (bits + 1)) <= mem * 1048576 / 4)); do bits=$((bits + 1)); done
+		# (the table fixed, -DNO_RESIZE)
+		bits=$(pan_table_bits "$mem") depth=2000000
 	fi
 	local cflags="$opt -w ${PAN_COMPRESS:--DCOLLAPSE} -DMEMLIM=$mem" args="-m$depth -w${PAN_HASH_BITS:-$bits}"
 	if [[ $defs == *-DLIVE* ]]; then
