@@ -34,7 +34,7 @@ ok "refused actions leave the repository as it was"
 
 $catan -C "$g" act --as ann roll >/dev/null
 $catan -C "$g" legal --as ann | grep -qx end || fail "end is not legal after the roll"
-$catan -C "$g" show | grep -q "turn 1" || fail "show has no turn"
+grep -q "turn 1" <<<"$($catan -C "$g" show)" || fail "show has no turn"
 json=$($catan -C "$g" show --json)
 grep -q '"phase":"main"' <<<"$json" || fail "show --json"
 grep -qF '"settlements":["0,-1,n","-2,1,n"],"cities":[],"roads":["0,-1,nw","-2,1,ne"]}' <<<"$json" ||
@@ -42,7 +42,7 @@ grep -qF '"settlements":["0,-1,n","-2,1,n"],"cities":[],"roads":["0,-1,nw","-2,1
 [[ $(tr -cd '[' <<<"$json" | wc -c) == $(tr -cd ']' <<<"$json" | wc -c) &&
    $(tr -cd '{' <<<"$json" | wc -c) == $(tr -cd '}' <<<"$json" | wc -c) ]] ||
 	fail "show --json: unbalanced brackets"
-$catan -C "$g" show HEAD~3 | grep -q "phase setup" || fail "show REV"
+grep -q "phase setup" <<<"$($catan -C "$g" show HEAD~3)" || fail "show REV"
 st=$($catan -C "$g" status)
 grep -qx "game: ann, bob (10 VP to win); unsigned, seeded dice; every seat plays here (hot-seat)" <<<"$st" ||
 	fail "status: the game line: $st"

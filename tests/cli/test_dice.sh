@@ -46,7 +46,7 @@ git -C "$a" log -1 --format=%B "$roll" | grep -q "^Turn: 1$" || fail "Turn trail
 $catan -C "$a" verify >/dev/null || fail "verify refused catan's own roll"
 $catan -C "$a" log | tail -1 | grep -q " red  *roll ${want/ /+}\$" ||
 	fail "catan log does not show the dice: $($catan -C "$a" log | tail -1)"
-$catan -C "$a" log --json | grep -q "\"dice\":\[${want/ /,}\]" || fail "catan log --json dice"
+grep -q "\"dice\":\[${want/ /,}\]" <<<"$($catan -C "$a" log --json)" || fail "catan log --json dice"
 ok "seeded roll: Dice: $want, the state's dice; verify accepts; catan log shows roll ${want/ /+}"
 
 # 2. Manual dice: the stated dice.

@@ -127,13 +127,13 @@ grep -q "blue goes on without it: catan act expel white --as blue" <<<"$out" ||
 # Both show the game where it stopped (red's and blue's branches of
 # white hold one child each).
 for p in red blue; do
-	$catan -C "$g/$p" show | grep -q "^commit $fork," || fail "$p does not show the game at the fork"
+	grep -q "^commit $fork," <<<"$($catan -C "$g/$p" show)" || fail "$p does not show the game at the fork"
 	$catan -C "$g/$p" log | tail -n 1 | grep -q "^${fork:0:10} " || fail "$p's log does not end at the fork"
 done
 [[ $($catan -C "$g/red" log) == $($catan -C "$g/blue" log) ]] || fail "red and blue log different histories"
 # A revision past the fork still names what the branches hold.
 y=$(git -C "$g/red" rev-parse white)
-$catan -C "$g/red" log "white~1..white" | grep -q "^${y:0:10} " || fail "log of the voided child: nothing"
+grep -q "^${y:0:10} " <<<"$($catan -C "$g/red" log "white~1..white")" || fail "log of the voided child: nothing"
 $catan render "$g/red" white --out "$d/child.png" >/dev/null 2>&1 || fail "render of the voided child"
 ok "the game stops at the fork: acting is refused, naming white and both moves; sync, status, legal and peer say that blue is to expel white, show and the window show the fork; later syncs blame nobody"
 

@@ -141,7 +141,7 @@ rolled=$(git -C "$d/red" log -1 --format=%s red)
 [[ $rolled =~ ^roll\ [1-6]\ [1-6]$ ]] || fail "completion: $rolled"
 # catan log tells the completion as the roll, not as the join of a 7's
 # discards (merge: false), which is what the window reads too.
-$catan -C "$d/red" log --json | grep -q "\"id\":\"$honest\".*\"merge\":false" ||
+grep -q "\"id\":\"$honest\".*\"merge\":false" <<<"$($catan -C "$d/red" log --json)" ||
 	fail "log --json takes the completion for a discard merge: $($catan -C "$d/red" log --json | grep "$honest")"
 ok "with every value in, red's completion merges the reveals and states the roll they give ($rolled)"
 

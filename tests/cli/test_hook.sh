@@ -161,7 +161,7 @@ fi
 
 while round; do :; done
 for p in "${players[@]}"; do $catan -C "$d/$p" sync >/dev/null 2>&1 || true; done
-$catan -C "$d/red" show | grep -q "over\|wins" || true
+grep -q "over\|wins" <<<"$($catan -C "$d/red" show)" || true
 git -C "$d/hub.git" fsck --strict >/dev/null 2>&1 || fail "fsck hub"
 for p in "${players[@]}"; do
 	$catan -C "$d/$p" verify >/dev/null || fail "verify $p"

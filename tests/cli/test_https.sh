@@ -368,7 +368,7 @@ for p in blue white orange; do
 done
 got=$(git -C "$srv/repos/game.git" rev-parse "${players[@]}" | tr '\n' ' ')
 [[ $got == "$want" ]] || fail "tips at the host differ: $got vs $want"
-$catan -C "$d/red" show | grep -qi "wins\|over" || fail "no winner: $($catan -C "$d/red" show | tail -3)"
+grep -qi "wins\|over" <<<"$($catan -C "$d/red" show)" || fail "no winner: $($catan -C "$d/red" show | tail -3)"
 for p in "${players[@]}"; do
 	$catan -C "$d/$p" verify >/dev/null || fail "verify at $p"
 	git -C "$d/$p" fsck --strict >/dev/null 2>&1 || fail "fsck at $p"

@@ -43,7 +43,7 @@ $catan -C "$d/red" sync | grep -q "pushed red to hub" || fail "first push"
 genesis=$(git -C "$d/red" rev-parse red)
 [[ $(git -C "$d/red" show red:game/open) == $'blue\nwhite' ]] || fail "game/open"
 [[ $(git -C "$d/red" show red:game/signers | wc -l) == 1 ]] || fail "genesis signers"
-$catan -C "$d/red" show | grep -q "waits for seats blue, white to be claimed" ||
+grep -q "waits for seats blue, white to be claimed" <<<"$($catan -C "$d/red" show)" ||
 	fail "show does not say the game waits"
 refused "has not started: it waits for seats blue, white" \
 	$catan -C "$d/red" act --as red "$($catan -C "$d/red" legal --as red | head -1)"

@@ -170,9 +170,28 @@ for p in green brown purple; do
 	pids+=($!)
 done
 count() { git -C "$tmp/part/$1" rev-list --all | wc -l; }
-next_of() { "$catan" -C "$tmp/part/$1" show | head -1 | sed 's/.*: \([a-z]*\) .*/\1/'; }
+# The first line of `catan show` at $1: what the game waits for there. The
+# whole output is read first: `show | head -1 | grep -q purple` under
+# pipefail also fails when head is gone before show has written its last
+# block (show dies of SIGPIPE, more often on a loaded machine), and that
+# read as "nobody waits for purple": purple was cut off while green
+# already waited for it, and green never moved again.
+view_of() {
+	local out
+	out=$("$catan" -C "$tmp/part/$1" show) || fail "catan show failed at $1"
+	echo "${out%%$'\n'*}"
+}
+next_of() {
+	local v
+	v=$(view_of "$1") || exit 1
+	sed 's/.*: \([a-z]*\) .*/\1/' <<<"$v"
+}
 # Does what $1 waits for name purple (to move, discard or answer)?
-waits_purple() { "$catan" -C "$tmp/part/$1" show | head -1 | grep -q purple; }
+waits_purple() {
+	local v
+	v=$(view_of "$1") || exit 1
+	[[ $v == *purple* ]]
+}
 # Cut purple when the game is well under way, purple is up to date, and
 # nobody waits for purple in either view (not even for a discard, which
 # purple could still commit alone): the others go on until the rules
@@ -214,8 +233,9 @@ for _ in $(seq 1 90); do
 done
 still_green=$(count green)
 [[ $(count purple) -eq $cut_at ]] || fail "purple moved on while cut off"
-[[ $still_green -gt $green_at ]] || fail "green and brown did not go on without purple"
-[[ $(next_of green) == purple ]] || fail "green stopped but does not wait for purple: $("$catan" -C "$tmp/part/green" show | head -1)"
+[[ $still_green -gt $green_at ]] ||
+	fail "green and brown did not go on without purple (green has $still_green commits, as at the cut; green: $(view_of green); brown: $(view_of brown))"
+[[ $(next_of green) == purple ]] || fail "green stopped but does not wait for purple: $(view_of green)"
 grep "^waiting:" "$tmp/part-green.log" | tail -1 | grep -q "waiting: purple" ||
 	fail "green does not say it waits for purple"
 grep -q "purple.*no answer" "$tmp/part-green.log" || fail "green did not report purple unreachable"

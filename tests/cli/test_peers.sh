@@ -250,7 +250,7 @@ $catan -C "$d/red" act setup 0,-1,n 0,-1,nw >/dev/null
 $catan -C "$d/red" bundle create "$tmp/stick.bundle" >/dev/null
 $catan -C "$d/blue" bundle apply "$tmp/stick.bundle" | grep -q "adopted red" ||
 	fail "bundle apply"
-$catan -C "$d/blue" show --json | grep -q '"next":"blue"' || fail "blue not next after bundle"
+grep -q '"next":"blue"' <<<"$($catan -C "$d/blue" show --json)" || fail "blue not next after bundle"
 ok "bundle create / apply carries commits between peers with no network"
 
 # 4b. git:// on loopback through catan serve (git daemon, read-only).

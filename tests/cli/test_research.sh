@@ -186,7 +186,7 @@ json=$($catan -C "$g" log HEAD~2..HEAD --json)
 grep -q '"player":"[a-z]*","action":"[^"]*","merge":false[,}]' <<<"$json" || fail "log --json fields: $json"
 if $catan -C "$g" log --player nobody 2>/dev/null; then fail "log --player nobody"; fi
 if $catan -C "$g" log no-such-rev 2>/dev/null; then fail "log of an unknown revision"; fi
-$catan -C "$g" log --help | grep -q usage || fail "log --help"
+grep -q usage <<<"$($catan -C "$g" log --help)" || fail "log --help"
 ok "log REV..REV (as git log), --player, --json; unknown player or revision refused"
 
 # 4. catan report: figures as SVG and PNG, index.md, and data files that

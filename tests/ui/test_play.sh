@@ -170,7 +170,7 @@ grep -qx "status game stopped: white signed two different moves on ${fork:0:10};
 	fail "the window's status: $(grep '^status' stopped.state)"
 grep -qx "message " stopped.state || fail "a bot tried to move: $(grep '^message' stopped.state)"
 [[ $(git -C "$tmp/eq/red" for-each-ref refs/heads) == "$tips" ]] || fail "a branch moved"
-"$catan" -C "$tmp/eq/red" show | grep -q "^commit $fork," || fail "show is not at the fork"
+grep -q "^commit $fork," <<<"$("$catan" -C "$tmp/eq/red" show)" || fail "show is not at the fork"
 printf 'wait 1500\nstate expelled.state\nscreenshot expelled.png\nquit\n' >sscript
 run "$catan" play "$tmp/eq/blue" --script sscript >/dev/null
 [[ $(git -C "$tmp/eq/blue" log -1 --format=%s blue) == "expel white" ]] ||

@@ -41,13 +41,13 @@ for c in play replay render new show step serve peer act join remote sync \
 	grep -q "usage" help.out || fail "catan $c --help: $(cat help.out)"
 	grep -q "catan.* $c\b" help.out || fail "catan $c --help names no usage of $c"
 done
-"$catan" play --help | grep -q -- "--pace" || fail "play --help lacks --pace"
-"$catan" new --help | grep -q -- "--me" || fail "new --help lacks --me"
-"$catan" new --help | grep -q "balanced" || fail "new --help lacks balanced"
-"$catan" --help | grep -q "q or Ctrl+Q quits" || fail "catan --help does not say how to quit"
+grep -q -- "--pace" <<<"$("$catan" play --help)" || fail "play --help lacks --pace"
+grep -q -- "--me" <<<"$("$catan" new --help)" || fail "new --help lacks --me"
+grep -q "balanced" <<<"$("$catan" new --help)" || fail "new --help lacks balanced"
+grep -q "q or Ctrl+Q quits" <<<"$("$catan" --help)" || fail "catan --help does not say how to quit"
 if "$catan" new nb --board nosuch 2>nb.err; then fail "--board nosuch accepted"; fi
 grep -q "beginner, random, balanced" nb.err || fail "--board nosuch: $(cat nb.err)"
-"$catan" new --help | grep -q "seeded|manual|fair" || fail "new --help lacks fair dice"
+grep -q "seeded|manual|fair" <<<"$("$catan" new --help)" || fail "new --help lacks fair dice"
 if "$catan" new nd2 --dice nosuch 2>nd.err; then fail "--dice nosuch accepted"; fi
 grep -q "seeded, manual or fair" nd.err || fail "--dice nosuch: $(cat nd.err)"
 echo "ok - --help on every subcommand, valid choices listed"
@@ -288,7 +288,7 @@ run "$catan" play sim/game-00000 --script ng.script --size 1280x800 --pace 0 >ng
 grep -q "^new game in sim/game-00000-3\$" ng.out || fail "New game: $(cat ng.out)"
 test "$(val phase ng.state)" = 0 || fail "New game: phase $(val phase ng.state)"
 grep -q "^message done: You placed a settlement and a road" ng2.state || fail "New game: $(val message ng2.state)"
-"$catan" -C sim/game-00000-3 log | grep -q "red *setup" || fail "New game: red's setup is not in sim/game-00000-3"
+grep -q "red *setup" <<<"$("$catan" -C sim/game-00000-3 log)" || fail "New game: red's setup is not in sim/game-00000-3"
 # New game keeps the kind of board (a balanced game gets a balanced one).
 "$catan" simulate --games 1 --players 4 --out simb --seed 3 --board balanced >/dev/null 2>&1
 printf 'wait 300\nclick-result new\nwait 300\nquit\n' >nb.script
