@@ -170,12 +170,10 @@ for p in green brown purple; do
 	pids+=($!)
 done
 count() { git -C "$tmp/part/$1" rev-list --all | wc -l; }
-# The first line of `catan show` at $1: what the game waits for there. The
-# whole output is read first: `show | head -1 | grep -q purple` under
-# pipefail also fails when head is gone before show has written its last
-# block (show dies of SIGPIPE, more often on a loaded machine), and that
-# read as "nobody waits for purple": purple was cut off while green
-# already waited for it, and green never moved again.
+# The first line of `catan show` at $1: what the game waits for there.
+# The whole output is read first (a reader that exits early can kill the
+# writer with SIGPIPE, a failure under pipefail), and a failed show fails
+# the test rather than reading as "nobody waits for purple".
 view_of() {
 	local out
 	out=$("$catan" -C "$tmp/part/$1" show) || fail "catan show failed at $1"
