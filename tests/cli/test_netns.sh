@@ -231,9 +231,20 @@ for _ in $(seq 1 90); do
 done
 still_green=$(count green)
 [[ $(count purple) -eq $cut_at ]] || fail "purple moved on while cut off"
-[[ $still_green -gt $green_at ]] ||
+# What each peer said last, for a failure here (the test cannot see why a
+# peer did not go on otherwise).
+tails() {
+	local p
+	for p in green brown purple; do
+		echo "# $p's peer, last lines:" >&2
+		tail -n 12 "$tmp/part-$p.log" | sed 's/^/#   /' >&2
+	done
+}
+[[ $still_green -gt $green_at ]] || {
+	tails
 	fail "green and brown did not go on without purple (green has $still_green commits, as at the cut; green: $(view_of green); brown: $(view_of brown))"
-[[ $(next_of green) == purple ]] || fail "green stopped but does not wait for purple: $(view_of green)"
+}
+[[ $(next_of green) == purple ]] || { tails; fail "green stopped but does not wait for purple: $(view_of green)"; }
 grep "^waiting:" "$tmp/part-green.log" | tail -1 | grep -q "waiting: purple" ||
 	fail "green does not say it waits for purple"
 grep -q "purple.*no answer" "$tmp/part-green.log" || fail "green did not report purple unreachable"
