@@ -163,7 +163,8 @@ ok "4 hosts, 4 git daemons, 4 concurrent peers: a $vp-VP game of $commits commit
 
 # 2. A partition: white's link goes down for a while, then comes back.
 for h in green brown purple; do add_host "$h"; done
-game part 33 green brown purple
+# (10 points: room for several attempts at a cut before the game ends)
+vp=10 game part 33 green brown purple
 for p in green brown purple; do
 	on "$p" timeout 900 "$catan" -C "$tmp/part/$p" peer --bot greedy \
 		--interval 0.02 --max-interval 0.3 >"$tmp/part-$p.log" 2>&1 &
@@ -190,7 +191,10 @@ waits_purple() {
 	v=$(view_of "$1") || exit 1
 	[[ $v == *purple* ]]
 }
-# Cut purple when the game is well under way, purple is up to date, and
+# Is the game over at $1? (Nobody waits for anyone then: a cut after the
+# end would look like one nobody went on from.)
+over() { [[ $(view_of "$1") == *"phase over"* ]]; }
+# Cut purple when the game is well under way, not over, purple is up to date, and
 # nobody waits for purple in either view (not even for a discard, which
 # purple could still commit alone): the others go on until the rules
 # need purple. A view can change between that check and the cut (a sync
@@ -201,7 +205,7 @@ cut=0
 for attempt in 1 2 3 4 5; do
 	for _ in $(seq 1 600); do
 		if [[ $(count purple) -ge 30 && $(count purple) -eq $(count green) ]] &&
-			! waits_purple green && ! waits_purple purple; then
+			! waits_purple green && ! waits_purple purple && ! over green; then
 			break
 		fi
 		sleep 0.05
@@ -209,7 +213,7 @@ for attempt in 1 2 3 4 5; do
 	link purple down
 	purple_at=$(count purple) green_at=$(count green)
 	sleep 2
-	if [[ $(count purple) -eq $purple_at ]] && ! waits_purple purple &&
+	if [[ $(count purple) -eq $purple_at ]] && ! waits_purple purple && ! over green &&
 		! { [[ $(count green) -eq $green_at ]] && waits_purple green; }; then
 		cut=1
 		break
