@@ -191,9 +191,10 @@ waits_purple() {
 	v=$(view_of "$1") || exit 1
 	[[ $v == *purple* ]]
 }
-# Is the game over at $1? (Nobody waits for anyone then: a cut after the
-# end would look like one nobody went on from.)
-over() { [[ $(view_of "$1") == *"phase over"* ]]; }
+# Green's view, read once into $gv for both questions asked of it: does it
+# wait for purple, and is the game over (nobody waits for anyone then: a
+# cut after the end would look like one nobody went on from)?
+read_green() { gv=$(view_of green) || exit 1; }
 # Cut purple when the game is well under way, not over, purple is up to date, and
 # nobody waits for purple in either view (not even for a discard, which
 # purple could still commit alone): the others go on until the rules
@@ -205,7 +206,8 @@ cut=0
 for attempt in 1 2 3 4 5; do
 	for _ in $(seq 1 600); do
 		if [[ $(count purple) -ge 30 && $(count purple) -eq $(count green) ]] &&
-			! waits_purple green && ! waits_purple purple && ! over green; then
+			! waits_purple purple && read_green &&
+			[[ $gv != *purple* && $gv != *"phase over"* ]]; then
 			break
 		fi
 		sleep 0.05
@@ -213,8 +215,9 @@ for attempt in 1 2 3 4 5; do
 	link purple down
 	purple_at=$(count purple) green_at=$(count green)
 	sleep 2
-	if [[ $(count purple) -eq $purple_at ]] && ! waits_purple purple && ! over green &&
-		! { [[ $(count green) -eq $green_at ]] && waits_purple green; }; then
+	read_green
+	if [[ $(count purple) -eq $purple_at && $gv != *"phase over"* ]] && ! waits_purple purple &&
+		! [[ $(count green) -eq $green_at && $gv == *purple* ]]; then
 		cut=1
 		break
 	fi
