@@ -17,7 +17,12 @@
 # in every state of every piece of either split, and each piece is a
 # search of its own, on a core of its own. The finer split makes
 # smaller pieces (for less memory) at the price of searching the states
-# before the deviation and the fault again in each.
+# before the deviation and the fault again in each. Between the two, the
+# devs split's largest part, DEVS=1, has parts of its own by the seat it
+# names (d4-devs1-a0 to -a3, listed as parts of d4-devs1): it is done
+# when the ledger holds it whole or every one of its parts, so that it
+# can be searched on two cores at once; `run` with no piece named goes on
+# by the parts once one of them is in the ledger.
 #
 # A piece that finishes with no error is written to the ledger
 # (spec/model-pieces.tsv) with the git blob id of the model it searched;
@@ -72,10 +77,14 @@ esac
 [[ $depth =~ ^[1-9][0-9]{1,8}$ ]] || { echo "model_pieces: PIECES_DEPTH must be a number of steps, not '$depth'" >&2; exit 2; }
 [[ -f $model ]] || { echo "model_pieces: no model at $model" >&2; exit 2; }
 
-# the pieces: NAME:DEFINES
-pieces=()
+# the pieces: NAME:DEFINES; and the parts of a piece, PARENT:NAME:DEFINES
+# (the devs split's DEVS=1 by the name on the deviating commit, a piece
+# done when all of them are: spec/model.md, "The goal configuration in
+# parts")
+pieces=() subs=()
 if [[ $split == devs ]]; then
 	for k in 1 2 4 8; do pieces+=("$config-devs$k:$base -DDEVS=$k"); done
+	for a in $names; do subs+=("$config-devs1:$config-devs1-a$a:$base -DDEVS=1 -DDEV_AUTHOR=$a"); done
 else
 	for f in $faulters; do
 		parts=()
@@ -90,15 +99,62 @@ fi
 blob=$( (printf 'blob %d\0' "$(wc -c <"$model")"; cat "$model") | sha1sum | cut -c1-40)
 [[ -n $extra ]] && blob="$blob+$(printf '%s' "$extra" | tr ' ' ',')"
 
-# done NAME: the ledger holds NAME for this model
-done_piece() {
+# recorded NAME: the ledger holds NAME for this model
+recorded() {
 	[[ -f $ledger ]] && awk -F'\t' -v p="$1" -v m="$blob" '$1 == p && $2 == m && $7 == 0 { f = 1 } END { exit !f }' "$ledger"
 }
 
-defs_of() {
+# parts_of NAME: the names of NAME's parts, one a line (none for most)
+parts_of() {
 	local c
+	for c in ${subs[@]+"${subs[@]}"}; do
+		[[ ${c%%:*} == "$1" ]] && { c=${c#*:}; echo "${c%%:*}"; }
+	done
+	return 0
+}
+
+# parent_of NAME: the piece NAME is a part of (fails when none)
+parent_of() {
+	local c rest
+	for c in ${subs[@]+"${subs[@]}"}; do
+		rest=${c#*:}
+		[[ ${rest%%:*} == "$1" ]] && { echo "${c%%:*}"; return 0; }
+	done
+	return 1
+}
+
+# by_parts NAME: NAME has parts and the ledger holds every one of them
+by_parts() {
+	local p n=0
+	for p in $(parts_of "$1"); do
+		recorded "$p" || return 1
+		n=$((n + 1))
+	done
+	((n > 0))
+}
+
+# done_piece NAME: NAME is searched for this model: the ledger holds it,
+# or all of its parts, or the piece it is a part of
+done_piece() {
+	local parent
+	recorded "$1" && return 0
+	by_parts "$1" && return 0
+	parent=$(parent_of "$1") && recorded "$parent"
+}
+
+# row_of NAME: NAME's last line in the ledger for this model
+row_of() {
+	awk -F'\t' -v p="$1" -v m="$blob" '$1 == p && $2 == m && $7 == 0' "$ledger" | tail -1
+}
+
+defs_of() {
+	local c rest
 	for c in "${pieces[@]}"; do
 		[[ ${c%%:*} == "$1" ]] && { echo "${c#*:}"; return 0; }
+	done
+	for c in ${subs[@]+"${subs[@]}"}; do
+		rest=${c#*:}
+		[[ ${rest%%:*} == "$1" ]] && { echo "${rest#*:}"; return 0; }
 	done
 	return 1
 }
@@ -106,21 +162,43 @@ defs_of() {
 case $cmd in
 list)
 	for c in "${pieces[@]}"; do echo "${c%%:*}  ${c#*:}"; done
+	for c in ${subs[@]+"${subs[@]}"}; do
+		rest=${c#*:}
+		echo "${rest%%:*}  ${rest#*:}  (a part of ${c%%:*})"
+	done
 	exit 0
 	;;
 status)
+	# line PREFIX NAME: NAME's ledger line, its states added to the sum
+	line() {
+		local row s d secs when
+		row=$(row_of "$2")
+		IFS=$'\t' read -r _ _ s _ d secs _ when _ <<<"$row"
+		printf '%sdone  %-16s %13s states, depth %s, %s s, %s\n' "$1" "$2" "$s" "$d" "$secs" "$when"
+		states=$(awk -v a="$states" -v b="$s" 'BEGIN { printf "%.0f", a + b }') # (pan prints 1.7037726e+08)
+	}
 	n=0 total=0 states=0
 	for c in "${pieces[@]}"; do
 		name=${c%%:*}
 		total=$((total + 1))
-		if done_piece "$name"; then
-			row=$(awk -F'\t' -v p="$name" -v m="$blob" '$1 == p && $2 == m && $7 == 0' "$ledger" | tail -1)
-			IFS=$'\t' read -r _ _ s _ d secs _ when _ <<<"$row"
-			printf 'done  %-16s %13s states, depth %s, %s s, %s\n' "$name" "$s" "$d" "$secs" "$when"
+		plist=$(parts_of "$name")
+		if recorded "$name"; then
+			line "" "$name"
 			n=$((n + 1))
-			states=$(awk -v a="$states" -v b="$s" 'BEGIN { printf "%.0f", a + b }') # (pan prints 1.7037726e+08)
+		elif by_parts "$name"; then
+			printf 'done  %-16s by its %d parts:\n' "$name" "$(wc -w <<<"$plist")"
+			for p in $plist; do line "      " "$p"; done
+			n=$((n + 1))
 		else
 			printf 'todo  %-16s\n' "$name"
+			# the parts done so far, when some are
+			begun=0
+			for p in $plist; do recorded "$p" && begun=1; done
+			if ((begun)); then
+				for p in $plist; do
+					if recorded "$p"; then line "      " "$p"; else printf '      todo  %s\n' "$p"; fi
+				done
+			fi
 		fi
 	done
 	echo "$config: $n of $total pieces searched with no error for model $blob ($states states in those)"
@@ -144,8 +222,17 @@ if [[ $# -gt 0 ]]; then
 		todo+=("$name")
 	done
 else
+	# a piece whose parts are begun goes on by its parts
 	for c in "${pieces[@]}"; do
-		done_piece "${c%%:*}" || todo+=("${c%%:*}")
+		name=${c%%:*}
+		done_piece "$name" && continue
+		begun=0
+		for p in $(parts_of "$name"); do recorded "$p" && begun=1; done
+		if ((begun)); then
+			for p in $(parts_of "$name"); do recorded "$p" || todo+=("$p"); done
+		else
+			todo+=("$name")
+		fi
 	done
 fi
 if [[ ${#todo[@]} -eq 0 ]]; then

@@ -9,6 +9,9 @@
 #     its FAULT_AT, and 21 for d4;
 #   - a piece that passes is recorded under the model's git blob id, and
 #     status then counts it done (1 of 4);
+#   - d3-devs1 is done when its 3 parts by the name on the deviating
+#     commit (DEV_AUTHOR) are, a part done is not the piece done, and a
+#     run goes on by the parts once one is done;
 #   - a piece of a mutant that forges (M_NOSIG) fails with a replayed
 #     counterexample, exit 1, and is not recorded;
 #   - a piece cut short (a depth limit too small) is reported as not exhaustive,
@@ -58,12 +61,38 @@ check "status counts 1 of 4 done, and is not a pass" \
 	bash -c "[[ $rc != 0 ]] && grep -q '1 of 4 pieces' '$work/status' && grep -q '^done  d3-devs4 ' '$work/status'"
 check "pan's output of the piece is kept" grep -q "states, stored" "$work/catan-pieces-last/d3-devs4.out"
 
+# the part DEVS=1 by the name on its deviating commit (DEV_AUTHOR)
+check "d3-devs1 has 3 parts by author" \
+	test "$("$tool" list | grep -c -- '-DDEVS=1 -DDEV_AUTHOR=[012]  (a part of d3-devs1)$')" -eq 3
+check "d4-devs1 has 4" test "$(PIECES_CONFIG=d4 "$tool" list | grep -c '^d4-devs1-a[0-3] ')" -eq 4
+"$tool" run d3-devs1-a0 >"$work/run4" 2>&1
+rc=$?
+tail -1 "$work/run4"
+check "a part passes" test $rc -eq 0
+check "it is recorded under its own name" \
+	awk -F'\t' -v m="$blob" '$1 == "d3-devs1-a0" && $2 == m && $7 == 0 { f = 1 } END { exit !f }' "$work/ledger.tsv"
+"$tool" status >"$work/status3" 2>&1
+check "a part done is not its piece done" \
+	bash -c "grep -q '^todo  d3-devs1 *\$' '$work/status3' && grep -q '^      done  d3-devs1-a0 ' '$work/status3' &&
+		grep -q '^      todo  d3-devs1-a1' '$work/status3' && grep -q '1 of 4 pieces' '$work/status3'"
+PIECES_DEPTH=50 "$tool" run >"$work/run5" 2>&1
+check "a piece begun by parts goes on by its parts" \
+	bash -c "grep -q '^start d3-devs1-a1 ' '$work/run5' && grep -q '^start d3-devs1-a2 ' '$work/run5' &&
+		! grep -q '^start d3-devs1 ' '$work/run5' && ! grep -q '^start d3-devs1-a0 ' '$work/run5' &&
+		! grep -q '^start d3-devs4 ' '$work/run5'"
+# (the other two parts written by hand, as if searched: status reads the ledger)
+row=$(grep "^d3-devs1-a0	" "$work/ledger.tsv")
+for a in 1 2; do echo "${row/#d3-devs1-a0/d3-devs1-a$a}" >>"$work/ledger.tsv"; done
+"$tool" status >"$work/status4" 2>&1
+check "all its parts done is the piece done" \
+	bash -c "grep -q '^done  d3-devs1  *by its 3 parts' '$work/status4' && grep -q '2 of 4 pieces' '$work/status4'"
+
 PIECES_EXTRA=-DM_NOSIG "$tool" run d3-devs1 >"$work/run2" 2>&1
 rc=$?
 tail -3 "$work/run2"
 check "a forging mutant's piece fails (exit 1)" test $rc -eq 1
 check "its counterexample is shown" grep -q "assertion violated" "$work/run2"
-check "it is not recorded" test "$(grep -c 'd3-devs1' "$work/ledger.tsv")" -eq 0
+check "it is not recorded" test "$(grep -c '^d3-devs1	' "$work/ledger.tsv")" -eq 0
 
 PIECES_DEPTH=50 "$tool" run d3-devs2 >"$work/run3" 2>&1
 rc=$?
