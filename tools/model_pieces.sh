@@ -195,9 +195,11 @@ status)
 			begun=0
 			for p in $plist; do recorded "$p" && begun=1; done
 			if ((begun)); then
+				sum=$states # (the sum is of the pieces done)
 				for p in $plist; do
 					if recorded "$p"; then line "      " "$p"; else printf '      todo  %s\n' "$p"; fi
 				done
+				states=$sum
 			fi
 		fi
 	done
