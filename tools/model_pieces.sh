@@ -113,16 +113,6 @@ parts_of() {
 	return 0
 }
 
-# parent_of NAME: the piece NAME is a part of (fails when none)
-parent_of() {
-	local c rest
-	for c in ${subs[@]+"${subs[@]}"}; do
-		rest=${c#*:}
-		[[ ${rest%%:*} == "$1" ]] && { echo "${c%%:*}"; return 0; }
-	done
-	return 1
-}
-
 # by_parts NAME: NAME has parts and the ledger holds every one of them
 by_parts() {
 	local p n=0
@@ -133,13 +123,17 @@ by_parts() {
 	((n > 0))
 }
 
+# begun NAME: the ledger holds some part of NAME
+begun() {
+	local p
+	for p in $(parts_of "$1"); do recorded "$p" && return 0; done
+	return 1
+}
+
 # done_piece NAME: NAME is searched for this model: the ledger holds it,
-# or all of its parts, or the piece it is a part of
+# or all of its parts
 done_piece() {
-	local parent
-	recorded "$1" && return 0
-	by_parts "$1" && return 0
-	parent=$(parent_of "$1") && recorded "$parent"
+	recorded "$1" || by_parts "$1"
 }
 
 # row_of NAME: NAME's last line in the ledger for this model
@@ -192,9 +186,7 @@ status)
 		else
 			printf 'todo  %-16s\n' "$name"
 			# the parts done so far, when some are
-			begun=0
-			for p in $plist; do recorded "$p" && begun=1; done
-			if ((begun)); then
+			if begun "$name"; then
 				sum=$states # (the sum is of the pieces done)
 				for p in $plist; do
 					if recorded "$p"; then line "      " "$p"; else printf '      todo  %s\n' "$p"; fi
@@ -228,9 +220,7 @@ else
 	for c in "${pieces[@]}"; do
 		name=${c%%:*}
 		done_piece "$name" && continue
-		begun=0
-		for p in $(parts_of "$name"); do recorded "$p" && begun=1; done
-		if ((begun)); then
+		if begun "$name"; then
 			for p in $(parts_of "$name"); do recorded "$p" || todo+=("$p"); done
 		else
 			todo+=("$name")
